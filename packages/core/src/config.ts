@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { MemoryError } from './errors.js';
+
+const positiveInt = (max: number) => z.number().int().positive().max(max);
+
+/** Input size caps. Every input the engine accepts is bounded. */
+const limitsSchema = z.strictObject({
+  /** Largest memory content in UTF-8 bytes. @default 65536 (64 KiB) */
+  maxContentBytes: positiveInt(16 * 1024 * 1024).default(64 * 1024),
+  /** Most tags on one memory. @default 32 */
+  maxTags: positiveInt(1000).default(32),
+  /** Longest tag, in characters. @default 64 */
+  maxTagLength: positiveInt(1024).default(64),
+  /** Most host references (`linkedEntities`) on one memory. @default 32 */
+  maxLinkedEntities: positiveInt(1000).default(32),
+  /** Longest recall query, in characters. @default 8192 */
+  maxQueryChars: positiveInt(1024 * 1024).default(8192),
+  /** Most inputs one `rememberMany` call accepts. @default 100000 */
+  maxBatchInputs: positiveInt(10_000_000).default(100_000),
+});
+
+/** How `remember` writes. */
+const rememberSchema = z.strictObject({
+  /**
+   * Memories written per transaction by `rememberMany`. Small batches keep each synchronous
+   * transaction short (ARCHITECTURE §2.5); the engine yields to the event loop between batches.
+   * @default 200
+   */
+  batchSize: positiveInt(5000).default(200),
+  /** Importance given when the caller passes none. @default 0.5 */
+  defaultImportance: z.number().min(0).max(1).default(0.5),
+  /** Link new memories to entities that already exist for the agent (mentions only). @default true */
+  inlineEntityLinking: z.boolean().default(true),
+});
+
+/** Recall shaping. */
+const recallSchema = z.strictObject({
+  /** Results returned when `limit` is not given. @default 10 */
+  defaultLimit: positiveInt(1000).default(10),
+  /** Largest `limit` accepted. @default 50 */
+  maxLimit: positiveInt(1000).default(50),
+  /** Query tokens kept after stop-word removal (the rest are ignored). @default 24 */
+  maxQueryTokens: positiveInt(256).default(24),
+  /**
+   * Up to this many tokens are ANDed (every token must match); beyond it they are ORed. When an AND
+   * query finds fewer results than the limit, an OR query fills the remaining places.
+   * @default 3
+   */
+  andTokenLimit: z.number().int().min(0).max(64).default(3),
+  /** Lexical candidates read per query before filters and the limit. @default 200 */
+  lexicalCandidates: positiveInt(10_000).default(200),
+});
+
+/** Retention of deleted memories. */
+const retentionSchema = z.strictObject({
+  /** A forgotten memory can be recovered for this many days. @default 30 */
+  recoverWindowDays: z.number().positive().max(3650).default(30),
+});
+
+/** SQLite connection settings. */
+const storeSchema = z.strictObject({
+  /** How long a write waits for another connection's lock before failing. @default 5000 */
+  busyTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
+  /** Bytes of the file mapped into memory (file databases); speeds up vector and FTS reads. @default 268435456 */
+  mmapSizeBytes: z.number().int().min(0).default(256 * 1024 * 1024),
+  /** Load sqlite-vec: `auto` loads it when installed and reports its absence; `off` never loads it. @default 'auto' */
+  vectorExtension: z.enum(['auto', 'off']).default('auto'),
+});
+
+/** The engine's configuration. Every field is optional on input; defaults are documented per field. */
+export const memoryConfigSchema = z.strictObject({
+  limits: limitsSchema.prefault({}),
+  remember: rememberSchema.prefault({}),
+  recall: recallSchema.prefault({}),
+  retention: retentionSchema.prefault({}),
+  store: storeSchema.prefault({}),
+});
+
+/** A partial configuration, as hosts pass it. */
+export type MemoryConfigInput = z.input<typeof memoryConfigSchema>;
+/** The resolved configuration: every default filled in, frozen. */
+export type MemoryConfig = z.output<typeof memoryConfigSchema>;
+
+const EXTRACTION_RETIRED =
+  'per-memory LLM extraction was retired: Dreaming consolidates evidence into the knowledge graph (configured under `dreaming`)';
+
+/** Settings of the older pipeline that are rejected with the name of what replaced them. */
+const RETIRED_SETTINGS: ReadonlyArray<readonly [path: string, replacement: string]> = [
+  ['extraction', EXTRACTION_RETIRED],
+  ['extractionProvider', EXTRACTION_RETIRED],
+  ['extractionModel', EXTRACTION_RETIRED],
+  ['pipeline.extraction', EXTRACTION_RETIRED],
+  ['pipeline.extractionProvider', EXTRACTION_RETIRED],
+  ['pipeline.extractionModel', EXTRACTION_RETIRED],
+  ['pipeline.decision', 'the per-fact decision stage was retired: Dreaming writes through the audited apply seam'],
+  ['pipeline.minFactConfidenceForWrite', 'use `dreaming.minConfidenceForWrite`'],
+  ['pipeline.shadowMode', 'use `dreaming.shadowMode`'],
+  ['pipeline.mutationsFrozen', 'use `dreaming.mutationsFrozen`'],
+  ['autonomous.allowUpdateDelete', 'use `dreaming.allowUpdateDelete`'],
+];
+
+function hasPath(value: unknown, path: string): boolean {
+  let node: unknown = value;
+  for (const key of path.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Validates a partial configuration and fills in defaults. Unknown keys and retired settings are
+ * rejected with `INVALID_CONFIG`; a retired setting's message names what replaced it.
+ *
+ * @example
+ * ```ts
+ * const config = resolveConfig({ recall: { defaultLimit: 5 } });
+ * config.recall.maxLimit; // 50
+ * ```
+ */
+export function resolveConfig(input: unknown = {}): MemoryConfig {
+  for (const [path, replacement] of RETIRED_SETTINGS) {
+    if (hasPath(input, path)) {
+      throw new MemoryError('INVALID_CONFIG', `config.${path} is no longer supported: ${replacement}`, {
+        details: { setting: path },
+      });
+    }
+  }
+  const parsed = memoryConfigSchema.safeParse(input ?? {});
+  if (!parsed.success) {
+    throw new MemoryError('INVALID_CONFIG', `invalid configuration:\n${z.prettifyError(parsed.error)}`, {
+      cause: parsed.error,
+      details: { issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`) },
+    });
+  }
+  return deepFreeze(parsed.data);
+}
+
+/** The defaults, resolved once; handy for documentation and tests. */
+export const defaultConfig: MemoryConfig = resolveConfig({});

@@ -1,0 +1,84 @@
+/**
+ * The closed set of error codes a caller can branch on. A new code is a reviewed, deliberate change:
+ * every public function of every package throws only {@link MemoryError} with one of these.
+ */
+export const MEMORY_ERROR_CODES = [
+  /** Input failed validation: empty or oversized content, a bad id, an out-of-range number. */
+  'INVALID_INPUT',
+  /** The configuration object failed validation, or used a retired setting. */
+  'INVALID_CONFIG',
+  /** No such row in the caller's scope. Rows of other agents are reported the same way. */
+  'NOT_FOUND',
+  /** The operation conflicts with the current state (recovering a live memory, a duplicate on recover). */
+  'CONFLICT',
+  /** The memory is pinned and the operation needs `force: true`. */
+  'PINNED',
+  /** The engine or store was closed; no further calls are accepted. */
+  'ENGINE_CLOSED',
+  /** A provider (LLM, embedder, fetch) was called while a write transaction was open. */
+  'TRANSACTION_BOUNDARY',
+  /** The database failed in a way that is not the caller's input (I/O, corruption, busy timeout). */
+  'STORAGE_ERROR',
+  /** A schema migration failed; the database was left at the last good version. */
+  'MIGRATION_FAILED',
+  /** A provider (LLM or embedder) failed or returned output that could not be used. */
+  'PROVIDER_ERROR',
+  /** A queued job's lease was lost (reaped or taken over); the holder changed nothing. */
+  'LEASE_LOST',
+] as const;
+
+export type MemoryErrorCode = (typeof MEMORY_ERROR_CODES)[number];
+
+/** JSON-safe details attached to an error, for logs and for callers that want more than the code. */
+export type ErrorDetails = Readonly<Record<string, string | number | boolean | null | readonly string[]>>;
+
+export interface MemoryErrorOptions {
+  readonly cause?: unknown;
+  readonly details?: ErrorDetails;
+}
+
+/**
+ * The only error type public functions throw. Branch on `code`, never on `message`.
+ *
+ * @example
+ * ```ts
+ * try { await engine.forget(id, { agentId: 'bot', reason: 'user asked' }); }
+ * catch (error) { if (isMemoryError(error, 'PINNED')) { ... } }
+ * ```
+ */
+export class MemoryError extends Error {
+  override readonly name: string = 'MemoryError';
+  readonly code: MemoryErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: MemoryErrorCode, message: string, options: MemoryErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = Object.freeze({ ...(options.details ?? {}) });
+  }
+
+  toJSON(): { name: string; code: MemoryErrorCode; message: string; details: ErrorDetails } {
+    return { name: this.name, code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/**
+ * Thrown when a provider wrapped by the store is called while the current async context holds a
+ * write transaction. Provider calls (LLM, embeddings, fetches) must happen before the transaction
+ * that applies their result.
+ */
+export class TransactionBoundaryError extends MemoryError {
+  override readonly name = 'TransactionBoundaryError';
+  constructor(provider: string, operation: string) {
+    super(
+      'TRANSACTION_BOUNDARY',
+      `${provider}.${operation}() was called inside a write transaction; call providers first, then write their results`,
+      { details: { provider, operation } },
+    );
+  }
+}
+
+/** True when `error` is a {@link MemoryError}, and, when `code` is given, has that code. */
+export function isMemoryError(error: unknown, code?: MemoryErrorCode): error is MemoryError {
+  return error instanceof MemoryError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,27 @@
+export { MEMORY_ERROR_CODES, MemoryError, TransactionBoundaryError, isMemoryError } from './errors.js';
+export type { ErrorDetails, MemoryErrorCode, MemoryErrorOptions } from './errors.js';
+export { createIdGenerator, createSequentialIds, isWellFormedId } from './ids.js';
+export type { Brand, DocumentId, EntityId, HistoryId, IdGenerator, JobId, MemoryId } from './ids.js';
+export { createManualClock, systemClock } from './clock.js';
+export type { Clock, ManualClock } from './clock.js';
+export { createSeededRandom, cryptoRandom } from './random.js';
+export type { RandomSource } from './random.js';
+export { createManualScheduler, createTimerScheduler } from './scheduler.js';
+export type { ManualScheduler, ScheduledHandle, ScheduledTask, Scheduler } from './scheduler.js';
+export { silentLogger } from './logger.js';
+export type { LogFields, Logger } from './logger.js';
+export type {
+  ChatMessage,
+  EmbedOptions,
+  EmbeddingProvider,
+  GenerateRequest,
+  GenerateResult,
+  LlmProvider,
+  ToolCall,
+  ToolSpec,
+  Usage,
+} from './providers.js';
+export { contentHash, normalizeForHash, normalizeForStorage, utf8Length } from './text.js';
+export { defaultConfig, memoryConfigSchema, resolveConfig } from './config.js';
+export type { MemoryConfig, MemoryConfigInput } from './config.js';
+export { agentIdSchema, idSchema, labelSchema, parseInput, timeSchema } from './validation.js';

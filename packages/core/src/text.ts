@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+
+/** The storage form of content: trimmed, with every run of whitespace collapsed to one space. */
+export function normalizeForStorage(text: string): string {
+  return text.replace(/\s+/gu, ' ').trim();
+}
+
+// Trailing sentence punctuation (ASCII and common Unicode forms) does not change what a memory says.
+const TRAILING_PUNCTUATION = /[\s.,;:!?…。！？、"'”’»)\]]+$/u;
+
+/**
+ * The normalized form used for deduplication: the storage form, Unicode NFC, lower-cased, with
+ * trailing punctuation removed. "Alice prefers tea." and "  alice   PREFERS tea" normalize alike.
+ */
+export function normalizeForHash(text: string): string {
+  return normalizeForStorage(text).normalize('NFC').toLowerCase().replace(TRAILING_PUNCTUATION, '');
+}
+
+/** sha256 (hex) of the normalized form: the dedup key for content within one agent's scope. */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(normalizeForHash(text), 'utf8').digest('hex');
+}
+
+/** UTF-8 byte length of a string, for byte caps. */
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}

@@ -1,0 +1,51 @@
+import type { Clock, EmbeddingProvider, IdGenerator, LlmProvider, Logger, MemoryConfigInput, Scheduler } from '@memory/core';
+import { MemoryError } from '@memory/core';
+import type { SqliteDatabase } from '@memory/store';
+
+/** Where the engine keeps its data. */
+export type DatabaseOption =
+  /** A SQLite file (created if missing) or `":memory:"`. The engine owns and closes it. */
+  | { readonly path: string }
+  /** An open better-sqlite3 database owned by the host; `engine.close()` leaves it open. */
+  | { readonly database: SqliteDatabase };
+
+export interface MemoryEngineOptions {
+  readonly database: DatabaseOption;
+  /** Enables the semantic channel and vectors at write time. */
+  readonly embedder?: EmbeddingProvider;
+  /** Enables LLM workers (hints, Dreaming) as they ship; nothing calls it yet. */
+  readonly llm?: LlmProvider;
+  /** When background work runs. @default timers */
+  readonly scheduler?: Scheduler;
+  /** @default the system clock */
+  readonly clock?: Clock;
+  /** @default time-ordered random ids */
+  readonly ids?: IdGenerator;
+  /** @default silent */
+  readonly logger?: Logger;
+  /** Partial configuration, deep-merged onto the documented defaults. */
+  readonly config?: MemoryConfigInput;
+}
+
+/** Checks the parts of the options zod does not see (provider objects, the database choice). */
+export function checkOptions(options: unknown): asserts options is MemoryEngineOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new MemoryError('INVALID_CONFIG', 'createMemoryEngine needs an options object');
+  }
+  const { database, embedder, llm } = options as Record<string, unknown>;
+  const db = database as Record<string, unknown> | undefined;
+  const hasPath = typeof db?.['path'] === 'string' && (db['path'] as string).length > 0;
+  const hasDatabase = typeof db?.['database'] === 'object' && db['database'] !== null;
+  if (!db || hasPath === hasDatabase) {
+    throw new MemoryError('INVALID_CONFIG', 'options.database needs exactly one of { path } (a file or ":memory:") or { database } (a better-sqlite3 instance)');
+  }
+  if (embedder !== undefined) {
+    const e = embedder as Partial<EmbeddingProvider> | null;
+    if (!e || typeof e.embed !== 'function' || typeof e.model !== 'string' || e.model.length === 0 || !Number.isInteger(e.dimensions) || (e.dimensions ?? 0) <= 0) {
+      throw new MemoryError('INVALID_CONFIG', 'options.embedder needs embed(), a non-empty model name and positive integer dimensions');
+    }
+  }
+  if (llm !== undefined && typeof (llm as Partial<LlmProvider> | null)?.generate !== 'function') {
+    throw new MemoryError('INVALID_CONFIG', 'options.llm needs a generate() method');
+  }
+}

@@ -1,0 +1,18 @@
+export { createInputSchemas } from './inputs.js';
+export type {
+  ForgetInput,
+  GetMemoryOptions,
+  InputSchemas,
+  ModifyInput,
+  RecoverInput,
+  RememberInput,
+  ScopeInput,
+} from './inputs.js';
+export type { AuditContext, MemoryWriter } from './writer.js';
+export { remember, rememberMany } from './remember.js';
+export type { RememberResult } from './remember.js';
+export { forgetMemory, modifyMemory, recoverMemory } from './lifecycle.js';
+export type { ForgetResult } from './lifecycle.js';
+export { getMemory, memoryHistory } from './read.js';
+export { linkMemoryToEntities, properNounCandidates } from './entity-linker.js';
+export type { HistoryEntry, LinkedEntity, Memory } from './memory-view.js';

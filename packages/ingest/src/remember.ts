@@ -1,0 +1,162 @@
+import { type MemoryId, contentHash, normalizeForHash, normalizeForStorage, parseInput } from '@memory/core';
+import {
+  type SqlExecutor,
+  agentHasEntities,
+  ensureVectorIndex,
+  findLiveMemoryIdByHash,
+  insertHistory,
+  insertMemory,
+  replaceMemoryLinks,
+  upsertEmbedding,
+} from '@memory/store';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { linkMemoryToEntities } from './entity-linker.js';
+import type { ParsedRemember } from './inputs.js';
+import { type MemoryWriter, auditColumns, embedTexts } from './writer.js';
+
+export interface RememberResult {
+  readonly id: MemoryId;
+  /** True when a live memory with the same normalized content already existed in this scope. */
+  readonly deduped: boolean;
+}
+
+interface Prepared {
+  readonly input: ParsedRemember;
+  readonly content: string;
+  readonly normalized: string;
+  readonly hash: string;
+}
+
+function prepare(input: ParsedRemember): Prepared {
+  const content = normalizeForStorage(input.content);
+  return { input, content, normalized: normalizeForHash(content), hash: contentHash(content) };
+}
+
+/** Which prepared items are new (no live duplicate), read before any embedding is paid for. */
+function findNew(writer: MemoryWriter, items: readonly Prepared[]): Prepared[] {
+  return writer.store.read((sql) => {
+    const seen = new Set<string>();
+    return items.filter((item) => {
+      const key = `${item.input.agentId}\u0000${item.hash}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return findLiveMemoryIdByHash(sql, item.input.agentId, item.hash) === undefined;
+    });
+  });
+}
+
+function writeOne(
+  writer: MemoryWriter,
+  sql: SqlExecutor,
+  item: Prepared,
+  vector: Float32Array | undefined,
+  mirror: boolean,
+  linkEntities: boolean,
+  now: number,
+): RememberResult {
+  const { input } = item;
+  const existing = findLiveMemoryIdByHash(sql, input.agentId, item.hash);
+  if (existing) return { id: existing, deduped: true };
+
+  const id = writer.store.ids.next() as MemoryId;
+  insertMemory(sql, {
+    id,
+    agent_id: input.agentId,
+    project: input.project ?? null,
+    type: input.type,
+    category: input.category ?? null,
+    content: item.content,
+    normalized_content: item.normalized,
+    content_hash: item.hash,
+    confidence: input.confidence ?? 1,
+    importance: input.importance ?? writer.config.remember.defaultImportance,
+    source_type: input.source?.type ?? null,
+    source_id: input.source?.id ?? null,
+    tags: JSON.stringify(input.tags ?? []),
+    who: input.who ?? null,
+    why: input.why ?? null,
+    linked_entities: JSON.stringify(input.linkedEntities ?? []),
+    pinned: input.pinned ? 1 : 0,
+    expires_at: input.expiresAt ?? null,
+    embedding_model: vector && writer.embedder ? writer.embedder.model : null,
+    created_at: input.createdAt ?? now,
+    updated_at: now,
+  });
+  insertHistory(sql, {
+    id: writer.store.ids.next(),
+    memory_id: id,
+    agent_id: input.agentId,
+    event: 'created',
+    old_content: null,
+    new_content: item.content,
+    reason: null,
+    metadata: JSON.stringify({ type: input.type, ...(input.source ? { source: input.source } : {}) }),
+    created_at: now,
+    ...auditColumns(input.agentId, input),
+  });
+  if (input.linkedEntities && input.linkedEntities.length > 0) {
+    replaceMemoryLinks(sql, input.agentId, id, input.linkedEntities);
+  }
+  if (linkEntities) linkMemoryToEntities(sql, { id, agentId: input.agentId, content: item.content, now });
+  if (vector && writer.embedder) {
+    upsertEmbedding(
+      sql,
+      { agentId: input.agentId, sourceType: 'memory', sourceId: id, contentHash: item.hash, model: writer.embedder.model, vector, now },
+      mirror,
+    );
+  }
+  return { id, deduped: false };
+}
+
+/** Embeds what is new, then writes the batch in one transaction. */
+async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Promise<RememberResult[]> {
+  const fresh = writer.embedder ? findNew(writer, items) : [];
+  const vectors = await embedTexts(writer, fresh.map((p) => p.content));
+  const vectorOf = new Map<Prepared, Float32Array>();
+  for (let i = 0; vectors && i < fresh.length; i++) {
+    const vector = vectors[i];
+    const item = fresh[i];
+    if (vector && item) vectorOf.set(item, vector);
+  }
+
+  const { store, config, embedder } = writer;
+  return store.write((sql) => {
+    const now = store.clock.now();
+    const mirror = embedder !== undefined && vectorOf.size > 0 && ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
+    const linking = new Map<string, boolean>();
+    const shouldLink = (agentId: string): boolean => {
+      if (!config.remember.inlineEntityLinking) return false;
+      let has = linking.get(agentId);
+      if (has === undefined) linking.set(agentId, (has = agentHasEntities(sql, agentId)));
+      return has;
+    };
+    return items.map((item) => writeOne(writer, sql, item, vectorOf.get(item), mirror, shouldLink(item.input.agentId), now));
+  });
+}
+
+/**
+ * Remembers one memory: validate → normalize and hash → embed (outside any transaction) → one
+ * write transaction (scoped dedup, insert, history, FTS by trigger, links, inline entity mentions,
+ * vector). Remembering the same content again in the same scope returns the existing id.
+ */
+export async function remember(writer: MemoryWriter, input: unknown): Promise<RememberResult> {
+  const item = prepare(parseInput(writer.schemas.remember, input, 'remember'));
+  const results = await writeBatch(writer, [item]);
+  return results[0] as RememberResult;
+}
+
+/**
+ * Remembers many memories in bounded transactions (`config.remember.batchSize` each), yielding to
+ * the event loop between batches. Every input is validated before anything is written, so a bad
+ * input fails the call with nothing stored. Results are in input order.
+ */
+export async function rememberMany(writer: MemoryWriter, inputs: unknown): Promise<RememberResult[]> {
+  const items = parseInput(writer.schemas.rememberMany, inputs, 'rememberMany').map(prepare);
+  const results: RememberResult[] = [];
+  const size = writer.config.remember.batchSize;
+  for (let start = 0; start < items.length; start += size) {
+    if (start > 0) await yieldToEventLoop();
+    results.push(...(await writeBatch(writer, items.slice(start, start + size))));
+  }
+  return results;
+}

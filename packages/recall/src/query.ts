@@ -1,0 +1,33 @@
+import type { MemoryConfig } from '@memory/core';
+import { buildFtsMatch, ftsTokens } from '@memory/store';
+import { STOP_WORDS } from './stop-words.js';
+
+/** How a query's text was turned into an FTS5 query. */
+export interface LexicalPlan {
+  /** The tokens searched for, after stop-word removal, de-duplication and the token cap. */
+  readonly tokens: readonly string[];
+  /** `and`: every token must match (OR fills up when too few do); `or`: any token may match. */
+  readonly mode: 'and' | 'or' | 'none';
+}
+
+/**
+ * Plans the lexical query: tokens quoted (never raw syntax), stop words dropped (unless the query
+ * has nothing else), repeated tokens once, at most `maxQueryTokens`; AND up to `andTokenLimit`
+ * tokens, OR beyond.
+ */
+export function planLexicalQuery(text: string, config: MemoryConfig['recall']): LexicalPlan {
+  const all = [...new Set(ftsTokens(text))];
+  const content = all.filter((t) => !STOP_WORDS.has(t));
+  const tokens = (content.length > 0 ? content : all).slice(0, config.maxQueryTokens);
+  if (tokens.length === 0) return { tokens, mode: 'none' };
+  return { tokens, mode: tokens.length <= config.andTokenLimit ? 'and' : 'or' };
+}
+
+/** The MATCH expressions to run, in order, for a plan. */
+export function matchExpressions(plan: LexicalPlan): string[] {
+  const and = buildFtsMatch(plan.tokens, 'AND');
+  const or = buildFtsMatch(plan.tokens, 'OR');
+  if (plan.mode === 'none' || !and || !or) return [];
+  if (plan.mode === 'or' || plan.tokens.length === 1) return [or];
+  return [and, or];
+}

@@ -1,0 +1,24 @@
+/**
+ * Safe FTS5 query construction. User text is never passed raw to MATCH: FTS5 reads `-`, `:`, quotes,
+ * parentheses, `*`, `^`, `AND`/`OR`/`NOT`/`NEAR` as syntax, and raw input either throws or silently
+ * changes meaning. Text is split into letter/digit tokens here, and each token is quoted.
+ */
+
+/** Letter and digit runs after NFKC normalization, lower-cased — the same split FTS5's unicode61 makes. */
+export function ftsTokens(text: string): string[] {
+  return (text.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).map((t) => t.toLowerCase());
+}
+
+/** Quotes one token for MATCH, doubling any inner quote. */
+export function quoteFtsToken(token: string): string {
+  return `"${token.replaceAll('"', '""')}"`;
+}
+
+/**
+ * A MATCH expression: every token quoted, joined with AND or OR. Returns undefined for no tokens
+ * (callers return an empty result rather than run a query).
+ */
+export function buildFtsMatch(tokens: readonly string[], operator: 'AND' | 'OR'): string | undefined {
+  if (tokens.length === 0) return undefined;
+  return tokens.map(quoteFtsToken).join(` ${operator} `);
+}

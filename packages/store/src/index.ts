@@ -1,0 +1,44 @@
+export { openStore, raw } from './open-store.js';
+export type { OpenStoreOptions, RawQuery, Store, WriteCallback } from './open-store.js';
+export { SqlExecutor, queryBuilder } from './internal/sql.js';
+export type { RunResult } from './internal/sql.js';
+export type { SqliteDatabase } from './internal/sqlite.js';
+export { TransactionGuard } from './transaction-guard.js';
+export type { VectorSupport } from './vector-extension.js';
+export { MIGRATIONS } from './migrations/index.js';
+export type { Migration } from './migrations/migration.js';
+export { migrationChecksum, runMigrations } from './migrations/runner.js';
+export type { MigrationResult, MigrationStatus } from './migrations/runner.js';
+export { buildFtsMatch, ftsTokens, quoteFtsToken } from './fts-query.js';
+export { ACTOR_TYPES, HISTORY_EVENTS, MEMORY_TYPES } from './schema/memories.js';
+export type {
+  ActorType,
+  HistoryEvent,
+  MemoryHistoryRow,
+  MemoryRow,
+  MemoryRowUpdate,
+  MemoryType,
+  NewMemoryRow,
+} from './schema/memories.js';
+export type { DatabaseSchema } from './schema/database.js';
+export type { EntityRow, MentionRow } from './schema/graph.js';
+export type { DocumentStatus } from './schema/documents.js';
+export type { JobStatus } from './schema/queue.js';
+export {
+  archiveMemoryToCold,
+  countLiveMemories,
+  findLiveMemoryIdByHash,
+  findMemory,
+  insertMemory,
+  updateMemory,
+} from './repositories/memories.js';
+export type { NewLiveMemory } from './repositories/memories.js';
+export { insertHistory, listHistory } from './repositories/history.js';
+export { findMemoryIdsByLink, replaceMemoryLinks } from './repositories/links.js';
+export type { LinkRef } from './repositories/links.js';
+export { agentHasEntities, insertMention, listMentions, matchEntitiesByName } from './repositories/mentions.js';
+export type { EntityMatch } from './repositories/mentions.js';
+export { canonicalEntityName, findEntity, insertEntity } from './repositories/entities.js';
+export { VECTOR_TABLE, countEmbeddings, ensureVectorIndex, upsertEmbedding } from './repositories/embeddings.js';
+export { searchMemoriesLexical } from './repositories/lexical-search.js';
+export type { LexicalFilters, LexicalHit } from './repositories/lexical-search.js';

@@ -1,0 +1,85 @@
+import {
+  type CompiledQuery,
+  DummyDriver,
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+import type { DatabaseSchema } from '../schema/database.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
+
+/**
+ * A compile-only Kysely instance: it builds typed queries, which {@link SqlExecutor} then runs
+ * synchronously on better-sqlite3 with cached prepared statements. Holds no connection or state.
+ */
+export const queryBuilder = new Kysely<DatabaseSchema>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+});
+
+/** A raw statement with its parameters, for FTS5, vec0 and hot paths. */
+export interface RawQuery {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+type Query<R> = CompiledQuery<R> | RawQuery;
+
+export interface RunResult {
+  readonly changes: number;
+}
+
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Runs compiled or raw queries synchronously. Prepared statements are cached by SQL text (Kysely
+ * alone prepares on every call, about 2.7× slower on point queries).
+ */
+export class SqlExecutor {
+  readonly #db: SqliteDatabase;
+  readonly #cache = new Map<string, SqliteStatement>();
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  prepare(sql: string): SqliteStatement {
+    let statement = this.#cache.get(sql);
+    if (statement) {
+      // Refresh recency: Map iteration order is insertion order.
+      this.#cache.delete(sql);
+      this.#cache.set(sql, statement);
+      return statement;
+    }
+    statement = this.#db.prepare(sql);
+    this.#cache.set(sql, statement);
+    if (this.#cache.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.#cache.keys().next().value;
+      if (oldest !== undefined) this.#cache.delete(oldest);
+    }
+    return statement;
+  }
+
+  all<R>(query: Query<R>): R[] {
+    return this.prepare(query.sql).all(...query.parameters) as R[];
+  }
+
+  get<R>(query: Query<R>): R | undefined {
+    return this.prepare(query.sql).get(...query.parameters) as R | undefined;
+  }
+
+  run(query: Query<unknown>): RunResult {
+    const info = this.prepare(query.sql).run(...query.parameters);
+    return { changes: info.changes };
+  }
+}
+
+/** Builds a {@link RawQuery}. */
+export function raw(sql: string, ...parameters: unknown[]): RawQuery {
+  return { sql, parameters };
+}

@@ -1,0 +1,5 @@
+import { baseline } from './0001-baseline.js';
+import type { Migration } from './migration.js';
+
+/** Every migration, in order. Append only; never edit or reorder a released entry. */
+export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline]);

@@ -1,0 +1,197 @@
+import Database from 'better-sqlite3';
+import {
+  type Clock,
+  type IdGenerator,
+  type Logger,
+  type MemoryConfig,
+  MemoryError,
+  createIdGenerator,
+  cryptoRandom,
+  defaultConfig,
+  isMemoryError,
+  silentLogger,
+  systemClock,
+} from '@memory/core';
+import { type RawQuery, SqlExecutor, raw } from './internal/sql.js';
+import type { SqliteDatabase } from './internal/sqlite.js';
+import { MIGRATIONS } from './migrations/index.js';
+import type { Migration } from './migrations/migration.js';
+import { type MigrationResult, runMigrations } from './migrations/runner.js';
+import { TransactionGuard } from './transaction-guard.js';
+import { type VectorSupport, loadVectorExtension } from './vector-extension.js';
+
+export interface OpenStoreOptions {
+  /** A file path or `":memory:"`. Exactly one of `path` and `database` is required. */
+  readonly path?: string;
+  /** An open better-sqlite3 database owned by the host; `close()` leaves it open. */
+  readonly database?: SqliteDatabase;
+  /** @default systemClock */
+  readonly clock?: Clock;
+  /** @default time-ordered random ids */
+  readonly ids?: IdGenerator;
+  /** @default silentLogger */
+  readonly logger?: Logger;
+  /** Connection settings. @default defaultConfig.store */
+  readonly config?: MemoryConfig['store'];
+  /** Migrations to apply; for tests of the runner. @default MIGRATIONS */
+  readonly migrations?: readonly Migration[];
+}
+
+/** A synchronous write callback. Returning a promise is refused: nothing may be awaited in a transaction. */
+export type WriteCallback<T> = (sql: SqlExecutor) => T extends PromiseLike<unknown> ? never : T;
+
+/** The opened, migrated database and the seams every package writes through. */
+export interface Store {
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  /** Whether sqlite-vec is loaded, and why not when it is not. */
+  readonly vector: VectorSupport;
+  /** The result of the migration run at open. */
+  readonly migrations: readonly MigrationResult[];
+  /** Provider wrappers that refuse calls from inside a write transaction. */
+  readonly guard: TransactionGuard;
+  /** True when the file is a real file (WAL applies); false for `:memory:`. */
+  readonly isFile: boolean;
+  /**
+   * Runs `fn` in one immediate write transaction (nested calls become savepoints). The callback is
+   * synchronous by design: provider calls happen before it, and their results are written inside it.
+   * Errors other than {@link MemoryError} are wrapped as `STORAGE_ERROR`; the transaction rolls back.
+   */
+  write<T>(fn: WriteCallback<T>): T;
+  /** Runs read-only work; reads see a consistent snapshot when wrapped in one call. */
+  read<T>(fn: (sql: SqlExecutor) => T): T;
+  /** The underlying handle, for the store's own modules and diagnostics. */
+  readonly database: SqliteDatabase;
+  /** True once `close()` ran. */
+  readonly closed: boolean;
+  /** Closes the database if the store opened it. Idempotent. */
+  close(): void;
+}
+
+function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile: boolean): void {
+  db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
+  db.pragma('foreign_keys = ON');
+  if (isFile) {
+    db.pragma('journal_mode = WAL');
+    // WAL + NORMAL is durable against process crashes; only an OS crash can lose the last commits.
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`mmap_size = ${config.mmapSizeBytes}`);
+  }
+}
+
+function wrapStorageError(error: unknown): MemoryError {
+  if (isMemoryError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new MemoryError('STORAGE_ERROR', `database error: ${message}`, { cause: error });
+}
+
+/**
+ * Opens (and migrates) a store.
+ *
+ * @example
+ * ```ts
+ * const store = await openStore({ path: ':memory:' });
+ * store.write((sql) => sql.run(raw('DELETE FROM memories WHERE agent_id = ?', 'bot')));
+ * store.close();
+ * ```
+ */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  if ((options.path === undefined) === (options.database === undefined)) {
+    throw new MemoryError('INVALID_INPUT', 'openStore needs exactly one of `path` or `database`');
+  }
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? createIdGenerator({ clock, random: cryptoRandom });
+  const logger = options.logger ?? silentLogger;
+  const config = options.config ?? defaultConfig.store;
+  const owned = options.database === undefined;
+
+  let db: SqliteDatabase;
+  try {
+    db = options.database ?? new Database(options.path ?? ':memory:');
+  } catch (error) {
+    throw new MemoryError('STORAGE_ERROR', `could not open database ${options.path ?? ''}: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  const isFile = !db.memory;
+  try {
+    applyPragmas(db, config, isFile);
+  } catch (error) {
+    if (owned) db.close();
+    throw wrapStorageError(error);
+  }
+
+  const vector = await loadVectorExtension(db, config.vectorExtension);
+  if (!vector.available) logger.warn('sqlite-vec is not available; vector search will use the bounded fallback', { reason: vector.reason });
+
+  let migrations: MigrationResult[];
+  try {
+    migrations = runMigrations(db, options.migrations ?? MIGRATIONS, clock);
+  } catch (error) {
+    if (owned) db.close();
+    throw new MemoryError('MIGRATION_FAILED', `migrations could not run: ${String(error)}`, { cause: error });
+  }
+  const failed = migrations.find((m) => m.status === 'failed' || m.status === 'checksum-mismatch');
+  if (failed) {
+    if (owned) db.close();
+    throw new MemoryError('MIGRATION_FAILED', `migration ${failed.version} (${failed.name}) ${failed.status}: ${failed.error ?? 'its content changed after it was applied'}`, {
+      details: { results: migrations.map((m) => `${m.version} ${m.name}: ${m.status}`) },
+    });
+  }
+  for (const m of migrations) if (m.status === 'applied') logger.info('migration applied', { version: m.version, name: m.name, durationMs: m.durationMs });
+
+  const executor = new SqlExecutor(db);
+  const guard = new TransactionGuard();
+  let closed = false;
+  const assertOpen = (): void => {
+    if (closed) throw new MemoryError('ENGINE_CLOSED', 'the store is closed');
+  };
+
+  const store: Store = {
+    clock,
+    ids,
+    logger,
+    vector,
+    migrations,
+    guard,
+    isFile,
+    database: db,
+    get closed() {
+      return closed;
+    },
+    write<T>(fn: WriteCallback<T>): T {
+      assertOpen();
+      const body = (): T => {
+        const result = fn(executor);
+        if (typeof (result as { then?: unknown } | null)?.then === 'function') {
+          throw new MemoryError('TRANSACTION_BOUNDARY', 'write callbacks must be synchronous; await providers before the transaction');
+        }
+        return result;
+      };
+      try {
+        if (guard.inWriteTransaction() || db.inTransaction) return db.transaction(body)();
+        return guard.runWriting(() => db.transaction(body).immediate());
+      } catch (error) {
+        throw wrapStorageError(error);
+      }
+    },
+    read<T>(fn: (sql: SqlExecutor) => T): T {
+      assertOpen();
+      try {
+        return fn(executor);
+      } catch (error) {
+        throw wrapStorageError(error);
+      }
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      if (owned && db.open) db.close();
+    },
+  };
+  return store;
+}
+
+export type { RawQuery };
+export { raw };

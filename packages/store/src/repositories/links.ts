@@ -1,0 +1,33 @@
+import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+
+/** A host reference a memory is linked to (a contact, a thread, a project...). */
+export interface LinkRef {
+  readonly type: string;
+  readonly refId: string;
+  readonly label?: string | undefined;
+}
+
+const INSERT_LINK =
+  'INSERT OR IGNORE INTO memory_links (memory_id, agent_id, ref_type, ref_id, label) VALUES (?, ?, ?, ?, ?)';
+
+/** Replaces a memory's link rows with `refs`. */
+export function replaceMemoryLinks(sql: SqlExecutor, agentId: string, memoryId: string, refs: readonly LinkRef[]): void {
+  sql.run(raw('DELETE FROM memory_links WHERE memory_id = ?', memoryId));
+  for (const ref of refs) sql.run(raw(INSERT_LINK, memoryId, agentId, ref.type, ref.refId, ref.label ?? null));
+}
+
+/** Ids of memories (live or not) linked to one host reference, in `agentId`'s scope. */
+export function findMemoryIdsByLink(sql: SqlExecutor, agentId: string, refType: string, refId: string): string[] {
+  return sql
+    .all(
+      queryBuilder
+        .selectFrom('memory_links')
+        .select('memory_id')
+        .where('agent_id', '=', agentId)
+        .where('ref_type', '=', refType)
+        .where('ref_id', '=', refId)
+        .orderBy('memory_id')
+        .compile(),
+    )
+    .map((r) => r.memory_id);
+}

@@ -1,0 +1,84 @@
+import type { MemoryId } from '@memory/core';
+import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+import type { MemoryRow, MemoryRowUpdate, NewMemoryRow } from '../schema/memories.js';
+
+// Hot path: one prepared statement per remember, so raw SQL rather than a compiled builder query.
+const INSERT_MEMORY = `INSERT INTO memories (
+  id, agent_id, project, type, category, content, normalized_content, content_hash, confidence, importance,
+  source_type, source_id, tags, who, why, linked_entities, pinned, is_deleted, deleted_at, expires_at,
+  access_count, last_accessed, update_count, embedding_model, created_at, updated_at
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, 0, NULL, 0, ?, ?, ?)`;
+
+/** The columns a new memory is written with; lifecycle counters start at their defaults. */
+export type NewLiveMemory = Omit<NewMemoryRow, 'seq' | 'is_deleted' | 'deleted_at' | 'access_count' | 'last_accessed' | 'update_count'>;
+
+/** Inserts a new live memory. The caller has checked for a live duplicate in the same scope. */
+export function insertMemory(sql: SqlExecutor, row: NewLiveMemory): void {
+  sql.run(
+    raw(
+      INSERT_MEMORY,
+      row.id,
+      row.agent_id,
+      row.project ?? null,
+      row.type,
+      row.category ?? null,
+      row.content,
+      row.normalized_content,
+      row.content_hash,
+      row.confidence ?? 1,
+      row.importance ?? 0.5,
+      row.source_type ?? null,
+      row.source_id ?? null,
+      row.tags ?? '[]',
+      row.who ?? null,
+      row.why ?? null,
+      row.linked_entities ?? '[]',
+      row.pinned ?? 0,
+      row.expires_at ?? null,
+      row.embedding_model ?? null,
+      row.created_at,
+      row.updated_at,
+    ),
+  );
+}
+
+const FIND_LIVE_BY_HASH = 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND is_deleted = 0';
+
+/** The live memory with this content hash in this agent's scope, if any. */
+export function findLiveMemoryIdByHash(sql: SqlExecutor, agentId: string, contentHash: string): MemoryId | undefined {
+  return sql.get<{ id: MemoryId }>(raw(FIND_LIVE_BY_HASH, agentId, contentHash))?.id;
+}
+
+/** A memory by id, only when it belongs to `agentId`. Deleted memories only with `includeDeleted`. */
+export function findMemory(
+  sql: SqlExecutor,
+  agentId: string,
+  id: string,
+  options: { includeDeleted?: boolean } = {},
+): MemoryRow | undefined {
+  let query = queryBuilder.selectFrom('memories').selectAll().where('id', '=', id).where('agent_id', '=', agentId);
+  if (!options.includeDeleted) query = query.where('is_deleted', '=', 0);
+  return sql.get(query.compile());
+}
+
+/** Updates columns of a memory in `agentId`'s scope. Returns the number of rows changed (0 or 1). */
+export function updateMemory(sql: SqlExecutor, agentId: string, id: string, patch: MemoryRowUpdate): number {
+  return sql.run(queryBuilder.updateTable('memories').set(patch).where('id', '=', id).where('agent_id', '=', agentId).compile())
+    .changes;
+}
+
+/** Copies a memory row, losslessly, to `memories_cold` before it is hard-deleted or overwritten. */
+export function archiveMemoryToCold(sql: SqlExecutor, row: MemoryRow, reason: string, now: number): void {
+  sql.run(
+    queryBuilder
+      .insertInto('memories_cold')
+      .values({ id: row.id, agent_id: row.agent_id, row_json: JSON.stringify(row), reason, archived_at: now })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ row_json: JSON.stringify(row), reason, archived_at: now }))
+      .compile(),
+  );
+}
+
+/** Counts live memories of an agent (for diagnostics and tests). */
+export function countLiveMemories(sql: SqlExecutor, agentId: string): number {
+  return sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM memories WHERE agent_id = ? AND is_deleted = 0', agentId))?.n ?? 0;
+}

@@ -1,0 +1,26 @@
+export type JobStatus = 'pending' | 'leased' | 'completed' | 'dead' | 'cancelled';
+
+/** `memory_jobs`: the durable job queue. */
+export interface MemoryJobsTable {
+  id: string;
+  job_type: string;
+  status: JobStatus;
+  dedup_key: string | null;
+  payload: string;
+  result: string | null;
+  attempts: number;
+  max_attempts: number;
+  run_at: number;
+  lease_token: string | null;
+  lease_expires_at: number | null;
+  leased_at: number | null;
+  leased_by: string | null;
+  completed_at: number | null;
+  failed_at: number | null;
+  error: string | null;
+  memory_id: string | null;
+  document_id: string | null;
+  agent_id: string | null;
+  created_at: number;
+  updated_at: number;
+}

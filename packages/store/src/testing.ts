@@ -1,0 +1,34 @@
+import { type Clock, type IdGenerator, type Logger, createManualClock, createSequentialIds, defaultConfig } from '@memory/core';
+import { type Store, openStore } from './open-store.js';
+
+export interface TestStoreOptions {
+  /** @default a manual clock at 2026-01-01T00:00:00Z */
+  readonly clock?: Clock;
+  /** @default sequential ids `m-000001`, ... */
+  readonly ids?: IdGenerator;
+  readonly logger?: Logger;
+  /** Load sqlite-vec (`auto`) or run without it (`off`). @default 'auto' */
+  readonly vectorExtension?: 'auto' | 'off';
+  /** A file path instead of `:memory:`. */
+  readonly path?: string;
+}
+
+/**
+ * A migrated in-memory store for tests: real SQLite, FTS5 and (when installed) sqlite-vec, with a
+ * manual clock and sequential ids unless others are given.
+ *
+ * @example
+ * ```ts
+ * const store = await createTestStore();
+ * expect(store.vector.available).toBe(true);
+ * ```
+ */
+export function createTestStore(options: TestStoreOptions = {}): Promise<Store> {
+  return openStore({
+    path: options.path ?? ':memory:',
+    clock: options.clock ?? createManualClock(Date.UTC(2026, 0, 1)),
+    ids: options.ids ?? createSequentialIds('m'),
+    ...(options.logger ? { logger: options.logger } : {}),
+    config: { ...defaultConfig.store, vectorExtension: options.vectorExtension ?? 'auto' },
+  });
+}

@@ -1,0 +1,14 @@
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // Workspace packages resolve to their TypeScript sources through the scoped export condition,
+  // so the suite runs without a build. Top-level resolve.conditions alone is not enough here.
+  ssr: { resolve: { conditions: ['@memory/source', ...defaultServerConditions] } },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 30_000,
+  },
+});
