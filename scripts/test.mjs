@@ -1,23 +1,25 @@
-// Runs the whole suite once and prints the closing line CI reads: "N passed, N failed".
+// Runs the type check and the whole suite once, then prints the closing line CI reads:
+// "N passed, N failed". A type error counts as one failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url);
+const pnpm = (args) => spawnSync('node', ['scripts/pnpm.mjs', ...args], { stdio: 'inherit', cwd: root });
+
+console.log('> tsc -b (type check of packages, tests, examples and benchmarks)');
+const typecheck = pnpm(['exec', 'tsc', '-b']);
+const typeFailures = typecheck.status === 0 ? 0 : 1;
+
 const out = new URL('.test-results.json', root);
 rmSync(out, { force: true });
-const run = spawnSync(
-  'node',
-  ['scripts/pnpm.mjs', 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out.pathname}`,
-    ...process.argv.slice(2)],
-  { stdio: 'inherit', cwd: root },
-);
+const run = pnpm(['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out.pathname}`, ...process.argv.slice(2)]);
 if (!existsSync(out)) {
-  console.log('0 passed, 1 failed');
+  console.log(`0 passed, ${1 + typeFailures} failed`);
   process.exit(run.status || 1);
 }
 const summary = JSON.parse(readFileSync(out, 'utf8'));
 // A file that fails to load counts as a failure even though it holds no executed test.
 const brokenFiles = summary.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
-const failed = summary.numFailedTests + brokenFiles;
+const failed = summary.numFailedTests + brokenFiles + typeFailures;
 console.log(`${summary.numPassedTests} passed, ${failed} failed`);
 process.exit(failed > 0 || run.status !== 0 ? 1 : 0);

@@ -27,6 +27,12 @@ const rememberSchema = z.strictObject({
    * @default 200
    */
   batchSize: positiveInt(5000).default(200),
+  /**
+   * Content bytes per `rememberMany` transaction: a batch closes at `batchSize` memories or this many
+   * bytes, whichever comes first, so large memories do not make one long transaction.
+   * @default 1048576 (1 MiB)
+   */
+  batchBytes: positiveInt(256 * 1024 * 1024).default(1024 * 1024),
   /** Importance given when the caller passes none. @default 0.5 */
   defaultImportance: z.number().min(0).max(1).default(0.5),
   /** Link new memories to entities that already exist for the agent (mentions only). @default true */
@@ -63,6 +69,11 @@ const storeSchema = z.strictObject({
   busyTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
   /** Bytes of the file mapped into memory (file databases); speeds up vector and FTS reads. @default 268435456 */
   mmapSizeBytes: z.number().int().min(0).default(256 * 1024 * 1024),
+  /**
+   * Run WAL checkpoints on a worker thread (file databases) so their fsync never lands inside a
+   * commit on the host's event loop. @default true
+   */
+  backgroundCheckpoint: z.boolean().default(true),
   /** Load sqlite-vec: `auto` loads it when installed and reports its absence; `off` never loads it. @default 'auto' */
   vectorExtension: z.enum(['auto', 'off']).default('auto'),
 });

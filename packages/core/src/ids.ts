@@ -47,7 +47,7 @@ export function createIdGenerator(deps: { clock: Clock; random: RandomSource }):
       }
       bytes[6] = 0x70 | ((bytes[6] ?? 0) & 0x0f); // version 7
       bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f); // RFC 4122 variant
-      const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      const hex = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
       return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
     },
   };

@@ -4,7 +4,7 @@ export { createIdGenerator, createSequentialIds, isWellFormedId } from './ids.js
 export type { Brand, DocumentId, EntityId, HistoryId, IdGenerator, JobId, MemoryId } from './ids.js';
 export { createManualClock, systemClock } from './clock.js';
 export type { Clock, ManualClock } from './clock.js';
-export { createSeededRandom, cryptoRandom } from './random.js';
+export { createCryptoRandom, createSeededRandom, cryptoRandom } from './random.js';
 export type { RandomSource } from './random.js';
 export { createManualScheduler, createTimerScheduler } from './scheduler.js';
 export type { ManualScheduler, ScheduledHandle, ScheduledTask, Scheduler } from './scheduler.js';
@@ -21,7 +21,7 @@ export type {
   ToolSpec,
   Usage,
 } from './providers.js';
-export { contentHash, normalizeForHash, normalizeForStorage, utf8Length } from './text.js';
+export { contentHash, hashNormalized, normalizeForHash, normalizeForStorage, utf8Length } from './text.js';
 export { defaultConfig, memoryConfigSchema, resolveConfig } from './config.js';
 export type { MemoryConfig, MemoryConfigInput } from './config.js';
-export { agentIdSchema, idSchema, labelSchema, parseInput, timeSchema } from './validation.js';
+export { agentIdSchema, idSchema, invalidInput, labelSchema, parseInput, timeSchema } from './validation.js';

@@ -18,7 +18,12 @@ export function normalizeForHash(text: string): string {
 
 /** sha256 (hex) of the normalized form: the dedup key for content within one agent's scope. */
 export function contentHash(text: string): string {
-  return createHash('sha256').update(normalizeForHash(text), 'utf8').digest('hex');
+  return hashNormalized(normalizeForHash(text));
+}
+
+/** sha256 (hex) of text already in {@link normalizeForHash} form (saves normalizing twice). */
+export function hashNormalized(normalized: string): string {
+  return createHash('sha256').update(normalized, 'utf8').digest('hex');
 }
 
 /** UTF-8 byte length of a string, for byte caps. */

@@ -47,9 +47,19 @@ export const timeSchema = z
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, operation: string): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`);
-  throw new MemoryError('INVALID_INPUT', `invalid input to ${operation}: ${issues.join('; ')}`, {
-    cause: parsed.error,
-    details: { operation, issues },
+  throw invalidInput(operation, parsed.error.issues, parsed.error);
+}
+
+/** The `INVALID_INPUT` error for a list of issues; `pathPrefix` is prepended to each issue's path. */
+export function invalidInput(
+  operation: string,
+  issues: ReadonlyArray<{ readonly path: readonly PropertyKey[]; readonly message: string }>,
+  cause?: unknown,
+  pathPrefix: readonly PropertyKey[] = [],
+): MemoryError {
+  const lines = issues.map((i) => `${[...pathPrefix, ...i.path].map(String).join('.') || '(input)'}: ${i.message}`);
+  return new MemoryError('INVALID_INPUT', `invalid input to ${operation}: ${lines.join('; ')}`, {
+    cause,
+    details: { operation, issues: lines },
   });
 }

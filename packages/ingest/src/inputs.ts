@@ -65,9 +65,8 @@ export function createInputSchemas(config: MemoryConfig) {
     ...auditFields,
   });
 
-  const rememberMany = z
-    .array(remember, { error: 'rememberMany needs an array of inputs' })
-    .max(limits.maxBatchInputs, `at most ${limits.maxBatchInputs} inputs per call`);
+  // rememberMany validates its (possibly huge) input in chunks, each against this schema.
+  const rememberChunk = z.array(remember);
 
   const scoped = z.strictObject({ agentId: agentIdSchema });
 
@@ -98,7 +97,7 @@ export function createInputSchemas(config: MemoryConfig) {
 
   const get = z.strictObject({ agentId: agentIdSchema, includeDeleted: z.boolean().optional() });
 
-  return { remember, rememberMany, scoped, modify, forget, recover, get, id: idSchema };
+  return { remember, rememberChunk, scoped, modify, forget, recover, get, id: idSchema };
 }
 
 export type InputSchemas = ReturnType<typeof createInputSchemas>;

@@ -1,4 +1,4 @@
-import { type MemoryId, contentHash, normalizeForHash, normalizeForStorage, parseInput } from '@memory/core';
+import { type MemoryId, hashNormalized, invalidInput, normalizeForHash, normalizeForStorage, parseInput } from '@memory/core';
 import {
   type SqlExecutor,
   agentHasEntities,
@@ -20,16 +20,22 @@ export interface RememberResult {
   readonly deduped: boolean;
 }
 
-interface Prepared {
+export interface Prepared {
   readonly input: ParsedRemember;
   readonly content: string;
   readonly normalized: string;
   readonly hash: string;
 }
 
-function prepare(input: ParsedRemember): Prepared {
+/** Normalizes and hashes one validated input; content that is only punctuation is refused. */
+function prepare(input: ParsedRemember, operation: string, index?: number): Prepared {
   const content = normalizeForStorage(input.content);
-  return { input, content, normalized: normalizeForHash(content), hash: contentHash(content) };
+  const normalized = normalizeForHash(content);
+  if (normalized.length === 0) {
+    const path = index === undefined ? ['content'] : [index, 'content'];
+    throw invalidInput(operation, [{ path, message: 'content must hold more than punctuation' }]);
+  }
+  return { input, content, normalized, hash: hashNormalized(normalized) };
 }
 
 /** Which prepared items are new (no live duplicate), read before any embedding is paid for. */
@@ -140,23 +146,63 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
  * vector). Remembering the same content again in the same scope returns the existing id.
  */
 export async function remember(writer: MemoryWriter, input: unknown): Promise<RememberResult> {
-  const item = prepare(parseInput(writer.schemas.remember, input, 'remember'));
+  const item = prepare(parseInput(writer.schemas.remember, input, 'remember'), 'remember');
   const results = await writeBatch(writer, [item]);
   return results[0] as RememberResult;
 }
 
 /**
- * Remembers many memories in bounded transactions (`config.remember.batchSize` each), yielding to
+ * Validates and prepares every input before anything is written, in chunks with a yield between
+ * them: validating and hashing 10,000 inputs in one go would hold the event loop for ~100 ms.
+ */
+async function prepareAll(writer: MemoryWriter, inputs: unknown, chunk: number): Promise<Prepared[]> {
+  const max = writer.config.limits.maxBatchInputs;
+  if (!Array.isArray(inputs)) throw invalidInput('rememberMany', [{ path: [], message: 'rememberMany needs an array of inputs' }]);
+  if (inputs.length > max) throw invalidInput('rememberMany', [{ path: [], message: `at most ${max} inputs per call, got ${inputs.length}` }]);
+  const prepared: Prepared[] = [];
+  for (let start = 0; start < inputs.length; start += chunk) {
+    if (start > 0) await yieldToEventLoop();
+    const parsed = writer.schemas.rememberChunk.safeParse(inputs.slice(start, start + chunk));
+    if (!parsed.success) {
+      // Issue paths start with the index inside the chunk; report the index inside the whole input.
+      const issues = parsed.error.issues.map((i) => ({ ...i, path: [start + Number(i.path[0] ?? 0), ...i.path.slice(1)] }));
+      throw invalidInput('rememberMany', issues, parsed.error);
+    }
+    parsed.data.forEach((input, i) => prepared.push(prepare(input, 'rememberMany', start + i)));
+  }
+  return prepared;
+}
+
+/** Consecutive runs of at most `count` items and (unless one item alone is larger) `bytes` content bytes. */
+export function* batches(items: readonly Prepared[], count: number, bytes: number): Generator<Prepared[]> {
+  let batch: Prepared[] = [];
+  let size = 0;
+  for (const item of items) {
+    const itemBytes = Buffer.byteLength(item.content, 'utf8');
+    if (batch.length > 0 && (batch.length >= count || size + itemBytes > bytes)) {
+      yield batch;
+      batch = [];
+      size = 0;
+    }
+    batch.push(item);
+    size += itemBytes;
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/**
+ * Remembers many memories in bounded transactions (`config.remember.batchSize` memories or
+ * `config.remember.batchBytes` content bytes each), yielding to
  * the event loop between batches. Every input is validated before anything is written, so a bad
  * input fails the call with nothing stored. Results are in input order.
  */
 export async function rememberMany(writer: MemoryWriter, inputs: unknown): Promise<RememberResult[]> {
-  const items = parseInput(writer.schemas.rememberMany, inputs, 'rememberMany').map(prepare);
+  const { batchSize, batchBytes } = writer.config.remember;
+  const items = await prepareAll(writer, inputs, batchSize);
   const results: RememberResult[] = [];
-  const size = writer.config.remember.batchSize;
-  for (let start = 0; start < items.length; start += size) {
-    if (start > 0) await yieldToEventLoop();
-    results.push(...(await writeBatch(writer, items.slice(start, start + size))));
+  for (const batch of batches(items, batchSize, batchBytes)) {
+    if (results.length > 0) await yieldToEventLoop();
+    results.push(...(await writeBatch(writer, batch)));
   }
   return results;
 }

@@ -3,6 +3,7 @@ export type { OpenStoreOptions, RawQuery, Store, WriteCallback } from './open-st
 export { SqlExecutor, queryBuilder } from './internal/sql.js';
 export type { RunResult } from './internal/sql.js';
 export type { SqliteDatabase } from './internal/sqlite.js';
+export type { CheckpointResult } from './internal/checkpointer.js';
 export { TransactionGuard } from './transaction-guard.js';
 export type { VectorSupport } from './vector-extension.js';
 export { MIGRATIONS } from './migrations/index.js';

@@ -12,6 +12,7 @@ import {
   silentLogger,
   systemClock,
 } from '@memory/core';
+import { type CheckpointResult, startCheckpointer } from './internal/checkpointer.js';
 import { type RawQuery, SqlExecutor, raw } from './internal/sql.js';
 import type { SqliteDatabase } from './internal/sqlite.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -63,11 +64,22 @@ export interface Store {
   read<T>(fn: (sql: SqlExecutor) => T): T;
   /** The underlying handle, for the store's own modules and diagnostics. */
   readonly database: SqliteDatabase;
+  /**
+   * Runs a passive WAL checkpoint on the background worker and resolves with the WAL frame counts;
+   * undefined for in-memory databases or when background checkpoints are off. Writes request one
+   * after each commit on their own; this is for tests and for hosts that want to wait for one.
+   */
+  checkpoint(): Promise<CheckpointResult | undefined>;
   /** True once `close()` ran. */
   readonly closed: boolean;
   /** Closes the database if the store opened it. Idempotent. */
   close(): void;
 }
+
+// With background checkpoints the writer still checkpoints itself past this many WAL pages (about
+// 40 MiB), so the WAL stays bounded even if the worker falls behind or dies.
+const WRITER_CHECKPOINT_PAGES = 10_000;
+const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile: boolean): void {
   db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
@@ -77,6 +89,9 @@ function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile:
     // WAL + NORMAL is durable against process crashes; only an OS crash can lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma(`mmap_size = ${config.mmapSizeBytes}`);
+    if (config.backgroundCheckpoint) db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+    // When the WAL restarts after a checkpoint, shrink the file back to this size on disk.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   }
 }
 
@@ -141,6 +156,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   for (const m of migrations) if (m.status === 'applied') logger.info('migration applied', { version: m.version, name: m.name, durationMs: m.durationMs });
 
+  const checkpointer = isFile && config.backgroundCheckpoint ? startCheckpointer(db.name, logger) : undefined;
+  if (isFile && config.backgroundCheckpoint && !checkpointer) db.pragma('wal_autocheckpoint = 1000');
   const executor = new SqlExecutor(db);
   const guard = new TransactionGuard();
   let closed = false;
@@ -160,6 +177,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     get closed() {
       return closed;
     },
+    checkpoint: () => checkpointer?.request() ?? Promise.resolve(undefined),
     write<T>(fn: WriteCallback<T>): T {
       assertOpen();
       const body = (): T => {
@@ -171,7 +189,9 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       };
       try {
         if (guard.inWriteTransaction() || db.inTransaction) return db.transaction(body)();
-        return guard.runWriting(() => db.transaction(body).immediate());
+        const result = guard.runWriting(() => db.transaction(body).immediate());
+        void checkpointer?.request();
+        return result;
       } catch (error) {
         throw wrapStorageError(error);
       }
@@ -187,6 +207,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     close() {
       if (closed) return;
       closed = true;
+      checkpointer?.close();
       if (owned && db.open) db.close();
     },
   };

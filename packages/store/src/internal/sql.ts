@@ -50,14 +50,10 @@ export class SqlExecutor {
 
   prepare(sql: string): SqliteStatement {
     let statement = this.#cache.get(sql);
-    if (statement) {
-      // Refresh recency: Map iteration order is insertion order.
-      this.#cache.delete(sql);
-      this.#cache.set(sql, statement);
-      return statement;
-    }
+    if (statement) return statement;
     statement = this.#db.prepare(sql);
     this.#cache.set(sql, statement);
+    // First in, first out: the store issues a small, fixed set of statements, so eviction is rare.
     if (this.#cache.size > STATEMENT_CACHE_SIZE) {
       const oldest = this.#cache.keys().next().value;
       if (oldest !== undefined) this.#cache.delete(oldest);

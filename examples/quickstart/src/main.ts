@@ -1,0 +1,104 @@
+// The quick-start demo: a SQLite file, two agents, dedup, forget/recover with history, keyword recall.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMemoryEngine, isMemoryError } from '@memory/engine';
+import type { RecallResponse, RememberInput } from '@memory/engine';
+
+const file = join(import.meta.dirname, '..', 'quickstart.db');
+for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+
+const engine = await createMemoryEngine({ database: { path: file } });
+const line = (text = '') => console.log(text);
+const heading = (text: string) => line(`\n== ${text} ${'='.repeat(Math.max(0, 70 - text.length))}`);
+
+const support: Array<Omit<RememberInput, 'agentId'>> = [
+  { content: 'Dana Whitfield is the customer success lead for the Northwind account.', type: 'fact', who: 'dana' },
+  { content: 'Northwind renews their enterprise contract every March; the renewal call is with Dana.', type: 'fact', project: 'northwind' },
+  { content: 'Dana prefers short status emails with a bullet list, no attachments.', type: 'preference', who: 'dana' },
+  { content: 'We decided to give Northwind a 10% discount if they commit to two years.', type: 'decision', project: 'northwind' },
+  { content: 'Never promise a delivery date for custom integrations without engineering sign-off.', type: 'constraint', pinned: true },
+  { content: 'The escalation path is: support engineer, then Priya (support manager), then the CTO.', type: 'procedural' },
+  { content: 'Priya Raman manages the support team and approves refunds above $500.', type: 'fact', who: 'priya' },
+  { content: 'Refunds under $500 can be approved by any support engineer.', type: 'operating_rule' },
+  { content: 'Contoso reported an outage on 2026-02-03 caused by an expired TLS certificate.', type: 'incident', project: 'contoso' },
+  { content: 'Contoso wants weekly usage reports sent on Monday mornings.', type: 'preference', project: 'contoso' },
+  { content: 'The Contoso integration uses the v2 webhooks API; v1 was retired in January.', type: 'fact', project: 'contoso' },
+  { content: 'Our support hours are 8:00 to 18:00 CET, Monday to Friday.', type: 'fact' },
+  { content: 'Tickets tagged "billing" go to the finance queue, not to support.', type: 'operating_rule' },
+  { content: 'Marco from Contoso prefers phone calls over email for anything urgent.', type: 'preference', who: 'marco' },
+  { content: 'The status page lives at status.example.com and is updated by the on-call engineer.', type: 'fact' },
+  { content: 'We agreed with Northwind that feature requests are reviewed in the monthly roadmap call.', type: 'agreement', project: 'northwind' },
+  { content: 'Use the "apology credit" template when an outage lasts more than four hours.', type: 'procedural' },
+  { content: 'Dana is on parental leave from June to August; Priya covers the Northwind account.', type: 'fact', project: 'northwind' },
+];
+
+const coding: Array<Omit<RememberInput, 'agentId'>> = [
+  { content: 'The monorepo uses pnpm workspaces and TypeScript project references.', type: 'fact' },
+  { content: 'Run the test suite with npm test before pushing; CI runs the same command.', type: 'procedural' },
+  { content: 'We decided to keep SQLite as the default store and treat Postgres as an optional deployment target.', type: 'decision' },
+  { content: 'Never call the LLM inside a database write transaction.', type: 'constraint', pinned: true },
+  { content: 'Alex prefers small commits with messages that explain why, not what.', type: 'preference', who: 'alex' },
+  { content: 'The renderer is written in C++ and the CLI in Node.js.', type: 'fact' },
+  { content: 'better-sqlite3 must be version 12 on Node 20; version 13 crashes.', type: 'constraint' },
+  { content: 'Benchmarks live in bench/ and print numbers; they are not unit tests.', type: 'fact' },
+  { content: 'The release train leaves every second Tuesday; hotfixes can go any day.', type: 'operating_rule' },
+  { content: 'Alex owns the storage layer; Sam owns the recall ranking code.', type: 'fact' },
+  { content: 'Flaky tests are quarantined with a linked issue, never silently skipped.', type: 'operating_rule' },
+  { content: 'Sam prefers code review comments as suggestions rather than blocking requests.', type: 'preference', who: 'sam' },
+  { content: 'The ingest worker must never hold a write lock while fetching a URL.', type: 'constraint' },
+  { content: 'Error codes are stable strings; callers branch on code, never on message.', type: 'decision' },
+];
+
+heading('remember');
+const supportIds = await engine.rememberMany(support.map((m) => ({ agentId: 'support-bot', ...m })));
+const codingIds = await engine.rememberMany(coding.map((m) => ({ agentId: 'coding-agent', ...m })));
+line(`support-bot: ${supportIds.length} memories, coding-agent: ${codingIds.length} memories (file: ${file})`);
+
+heading('dedup (same content, normalized)');
+const again = await engine.remember({ agentId: 'support-bot', content: '  dana prefers SHORT status emails with a bullet list, no attachments ' });
+line(`remember again → deduped: ${again.deduped}, same id: ${again.id === supportIds[2]?.id}`);
+const otherScope = await engine.remember({ agentId: 'coding-agent', content: 'Dana prefers short status emails with a bullet list, no attachments.' });
+line(`same text for another agent → deduped: ${otherScope.deduped} (scopes never share memories)`);
+await engine.forget(otherScope.id, { agentId: 'coding-agent', reason: 'demo cleanup' });
+
+const show = (label: string, response: RecallResponse) => {
+  line(`\n? ${label}   [tokens: ${response.query.tokens.join(' ')} | ${response.query.mode} | ${response.timings.totalMs.toFixed(2)} ms]`);
+  if (response.results.length === 0) line('  (nothing)');
+  for (const r of response.results.slice(0, 3)) line(`  ${r.score.toFixed(3)}  [${r.type}] ${r.content}`);
+};
+
+heading('keyword recall');
+const queries: Array<[string, string]> = [
+  ['support-bot', 'Who approves refunds?'],
+  ['support-bot', 'When does Northwind renew?'],
+  ['support-bot', 'How should I email Dana?'],
+  ['support-bot', 'contoso outage certificate'],
+  ['coding-agent', 'which version of better-sqlite3 works on node 20'],
+  ['coding-agent', 'c++'],
+  ['coding-agent', 'Who owns recall ranking?'],
+  ['coding-agent', 'refunds'],
+];
+for (const [agentId, query] of queries) show(`${agentId}: ${query}`, await engine.recall({ agentId, query, limit: 3 }));
+
+heading('forget, recover, history');
+const target = supportIds[3]?.id ?? '';
+await engine.forget(target, { agentId: 'support-bot', reason: 'discount offer withdrawn' });
+show('after forget: northwind discount', await engine.recall({ agentId: 'support-bot', query: 'northwind discount' }));
+await engine.recover(target, { agentId: 'support-bot', reason: 'offer reinstated' });
+show('after recover: northwind discount', await engine.recall({ agentId: 'support-bot', query: 'northwind discount' }));
+await engine.modify(target, { agentId: 'support-bot', reason: 'terms changed', content: 'We decided to give Northwind a 12% discount if they commit to three years.' });
+for (const h of await engine.history(target, { agentId: 'support-bot' })) {
+  line(`  ${h.event.padEnd(9)} by ${h.changedBy}${h.reason ? ` (${h.reason})` : ''}${h.newContent ? ` → ${h.newContent}` : ''}`);
+}
+
+heading('pinned memories need force');
+const pinned = supportIds[4]?.id ?? '';
+try {
+  await engine.forget(pinned, { agentId: 'support-bot', reason: 'cleanup' });
+} catch (error) {
+  if (isMemoryError(error, 'PINNED')) line(`forget refused: ${error.code} — ${error.message}`);
+  else throw error;
+}
+
+await engine.close();
+line('\ndone.');

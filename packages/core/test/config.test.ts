@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, isMemoryError, resolveConfig } from '../src/index.js';
+
+const codeOf = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return isMemoryError(error) ? error.code : 'not-a-memory-error';
+  }
+};
+
+describe('configuration', () => {
+  it('fills every documented default', () => {
+    expect(defaultConfig.limits.maxContentBytes).toBe(65536);
+    expect(defaultConfig.recall).toEqual({ defaultLimit: 10, maxLimit: 50, maxQueryTokens: 24, andTokenLimit: 3, lexicalCandidates: 200 });
+    expect(defaultConfig.remember.batchSize).toBe(200);
+    expect(defaultConfig.remember.batchBytes).toBe(1024 * 1024);
+    expect(defaultConfig.retention.recoverWindowDays).toBe(30);
+    expect(defaultConfig.store.vectorExtension).toBe('auto');
+  });
+
+  it('deep-merges a partial config onto the defaults', () => {
+    const config = resolveConfig({ recall: { defaultLimit: 5 } });
+    expect(config.recall.defaultLimit).toBe(5);
+    expect(config.recall.maxLimit).toBe(50);
+    expect(config.limits.maxContentBytes).toBe(65536);
+  });
+
+  it('returns a frozen object', () => {
+    const config = resolveConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.recall)).toBe(true);
+  });
+
+  it('rejects unknown keys, naming them', () => {
+    expect(codeOf(() => resolveConfig({ recal: {} }))).toBe('INVALID_CONFIG');
+    expect(() => resolveConfig({ recall: { defaultLimt: 3 } })).toThrow(/defaultLimt/);
+  });
+
+  it('rejects out-of-range values', () => {
+    expect(codeOf(() => resolveConfig({ remember: { defaultImportance: 2 } }))).toBe('INVALID_CONFIG');
+    expect(codeOf(() => resolveConfig({ limits: { maxContentBytes: -1 } }))).toBe('INVALID_CONFIG');
+    expect(codeOf(() => resolveConfig({ store: { vectorExtension: 'maybe' } }))).toBe('INVALID_CONFIG');
+  });
+
+  it('rejects retired extraction settings with the name of what replaced them', () => {
+    expect(() => resolveConfig({ pipeline: { extraction: { provider: 'ollama' } } })).toThrow(/Dreaming/);
+    expect(() => resolveConfig({ extractionModel: 'qwen3' })).toThrow(/retired/);
+    expect(() => resolveConfig({ pipeline: { minFactConfidenceForWrite: 0.7 } })).toThrow(/dreaming\.minConfidenceForWrite/);
+    expect(() => resolveConfig({ autonomous: { allowUpdateDelete: true } })).toThrow(/dreaming\.allowUpdateDelete/);
+    expect(codeOf(() => resolveConfig({ pipeline: { shadowMode: true } }))).toBe('INVALID_CONFIG');
+  });
+});

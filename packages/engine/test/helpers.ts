@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { type EmbeddingProvider, createManualClock, createSequentialIds } from '@memory/core';
+import { raw } from '@memory/store';
+import { type MemoryEngine, type MemoryEngineOptions, createMemoryEngine } from '../src/index.js';
+
+/**
+ * A deterministic offline embedder whose similar texts get similar vectors: words are hashed into
+ * buckets (feature hashing) and the vector is L2-normalized. Texts sharing words have positive
+ * cosine; disjoint texts are near-orthogonal.
+ */
+export function createBagOfWordsEmbedder(dimensions = 64, model = 'bow-test'): EmbeddingProvider & { calls: number } {
+  const embedder = {
+    model,
+    dimensions,
+    calls: 0,
+    async embed(texts: readonly string[]): Promise<Float32Array[]> {
+      embedder.calls++;
+      return texts.map((text) => {
+        const v = new Float32Array(dimensions);
+        for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+          const h = createHash('sha1').update(word).digest();
+          const bucket = h.readUInt32LE(0) % dimensions;
+          v[bucket] = (v[bucket] ?? 0) + ((h[4] ?? 0) % 2 === 0 ? 1 : -1);
+        }
+        const norm = Math.hypot(...v) || 1;
+        return v.map((x) => x / norm);
+      });
+    },
+  };
+  return embedder;
+}
+
+export const T0 = Date.UTC(2026, 0, 1);
+
+export async function createTestEngine(overrides: Partial<MemoryEngineOptions> = {}) {
+  const clock = createManualClock(T0);
+  const engine = await createMemoryEngine({
+    database: { path: ':memory:' },
+    clock,
+    ids: createSequentialIds('id'),
+    ...overrides,
+  });
+  return { engine, clock };
+}
+
+/** Row counts of every table an operation could touch, to prove bad input changed nothing. */
+export function snapshotCounts(database: { prepare(sql: string): { get(): unknown } }): Record<string, number> {
+  const tables = ['memories', 'memory_history', 'memory_links', 'memory_entity_mentions', 'embeddings', 'memories_fts'];
+  return Object.fromEntries(tables.map((t) => [t, (database.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+}
+
+export { raw };
+export type { MemoryEngine };

@@ -1,0 +1,157 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
+
+async function engineOnHostDb(overrides = {}) {
+  const db = new Database(':memory:');
+  const { engine, clock } = await createTestEngine({ database: { database: db }, ...overrides });
+  return { engine, clock, db };
+}
+
+describe('remember', () => {
+  it('stores a memory with its history row and FTS entry', async () => {
+    const { engine, db } = await engineOnHostDb();
+    const { id, deduped } = await engine.remember({
+      agentId: 'bot',
+      content: '  Alice   prefers green tea.  ',
+      type: 'preference',
+      importance: 0.8,
+      tags: ['drinks'],
+      project: 'kitchen',
+      who: 'alice',
+      source: { type: 'message', id: 'msg-1' },
+    });
+    expect(deduped).toBe(false);
+    const memory = await engine.getMemory(id, { agentId: 'bot' });
+    expect(memory).toMatchObject({
+      id,
+      agentId: 'bot',
+      content: 'Alice prefers green tea.',
+      type: 'preference',
+      importance: 0.8,
+      tags: ['drinks'],
+      project: 'kitchen',
+      who: 'alice',
+      source: { type: 'message', id: 'msg-1' },
+      pinned: false,
+      deleted: false,
+    });
+    const history = await engine.history(id, { agentId: 'bot' });
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ event: 'created', newContent: 'Alice prefers green tea.', changedBy: 'bot', actorType: 'agent' });
+    expect(db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'green'").get()).toEqual({ n: 1 });
+  });
+
+  it('dedups the same normalized content within one agent and never across agents', async () => {
+    const { engine } = await createTestEngine();
+    const first = await engine.remember({ agentId: 'a', content: 'The deploy window is Friday.' });
+    const again = await engine.remember({ agentId: 'a', content: 'the   DEPLOY window is friday' });
+    const other = await engine.remember({ agentId: 'b', content: 'The deploy window is Friday.' });
+    expect(again).toEqual({ id: first.id, deduped: true });
+    expect(other.deduped).toBe(false);
+    expect(other.id).not.toBe(first.id);
+    expect(await engine.history(first.id, { agentId: 'a' })).toHaveLength(1);
+  });
+
+  it('stores a new memory when the same content was forgotten', async () => {
+    const { engine } = await createTestEngine();
+    const first = await engine.remember({ agentId: 'a', content: 'Use tabs' });
+    await engine.forget(first.id, { agentId: 'a', reason: 'changed style' });
+    const second = await engine.remember({ agentId: 'a', content: 'Use tabs' });
+    expect(second.deduped).toBe(false);
+    expect(second.id).not.toBe(first.id);
+  });
+
+  it('projects linked entities into memory_links rows', async () => {
+    const { engine, db } = await engineOnHostDb();
+    const { id } = await engine.remember({
+      agentId: 'a',
+      content: 'Call back about the invoice',
+      linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana' }, { type: 'thread', refId: 't-9' }],
+    });
+    expect(db.prepare('SELECT ref_type, ref_id, label FROM memory_links WHERE memory_id = ? ORDER BY ref_type').all(id)).toEqual([
+      { ref_type: 'contact', ref_id: '42', label: 'Dana' },
+      { ref_type: 'thread', ref_id: 't-9', label: null },
+    ]);
+    expect((await engine.getMemory(id, { agentId: 'a' }))?.linkedEntities).toEqual([{ type: 'contact', refId: '42', label: 'Dana' }, { type: 'thread', refId: 't-9' }]);
+  });
+
+  it('links to existing entities of the same agent only, by name or alias, and never creates entities', async () => {
+    const { engine, db } = await engineOnHostDb();
+    const insert = db.prepare("INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)");
+    insert.run('e-alice', 'a', 'Alice', 'alice');
+    insert.run('e-acme', 'a', 'Acme Corp', 'acme corp');
+    insert.run('e-bob-b', 'b', 'Bob', 'bob');
+    db.prepare("INSERT INTO entity_aliases (entity_id, agent_id, alias, canonical_alias, created_at) VALUES ('e-acme', 'a', 'ACME', 'acme', 0)").run();
+
+    const { id } = await engine.remember({ agentId: 'a', content: "Alice's contract with ACME renews in May; Bob signs it." });
+    const mentions = db.prepare('SELECT entity_id, mention_text FROM memory_entity_mentions WHERE memory_id = ? ORDER BY entity_id').all(id);
+    expect(mentions).toEqual([
+      { entity_id: 'e-acme', mention_text: 'ACME' },
+      { entity_id: 'e-alice', mention_text: "Alice's" },
+    ]);
+    expect(db.prepare("SELECT mentions FROM entities WHERE id = 'e-alice'").get()).toEqual({ mentions: 1 });
+    expect(db.prepare('SELECT count(*) AS n FROM entities').get()).toEqual({ n: 3 });
+  });
+
+  it('rememberMany returns results in input order, dedups within the batch, and spans several transactions', async () => {
+    const { engine } = await createTestEngine({ config: { remember: { batchSize: 3 } } });
+    const inputs = Array.from({ length: 10 }, (_, i) => ({ agentId: 'a', content: `Fact number ${i % 7}` }));
+    const results = await engine.rememberMany(inputs);
+    expect(results).toHaveLength(10);
+    expect(results.filter((r) => !r.deduped)).toHaveLength(7);
+    expect(results[7]).toEqual({ id: results[0]?.id, deduped: true });
+    for (const [i, r] of results.entries()) {
+      expect((await engine.getMemory(r.id, { agentId: 'a' }))?.content).toBe(`Fact number ${i % 7}`);
+    }
+  });
+
+  it('rememberMany writes nothing when any input is invalid', async () => {
+    const { engine, db } = await engineOnHostDb();
+    const inputs = [{ agentId: 'a', content: 'fine' }, { agentId: 'a', content: '   ' }];
+    await expect(engine.rememberMany(inputs)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/1\.content/) });
+    expect(db.prepare('SELECT count(*) AS n FROM memories').get()).toEqual({ n: 0 });
+  });
+
+  it('keeps a historical createdAt when given', async () => {
+    const { engine } = await createTestEngine();
+    const { id } = await engine.remember({ agentId: 'a', content: 'We met in Lisbon', createdAt: '2023-05-08T13:56:00Z' });
+    expect((await engine.getMemory(id, { agentId: 'a' }))?.createdAt).toBe(Date.UTC(2023, 4, 8, 13, 56));
+  });
+});
+
+describe('remember with an embedder', () => {
+  it('stores canonical vectors and mirrors them into vec0 partitioned by agent, embedding only new content', async () => {
+    const embedder = createBagOfWordsEmbedder();
+    const { engine, db } = await engineOnHostDb({ embedder });
+    const a = await engine.remember({ agentId: 'a', content: 'Alice prefers green tea' });
+    await engine.remember({ agentId: 'b', content: 'Bob prefers black coffee' });
+    const callsBefore = embedder.calls;
+    await engine.remember({ agentId: 'a', content: 'alice prefers green tea.' });
+    expect(embedder.calls).toBe(callsBefore);
+    expect(db.prepare('SELECT agent_id, source_id, dimensions FROM embeddings ORDER BY agent_id').all()).toEqual([
+      { agent_id: 'a', source_id: a.id, dimensions: 64 },
+      { agent_id: 'b', source_id: expect.any(String), dimensions: 64 },
+    ]);
+    const [query] = await embedder.embed(['green tea']);
+    const knn = db
+      .prepare('SELECT e.source_id FROM vec_embeddings v JOIN embeddings e ON e.seq = v.rowid WHERE v.embedding MATCH ? AND k = 10 AND v.agent_id = ?')
+      .all(Buffer.from(query!.buffer), 'a');
+    expect(knn).toEqual([{ source_id: a.id }]);
+    expect((await engine.getMemory(a.id, { agentId: 'a' }))).toMatchObject({ content: 'Alice prefers green tea' });
+  });
+
+  it('still stores the memory when the embedder fails or returns wrong dimensions', async () => {
+    const failing = { model: 'down', dimensions: 8, embed: async () => Promise.reject(new Error('503 from embedder')) };
+    const { engine, db } = await engineOnHostDb({ embedder: failing });
+    const { id } = await engine.remember({ agentId: 'a', content: 'Survives an embedder outage' });
+    expect(await engine.getMemory(id, { agentId: 'a' })).toBeDefined();
+    expect(db.prepare('SELECT count(*) AS n FROM embeddings').get()).toEqual({ n: 0 });
+
+    const wrong = { model: 'liar', dimensions: 8, embed: async (t: readonly string[]) => t.map(() => new Float32Array(3)) };
+    const second = await engineOnHostDb({ embedder: wrong });
+    const r = await second.engine.remember({ agentId: 'a', content: 'Survives a bad vector' });
+    expect(await second.engine.getMemory(r.id, { agentId: 'a' })).toBeDefined();
+    expect(second.db.prepare('SELECT count(*) AS n FROM embeddings').get()).toEqual({ n: 0 });
+  });
+});

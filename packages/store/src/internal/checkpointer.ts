@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '@memory/core';
+
+/**
+ * Runs WAL checkpoints on a worker thread with its own connection. A checkpoint copies WAL pages
+ * into the database file and fsyncs it; done by the writing connection (SQLite's default
+ * auto-checkpoint) that fsync lands inside a commit and held the host's event loop for 60–200 ms
+ * in the remember benchmark. Here the writer only posts a message after it commits.
+ */
+export interface Checkpointer {
+  /**
+   * Asks for a passive checkpoint; coalesced while one is already running. Resolves with the WAL
+   * frame counts the checkpoint saw, or undefined if the worker is gone. Never rejects.
+   */
+  request(): Promise<CheckpointResult | undefined>;
+  /** Stops the worker. Idempotent. */
+  close(): void;
+}
+
+// Plain CommonJS: the worker is evaluated from this string, so it works the same from TypeScript
+// sources (tests) and from the bundled dist.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma('busy_timeout = 1000');
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ ok: true, result });
+  } catch (error) {
+    parentPort.postMessage({ ok: false, error: String(error && error.message || error) });
+  }
+});
+`;
+
+/** `PRAGMA wal_checkpoint` output: frames in the WAL, and frames copied into the database. */
+export interface CheckpointResult {
+  readonly busy: number;
+  readonly log: number;
+  readonly checkpointed: number;
+}
+
+interface CheckpointReply {
+  readonly ok: boolean;
+  readonly result?: CheckpointResult;
+  readonly error?: string;
+}
+
+/** Starts the checkpoint worker for a database file; returns undefined (and logs) if it cannot start. */
+export function startCheckpointer(path: string, logger: Logger): Checkpointer | undefined {
+  let worker: Worker;
+  try {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver } });
+  } catch (error) {
+    logger.warn('background checkpoints unavailable; SQLite checkpoints on commit instead', { error: String(error) });
+    return undefined;
+  }
+  worker.unref();
+  let closed = false;
+  let pending: { promise: Promise<CheckpointResult | undefined>; resolve: (r: CheckpointResult | undefined) => void } | undefined;
+  const settle = (result: CheckpointResult | undefined): void => {
+    const current = pending;
+    pending = undefined;
+    current?.resolve(result);
+  };
+  worker.on('message', (reply: CheckpointReply) => {
+    if (!reply.ok) logger.warn('background checkpoint failed', { error: reply.error ?? 'unknown' });
+    settle(reply.result);
+  });
+  worker.on('error', (error) => {
+    closed = true;
+    logger.warn('checkpoint worker stopped', { error: String(error) });
+    settle(undefined);
+  });
+  return {
+    request() {
+      if (closed) return Promise.resolve(undefined);
+      if (pending) return pending.promise;
+      let resolve: (r: CheckpointResult | undefined) => void = () => undefined;
+      const promise = new Promise<CheckpointResult | undefined>((r) => {
+        resolve = r;
+      });
+      pending = { promise, resolve };
+      worker.postMessage('checkpoint');
+      return promise;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      worker.postMessage('close');
+      settle(undefined);
+    },
+  };
+}

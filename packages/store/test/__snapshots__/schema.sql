@@ -1,0 +1,446 @@
+-- index connectors_provider
+CREATE INDEX connectors_provider ON connectors (agent_id, provider);
+
+-- index document_memories_memory
+CREATE INDEX document_memories_memory ON document_memories (memory_id);
+
+-- index documents_connector
+CREATE INDEX documents_connector ON documents (connector_id);
+
+-- index documents_hash
+CREATE INDEX documents_hash ON documents (agent_id, content_hash);
+
+-- index documents_status
+CREATE INDEX documents_status ON documents (agent_id, status);
+
+-- index embeddings_agent_model
+CREATE INDEX embeddings_agent_model ON embeddings (agent_id, model, seq);
+
+-- index embeddings_hash
+CREATE INDEX embeddings_hash ON embeddings (agent_id, content_hash);
+
+-- index entities_agent_canonical
+CREATE UNIQUE INDEX entities_agent_canonical ON entities (agent_id, canonical_name) WHERE status = 'active';
+
+-- index entity_aliases_lookup
+CREATE INDEX entity_aliases_lookup ON entity_aliases (agent_id, canonical_alias);
+
+-- index entity_aspects_name
+CREATE UNIQUE INDEX entity_aspects_name ON entity_aspects (entity_id, canonical_name) WHERE status = 'active';
+
+-- index entity_attributes_aspect
+CREATE INDEX entity_attributes_aspect ON entity_attributes (aspect_id, status);
+
+-- index entity_attributes_entity
+CREATE INDEX entity_attributes_entity ON entity_attributes (entity_id, status);
+
+-- index entity_dependencies_source
+CREATE INDEX entity_dependencies_source ON entity_dependencies (source_entity_id, status);
+
+-- index entity_dependencies_target
+CREATE INDEX entity_dependencies_target ON entity_dependencies (target_entity_id, status);
+
+-- index memories_agent_created
+CREATE INDEX memories_agent_created ON memories (agent_id, created_at);
+
+-- index memories_agent_hash_live
+CREATE UNIQUE INDEX memories_agent_hash_live ON memories (agent_id, content_hash) WHERE is_deleted = 0;
+
+-- index memories_deleted_at
+CREATE INDEX memories_deleted_at ON memories (deleted_at) WHERE is_deleted = 1;
+
+-- index memories_source
+CREATE INDEX memories_source ON memories (source_type, source_id);
+
+-- index memory_entity_mentions_entity
+CREATE INDEX memory_entity_mentions_entity ON memory_entity_mentions (entity_id);
+
+-- index memory_history_created
+CREATE INDEX memory_history_created ON memory_history (created_at);
+
+-- index memory_history_memory
+CREATE INDEX memory_history_memory ON memory_history (memory_id, seq);
+
+-- index memory_jobs_completed
+CREATE INDEX memory_jobs_completed ON memory_jobs (completed_at) WHERE status = 'completed';
+
+-- index memory_jobs_dead
+CREATE INDEX memory_jobs_dead ON memory_jobs (failed_at) WHERE status = 'dead';
+
+-- index memory_jobs_dedup
+CREATE UNIQUE INDEX memory_jobs_dedup ON memory_jobs (job_type, dedup_key)
+    WHERE dedup_key IS NOT NULL AND status IN ('pending', 'leased');
+
+-- index memory_jobs_leased
+CREATE INDEX memory_jobs_leased ON memory_jobs (lease_expires_at) WHERE status = 'leased';
+
+-- index memory_jobs_memory
+CREATE INDEX memory_jobs_memory ON memory_jobs (memory_id);
+
+-- index memory_jobs_pending
+CREATE INDEX memory_jobs_pending ON memory_jobs (job_type, run_at) WHERE status = 'pending';
+
+-- index memory_links_ref
+CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
+
+-- index relations_target
+CREATE INDEX relations_target ON relations (target_entity_id);
+
+-- index session_transcripts_completed
+CREATE INDEX session_transcripts_completed ON session_transcripts (agent_id, completed_at);
+
+-- index session_transcripts_project
+CREATE INDEX session_transcripts_project ON session_transcripts (agent_id, project);
+
+-- table connectors
+CREATE TABLE connectors (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    display_name TEXT,
+    config_json TEXT NOT NULL DEFAULT '{}',
+    cursor_json TEXT,
+    status TEXT NOT NULL DEFAULT 'idle' CHECK (status IN ('idle', 'syncing', 'error')),
+    last_sync_at INTEGER,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+-- table document_memories
+CREATE TABLE document_memories (
+    document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+    memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+    chunk_index INTEGER NOT NULL,
+    PRIMARY KEY (document_id, memory_id)
+  );
+
+-- table documents
+CREATE TABLE documents (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    project TEXT,
+    source_url TEXT,
+    source_type TEXT NOT NULL CHECK (source_type IN ('url', 'text', 'file')),
+    content_type TEXT,
+    content_hash TEXT,
+    title TEXT,
+    raw_content TEXT,
+    status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN
+      ('queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed', 'deleted')),
+    error TEXT,
+    connector_id TEXT REFERENCES connectors (id) ON DELETE SET NULL,
+    chunk_count INTEGER NOT NULL DEFAULT 0,
+    memory_count INTEGER NOT NULL DEFAULT 0,
+    metadata_json TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    completed_at INTEGER
+  );
+
+-- table embeddings
+CREATE TABLE embeddings (
+    seq INTEGER PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    source_type TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    model TEXT NOT NULL,
+    dimensions INTEGER NOT NULL CHECK (dimensions > 0),
+    vector BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (source_type, source_id, model)
+  );
+
+-- table entities
+CREATE TABLE entities (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    canonical_name TEXT NOT NULL,
+    entity_type TEXT NOT NULL DEFAULT 'unknown',
+    description TEXT,
+    mentions INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived')),
+    pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+    community_id TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+-- table entity_aliases
+CREATE TABLE entity_aliases (
+    entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    agent_id TEXT NOT NULL,
+    alias TEXT NOT NULL,
+    canonical_alias TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (entity_id, canonical_alias)
+  );
+
+-- table entity_aspects
+CREATE TABLE entity_aspects (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    canonical_name TEXT NOT NULL,
+    weight REAL NOT NULL DEFAULT 1,
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived')),
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+-- table entity_attributes
+CREATE TABLE entity_attributes (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    aspect_id TEXT NOT NULL REFERENCES entity_aspects (id) ON DELETE CASCADE,
+    entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    claim_key TEXT NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'attribute' CHECK (kind IN ('attribute', 'constraint')),
+    content TEXT NOT NULL,
+    confidence REAL NOT NULL DEFAULT 1,
+    importance REAL NOT NULL DEFAULT 0.5,
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'superseded', 'archived')),
+    superseded_by TEXT,
+    source_memory_id TEXT,
+    valid_from INTEGER,
+    valid_until INTEGER,
+    evidence_json TEXT NOT NULL DEFAULT '[]',
+    created_at INTEGER NOT NULL,
+    superseded_at INTEGER
+  );
+
+-- table entity_communities
+CREATE TABLE entity_communities (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    name TEXT,
+    cohesion REAL,
+    member_count INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+  );
+
+-- table entity_dependencies
+CREATE TABLE entity_dependencies (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    source_entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    target_entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    dependency_type TEXT NOT NULL,
+    strength REAL NOT NULL DEFAULT 1,
+    confidence REAL NOT NULL DEFAULT 1,
+    reason TEXT,
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived')),
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+-- table entity_pinning
+CREATE TABLE entity_pinning (
+    entity_id TEXT PRIMARY KEY REFERENCES entities (id) ON DELETE CASCADE,
+    agent_id TEXT NOT NULL,
+    pin_type TEXT NOT NULL CHECK (pin_type IN ('pin', 'suppress')),
+    weight_override REAL,
+    reason TEXT,
+    created_at INTEGER NOT NULL
+  );
+
+-- table memories
+CREATE TABLE memories (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    agent_id TEXT NOT NULL,
+    project TEXT,
+    type TEXT NOT NULL,
+    category TEXT,
+    content TEXT NOT NULL,
+    normalized_content TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    confidence REAL NOT NULL DEFAULT 1 CHECK (confidence >= 0 AND confidence <= 1),
+    importance REAL NOT NULL DEFAULT 0.5 CHECK (importance >= 0 AND importance <= 1),
+    source_type TEXT,
+    source_id TEXT,
+    tags TEXT NOT NULL DEFAULT '[]',
+    who TEXT,
+    why TEXT,
+    linked_entities TEXT NOT NULL DEFAULT '[]',
+    pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+    is_deleted INTEGER NOT NULL DEFAULT 0 CHECK (is_deleted IN (0, 1)),
+    deleted_at INTEGER,
+    expires_at INTEGER,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    last_accessed INTEGER,
+    update_count INTEGER NOT NULL DEFAULT 0,
+    embedding_model TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+-- table memories_cold
+CREATE TABLE memories_cold (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    row_json TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    archived_at INTEGER NOT NULL
+  );
+
+-- table memories_fts
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, content='memories', content_rowid='seq', tokenize="unicode61 remove_diacritics 2"
+  );
+
+-- table memories_fts_config
+CREATE TABLE 'memories_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+-- table memories_fts_data
+CREATE TABLE 'memories_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+-- table memories_fts_docsize
+CREATE TABLE 'memories_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+-- table memories_fts_idx
+CREATE TABLE 'memories_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+-- table memory_entity_mentions
+CREATE TABLE memory_entity_mentions (
+    memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+    entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    agent_id TEXT NOT NULL,
+    mention_text TEXT,
+    confidence REAL NOT NULL DEFAULT 1,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (memory_id, entity_id)
+  );
+
+-- table memory_history
+CREATE TABLE memory_history (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    memory_id TEXT NOT NULL,
+    agent_id TEXT NOT NULL,
+    event TEXT NOT NULL CHECK (event IN ('created', 'updated', 'deleted', 'recovered', 'proposal', 'none')),
+    old_content TEXT,
+    new_content TEXT,
+    changed_by TEXT NOT NULL,
+    actor_type TEXT NOT NULL CHECK (actor_type IN ('operator', 'agent', 'engine')),
+    reason TEXT,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    session_id TEXT,
+    request_id TEXT,
+    created_at INTEGER NOT NULL
+  );
+
+-- table memory_jobs
+CREATE TABLE memory_jobs (
+    id TEXT PRIMARY KEY,
+    job_type TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'leased', 'completed', 'dead', 'cancelled')),
+    dedup_key TEXT,
+    payload TEXT NOT NULL DEFAULT '{}',
+    result TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    max_attempts INTEGER NOT NULL DEFAULT 3 CHECK (max_attempts > 0),
+    run_at INTEGER NOT NULL,
+    lease_token TEXT,
+    lease_expires_at INTEGER,
+    leased_at INTEGER,
+    leased_by TEXT,
+    completed_at INTEGER,
+    failed_at INTEGER,
+    error TEXT,
+    memory_id TEXT,
+    document_id TEXT,
+    agent_id TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+-- table memory_links
+CREATE TABLE memory_links (
+    memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+    agent_id TEXT NOT NULL,
+    ref_type TEXT NOT NULL,
+    ref_id TEXT NOT NULL,
+    label TEXT,
+    PRIMARY KEY (memory_id, ref_type, ref_id)
+  );
+
+-- table relations
+CREATE TABLE relations (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    source_entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    target_entity_id TEXT NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    relation_type TEXT NOT NULL,
+    strength REAL NOT NULL DEFAULT 1,
+    mentions INTEGER NOT NULL DEFAULT 1,
+    confidence REAL NOT NULL DEFAULT 1,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (source_entity_id, target_entity_id, relation_type)
+  );
+
+-- table schema_migrations
+CREATE TABLE schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    checksum TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  );
+
+-- table schema_migrations_audit
+CREATE TABLE schema_migrations_audit (
+    id INTEGER PRIMARY KEY,
+    version INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    checksum TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('applied', 'failed')),
+    error TEXT,
+    duration_ms REAL NOT NULL,
+    started_at INTEGER NOT NULL
+  );
+
+-- table session_transcripts
+CREATE TABLE session_transcripts (
+    agent_id TEXT NOT NULL,
+    session_key TEXT NOT NULL,
+    content TEXT NOT NULL DEFAULT '',
+    harness TEXT,
+    project TEXT,
+    content_hash TEXT,
+    source_id TEXT,
+    source_record_id TEXT,
+    source_meta_json TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    completed_at INTEGER,
+    PRIMARY KEY (agent_id, session_key)
+  );
+
+-- table vector_index_state
+CREATE TABLE vector_index_state (
+    name TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    dimensions INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+
+-- trigger memories_ad
+CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+  END;
+
+-- trigger memories_ai
+CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts (rowid, content) VALUES (new.seq, new.content);
+  END;
+
+-- trigger memories_au
+CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+    INSERT INTO memories_fts (rowid, content) VALUES (new.seq, new.content);
+  END;

@@ -1,0 +1,38 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildFtsMatch, ftsTokens, raw } from '../src/index.js';
+import { createTestStore } from '../src/testing.js';
+
+describe('FTS query construction', () => {
+  it('splits into letter/digit tokens the way unicode61 does', () => {
+    expect(ftsTokens('C++ and node.js: well-known "quotes" NEAR(x)')).toEqual(['c', 'and', 'node', 'js', 'well', 'known', 'quotes', 'near', 'x']);
+    expect(ftsTokens('Zürich café 東京 🙂')).toEqual(['zürich', 'café', '東京']);
+    expect(ftsTokens('?!... --- ::')).toEqual([]);
+  });
+
+  it('quotes every token so operators are searched as words', () => {
+    expect(buildFtsMatch(['and', 'or', 'not'], 'OR')).toBe('"and" OR "or" OR "not"');
+    expect(buildFtsMatch([], 'AND')).toBeUndefined();
+  });
+
+  it('never produces a MATCH expression SQLite rejects, for any input (property)', async () => {
+    const store = await createTestStore();
+    store.write((sql) =>
+      sql.run(
+        raw(
+          `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+           VALUES ('m1', 'a', 'fact', 'near and or not zurich', 'x', 'h', 0, 0)`,
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('NEAR(', '"', 'a:b', '-x', '*', '^c', 'AND', '(cafe')), fc.boolean(), (text, and) => {
+        const match = buildFtsMatch(ftsTokens(text), and ? 'AND' : 'OR');
+        if (match === undefined) return;
+        store.read((sql) => sql.all(raw('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?', match)));
+      }),
+      { numRuns: 500 },
+    );
+    expect(store.read((sql) => sql.all(raw('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?', buildFtsMatch(['near', 'zurich'], 'AND'))))).toHaveLength(1);
+  });
+});

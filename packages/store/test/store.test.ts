@@ -1,0 +1,154 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultConfig, isMemoryError } from '@memory/core';
+import { describe, expect, it } from 'vitest';
+import { countEmbeddings, ensureVectorIndex, openStore, raw, upsertEmbedding } from '../src/index.js';
+import { createTestStore } from '../src/testing.js';
+
+describe('openStore', () => {
+  it('opens a file database in WAL with foreign keys and busy_timeout', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'memory-store-')), 'x.db');
+    const store = await openStore({ path });
+    expect(store.isFile).toBe(true);
+    expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.database.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(store.database.pragma('busy_timeout', { simple: true })).toBe(5000);
+    store.close();
+    store.close(); // idempotent
+    expect(store.closed).toBe(true);
+    expect(() => store.read(() => 1)).toThrow(expect.objectContaining({ code: 'ENGINE_CLOSED' }));
+  });
+
+  it('loads sqlite-vec, and reports (not fails) when it is turned off', async () => {
+    const withVec = await createTestStore();
+    expect(withVec.vector).toEqual({ available: true, version: expect.stringMatching(/^v0\.1\./) });
+    const without = await createTestStore({ vectorExtension: 'off' });
+    expect(without.vector.available).toBe(false);
+    expect(without.vector).toHaveProperty('reason', expect.stringMatching(/disabled/));
+  });
+
+  it('leaves a host-owned database open on close', async () => {
+    const db = new Database(':memory:');
+    const store = await openStore({ database: db });
+    store.close();
+    expect(db.open).toBe(true);
+    expect(db.prepare('SELECT count(*) AS n FROM memories').get()).toEqual({ n: 0 });
+  });
+
+  it('requires exactly one of path and database', async () => {
+    await expect(openStore({})).rejects.toSatisfy((e) => isMemoryError(e, 'INVALID_INPUT'));
+  });
+
+  it('wraps SQLite errors as STORAGE_ERROR and rolls the transaction back', async () => {
+    const store = await createTestStore();
+    expect(() =>
+      store.write((sql) => {
+        sql.run(raw("INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES ('e1', 'a', 'A', 'a', 0, 0)"));
+        sql.run(raw('INSERT INTO no_such_table VALUES (1)'));
+      }),
+    ).toThrow(expect.objectContaining({ code: 'STORAGE_ERROR' }));
+    expect(store.read((sql) => sql.get(raw('SELECT count(*) AS n FROM entities')))).toEqual({ n: 0 });
+  });
+});
+
+describe('FTS5 projection', () => {
+  it('stays in sync with inserts, content updates and deletes through the triggers', async () => {
+    const store = await createTestStore();
+    const match = (q: string) =>
+      store.read((sql) => sql.all<{ id: string }>(raw('SELECT m.id FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ?', q))).map((r) => r.id);
+    store.write((sql) =>
+      sql.run(
+        raw(
+          `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+           VALUES ('m1', 'a', 'fact', 'the zebra runs', 'the zebra runs', 'h1', 0, 0)`,
+        ),
+      ),
+    );
+    expect(match('zebra')).toEqual(['m1']);
+    store.write((sql) => sql.run(raw("UPDATE memories SET content = 'the okapi runs' WHERE id = 'm1'")));
+    expect(match('zebra')).toEqual([]);
+    expect(match('okapi')).toEqual(['m1']);
+    store.write((sql) => sql.run(raw("DELETE FROM memories WHERE id = 'm1'")));
+    expect(match('okapi')).toEqual([]);
+    expect(store.read((sql) => sql.get(raw("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'runs'")))).toEqual({ n: 0 });
+  });
+});
+
+describe('vector mirror', () => {
+  const vec = (...xs: number[]) => Float32Array.from(xs);
+
+  it('creates the vec0 table for the embedder, partitions by agent, and replaces on re-embed', async () => {
+    const store = await createTestStore();
+    store.write((sql) => {
+      expect(ensureVectorIndex(sql, true, 'toy', 3, 0)).toBe(true);
+      upsertEmbedding(sql, { agentId: 'a', sourceType: 'memory', sourceId: 'm1', contentHash: 'h', model: 'toy', vector: vec(1, 0, 0), now: 0 }, true);
+      upsertEmbedding(sql, { agentId: 'b', sourceType: 'memory', sourceId: 'm2', contentHash: 'h', model: 'toy', vector: vec(1, 0, 0), now: 0 }, true);
+      upsertEmbedding(sql, { agentId: 'a', sourceType: 'memory', sourceId: 'm1', contentHash: 'h2', model: 'toy', vector: vec(0, 1, 0), now: 0 }, true);
+    });
+    expect(store.read((sql) => countEmbeddings(sql, 'a', true))).toEqual({ canonical: 1, mirrored: 1 });
+    const knn = store.read((sql) =>
+      sql.all<{ source_id: string; distance: number }>(
+        raw(
+          `SELECT e.source_id, v.distance FROM vec_embeddings v JOIN embeddings e ON e.seq = v.rowid
+           WHERE v.embedding MATCH ? AND k = 5 AND v.agent_id = ?`,
+          Buffer.from(vec(0, 1, 0).buffer),
+          'a',
+        ),
+      ),
+    );
+    expect(knn).toEqual([{ source_id: 'm1', distance: expect.closeTo(0, 5) }]);
+  });
+
+  it('rebuilds the mirror when the dimensions change', async () => {
+    const store = await createTestStore();
+    store.write((sql) => {
+      ensureVectorIndex(sql, true, 'small', 2, 0);
+      upsertEmbedding(sql, { agentId: 'a', sourceType: 'memory', sourceId: 'm1', contentHash: 'h', model: 'small', vector: vec(1, 0), now: 0 }, true);
+      ensureVectorIndex(sql, true, 'big', 4, 0);
+    });
+    expect(store.read((sql) => countEmbeddings(sql, 'a', true))).toEqual({ canonical: 1, mirrored: 0 });
+  });
+
+  it('refuses non-finite vectors', async () => {
+    const store = await createTestStore();
+    expect(() =>
+      store.write((sql) =>
+        upsertEmbedding(sql, { agentId: 'a', sourceType: 'memory', sourceId: 'm', contentHash: 'h', model: 't', vector: vec(Number.NaN, 1), now: 0 }, false),
+      ),
+    ).toThrow(expect.objectContaining({ code: 'PROVIDER_ERROR' }));
+  });
+});
+
+describe('background WAL checkpoints', () => {
+  it('checkpoints file databases on a worker thread, and the writer no longer auto-checkpoints at 1000 pages', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'memory-ckpt-')), 'c.db');
+    const store = await openStore({ path });
+    expect(store.database.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    store.write((sql) => {
+      for (let i = 0; i < 500; i++) {
+        sql.run(raw(`INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, 'a', ?, ?, 0, 0)`, `e${i}`, `n${i}`, `n${i}`));
+      }
+    });
+    const result = await store.checkpoint();
+    expect(result?.log).toBeGreaterThan(0);
+    expect(result?.checkpointed).toBe(result?.log);
+    // The worker's connection saw the committed rows.
+    const reader = new Database(path, { readonly: true });
+    expect(reader.prepare('SELECT count(*) AS n FROM entities').get()).toEqual({ n: 500 });
+    reader.close();
+    store.close();
+    await expect(store.checkpoint()).resolves.toBeUndefined();
+  });
+
+  it('is absent for in-memory databases and when turned off', async () => {
+    const memory = await createTestStore();
+    await expect(memory.checkpoint()).resolves.toBeUndefined();
+    const path = join(mkdtempSync(join(tmpdir(), 'memory-ckpt-')), 'c.db');
+    const off = await openStore({ path, config: { ...defaultConfig.store, backgroundCheckpoint: false } });
+    await expect(off.checkpoint()).resolves.toBeUndefined();
+    expect(off.database.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    off.close();
+  });
+});
