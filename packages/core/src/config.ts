@@ -78,6 +78,40 @@ const storeSchema = z.strictObject({
   vectorExtension: z.enum(['auto', 'off']).default('auto'),
 });
 
+/** The durable job queue and its workers. */
+const queueSchema = z.strictObject({
+  /** Attempts before a job is dead-lettered. @default 3 */
+  maxAttempts: positiveInt(100).default(3),
+  /** How long a lease lasts without a heartbeat. @default 60000 */
+  leaseMs: positiveInt(24 * 3600_000).default(60_000),
+  /** How often a running job's lease is renewed; must be below `leaseMs`. @default 20000 */
+  heartbeatMs: positiveInt(24 * 3600_000).default(20_000),
+  /** How long a handler may run before it is aborted and the attempt fails. @default 300000 */
+  jobDeadlineMs: positiveInt(24 * 3600_000).default(300_000),
+  /** Idle workers poll this often. @default 1000 */
+  pollIntervalMs: positiveInt(3600_000).default(1000),
+  /** The stale-lease reaper runs this often. @default 60000 */
+  reaperIntervalMs: positiveInt(24 * 3600_000).default(60_000),
+  /** Retry delay after a failed attempt: min(retryBaseMs · 2^(attempt−1), retryMaxMs). @default 5000 */
+  retryBaseMs: z.number().int().min(0).max(24 * 3600_000).default(5000),
+  /** Cap on the retry delay. @default 300000 */
+  retryMaxMs: z.number().int().min(0).max(7 * 24 * 3600_000).default(300_000),
+  /** `close()` waits this long for in-flight jobs before releasing them. @default 10000 */
+  closeDeadlineMs: z.number().int().min(0).max(600_000).default(10_000),
+  /** Largest job payload, in UTF-8 bytes of JSON. @default 1048576 */
+  maxPayloadBytes: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
+  /** Completed and cancelled jobs are pruned after this many days. @default 14 */
+  completedRetentionDays: z.number().positive().max(3650).default(14),
+  /** Dead jobs are pruned after this many days. @default 30 */
+  deadRetentionDays: z.number().positive().max(3650).default(30),
+  /** Rows archived and deleted per prune transaction. @default 500 */
+  pruneBatchSize: positiveInt(10_000).default(500),
+  /** Document ingests in flight at once. @default 2 */
+  documentIngestConcurrency: positiveInt(64).default(2),
+  /** LLM calls in flight at once, shared by every worker that calls the LLM (ceiling 16). @default 2 */
+  llmConcurrency: positiveInt(16).default(2),
+});
+
 /** The engine's configuration. Every field is optional on input; defaults are documented per field. */
 export const memoryConfigSchema = z.strictObject({
   limits: limitsSchema.prefault({}),
@@ -85,6 +119,9 @@ export const memoryConfigSchema = z.strictObject({
   recall: recallSchema.prefault({}),
   retention: retentionSchema.prefault({}),
   store: storeSchema.prefault({}),
+  queue: queueSchema
+    .prefault({})
+    .refine((q) => q.heartbeatMs < q.leaseMs, { message: 'queue.heartbeatMs must be below queue.leaseMs', path: ['heartbeatMs'] }),
 });
 
 /** A partial configuration, as hosts pass it. */

@@ -24,7 +24,7 @@ export type {
 export type { DatabaseSchema } from './schema/database.js';
 export type { EntityRow, MentionRow } from './schema/graph.js';
 export type { DocumentStatus } from './schema/documents.js';
-export type { JobStatus } from './schema/queue.js';
+export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
 export {
   archiveMemoryToCold,
   countLiveMemories,

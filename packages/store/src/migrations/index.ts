@@ -1,5 +1,6 @@
 import { baseline } from './0001-baseline.js';
+import { jobArchive } from './0002-job-archive.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive]);

@@ -11,7 +11,7 @@ import type {
   RelationsTable,
 } from './graph.js';
 import type { MemoriesColdTable, MemoriesTable, MemoryHistoryTable, MemoryLinksTable } from './memories.js';
-import type { MemoryJobsTable } from './queue.js';
+import type { MemoryJobsArchiveTable, MemoryJobsTable } from './queue.js';
 import type { EmbeddingsTable, VectorIndexStateTable } from './retrieval.js';
 import type { SessionTranscriptsTable } from './transcripts.js';
 
@@ -37,4 +37,5 @@ export interface DatabaseSchema {
   document_memories: DocumentMemoriesTable;
   connectors: ConnectorsTable;
   memory_jobs: MemoryJobsTable;
+  memory_jobs_archive: MemoryJobsArchiveTable;
 }

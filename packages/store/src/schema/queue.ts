@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 export type JobStatus = 'pending' | 'leased' | 'completed' | 'dead' | 'cancelled';
 
 /** `memory_jobs`: the durable job queue. */
@@ -23,4 +25,14 @@ export interface MemoryJobsTable {
   agent_id: string | null;
   created_at: number;
   updated_at: number;
+}
+export type MemoryJobRow = Selectable<MemoryJobsTable>;
+
+/** `memory_jobs_archive`: terminal jobs copied here (as JSON) before prune removes them. */
+export interface MemoryJobsArchiveTable {
+  id: string;
+  job_type: string;
+  status: JobStatus;
+  row_json: string;
+  archived_at: number;
 }

@@ -61,6 +61,9 @@ CREATE INDEX memory_history_created ON memory_history (created_at);
 -- index memory_history_memory
 CREATE INDEX memory_history_memory ON memory_history (memory_id, seq);
 
+-- index memory_jobs_archive_archived
+CREATE INDEX memory_jobs_archive_archived ON memory_jobs_archive (archived_at);
+
 -- index memory_jobs_completed
 CREATE INDEX memory_jobs_completed ON memory_jobs (completed_at) WHERE status = 'completed';
 
@@ -79,6 +82,9 @@ CREATE INDEX memory_jobs_memory ON memory_jobs (memory_id);
 
 -- index memory_jobs_pending
 CREATE INDEX memory_jobs_pending ON memory_jobs (job_type, run_at) WHERE status = 'pending';
+
+-- index memory_jobs_type_status
+CREATE INDEX memory_jobs_type_status ON memory_jobs (job_type, status);
 
 -- index memory_links_ref
 CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
@@ -357,6 +363,15 @@ CREATE TABLE memory_jobs (
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
   );
+
+-- table memory_jobs_archive
+CREATE TABLE memory_jobs_archive (
+      id TEXT PRIMARY KEY,
+      job_type TEXT NOT NULL,
+      status TEXT NOT NULL,
+      row_json TEXT NOT NULL,
+      archived_at INTEGER NOT NULL
+    );
 
 -- table memory_links
 CREATE TABLE memory_links (

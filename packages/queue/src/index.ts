@@ -1,0 +1,17 @@
+export { createQueue } from './queue.js';
+export type { Queue } from './queue.js';
+export type { Job, JobStatus } from './job.js';
+export type { EnqueueInput, EnqueueResult } from './operations/enqueue.js';
+export type { FailOptions } from './operations/fail.js';
+export type { JobTypeHealth } from './operations/health.js';
+export type { PruneOptions, PruneReport } from './operations/prune.js';
+export type { ReapResult } from './operations/reap.js';
+export type { RepairFilter, RepairReport } from './operations/repair.js';
+export { JobDeadlineError, createWorker } from './worker.js';
+export type { JobContext, JobHandler, Worker, WorkerOptions, WorkerState, WorkerStatus } from './worker.js';
+export { createReaper } from './reaper.js';
+export type { Reaper } from './reaper.js';
+export { LLM_CONCURRENCY_CEILING, createAdmission } from './admission.js';
+export type { Admission } from './admission.js';
+export { PermanentJobError, RetryJobError } from './errors.js';
+export { pollBackoff, retryDelay } from './retry.js';

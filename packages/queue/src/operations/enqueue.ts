@@ -1,0 +1,100 @@
+import { type JobId, MemoryError, agentIdSchema, labelSchema, parseInput, timeSchema } from '@memory/core';
+import { type SqlExecutor, queryBuilder, raw } from '@memory/store';
+import { z } from 'zod';
+import type { QueueContext } from '../context.js';
+
+const enqueueSchema = z.strictObject({
+  /** What kind of work: handlers are registered per job type. */
+  jobType: labelSchema(64, 'jobType'),
+  /** JSON-serializable input for the handler. @default {} */
+  payload: z.unknown().optional(),
+  /** A pending or leased job with the same type and key is not added twice. */
+  dedupKey: labelSchema(512, 'dedupKey').optional(),
+  /** Not before this time. @default now */
+  runAt: timeSchema.optional(),
+  /** @default config.queue.maxAttempts */
+  maxAttempts: z.number().int().min(1).max(100).optional(),
+  agentId: agentIdSchema.optional(),
+  memoryId: labelSchema(128, 'memoryId').optional(),
+  documentId: labelSchema(128, 'documentId').optional(),
+});
+
+export type EnqueueInput = z.input<typeof enqueueSchema>;
+
+export interface EnqueueResult {
+  readonly id: JobId;
+  /** True when an equivalent pending or leased job already existed; its id is returned. */
+  readonly deduped: boolean;
+}
+
+function serializePayload(payload: unknown, maxBytes: number): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(payload ?? {});
+  } catch (error) {
+    throw new MemoryError('INVALID_INPUT', 'job payload must be JSON-serializable', { cause: error });
+  }
+  if (text === undefined) throw new MemoryError('INVALID_INPUT', 'job payload must be JSON-serializable');
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) {
+    throw new MemoryError('INVALID_INPUT', `job payload is larger than ${maxBytes} bytes`, { details: { maxBytes } });
+  }
+  return text;
+}
+
+/** Validates an enqueue request outside any transaction. */
+export function prepareEnqueue(ctx: QueueContext, input: unknown) {
+  const request = parseInput(enqueueSchema, input, 'enqueue');
+  return { request, payload: serializePayload(request.payload, ctx.config.maxPayloadBytes) };
+}
+
+/** Inserts a pending job, or returns the live job with the same type and dedup key. Runs inside a write. */
+export function enqueueIn(sql: SqlExecutor, ctx: QueueContext, prepared: ReturnType<typeof prepareEnqueue>): EnqueueResult {
+  const { request, payload } = prepared;
+  if (request.dedupKey !== undefined) {
+    const existing = sql.get<{ id: string }>(
+      raw(
+        "SELECT id FROM memory_jobs WHERE job_type = ? AND dedup_key = ? AND status IN ('pending', 'leased')",
+        request.jobType,
+        request.dedupKey,
+      ),
+    );
+    if (existing) return { id: existing.id as JobId, deduped: true };
+  }
+  const now = ctx.store.clock.now();
+  const id = ctx.store.ids.next() as JobId;
+  sql.run(
+    queryBuilder
+      .insertInto('memory_jobs')
+      .values({
+        id,
+        job_type: request.jobType,
+        status: 'pending',
+        dedup_key: request.dedupKey ?? null,
+        payload,
+        result: null,
+        attempts: 0,
+        max_attempts: request.maxAttempts ?? ctx.config.maxAttempts,
+        run_at: request.runAt ?? now,
+        lease_token: null,
+        lease_expires_at: null,
+        leased_at: null,
+        leased_by: null,
+        completed_at: null,
+        failed_at: null,
+        error: null,
+        memory_id: request.memoryId ?? null,
+        document_id: request.documentId ?? null,
+        agent_id: request.agentId ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .compile(),
+  );
+  return { id, deduped: false };
+}
+
+/** Adds a job in its own short transaction. */
+export function enqueue(ctx: QueueContext, input: unknown): EnqueueResult {
+  const prepared = prepareEnqueue(ctx, input);
+  return ctx.store.write((sql) => enqueueIn(sql, ctx, prepared));
+}

@@ -1,0 +1,41 @@
+import { queryBuilder } from '@memory/store';
+import type { QueueContext } from '../context.js';
+import { CLEARED_LEASE, type JobStatus, boundedError } from '../job.js';
+import { retryDelay } from '../retry.js';
+import { requireLease } from './lease-guard.js';
+
+export interface FailOptions {
+  /** Dead-letter now, whatever attempts remain. */
+  readonly permanent?: boolean;
+  /** Retry after this delay instead of the configured backoff. */
+  readonly retryDelayMs?: number;
+}
+
+/**
+ * Records a failed attempt: back to pending with `run_at` pushed out by the backoff while attempts
+ * remain, otherwise (or when `permanent`) dead. `LEASE_LOST` (and no change) if the lease is gone.
+ * Returns the job's new status.
+ */
+export function fail(ctx: QueueContext, jobId: string, token: string, error: string, options: FailOptions = {}): JobStatus {
+  return ctx.store.write((sql) => {
+    const row = requireLease(sql, jobId, token);
+    const now = ctx.store.clock.now();
+    const dead = options.permanent === true || row.attempts >= row.max_attempts;
+    const delay = options.retryDelayMs ?? retryDelay(row.attempts, ctx.config.retryBaseMs, ctx.config.retryMaxMs);
+    sql.run(
+      queryBuilder
+        .updateTable('memory_jobs')
+        .set({
+          status: dead ? 'dead' : 'pending',
+          error: boundedError(error),
+          failed_at: now,
+          run_at: dead ? row.run_at : now + Math.max(0, delay),
+          updated_at: now,
+          ...CLEARED_LEASE,
+        })
+        .where('id', '=', jobId)
+        .compile(),
+    );
+    return dead ? 'dead' : 'pending';
+  });
+}

@@ -1,0 +1,54 @@
+import { raw } from '@memory/store';
+import type { QueueContext } from '../context.js';
+
+/** Per-type queue health. Each type is reported on its own, so one stuck type never hides another. */
+export interface JobTypeHealth {
+  readonly jobType: string;
+  readonly pending: number;
+  /** Pending and eligible now (run_at has passed). */
+  readonly due: number;
+  readonly leased: number;
+  readonly completed: number;
+  readonly dead: number;
+  readonly cancelled: number;
+  /** Age of the oldest due pending job, or null. */
+  readonly oldestPendingAgeMs: number | null;
+  /** The newest recorded error for this type, or null. */
+  readonly lastError: string | null;
+  readonly lastErrorAt: number | null;
+}
+
+/** Health for every job type present in the queue, sorted by type. */
+export function health(ctx: QueueContext): JobTypeHealth[] {
+  return ctx.store.read((sql) => {
+    const now = ctx.store.clock.now();
+    const counts = sql.all<{ job_type: string; status: string; n: number }>(
+      raw('SELECT job_type, status, count(*) AS n FROM memory_jobs GROUP BY job_type, status'),
+    );
+    const types = [...new Set(counts.map((c) => c.job_type))].sort();
+    return types.map((jobType) => {
+      const count = (status: string) => counts.find((c) => c.job_type === jobType && c.status === status)?.n ?? 0;
+      const due = sql.get<{ n: number; oldest: number | null }>(
+        raw("SELECT count(*) AS n, min(run_at) AS oldest FROM memory_jobs WHERE status = 'pending' AND job_type = ? AND run_at <= ?", jobType, now),
+      );
+      const last = sql.get<{ error: string; at: number }>(
+        raw(
+          'SELECT error, coalesce(failed_at, updated_at) AS at FROM memory_jobs WHERE job_type = ? AND error IS NOT NULL ORDER BY coalesce(failed_at, updated_at) DESC LIMIT 1',
+          jobType,
+        ),
+      );
+      return {
+        jobType,
+        pending: count('pending'),
+        due: due?.n ?? 0,
+        leased: count('leased'),
+        completed: count('completed'),
+        dead: count('dead'),
+        cancelled: count('cancelled'),
+        oldestPendingAgeMs: due?.oldest === null || due?.oldest === undefined ? null : now - due.oldest,
+        lastError: last?.error ?? null,
+        lastErrorAt: last?.at ?? null,
+      };
+    });
+  });
+}

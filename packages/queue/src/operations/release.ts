@@ -1,0 +1,26 @@
+import { queryBuilder, raw } from '@memory/store';
+import type { QueueContext } from '../context.js';
+import { CLEARED_LEASE } from '../job.js';
+import { requireLease } from './lease-guard.js';
+
+/**
+ * Hands a leased job back as pending, eligible now. When `attemptConsumed` is false (the handler
+ * never started) the lease's attempt is refunded; a handler interrupted mid-run keeps its attempt,
+ * so a job that hangs through every shutdown still runs out of attempts.
+ */
+export function release(ctx: QueueContext, jobId: string, token: string, options: { attemptConsumed?: boolean } = {}): void {
+  ctx.store.write((sql) => {
+    requireLease(sql, jobId, token);
+    const now = ctx.store.clock.now();
+    sql.run(
+      queryBuilder
+        .updateTable('memory_jobs')
+        .set({ status: 'pending', run_at: now, updated_at: now, ...CLEARED_LEASE })
+        .where('id', '=', jobId)
+        .compile(),
+    );
+    if (options.attemptConsumed !== true) {
+      sql.run(raw('UPDATE memory_jobs SET attempts = max(0, attempts - 1) WHERE id = ?', jobId));
+    }
+  });
+}

@@ -1,0 +1,78 @@
+import { type MemoryConfig, defaultConfig } from '@memory/core';
+import { type Store, raw } from '@memory/store';
+import type { QueueContext } from './context.js';
+import { type Job, type JobRow, type JobStatus, toJob } from './job.js';
+import { complete } from './operations/complete.js';
+import { type EnqueueResult, enqueue } from './operations/enqueue.js';
+import { type FailOptions, fail } from './operations/fail.js';
+import { heartbeat } from './operations/heartbeat.js';
+import { type JobTypeHealth, health } from './operations/health.js';
+import { lease } from './operations/lease.js';
+import { type PruneOptions, type PruneReport, prune } from './operations/prune.js';
+import { type ReapResult, reapExpiredLeases, recoverOnStartup } from './operations/reap.js';
+import { release } from './operations/release.js';
+import { type RepairFilter, type RepairReport, cancel, releaseStale, requeueDead } from './operations/repair.js';
+import type { EnqueueInput } from './operations/enqueue.js';
+
+/** The durable job queue over `memory_jobs`. Every operation is one short write transaction. */
+export interface Queue {
+  readonly config: MemoryConfig['queue'];
+  /** Adds a pending job; an equivalent pending or leased job (same type and dedup key) is returned instead. */
+  enqueue(input: EnqueueInput): EnqueueResult;
+  /** Leases the oldest eligible job of these types for `workerId`, or undefined. */
+  lease(jobTypes: readonly string[], workerId: string): Job | undefined;
+  /** Extends a held lease; returns the new expiry. `LEASE_LOST` if the lease is gone. */
+  heartbeat(jobId: string, token: string): number;
+  /** Completes a leased job. `LEASE_LOST` if the lease is gone. */
+  complete(jobId: string, token: string, result?: unknown): void;
+  /** Fails an attempt: retry later, or dead. Returns the new status. `LEASE_LOST` if the lease is gone. */
+  fail(jobId: string, token: string, error: string, options?: FailOptions): JobStatus;
+  /** Hands a leased job back, refunding the attempt unless `attemptConsumed`. */
+  release(jobId: string, token: string, options?: { attemptConsumed?: boolean }): void;
+  /** Expired leases → pending (or dead without attempts left), lease fields cleared. */
+  reapExpiredLeases(): ReapResult;
+  /** Dead-letters pending jobs that are already out of attempts. Returns how many. */
+  recoverOnStartup(): number;
+  /** Repairs: dry-run unless `apply: true`. */
+  requeueDead(filter?: RepairFilter): RepairReport;
+  releaseStale(filter?: RepairFilter & { olderThanMs?: number }): RepairReport;
+  cancel(filter?: RepairFilter): RepairReport;
+  prune(options?: PruneOptions): Promise<PruneReport>;
+  /** A job by id. */
+  get(jobId: string): Job | undefined;
+  /** Health per job type. */
+  health(): JobTypeHealth[];
+}
+
+/**
+ * Creates the queue over a store's `memory_jobs` table.
+ *
+ * @example
+ * ```ts
+ * const queue = createQueue({ store });
+ * queue.enqueue({ jobType: 'document_ingest', payload: { documentId }, dedupKey: documentId });
+ * ```
+ */
+export function createQueue(options: { store: Store; config?: MemoryConfig['queue'] }): Queue {
+  const ctx: QueueContext = { store: options.store, config: options.config ?? defaultConfig.queue };
+  return Object.freeze({
+    config: ctx.config,
+    enqueue: (input) => enqueue(ctx, input),
+    lease: (jobTypes, workerId) => lease(ctx, jobTypes, workerId),
+    heartbeat: (jobId, token) => heartbeat(ctx, jobId, token),
+    complete: (jobId, token, result) => complete(ctx, jobId, token, result),
+    fail: (jobId, token, error, opts) => fail(ctx, jobId, token, error, opts),
+    release: (jobId, token, opts) => release(ctx, jobId, token, opts),
+    reapExpiredLeases: () => reapExpiredLeases(ctx),
+    recoverOnStartup: () => recoverOnStartup(ctx),
+    requeueDead: (filter) => requeueDead(ctx, filter),
+    releaseStale: (filter) => releaseStale(ctx, filter),
+    cancel: (filter) => cancel(ctx, filter),
+    prune: (opts) => prune(ctx, opts),
+    get: (jobId) => {
+      const row = ctx.store.read((sql) => sql.get<JobRow>(raw('SELECT * FROM memory_jobs WHERE id = ?', jobId)));
+      return row ? toJob(row) : undefined;
+    },
+    health: () => health(ctx),
+  } satisfies Queue);
+}
