@@ -1,4 +1,17 @@
-import { type MemoryConfig, MemoryError, resolveConfig } from '@memory/core';
+import { type MemoryConfig, MemoryError, createTimerScheduler, cryptoRandom, resolveConfig } from '@memory/core';
+import {
+  type EnqueueInput,
+  type EnqueueResult,
+  type Job,
+  type JobTypeHealth,
+  type PruneOptions,
+  type PruneReport,
+  type ReapResult,
+  type RepairFilter,
+  type RepairReport,
+  type WorkerStatus,
+  createQueue,
+} from '@memory/queue';
 import {
   type ForgetResult,
   type HistoryEntry,
@@ -17,7 +30,44 @@ import {
 import type { ForgetInput, GetMemoryOptions, ModifyInput, RecoverInput, RememberInput, ScopeInput } from '@memory/ingest';
 import { type RecallInput, type RecallResponse, createRecallSchema, recallLexical } from '@memory/recall';
 import { type Store, type VectorSupport, openStore } from '@memory/store';
+import { type HandlerRegistration, createBackground } from './background.js';
 import { type MemoryEngineOptions, checkOptions } from './options.js';
+
+/** What the engine can do right now, and why not where it cannot. */
+export interface EngineDiagnostics {
+  /** Whether `start()` has run (background workers polling). */
+  readonly started: boolean;
+  /** Queue health per job type. */
+  readonly queue: readonly JobTypeHealth[];
+  readonly workers: readonly WorkerStatus[];
+  readonly providers: {
+    readonly llm: { readonly available: boolean; readonly reason?: string };
+    readonly embedder: { readonly available: boolean; readonly model?: string; readonly dimensions?: number; readonly reason?: string };
+    readonly vector: VectorSupport;
+  };
+}
+
+/** Queue repairs. Each is a dry run (a report of what it would do) unless `apply: true`. */
+export interface EngineRepairs {
+  requeueDead(filter?: RepairFilter): Promise<RepairReport>;
+  releaseStale(filter?: RepairFilter & { olderThanMs?: number }): Promise<RepairReport>;
+  cancel(filter?: RepairFilter): Promise<RepairReport>;
+  prune(options?: PruneOptions): Promise<PruneReport>;
+  /** Puts expired leases back now (the reaper does this every `queue.reaperIntervalMs`). */
+  reapExpiredLeases(): Promise<ReapResult>;
+}
+
+/** Host jobs on the engine's durable queue. */
+export interface EngineJobs {
+  /** Adds a job; a pending or leased job with the same type and `dedupKey` is returned instead. */
+  enqueue(input: EnqueueInput): Promise<EnqueueResult>;
+  get(id: string): Promise<Job | undefined>;
+  /**
+   * Runs `handler` for these job types in the background (after `start()`, or on `runDue()`).
+   * The engine's own job types are reserved.
+   */
+  registerHandler(registration: HandlerRegistration): void;
+}
 
 /** The engine a host holds. Every method fails with `ENGINE_CLOSED` after `close()`. */
 export interface MemoryEngine {
@@ -41,7 +91,21 @@ export interface MemoryEngine {
   history(id: string, input: ScopeInput): Promise<HistoryEntry[]>;
   /** Ranked recall within one agent's scope. */
   recall(input: RecallInput): Promise<RecallResponse>;
-  /** Closes the engine (and the database if the engine opened it). Idempotent. */
+  /**
+   * Starts background work on the scheduler: startup recovery of the queue, the stale-lease reaper,
+   * and the workers. Idempotent. Hosts that drive work themselves call `runDue()` instead.
+   */
+  start(): Promise<void>;
+  /** Runs due background work now (reaping, then due jobs), for serverless hosts and cron. */
+  runDue(): Promise<{ reaped: number; ran: number }>;
+  /** Queue health per job type, worker states and provider availability. */
+  diagnostics(): Promise<EngineDiagnostics>;
+  readonly repair: EngineRepairs;
+  readonly jobs: EngineJobs;
+  /**
+   * Stops background work (in-flight jobs are aborted, waited for up to `queue.closeDeadlineMs`,
+   * and released), then closes the database if the engine opened it. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -74,7 +138,16 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     embedder: options.embedder ? store.guard.embedder(options.embedder) : undefined,
   };
   const recallSchema = createRecallSchema(config);
+  const queue = createQueue({ store, config: config.queue });
+  const background = createBackground({
+    queue,
+    scheduler: options.scheduler ?? createTimerScheduler(),
+    clock: store.clock,
+    random: options.random ?? cryptoRandom,
+    logger: store.logger,
+  });
   let closed = false;
+  let closing: Promise<void> | undefined;
 
   // Every public call goes through here: a closed engine refuses, and any synchronous throw becomes
   // a rejected promise so callers see one error path.
@@ -94,10 +167,46 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     recover: (id, input) => call(() => recoverMemory(writer, id, input)),
     history: (id, input) => call(() => memoryHistory(writer, id, input)),
     recall: (input) => call(() => recallLexical(store, config, recallSchema, input)),
-    async close() {
-      if (closed) return;
-      closed = true;
-      store.close();
+    start: () => call(() => background.start()),
+    runDue: () => call(() => background.runDue()),
+    diagnostics: () =>
+      call(() => ({
+        started: background.started,
+        queue: queue.health(),
+        workers: background.workerStatus(),
+        providers: {
+          llm: options.llm ? { available: true } : { available: false, reason: 'no llm provider configured; LLM workers stay idle' },
+          embedder: options.embedder
+            ? { available: true, model: options.embedder.model, dimensions: options.embedder.dimensions }
+            : { available: false, reason: 'no embedder configured; recall uses the lexical channel only' },
+          vector: store.vector,
+        },
+      })),
+    repair: Object.freeze({
+      requeueDead: (filter) => call(() => queue.requeueDead(filter)),
+      releaseStale: (filter) => call(() => queue.releaseStale(filter)),
+      cancel: (filter) => call(() => queue.cancel(filter)),
+      prune: (opts) => call(() => queue.prune(opts)),
+      reapExpiredLeases: () => call(() => queue.reapExpiredLeases()),
+    } satisfies EngineRepairs),
+    jobs: Object.freeze({
+      enqueue: (input) => call(() => queue.enqueue(input)),
+      get: (id) => call(() => queue.get(id)),
+      registerHandler: (registration) => {
+        if (closed) throw new MemoryError('ENGINE_CLOSED', 'the memory engine is closed');
+        background.register(registration);
+      },
+    } satisfies EngineJobs),
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        try {
+          await background.close();
+        } finally {
+          store.close();
+        }
+      })();
+      return closing;
     },
   } satisfies MemoryEngine);
 }

@@ -1,5 +1,23 @@
 export { createMemoryEngine } from './engine.js';
-export type { MemoryEngine } from './engine.js';
+export type { EngineDiagnostics, EngineJobs, EngineRepairs, MemoryEngine } from './engine.js';
+export { RESERVED_JOB_TYPES } from './background.js';
+export type { HandlerRegistration } from './background.js';
+export { PermanentJobError, RetryJobError } from '@memory/queue';
+export type {
+  EnqueueInput,
+  EnqueueResult,
+  Job,
+  JobContext,
+  JobHandler,
+  JobStatus,
+  JobTypeHealth,
+  PruneOptions,
+  PruneReport,
+  ReapResult,
+  RepairFilter,
+  RepairReport,
+  WorkerStatus,
+} from '@memory/queue';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';
 export {
   MEMORY_ERROR_CODES,
@@ -7,6 +25,7 @@ export {
   TransactionBoundaryError,
   createManualClock,
   createManualScheduler,
+  createSeededRandom,
   createSequentialIds,
   defaultConfig,
   isMemoryError,
@@ -22,7 +41,10 @@ export type {
   MemoryConfig,
   MemoryConfigInput,
   MemoryErrorCode,
+  ManualClock,
+  ManualScheduler,
   MemoryId,
+  RandomSource,
   Scheduler,
 } from '@memory/core';
 export type {

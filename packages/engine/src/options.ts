@@ -1,4 +1,4 @@
-import type { Clock, EmbeddingProvider, IdGenerator, LlmProvider, Logger, MemoryConfigInput, Scheduler } from '@memory/core';
+import type { Clock, EmbeddingProvider, IdGenerator, LlmProvider, Logger, MemoryConfigInput, RandomSource, Scheduler } from '@memory/core';
 import { MemoryError } from '@memory/core';
 import type { SqliteDatabase } from '@memory/store';
 
@@ -21,6 +21,8 @@ export interface MemoryEngineOptions {
   readonly clock?: Clock;
   /** @default time-ordered random ids */
   readonly ids?: IdGenerator;
+  /** Randomness for jitter. @default crypto */
+  readonly random?: RandomSource;
   /** @default silent */
   readonly logger?: Logger;
   /** Partial configuration, deep-merged onto the documented defaults. */
@@ -44,6 +46,13 @@ export function checkOptions(options: unknown): asserts options is MemoryEngineO
     if (!e || typeof e.embed !== 'function' || typeof e.model !== 'string' || e.model.length === 0 || !Number.isInteger(e.dimensions) || (e.dimensions ?? 0) <= 0) {
       throw new MemoryError('INVALID_CONFIG', 'options.embedder needs embed(), a non-empty model name and positive integer dimensions');
     }
+  }
+  const { scheduler, random } = options as Record<string, unknown>;
+  if (scheduler !== undefined && typeof (scheduler as Partial<Scheduler> | null)?.schedule !== 'function') {
+    throw new MemoryError('INVALID_CONFIG', 'options.scheduler needs a schedule(task, delayMs) method');
+  }
+  if (random !== undefined && typeof (random as Partial<RandomSource> | null)?.float !== 'function') {
+    throw new MemoryError('INVALID_CONFIG', 'options.random needs fill() and float() methods');
   }
   if (llm !== undefined && typeof (llm as Partial<LlmProvider> | null)?.generate !== 'function') {
     throw new MemoryError('INVALID_CONFIG', 'options.llm needs a generate() method');

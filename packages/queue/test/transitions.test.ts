@@ -279,3 +279,12 @@ describe('health', () => {
     expect(isMemoryError(new Error('x'))).toBe(false);
   });
 });
+
+describe('lease query plan', () => {
+  it('reads the pending index in order: no scan, no sort, whatever the backlog', async () => {
+    const { OLDEST_ELIGIBLE } = await import('../src/operations/lease.js');
+    const { store } = await setup();
+    const details = (store.database.prepare(`EXPLAIN QUERY PLAN ${OLDEST_ELIGIBLE}`).all('a', 0) as Array<{ detail: string }>).map((r) => r.detail);
+    expect(details).toEqual([expect.stringMatching(/^SEARCH memory_jobs USING INDEX memory_jobs_pending \(job_type=\? AND run_at<\?\)/)]);
+  });
+});

@@ -6,10 +6,11 @@ import { type Job, type JobRow, toJob } from '../job.js';
 // Per job type, the oldest eligible pending job, read from the partial index on
 // (job_type, run_at) WHERE status = 'pending': cost does not grow with the backlog. Jobs that are
 // somehow pending with no attempts left are skipped here and dead-lettered by startup recovery.
-const OLDEST_ELIGIBLE = `
-  SELECT id, run_at FROM memory_jobs
+// Ties on run_at go to the earlier insert (rowid), which the index carries as its last key.
+export const OLDEST_ELIGIBLE = `
+  SELECT id, run_at, rowid AS seq FROM memory_jobs
   WHERE status = 'pending' AND job_type = ? AND run_at <= ? AND attempts < max_attempts
-  ORDER BY run_at, id
+  ORDER BY run_at, rowid
   LIMIT 1`;
 
 const TAKE_LEASE = `
@@ -20,10 +21,10 @@ const TAKE_LEASE = `
   RETURNING *`;
 
 function pickOldest(sql: SqlExecutor, jobTypes: readonly string[], now: number): string | undefined {
-  let best: { id: string; run_at: number } | undefined;
+  let best: { id: string; run_at: number; seq: number } | undefined;
   for (const jobType of jobTypes) {
-    const candidate = sql.get<{ id: string; run_at: number }>(raw(OLDEST_ELIGIBLE, jobType, now));
-    if (candidate && (!best || candidate.run_at < best.run_at || (candidate.run_at === best.run_at && candidate.id < best.id))) {
+    const candidate = sql.get<{ id: string; run_at: number; seq: number }>(raw(OLDEST_ELIGIBLE, jobType, now));
+    if (candidate && (!best || candidate.run_at < best.run_at || (candidate.run_at === best.run_at && candidate.seq < best.seq))) {
       best = candidate;
     }
   }

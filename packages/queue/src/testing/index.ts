@@ -17,14 +17,20 @@ export interface DriveOptions {
 
 /**
  * Advances the virtual clock step by step until the job reaches one of `statuses`; throws after
- * `maxSteps` with the job's last state. No real sleeping.
+ * `maxSteps` with the job's last state. No real sleeping. Takes a queue, or anything with `get`
+ * (such as `engine.jobs`).
  */
-export async function waitForJob(queue: Queue, jobId: string, statuses: JobStatus | readonly JobStatus[], options: DriveOptions): Promise<Job> {
+export async function waitForJob(
+  queue: { get(jobId: string): Job | undefined | Promise<Job | undefined> },
+  jobId: string,
+  statuses: JobStatus | readonly JobStatus[],
+  options: DriveOptions,
+): Promise<Job> {
   const wanted = new Set(Array.isArray(statuses) ? statuses : [statuses]);
   const maxSteps = options.maxSteps ?? 10_000;
   for (let step = 0; ; step++) {
     await settle();
-    const job = queue.get(jobId);
+    const job = await queue.get(jobId);
     if (job && wanted.has(job.status)) return job;
     if (step >= maxSteps) throw new Error(`job ${jobId} did not reach ${[...wanted].join('|')} (last: ${job?.status ?? 'missing'})`);
     await options.scheduler.advance(options.stepMs ?? 100);

@@ -1,0 +1,126 @@
+import { type Clock, type Logger, MemoryError, type RandomSource, type Scheduler, agentIdSchema, labelSchema, parseInput } from '@memory/core';
+import {
+  type Admission,
+  type JobHandler,
+  type Queue,
+  type Reaper,
+  type Worker,
+  type WorkerStatus,
+  createAdmission,
+  createReaper,
+  createWorker,
+} from '@memory/queue';
+import { z } from 'zod';
+
+/** Job types the engine's own workers use; hosts cannot register handlers for them. */
+export const RESERVED_JOB_TYPES: readonly string[] = Object.freeze([
+  'document_ingest',
+  'prospective_index',
+  'dreaming',
+  'maintenance',
+  'transcript_import',
+  'embedding_migration',
+]);
+
+const registrationSchema = z.strictObject({
+  /** Job types this handler runs. */
+  jobTypes: z.array(labelSchema(64, 'jobType')).min(1).max(32),
+  /** Jobs run at once. @default 1 */
+  concurrency: z.number().int().min(1).max(64).optional(),
+  /** Run under a shared admission limit: `llm` for handlers that call the LLM. */
+  admission: z.enum(['llm', 'documentIngest']).optional(),
+  /** Reported in diagnostics and on leases. */
+  name: agentIdSchema.optional(),
+});
+
+export type HandlerRegistration = z.input<typeof registrationSchema> & { readonly handler: JobHandler };
+
+export interface BackgroundDeps {
+  readonly queue: Queue;
+  readonly scheduler: Scheduler;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly logger: Logger;
+}
+
+/**
+ * The engine's background runtime: one queue, its workers, the reaper and the shared admission
+ * limits. Nothing runs until `start()` (or `runDue()` for hosts that drive work themselves).
+ */
+export function createBackground(deps: BackgroundDeps) {
+  const { queue, scheduler, clock, random, logger } = deps;
+  const admission: Admission = createAdmission({
+    documentIngest: queue.config.documentIngestConcurrency,
+    llm: queue.config.llmConcurrency,
+  });
+  const reaper: Reaper = createReaper({ queue, scheduler, logger });
+  const workers: Worker[] = [];
+  const claimed = new Set<string>();
+  let started = false;
+  let recovered = false;
+
+  const recover = (): void => {
+    if (recovered) return;
+    recovered = true;
+    const dead = queue.recoverOnStartup();
+    if (dead > 0) logger.warn('dead-lettered pending jobs that were out of attempts', { count: dead });
+  };
+
+  return {
+    admission,
+    register(registration: HandlerRegistration, internal = false): void {
+      if (typeof registration?.handler !== 'function') throw new MemoryError('INVALID_INPUT', 'registerHandler needs a handler function');
+      const { handler, ...rest } = registration;
+      const options = parseInput(registrationSchema, rest, 'registerHandler');
+      for (const type of options.jobTypes) {
+        if (!internal && RESERVED_JOB_TYPES.includes(type)) {
+          throw new MemoryError('INVALID_INPUT', `job type ${type} is reserved for the engine's own workers`, { details: { jobType: type } });
+        }
+        if (claimed.has(type)) throw new MemoryError('CONFLICT', `a handler for job type ${type} is already registered`, { details: { jobType: type } });
+      }
+      for (const type of options.jobTypes) claimed.add(type);
+      const worker = createWorker({
+        queue,
+        jobTypes: options.jobTypes,
+        handler,
+        scheduler,
+        clock,
+        random,
+        logger,
+        concurrency: options.concurrency ?? 1,
+        ...(options.admission ? { admission: admission[options.admission] } : {}),
+        ...(options.name ? { workerId: options.name } : {}),
+      });
+      workers.push(worker);
+      if (started) worker.start();
+    },
+    start(): void {
+      if (started) return;
+      started = true;
+      recover();
+      reaper.start();
+      for (const worker of workers) worker.start();
+    },
+    get started(): boolean {
+      return started;
+    },
+    /** Reaps expired leases, then runs every worker's due jobs once. */
+    async runDue(maxJobsPerWorker = 100): Promise<{ reaped: number; ran: number }> {
+      recover();
+      const reap = reaper.runOnce();
+      let ran = 0;
+      for (const worker of workers) ran += await worker.runOnce(maxJobsPerWorker);
+      return { reaped: reap.requeued + reap.dead, ran };
+    },
+    workerStatus(): WorkerStatus[] {
+      return workers.map((w) => w.status());
+    },
+    async close(): Promise<number> {
+      reaper.stop();
+      const results = await Promise.all(workers.map((w) => w.close()));
+      return results.reduce((n, r) => n + r.released, 0);
+    },
+  };
+}
+
+export type Background = ReturnType<typeof createBackground>;
