@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/testing/index.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  dts: { compilerOptions: { composite: false } },
-  sourcemap: true,
-  clean: true,
-});
+export default packageBuild(['src/index.ts', 'src/testing/index.ts']);
