@@ -78,7 +78,8 @@ interface InFlight {
   leaseLost: boolean;
   closing: boolean;
   deadlineHit: boolean;
-  handles: ScheduledHandle[];
+  heartbeat: ScheduledHandle | undefined;
+  deadline: ScheduledHandle | undefined;
   promise: Promise<void>;
 }
 
@@ -125,13 +126,20 @@ export function createWorker(options: WorkerOptions): Worker {
 
   // Queue calls after a job settles can themselves fail (the store was closed, the disk is full):
   // they are logged, never thrown into the scheduler.
-  const safely = (what: string, jobId: string, fn: () => void): void => {
+  const safely = (what: string, jobId: string, fn: () => void): boolean => {
     try {
       fn();
+      return true;
     } catch (error) {
       if (isMemoryError(error, 'LEASE_LOST')) logger.info(`${what}: lease already lost`, { jobId });
       else logger.error(`${what} failed`, { jobId, error: message(error) });
+      return false;
     }
+  };
+
+  const stopTimers = (entry: InFlight): void => {
+    entry.heartbeat?.cancel();
+    entry.deadline?.cancel();
   };
 
   const schedulePoll = (delayMs: number): void => {
@@ -155,8 +163,7 @@ export function createWorker(options: WorkerOptions): Worker {
       return;
     }
     if (outcome.ok) {
-      safely('complete', job.id, () => queue.complete(job.id, token, outcome.result));
-      completed++;
+      if (safely('complete', job.id, () => queue.complete(job.id, token, outcome.result))) completed++;
       consecutiveFailures = 0;
       return;
     }
@@ -177,38 +184,38 @@ export function createWorker(options: WorkerOptions): Worker {
   };
 
   const beat = (entry: InFlight): void => {
-    entry.handles.push(
-      scheduler.schedule(() => {
-        if (inFlight.get(entry.job.id) !== entry || entry.leaseLost) return;
-        try {
-          queue.heartbeat(entry.job.id, entry.token);
+    entry.heartbeat = scheduler.schedule(() => {
+      if (inFlight.get(entry.job.id) !== entry || entry.leaseLost) return;
+      try {
+        queue.heartbeat(entry.job.id, entry.token);
+        beat(entry);
+      } catch (error) {
+        if (isMemoryError(error, 'LEASE_LOST')) {
+          // Reaped, cancelled or released elsewhere: stop the handler; its outcome is discarded.
+          entry.leaseLost = true;
+          entry.controller.abort(error);
+        } else {
+          logger.warn('heartbeat failed; will retry', { jobId: entry.job.id, error: message(error) });
           beat(entry);
-        } catch (error) {
-          if (isMemoryError(error, 'LEASE_LOST')) {
-            entry.leaseLost = true;
-            entry.controller.abort(error);
-          } else {
-            logger.warn('heartbeat failed; will retry', { jobId: entry.job.id, error: message(error) });
-            beat(entry);
-          }
         }
-      }, config.heartbeatMs),
-    );
+      }
+    }, config.heartbeatMs);
   };
 
   const startJob = (job: Job): InFlight => {
     const token = job.leaseToken ?? '';
     const controller = new AbortController();
     const deadline = clock.now() + config.jobDeadlineMs;
-    const entry: InFlight = { job, token, controller, started: false, leaseLost: false, closing: false, deadlineHit: false, handles: [], promise: Promise.resolve() };
+    const entry: InFlight = {
+      job, token, controller, started: false, leaseLost: false, closing: false, deadlineHit: false,
+      heartbeat: undefined, deadline: undefined, promise: Promise.resolve(),
+    };
     inFlight.set(job.id, entry);
     beat(entry);
-    entry.handles.push(
-      scheduler.schedule(() => {
-        entry.deadlineHit = true;
-        controller.abort(new JobDeadlineError(`job ${job.id} exceeded its deadline of ${config.jobDeadlineMs} ms`));
-      }, config.jobDeadlineMs),
-    );
+    entry.deadline = scheduler.schedule(() => {
+      entry.deadlineHit = true;
+      controller.abort(new JobDeadlineError(`job ${job.id} exceeded its deadline of ${config.jobDeadlineMs} ms`));
+    }, config.jobDeadlineMs);
     const invoke = async (): Promise<unknown> => {
       if (controller.signal.aborted) throw controller.signal.reason;
       entry.started = true;
@@ -220,7 +227,7 @@ export function createWorker(options: WorkerOptions): Worker {
         (error: unknown) => settle(entry, { ok: false, error }),
       )
       .finally(() => {
-        for (const h of entry.handles) h.cancel();
+        stopTimers(entry);
         inFlight.delete(job.id);
         // A slot is free: look for more work now (or after the backoff) rather than at the next poll.
         if (state === 'running') reschedulePoll();
@@ -296,7 +303,7 @@ export function createWorker(options: WorkerOptions): Worker {
         // handler finishes later, its completion meets LEASE_LOST and changes nothing.
         for (const entry of inFlight.values()) {
           entry.leaseLost = true;
-          for (const h of entry.handles) h.cancel();
+          stopTimers(entry);
           safely('release', entry.job.id, () => queue.release(entry.job.id, entry.token, { attemptConsumed: entry.started }));
           releasedOnClose++;
         }

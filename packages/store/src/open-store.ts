@@ -129,7 +129,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       cause: error,
     });
   }
-  const isFile = !db.memory;
+  // An anonymous temporary database (path '') has no file other connections could open.
+  const isFile = !db.memory && db.name !== '';
   try {
     applyPragmas(db, config, isFile);
   } catch (error) {
