@@ -78,6 +78,20 @@ const storeSchema = z.strictObject({
   vectorExtension: z.enum(['auto', 'off']).default('auto'),
 });
 
+/** Session transcripts. */
+const transcriptsSchema = z.strictObject({
+  /** Largest kept turn, in UTF-8 bytes. @default 4194304 (4 MiB) */
+  maxTurnBytes: positiveInt(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** Most turns in one `append` call. @default 1000 */
+  maxTurnsPerAppend: positiveInt(100_000).default(1000),
+  /** An open session with no append for this long is completed by the sweep. @default 86400000 (24 h) */
+  idleCompleteMs: positiveInt(365 * 86_400_000).default(86_400_000),
+  /** How often the idle-session sweep runs once the engine is started. @default 300000 (5 min) */
+  sweepIntervalMs: positiveInt(24 * 3600_000).default(300_000),
+  /** Sessions completed per sweep transaction. @default 50 */
+  sweepBatchSize: positiveInt(10_000).default(50),
+});
+
 /** The durable job queue and its workers. */
 const queueSchema = z.strictObject({
   /** Attempts before a job is dead-lettered. @default 3 */
@@ -119,6 +133,7 @@ export const memoryConfigSchema = z.strictObject({
   recall: recallSchema.prefault({}),
   retention: retentionSchema.prefault({}),
   store: storeSchema.prefault({}),
+  transcripts: transcriptsSchema.prefault({}),
   queue: queueSchema
     .prefault({})
     .refine((q) => q.heartbeatMs < q.leaseMs, { message: 'queue.heartbeatMs must be below queue.leaseMs', path: ['heartbeatMs'] }),

@@ -1,4 +1,4 @@
-import { type Clock, type Logger, MemoryError, type RandomSource, type Scheduler, agentIdSchema, labelSchema, parseInput } from '@memory/core';
+import { type Clock, type Logger, MemoryError, type RandomSource, type ScheduledHandle, type Scheduler, agentIdSchema, labelSchema, parseInput } from '@memory/core';
 import {
   type Admission,
   type JobHandler,
@@ -35,7 +35,15 @@ const registrationSchema = z.strictObject({
 
 export type HandlerRegistration = z.input<typeof registrationSchema> & { readonly handler: JobHandler };
 
+/** Periodic upkeep the engine runs besides queue workers (the idle-transcript sweep, ...). */
+export interface PeriodicTask {
+  readonly name: string;
+  readonly intervalMs: number;
+  run(): Promise<unknown> | unknown;
+}
+
 export interface BackgroundDeps {
+  readonly periodic?: readonly PeriodicTask[];
   readonly queue: Queue;
   readonly scheduler: Scheduler;
   readonly clock: Clock;
@@ -54,6 +62,26 @@ export function createBackground(deps: BackgroundDeps) {
     llm: queue.config.llmConcurrency,
   });
   const reaper: Reaper = createReaper({ queue, scheduler, logger });
+  const periodic = deps.periodic ?? [];
+  const periodicHandles = new Map<string, ScheduledHandle>();
+  const runPeriodic = async (task: PeriodicTask): Promise<void> => {
+    try {
+      await task.run();
+    } catch (error) {
+      logger.warn(`${task.name} failed`, { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  const schedulePeriodic = (task: PeriodicTask): void => {
+    periodicHandles.set(
+      task.name,
+      scheduler.schedule(async () => {
+        if (!started || stopped) return;
+        await runPeriodic(task);
+        if (!stopped) schedulePeriodic(task);
+      }, task.intervalMs),
+    );
+  };
+  let stopped = false;
   const workers: Worker[] = [];
   const claimed = new Set<string>();
   let started = false;
@@ -99,15 +127,17 @@ export function createBackground(deps: BackgroundDeps) {
       started = true;
       recover();
       reaper.start();
+      for (const task of periodic) schedulePeriodic(task);
       for (const worker of workers) worker.start();
     },
     get started(): boolean {
       return started;
     },
-    /** Reaps expired leases, then runs every worker's due jobs once. */
+    /** Reaps expired leases, runs periodic upkeep, then runs every worker's due jobs once. */
     async runDue(maxJobsPerWorker = 100): Promise<{ reaped: number; ran: number }> {
       recover();
       const reap = reaper.runOnce();
+      for (const task of periodic) await runPeriodic(task);
       let ran = 0;
       for (const worker of workers) ran += await worker.runOnce(maxJobsPerWorker);
       return { reaped: reap.requeued + reap.dead, ran };
@@ -116,7 +146,9 @@ export function createBackground(deps: BackgroundDeps) {
       return workers.map((w) => w.status());
     },
     async close(): Promise<number> {
+      stopped = true;
       reaper.stop();
+      for (const handle of periodicHandles.values()) handle.cancel();
       const results = await Promise.all(workers.map((w) => w.close()));
       return results.reduce((n, r) => n + r.released, 0);
     },

@@ -18,7 +18,17 @@ import {
   type Memory,
   type MemoryWriter,
   type RememberResult,
+  type AppendInput,
+  type AppendResult,
+  type ListTranscriptsInput,
+  type SearchTranscriptsInput,
+  type SessionInput,
+  type Transcript,
+  type TranscriptSearchHit,
+  type TranscriptSummary,
   createInputSchemas,
+  createTranscriptSchemas,
+  createTranscripts,
   forgetMemory,
   getMemory,
   memoryHistory,
@@ -55,6 +65,19 @@ export interface EngineRepairs {
   prune(options?: PruneOptions): Promise<PruneReport>;
   /** Puts expired leases back now (the reaper does this every `queue.reaperIntervalMs`). */
   reapExpiredLeases(): Promise<ReapResult>;
+}
+
+/** Session transcripts: the conversations an agent has, kept as evidence (user and assistant turns). */
+export interface EngineTranscripts {
+  /** Appends turns (idempotent per turn); tool, system and reasoning turns are dropped. */
+  append(input: AppendInput): Promise<AppendResult>;
+  /** Completes a session (also done automatically after `transcripts.idleCompleteMs` without appends). */
+  complete(input: SessionInput): Promise<{ completed: boolean }>;
+  /** A session with its turns, or undefined outside its scope. */
+  get(input: SessionInput): Promise<Transcript | undefined>;
+  list(input: ListTranscriptsInput): Promise<TranscriptSummary[]>;
+  /** BM25 over turns of completed sessions (or all with `completedOnly: false`). */
+  search(input: SearchTranscriptsInput): Promise<TranscriptSearchHit[]>;
 }
 
 /** Host jobs on the engine's durable queue. */
@@ -102,6 +125,7 @@ export interface MemoryEngine {
   diagnostics(): Promise<EngineDiagnostics>;
   readonly repair: EngineRepairs;
   readonly jobs: EngineJobs;
+  readonly transcripts: EngineTranscripts;
   /**
    * Stops background work (in-flight jobs are aborted, waited for up to `queue.closeDeadlineMs`,
    * and released), then closes the database if the engine opened it. Idempotent.
@@ -139,7 +163,9 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
   };
   const recallSchema = createRecallSchema(config);
   const queue = createQueue({ store, config: config.queue });
+  const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
   const background = createBackground({
+    periodic: [{ name: 'idle transcript sweep', intervalMs: config.transcripts.sweepIntervalMs, run: () => transcripts.completeIdle() }],
     queue,
     scheduler: options.scheduler ?? createTimerScheduler(),
     clock: store.clock,
@@ -197,6 +223,13 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
         background.register(registration);
       },
     } satisfies EngineJobs),
+    transcripts: Object.freeze({
+      append: (input) => call(() => transcripts.append(input)),
+      complete: (input) => call(() => transcripts.complete(input)),
+      get: (input) => call(() => transcripts.get(input)),
+      list: (input) => call(() => transcripts.list(input)),
+      search: (input) => call(() => transcripts.search(input)),
+    } satisfies EngineTranscripts),
     close() {
       closing ??= (async () => {
         closed = true;

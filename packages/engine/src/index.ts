@@ -1,5 +1,5 @@
 export { createMemoryEngine } from './engine.js';
-export type { EngineDiagnostics, EngineJobs, EngineRepairs, MemoryEngine } from './engine.js';
+export type { EngineDiagnostics, EngineJobs, EngineRepairs, EngineTranscripts, MemoryEngine } from './engine.js';
 export { RESERVED_JOB_TYPES } from './background.js';
 export type { HandlerRegistration } from './background.js';
 export { PermanentJobError, RetryJobError } from '@memory/queue';
@@ -48,6 +48,15 @@ export type {
   Scheduler,
 } from '@memory/core';
 export type {
+  AppendInput,
+  AppendResult,
+  ListTranscriptsInput,
+  SearchTranscriptsInput,
+  SessionInput,
+  Transcript,
+  TranscriptSearchHit,
+  TranscriptSummary,
+  TranscriptTurn,
   ForgetInput,
   ForgetResult,
   GetMemoryOptions,

@@ -16,3 +16,7 @@ export type { ForgetResult } from './lifecycle.js';
 export { getMemory, memoryHistory } from './read.js';
 export { linkMemoryToEntities, properNounCandidates } from './entity-linker.js';
 export type { HistoryEntry, LinkedEntity, Memory } from './memory-view.js';
+export { DROPPED_ROLES, KEPT_ROLES, createTranscriptSchemas } from './transcripts/inputs.js';
+export type { AppendInput, ListTranscriptsInput, SearchTranscriptsInput, SessionInput, TranscriptSchemas } from './transcripts/inputs.js';
+export { createTranscripts, renderTranscript } from './transcripts/transcripts.js';
+export type { AppendResult, Transcript, TranscriptSearchHit, TranscriptSummary, TranscriptTurn, Transcripts } from './transcripts/transcripts.js';

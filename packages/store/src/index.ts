@@ -43,3 +43,15 @@ export { canonicalEntityName, findEntity, insertEntity } from './repositories/en
 export { VECTOR_TABLE, countEmbeddings, ensureVectorIndex, upsertEmbedding } from './repositories/embeddings.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
 export type { LexicalFilters, LexicalHit } from './repositories/lexical-search.js';
+export {
+  completeTranscript,
+  findIdleTranscripts,
+  findTranscript,
+  insertTurn,
+  listTranscripts,
+  listTurns,
+  searchTranscriptTurns,
+  upsertTranscript,
+} from './repositories/transcripts.js';
+export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
+export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';

@@ -40,7 +40,7 @@ const memories = [
   `CREATE UNIQUE INDEX IF NOT EXISTS memories_agent_hash_live ON memories (agent_id, content_hash) WHERE is_deleted = 0`,
   `CREATE INDEX IF NOT EXISTS memories_agent_created ON memories (agent_id, created_at)`,
   `CREATE INDEX IF NOT EXISTS memories_deleted_at ON memories (deleted_at) WHERE is_deleted = 1`,
-  `CREATE INDEX IF NOT EXISTS memories_source ON memories (source_type, source_id)`,
+  `CREATE INDEX IF NOT EXISTS memories_source ON memories (source_type, source_id) WHERE source_id IS NOT NULL`,
   `CREATE TABLE IF NOT EXISTS memory_history (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -58,7 +58,8 @@ const memories = [
     created_at INTEGER NOT NULL
   )`,
   `CREATE INDEX IF NOT EXISTS memory_history_memory ON memory_history (memory_id, seq)`,
-  `CREATE INDEX IF NOT EXISTS memory_history_created ON memory_history (created_at)`,
+  // No index on created_at: history is append-only, so seq order is time order, and retention
+  // walks old rows from the lowest seq in bounded pages.
   `CREATE TABLE IF NOT EXISTS memories_cold (
     id TEXT PRIMARY KEY,
     agent_id TEXT NOT NULL,

@@ -1,6 +1,7 @@
 import { baseline } from './0001-baseline.js';
 import { jobArchive } from './0002-job-archive.js';
+import { transcriptTurns } from './0003-transcript-turns.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive, transcriptTurns]);

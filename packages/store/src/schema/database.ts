@@ -13,7 +13,7 @@ import type {
 import type { MemoriesColdTable, MemoriesTable, MemoryHistoryTable, MemoryLinksTable } from './memories.js';
 import type { MemoryJobsArchiveTable, MemoryJobsTable } from './queue.js';
 import type { EmbeddingsTable, VectorIndexStateTable } from './retrieval.js';
-import type { SessionTranscriptsTable } from './transcripts.js';
+import type { SessionTranscriptTurnsTable, SessionTranscriptsTable } from './transcripts.js';
 
 /** Every table Kysely knows about (virtual FTS5/vec0 tables are reached with raw SQL in the store). */
 export interface DatabaseSchema {
@@ -33,6 +33,7 @@ export interface DatabaseSchema {
   entity_communities: EntityCommunitiesTable;
   entity_pinning: EntityPinningTable;
   session_transcripts: SessionTranscriptsTable;
+  session_transcript_turns: SessionTranscriptTurnsTable;
   documents: DocumentsTable;
   document_memories: DocumentMemoriesTable;
   connectors: ConnectorsTable;

@@ -50,13 +50,10 @@ CREATE UNIQUE INDEX memories_agent_hash_live ON memories (agent_id, content_hash
 CREATE INDEX memories_deleted_at ON memories (deleted_at) WHERE is_deleted = 1;
 
 -- index memories_source
-CREATE INDEX memories_source ON memories (source_type, source_id);
+CREATE INDEX memories_source ON memories (source_type, source_id) WHERE source_id IS NOT NULL;
 
 -- index memory_entity_mentions_entity
 CREATE INDEX memory_entity_mentions_entity ON memory_entity_mentions (entity_id);
-
--- index memory_history_created
-CREATE INDEX memory_history_created ON memory_history (created_at);
 
 -- index memory_history_memory
 CREATE INDEX memory_history_memory ON memory_history (memory_id, seq);
@@ -92,8 +89,14 @@ CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
 -- index relations_target
 CREATE INDEX relations_target ON relations (target_entity_id);
 
+-- index session_transcript_turns_session
+CREATE INDEX session_transcript_turns_session ON session_transcript_turns (agent_id, session_key, seq);
+
 -- index session_transcripts_completed
 CREATE INDEX session_transcripts_completed ON session_transcripts (agent_id, completed_at);
+
+-- index session_transcripts_idle
+CREATE INDEX session_transcripts_idle ON session_transcripts (updated_at) WHERE completed_at IS NULL;
 
 -- index session_transcripts_project
 CREATE INDEX session_transcripts_project ON session_transcripts (agent_id, project);
@@ -419,6 +422,37 @@ CREATE TABLE schema_migrations_audit (
     started_at INTEGER NOT NULL
   );
 
+-- table session_transcript_turns
+CREATE TABLE session_transcript_turns (
+      seq INTEGER PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      session_key TEXT NOT NULL,
+      turn_key TEXT NOT NULL,
+      role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+      content TEXT NOT NULL,
+      at INTEGER,
+      created_at INTEGER NOT NULL,
+      FOREIGN KEY (agent_id, session_key) REFERENCES session_transcripts (agent_id, session_key) ON DELETE CASCADE,
+      UNIQUE (agent_id, session_key, turn_key)
+    );
+
+-- table session_transcript_turns_fts
+CREATE VIRTUAL TABLE session_transcript_turns_fts USING fts5(
+      content, content='session_transcript_turns', content_rowid='seq', tokenize="unicode61 remove_diacritics 2"
+    );
+
+-- table session_transcript_turns_fts_config
+CREATE TABLE 'session_transcript_turns_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+-- table session_transcript_turns_fts_data
+CREATE TABLE 'session_transcript_turns_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+-- table session_transcript_turns_fts_docsize
+CREATE TABLE 'session_transcript_turns_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+-- table session_transcript_turns_fts_idx
+CREATE TABLE 'session_transcript_turns_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
 -- table session_transcripts
 CREATE TABLE session_transcripts (
     agent_id TEXT NOT NULL,
@@ -459,3 +493,13 @@ CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
     INSERT INTO memories_fts (memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
     INSERT INTO memories_fts (rowid, content) VALUES (new.seq, new.content);
   END;
+
+-- trigger session_transcript_turns_ad
+CREATE TRIGGER session_transcript_turns_ad AFTER DELETE ON session_transcript_turns BEGIN
+      INSERT INTO session_transcript_turns_fts (session_transcript_turns_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+    END;
+
+-- trigger session_transcript_turns_ai
+CREATE TRIGGER session_transcript_turns_ai AFTER INSERT ON session_transcript_turns BEGIN
+      INSERT INTO session_transcript_turns_fts (rowid, content) VALUES (new.seq, new.content);
+    END;

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import { MemoryError, type MemoryConfig, parseInput } from '@memory/core';
+import {
+  type Store,
+  type TranscriptRole,
+  type TranscriptRow,
+  type TranscriptTurnRow,
+  buildFtsMatch,
+  completeTranscript,
+  findIdleTranscripts,
+  findTranscript,
+  ftsTokens,
+  insertTurn,
+  listTranscripts,
+  listTurns,
+  searchTranscriptTurns,
+  upsertTranscript,
+} from '@memory/store';
+import { KEPT_ROLES, type TranscriptSchemas } from './inputs.js';
+
+export interface TranscriptTurn {
+  readonly seq: number;
+  readonly role: TranscriptRole;
+  readonly content: string;
+  readonly at: number | null;
+}
+
+export interface TranscriptSummary {
+  readonly agentId: string;
+  readonly sessionKey: string;
+  readonly harness: string | null;
+  readonly project: string | null;
+  readonly turnCount: number;
+  readonly contentHash: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly completedAt: number | null;
+}
+
+export interface Transcript extends TranscriptSummary {
+  readonly turns: readonly TranscriptTurn[];
+  /** The transcript as evidence: `role: content` per turn, separated by a blank line. */
+  readonly content: string;
+}
+
+export interface AppendResult {
+  readonly sessionKey: string;
+  /** Turns stored by this call. */
+  readonly appended: number;
+  /** Turns already in the session (same id, or same role, content and time). */
+  readonly duplicates: number;
+  /** Tool, system and reasoning turns, and empty turns: accepted, never stored. */
+  readonly dropped: number;
+}
+
+export interface TranscriptSearchHit {
+  readonly sessionKey: string;
+  readonly seq: number;
+  readonly role: TranscriptRole;
+  readonly content: string;
+  readonly at: number | null;
+  /** 0..1, higher is better. */
+  readonly score: number;
+}
+
+/** Renders turns the way Dreaming and `expand` read them. Quotes cite substrings of this text. */
+export function renderTranscript(turns: ReadonlyArray<{ role: string; content: string }>): string {
+  return turns.map((t) => `${t.role}: ${t.content}`).join('\n\n');
+}
+
+function turnKey(turn: { id?: string | undefined; role: string; content: string; at?: number | undefined }): string {
+  if (turn.id !== undefined) return `id:${turn.id}`;
+  return `h:${createHash('sha256').update(`${turn.role}\u0000${turn.at ?? ''}\u0000${turn.content}`).digest('hex')}`;
+}
+
+const isKept = (role: string): role is TranscriptRole => (KEPT_ROLES as readonly string[]).includes(role);
+
+function summary(row: TranscriptRow, turnCount: number): TranscriptSummary {
+  return {
+    agentId: row.agent_id,
+    sessionKey: row.session_key,
+    harness: row.harness,
+    project: row.project,
+    turnCount,
+    contentHash: row.content_hash,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    completedAt: row.completed_at,
+  };
+}
+
+const toTurn = (t: TranscriptTurnRow): TranscriptTurn => ({ seq: t.seq, role: t.role, content: t.content, at: t.at });
+
+/** Session transcripts: capture, completion, reading and search, all agent-scoped. */
+export function createTranscripts(deps: { store: Store; config: MemoryConfig; schemas: TranscriptSchemas }) {
+  const { store, schemas, config } = deps;
+
+  const complete = (sql: Parameters<Parameters<Store['write']>[0]>[0], agentId: string, sessionKey: string, now: number): void => {
+    const content = renderTranscript(listTurns(sql, agentId, sessionKey));
+    completeTranscript(sql, { agentId, sessionKey, content, contentHash: createHash('sha256').update(content).digest('hex'), now });
+  };
+
+  return {
+    /** Appends turns to a session (created on first append). Completed sessions refuse appends (`CONFLICT`). */
+    append(input: unknown): AppendResult {
+      const request = parseInput(schemas.append, input, 'transcripts.append');
+      return store.write((sql) => {
+        const now = store.clock.now();
+        const existing = findTranscript(sql, request.agentId, request.sessionKey);
+        if (existing?.completed_at != null) {
+          throw new MemoryError('CONFLICT', `session ${request.sessionKey} is completed; start a new session key`, {
+            details: { sessionKey: request.sessionKey },
+          });
+        }
+        upsertTranscript(sql, { agentId: request.agentId, sessionKey: request.sessionKey, harness: request.harness ?? null, project: request.project ?? null, now });
+        let appended = 0;
+        let duplicates = 0;
+        let dropped = 0;
+        for (const turn of request.turns) {
+          if (!isKept(turn.role) || turn.content.trim().length === 0) {
+            dropped++;
+            continue;
+          }
+          const inserted = insertTurn(sql, {
+            agentId: request.agentId,
+            sessionKey: request.sessionKey,
+            turnKey: turnKey(turn),
+            role: turn.role,
+            content: turn.content,
+            at: turn.at ?? null,
+            now,
+          });
+          if (inserted) appended++;
+          else duplicates++;
+        }
+        return { sessionKey: request.sessionKey, appended, duplicates, dropped };
+      });
+    },
+
+    /** Completes a session: its rendered content and hash are fixed. Returns false if it already was. */
+    complete(input: unknown): { completed: boolean } {
+      const { agentId, sessionKey } = parseInput(schemas.session, input, 'transcripts.complete');
+      return store.write((sql) => {
+        const row = findTranscript(sql, agentId, sessionKey);
+        if (!row) throw new MemoryError('NOT_FOUND', `no session ${sessionKey} in this scope`, { details: { sessionKey } });
+        if (row.completed_at !== null) return { completed: false };
+        complete(sql, agentId, sessionKey, store.clock.now());
+        return { completed: true };
+      });
+    },
+
+    /** A session with its turns, or undefined (also for other agents' sessions). */
+    get(input: unknown): Transcript | undefined {
+      const { agentId, sessionKey } = parseInput(schemas.session, input, 'transcripts.get');
+      return store.read((sql) => {
+        const row = findTranscript(sql, agentId, sessionKey);
+        if (!row) return undefined;
+        const turns = listTurns(sql, agentId, sessionKey).map(toTurn);
+        return { ...summary(row, turns.length), turns, content: row.completed_at === null ? renderTranscript(turns) : row.content };
+      });
+    },
+
+    /** Sessions of one agent, most recently active first. Page with `after` = the last session returned. */
+    list(input: unknown): TranscriptSummary[] {
+      const request = parseInput(schemas.list, input, 'transcripts.list');
+      return store.read((sql) =>
+        listTranscripts(sql, { agentId: request.agentId, project: request.project, completed: request.completed, after: request.after, limit: request.limit ?? 50 }).map(
+          (row) => summary(row, row.turn_count),
+        ),
+      );
+    },
+
+    /** BM25 search over an agent's transcript turns (completed sessions unless `completedOnly: false`). */
+    search(input: unknown): TranscriptSearchHit[] {
+      const request = parseInput(schemas.search, input, 'transcripts.search');
+      const match = buildFtsMatch([...new Set(ftsTokens(request.query))].slice(0, config.recall.maxQueryTokens), 'OR');
+      if (!match) return [];
+      return store.read((sql) =>
+        searchTranscriptTurns(sql, { agentId: request.agentId, match, completedOnly: request.completedOnly ?? true, limit: request.limit ?? 10 }).map((h) => {
+          const s = Math.max(0, -h.bm25);
+          return { sessionKey: h.session_key, seq: h.seq, role: h.role, content: h.content, at: h.at, score: s / (1 + s) };
+        }),
+      );
+    },
+
+    /**
+     * Completes sessions idle for `transcripts.idleCompleteMs` (abandoned without `complete`), in
+     * bounded transactions. Returns how many were completed.
+     */
+    async completeIdle(): Promise<number> {
+      const { idleCompleteMs, sweepBatchSize } = config.transcripts;
+      let total = 0;
+      for (;;) {
+        if (total > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        const done = store.write((sql) => {
+          const now = store.clock.now();
+          const idle = findIdleTranscripts(sql, now - idleCompleteMs, sweepBatchSize);
+          for (const s of idle) complete(sql, s.agent_id, s.session_key, now);
+          return idle.length;
+        });
+        total += done;
+        if (done < sweepBatchSize) return total;
+      }
+    },
+  };
+}
+
+export type Transcripts = ReturnType<typeof createTranscripts>;

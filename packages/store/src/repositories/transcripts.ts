@@ -1,0 +1,168 @@
+import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+import type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from '../schema/transcripts.js';
+
+/** The session row in `agentId`'s scope. */
+export function findTranscript(sql: SqlExecutor, agentId: string, sessionKey: string): TranscriptRow | undefined {
+  return sql.get(
+    queryBuilder.selectFrom('session_transcripts').selectAll().where('agent_id', '=', agentId).where('session_key', '=', sessionKey).compile(),
+  );
+}
+
+/** Creates the session row if missing; fills harness and project when they were unknown. */
+export function upsertTranscript(
+  sql: SqlExecutor,
+  row: { agentId: string; sessionKey: string; harness: string | null; project: string | null; now: number },
+): void {
+  sql.run(
+    raw(
+      `INSERT INTO session_transcripts (agent_id, session_key, content, harness, project, created_at, updated_at)
+       VALUES (?, ?, '', ?, ?, ?, ?)
+       ON CONFLICT (agent_id, session_key) DO UPDATE SET
+         harness = coalesce(session_transcripts.harness, excluded.harness),
+         project = coalesce(session_transcripts.project, excluded.project),
+         updated_at = excluded.updated_at`,
+      row.agentId,
+      row.sessionKey,
+      row.harness,
+      row.project,
+      row.now,
+      row.now,
+    ),
+  );
+}
+
+/** Inserts a turn unless the session already has one with this key. Returns true when inserted. */
+export function insertTurn(
+  sql: SqlExecutor,
+  turn: { agentId: string; sessionKey: string; turnKey: string; role: TranscriptRole; content: string; at: number | null; now: number },
+): boolean {
+  return (
+    sql.run(
+      raw(
+        `INSERT OR IGNORE INTO session_transcript_turns (agent_id, session_key, turn_key, role, content, at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        turn.agentId,
+        turn.sessionKey,
+        turn.turnKey,
+        turn.role,
+        turn.content,
+        turn.at,
+        turn.now,
+      ),
+    ).changes > 0
+  );
+}
+
+/** A session's turns in append order. */
+export function listTurns(sql: SqlExecutor, agentId: string, sessionKey: string): TranscriptTurnRow[] {
+  return sql.all(
+    queryBuilder
+      .selectFrom('session_transcript_turns')
+      .selectAll()
+      .where('agent_id', '=', agentId)
+      .where('session_key', '=', sessionKey)
+      .orderBy('seq')
+      .compile(),
+  );
+}
+
+/** Marks a session completed with its rendered content and hash. */
+export function completeTranscript(
+  sql: SqlExecutor,
+  row: { agentId: string; sessionKey: string; content: string; contentHash: string; now: number },
+): void {
+  sql.run(
+    raw(
+      `UPDATE session_transcripts SET content = ?, content_hash = ?, completed_at = ?, updated_at = ?
+       WHERE agent_id = ? AND session_key = ? AND completed_at IS NULL`,
+      row.content,
+      row.contentHash,
+      row.now,
+      row.now,
+      row.agentId,
+      row.sessionKey,
+    ),
+  );
+}
+
+export interface TranscriptSummaryRow extends TranscriptRow {
+  readonly turn_count: number;
+}
+
+/** Sessions of one agent, newest activity first, optionally filtered; keyset-paginated on (updated_at, session_key). */
+export function listTranscripts(
+  sql: SqlExecutor,
+  filter: {
+    agentId: string;
+    project?: string | undefined;
+    completed?: boolean | undefined;
+    after?: { updatedAt: number; sessionKey: string } | undefined;
+    limit: number;
+  },
+): TranscriptSummaryRow[] {
+  const completed = filter.completed === undefined ? null : filter.completed ? 1 : 0;
+  return sql.all<TranscriptSummaryRow>(
+    raw(
+      `SELECT t.*, (SELECT count(*) FROM session_transcript_turns u WHERE u.agent_id = t.agent_id AND u.session_key = t.session_key) AS turn_count
+       FROM session_transcripts t
+       WHERE t.agent_id = ?
+         AND (? IS NULL OR t.project = ?)
+         AND (? IS NULL OR (t.completed_at IS NOT NULL) = ?)
+         AND (? IS NULL OR t.updated_at < ? OR (t.updated_at = ? AND t.session_key > ?))
+       ORDER BY t.updated_at DESC, t.session_key
+       LIMIT ?`,
+      filter.agentId,
+      filter.project ?? null,
+      filter.project ?? null,
+      completed,
+      completed,
+      filter.after?.updatedAt ?? null,
+      filter.after?.updatedAt ?? null,
+      filter.after?.updatedAt ?? null,
+      filter.after?.sessionKey ?? null,
+      filter.limit,
+    ),
+  );
+}
+
+/** Open sessions with no activity since `cutoff` (oldest first), for completion by TTL. */
+export function findIdleTranscripts(sql: SqlExecutor, cutoff: number, limit: number): Array<{ agent_id: string; session_key: string }> {
+  return sql.all(
+    raw(
+      'SELECT agent_id, session_key FROM session_transcripts WHERE completed_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT ?',
+      cutoff,
+      limit,
+    ),
+  );
+}
+
+export interface TranscriptHit {
+  readonly session_key: string;
+  readonly seq: number;
+  readonly role: TranscriptRole;
+  readonly content: string;
+  readonly at: number | null;
+  readonly bm25: number;
+}
+
+/** BM25 over one agent's transcript turns; `completedOnly` keeps to completed sessions. */
+export function searchTranscriptTurns(
+  sql: SqlExecutor,
+  params: { agentId: string; match: string; completedOnly: boolean; limit: number },
+): TranscriptHit[] {
+  return sql.all<TranscriptHit>(
+    raw(
+      `SELECT u.session_key, u.seq, u.role, u.content, u.at, bm25(session_transcript_turns_fts) AS bm25
+       FROM session_transcript_turns_fts
+       JOIN session_transcript_turns u ON u.seq = session_transcript_turns_fts.rowid
+       JOIN session_transcripts t ON t.agent_id = u.agent_id AND t.session_key = u.session_key
+       WHERE session_transcript_turns_fts MATCH ? AND u.agent_id = ? AND (? = 0 OR t.completed_at IS NOT NULL)
+       ORDER BY bm25, u.seq
+       LIMIT ?`,
+      params.match,
+      params.agentId,
+      params.completedOnly ? 1 : 0,
+      params.limit,
+    ),
+  );
+}
