@@ -92,6 +92,32 @@ const transcriptsSchema = z.strictObject({
   sweepBatchSize: positiveInt(10_000).default(50),
 });
 
+/** Document ingest. */
+const documentsSchema = z.strictObject({
+  /** Target chunk length in characters (cuts fall on paragraph, sentence or word boundaries). @default 2000 */
+  chunkSize: z.number().int().min(100).max(100_000).default(2000),
+  /** Characters repeated between neighbouring chunks. @default 200 */
+  chunkOverlap: z.number().int().min(0).max(50_000).default(200),
+  /** Largest document, fetched or given, in bytes. @default 10485760 (10 MiB) */
+  maxBytes: positiveInt(1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Whole URL fetch, redirects included. @default 30000 */
+  fetchTimeoutMs: positiveInt(600_000).default(30_000),
+  /** Redirects followed, each re-checked. @default 5 */
+  maxRedirects: z.number().int().min(0).max(20).default(5),
+  /**
+   * Addresses (`127.0.0.1`), CIDRs (`10.0.0.0/8`) or host names a fetch may reach despite the
+   * private-address guard. Empty by default: loopback, private and link-local targets are refused.
+   * @default []
+   */
+  allowList: z.array(z.string().min(1).max(256)).max(1000).default([]),
+  /** Chunks per embedder call. @default 64 */
+  embedBatchSize: positiveInt(4096).default(64),
+  /** Chunk memories written per transaction. @default 50 */
+  indexBatchSize: positiveInt(5000).default(50),
+  /** Importance of chunk memories. @default 0.3 */
+  chunkImportance: z.number().min(0).max(1).default(0.3),
+});
+
 /** The durable job queue and its workers. */
 const queueSchema = z.strictObject({
   /** Attempts before a job is dead-lettered. @default 3 */
@@ -134,9 +160,13 @@ export const memoryConfigSchema = z.strictObject({
   retention: retentionSchema.prefault({}),
   store: storeSchema.prefault({}),
   transcripts: transcriptsSchema.prefault({}),
+  documents: documentsSchema.prefault({}),
   queue: queueSchema
     .prefault({})
     .refine((q) => q.heartbeatMs < q.leaseMs, { message: 'queue.heartbeatMs must be below queue.leaseMs', path: ['heartbeatMs'] }),
+}).refine((c) => c.documents.chunkOverlap < c.documents.chunkSize, {
+  message: 'documents.chunkOverlap must be below documents.chunkSize',
+  path: ['documents', 'chunkOverlap'],
 });
 
 /** A partial configuration, as hosts pass it. */

@@ -26,6 +26,12 @@ import {
   type Transcript,
   type TranscriptSearchHit,
   type TranscriptSummary,
+  type AddDocumentInput,
+  type DocumentRef,
+  type DocumentView,
+  type ListDocumentsInput,
+  DOCUMENT_INGEST_JOB,
+  createDocuments,
   createInputSchemas,
   createTranscriptSchemas,
   createTranscripts,
@@ -80,6 +86,17 @@ export interface EngineTranscripts {
   search(input: SearchTranscriptsInput): Promise<TranscriptSearchHit[]>;
 }
 
+/** Documents: URLs or raw content, chunked into `document_chunk` memories by a background job. */
+export interface EngineDocuments {
+  /** Registers a document (status `queued`) and queues its ingest; runs after `start()` or on `runDue()`. */
+  add(input: AddDocumentInput): Promise<{ id: string; jobId: string }>;
+  /** The document with its `status` and `error`, or undefined outside its scope. */
+  get(input: DocumentRef): Promise<DocumentView | undefined>;
+  list(input: ListDocumentsInput): Promise<DocumentView[]>;
+  /** Stops any ingest in flight, cancels its job, and forgets chunk memories no other document shares. */
+  delete(input: DocumentRef): Promise<{ deleted: boolean; forgottenChunks: number }>;
+}
+
 /** Host jobs on the engine's durable queue. */
 export interface EngineJobs {
   /** Adds a job; a pending or leased job with the same type and `dedupKey` is returned instead. */
@@ -126,6 +143,7 @@ export interface MemoryEngine {
   readonly repair: EngineRepairs;
   readonly jobs: EngineJobs;
   readonly transcripts: EngineTranscripts;
+  readonly documents: EngineDocuments;
   /**
    * Stops background work (in-flight jobs are aborted, waited for up to `queue.closeDeadlineMs`,
    * and released), then closes the database if the engine opened it. Idempotent.
@@ -164,14 +182,20 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
   const recallSchema = createRecallSchema(config);
   const queue = createQueue({ store, config: config.queue });
   const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
+  const scheduler = options.scheduler ?? createTimerScheduler();
+  const documents = createDocuments({ writer, queue, scheduler });
   const background = createBackground({
     periodic: [{ name: 'idle transcript sweep', intervalMs: config.transcripts.sweepIntervalMs, run: () => transcripts.completeIdle() }],
     queue,
-    scheduler: options.scheduler ?? createTimerScheduler(),
+    scheduler,
     clock: store.clock,
     random: options.random ?? cryptoRandom,
     logger: store.logger,
   });
+  background.register(
+    { jobTypes: [DOCUMENT_INGEST_JOB], handler: documents.ingest, admission: 'documentIngest', concurrency: config.queue.documentIngestConcurrency, name: 'document-ingest' },
+    true,
+  );
   let closed = false;
   let closing: Promise<void> | undefined;
 
@@ -230,6 +254,12 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
       list: (input) => call(() => transcripts.list(input)),
       search: (input) => call(() => transcripts.search(input)),
     } satisfies EngineTranscripts),
+    documents: Object.freeze({
+      add: (input) => call(() => documents.add(input)),
+      get: (input) => call(() => documents.get(input)),
+      list: (input) => call(() => documents.list(input)),
+      delete: (input) => call(() => documents.delete(input)),
+    } satisfies EngineDocuments),
     close() {
       closing ??= (async () => {
         closed = true;

@@ -20,3 +20,10 @@ export { DROPPED_ROLES, KEPT_ROLES, createTranscriptSchemas } from './transcript
 export type { AppendInput, ListTranscriptsInput, SearchTranscriptsInput, SessionInput, TranscriptSchemas } from './transcripts/inputs.js';
 export { createTranscripts, renderTranscript } from './transcripts/transcripts.js';
 export type { AppendResult, Transcript, TranscriptSearchHit, TranscriptSummary, TranscriptTurn, Transcripts } from './transcripts/transcripts.js';
+export { DOCUMENT_INGEST_JOB, createDocuments } from './documents/documents.js';
+export type { AddDocumentInput, DocumentRef, DocumentView, Documents, ListDocumentsInput } from './documents/documents.js';
+export { chunkText } from './documents/chunk-text.js';
+export { extractText, htmlToText } from './documents/extract-text.js';
+export { blockedReason, isAllowed } from './documents/address-guard.js';
+export { DocumentFetchError, fetchDocument } from './documents/fetch-document.js';
+export type { FetchFailure, FetchOptions, FetchedDocument } from './documents/fetch-document.js';

@@ -28,7 +28,7 @@ export interface Prepared {
 }
 
 /** Normalizes and hashes one validated input; content that is only punctuation is refused. */
-function prepare(input: ParsedRemember, operation: string, index?: number): Prepared {
+export function prepare(input: ParsedRemember, operation: string, index?: number): Prepared {
   const content = normalizeForStorage(input.content);
   const normalized = normalizeForHash(content);
   if (normalized.length === 0) {
@@ -51,7 +51,7 @@ function findNew(writer: MemoryWriter, items: readonly Prepared[]): Prepared[] {
   });
 }
 
-function writeOne(
+export function writeOne(
   writer: MemoryWriter,
   sql: SqlExecutor,
   item: Prepared,

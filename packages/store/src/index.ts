@@ -55,3 +55,13 @@ export {
 } from './repositories/transcripts.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
+export {
+  exclusiveDocumentMemoryIds,
+  findDocument,
+  insertDocument,
+  linkDocumentMemory,
+  linkedChunkHashes,
+  listDocuments,
+  setDocumentStatus,
+} from './repositories/documents.js';
+export type { DocumentRow } from './repositories/documents.js';

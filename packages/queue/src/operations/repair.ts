@@ -20,6 +20,8 @@ export interface RepairFilter {
   readonly jobType?: string;
   /** Only these job ids. */
   readonly ids?: readonly string[];
+  /** Only jobs for this document. */
+  readonly documentId?: string;
   /** Change things; without it the repair only reports. @default false */
   readonly apply?: boolean;
   /** Jobs per call (one transaction). @default config.queue.pruneBatchSize */
@@ -34,9 +36,11 @@ interface Selection {
 function select(sql: SqlExecutor, selection: Selection, filter: RepairFilter, limit: number) {
   const where = `${selection.where}
     AND (? IS NULL OR job_type = ?)
-    AND (? IS NULL OR id IN (SELECT value FROM json_each(?)))`;
+    AND (? IS NULL OR id IN (SELECT value FROM json_each(?)))
+    AND (? IS NULL OR document_id = ?)`;
   const ids = filter.ids ? JSON.stringify(filter.ids) : null;
-  const params = [...selection.params, filter.jobType ?? null, filter.jobType ?? null, ids, ids];
+  const doc = filter.documentId ?? null;
+  const params = [...selection.params, filter.jobType ?? null, filter.jobType ?? null, ids, ids, doc, doc];
   const jobs = sql.all<{ id: string; jobType: string; status: JobStatus }>(
     raw(`SELECT id, job_type AS jobType, status FROM memory_jobs WHERE ${where} ORDER BY created_at, id LIMIT ?`, ...params, limit),
   );

@@ -1,0 +1,281 @@
+import { createHash } from 'node:crypto';
+import { type DocumentId, MemoryError, type MemoryConfig, type Scheduler, agentIdSchema, labelSchema, parseInput, utf8Length } from '@memory/core';
+import { PermanentJobError, type JobContext, type Job, type Queue, RetryJobError } from '@memory/queue';
+import {
+  type DocumentRow,
+  type DocumentStatus,
+  type Store,
+  agentHasEntities,
+  ensureVectorIndex,
+  exclusiveDocumentMemoryIds,
+  findDocument,
+  insertDocument,
+  insertHistory,
+  linkDocumentMemory,
+  linkedChunkHashes,
+  listDocuments,
+  setDocumentStatus,
+  updateMemory,
+} from '@memory/store';
+import { z } from 'zod';
+import { prepare, writeOne } from '../remember.js';
+import { type MemoryWriter, embedTexts } from '../writer.js';
+import { chunkText } from './chunk-text.js';
+import { extractText } from './extract-text.js';
+import { DocumentFetchError, fetchDocument } from './fetch-document.js';
+
+export const DOCUMENT_INGEST_JOB = 'document_ingest';
+
+/** A document as the public API returns it. */
+export interface DocumentView {
+  readonly id: DocumentId;
+  readonly agentId: string;
+  readonly project: string | null;
+  readonly sourceType: 'url' | 'text' | 'file';
+  readonly sourceUrl: string | null;
+  readonly title: string | null;
+  readonly contentType: string | null;
+  readonly status: DocumentStatus;
+  readonly error: string | null;
+  readonly chunkCount: number;
+  readonly memoryCount: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly completedAt: number | null;
+}
+
+const toView = (row: DocumentRow): DocumentView => ({
+  id: row.id as DocumentId,
+  agentId: row.agent_id,
+  project: row.project,
+  sourceType: row.source_type,
+  sourceUrl: row.source_url,
+  title: row.title,
+  contentType: row.content_type,
+  status: row.status,
+  error: row.error,
+  chunkCount: row.chunk_count,
+  memoryCount: row.memory_count,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  completedAt: row.completed_at,
+});
+
+function schemas(config: MemoryConfig) {
+  const common = { agentId: agentIdSchema, title: labelSchema(1024, 'title').optional(), project: labelSchema(256, 'project').optional() };
+  const url = z
+    .string()
+    .max(8192)
+    .refine((u) => URL.canParse(u) && ['http:', 'https:'].includes(new URL(u).protocol), 'url must be an http or https URL');
+  return {
+    add: z.union([
+      z.strictObject({ ...common, url }),
+      z.strictObject({
+        ...common,
+        content: z
+          .string()
+          .refine((s) => s.trim().length > 0, 'content must not be empty')
+          .refine((s) => utf8Length(s) <= config.documents.maxBytes, `content must be at most ${config.documents.maxBytes} bytes`),
+        /** text/plain, text/markdown, text/html or application/json. @default 'text/plain' */
+        contentType: z.enum(['text/plain', 'text/markdown', 'text/html', 'application/json']).optional(),
+      }),
+    ]),
+    scoped: z.strictObject({ agentId: agentIdSchema, id: labelSchema(128, 'id') }),
+    list: z.strictObject({
+      agentId: agentIdSchema,
+      status: z.enum(['queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed', 'deleted']).optional(),
+      limit: z.number().int().min(1).max(500).optional(),
+    }),
+  };
+}
+
+export type AddDocumentInput = z.input<ReturnType<typeof schemas>['add']>;
+export type DocumentRef = z.input<ReturnType<typeof schemas>['scoped']>;
+export type ListDocumentsInput = z.input<ReturnType<typeof schemas>['list']>;
+
+/** Thrown inside the ingest when the document was deleted: stop, write nothing more. */
+class DocumentGone extends Error {}
+
+/** Documents: registration, the ingest job handler, reading and deletion. */
+export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; scheduler: Scheduler }) {
+  const { writer, queue, scheduler } = deps;
+  const { store, config } = writer;
+  const s = schemas(config);
+  const settings = config.documents;
+
+  /** Each status change is its own short transaction; false once the document is deleted. */
+  const advance = (id: string, status: DocumentStatus, extra: Parameters<typeof setDocumentStatus>[4] = {}): void => {
+    const moved = store.write((sql) => setDocumentStatus(sql, id, status, store.clock.now(), extra));
+    if (!moved) throw new DocumentGone();
+  };
+
+  async function obtainText(doc: DocumentRow, signal: AbortSignal): Promise<{ text: string; title: string | undefined; contentType: string }> {
+    if (doc.source_type === 'url' && doc.source_url) {
+      const fetched = await fetchDocument(doc.source_url, {
+        maxBytes: settings.maxBytes,
+        timeoutMs: settings.fetchTimeoutMs,
+        maxRedirects: settings.maxRedirects,
+        allowList: settings.allowList,
+        scheduler,
+        signal,
+      });
+      return { ...extractText(fetched.body, fetched.contentType), contentType: fetched.contentType };
+    }
+    const contentType = doc.content_type ?? 'text/plain';
+    return { ...extractText(doc.raw_content ?? '', contentType), contentType };
+  }
+
+  async function ingest(job: Job, context: JobContext): Promise<unknown> {
+    const payload = job.payload as { documentId?: unknown; agentId?: unknown };
+    if (typeof payload.documentId !== 'string' || typeof payload.agentId !== 'string') throw new PermanentJobError('document_ingest payload needs documentId and agentId');
+    const doc = store.read((sql) => findDocument(sql, payload.agentId as string, payload.documentId as string));
+    if (!doc || doc.status === 'deleted') return { skipped: 'deleted' };
+    const id = doc.id;
+    try {
+      advance(id, 'extracting', { error: null });
+      const { text, title, contentType } = await obtainText(doc, context.signal);
+      const stored = doc.source_type === 'url' ? { raw_content: text } : {};
+      advance(id, 'chunking', {
+        ...stored,
+        content_type: contentType,
+        content_hash: createHash('sha256').update(text).digest('hex'),
+        ...(doc.title === null && title ? { title } : {}),
+      });
+      const chunks = chunkText(text, settings.chunkSize, settings.chunkOverlap);
+      advance(id, 'embedding', { chunk_count: chunks.length });
+      const prepared = chunks.map((content) =>
+        prepare(
+          parseInput(writer.schemas.remember, {
+            agentId: doc.agent_id,
+            content,
+            type: 'document_chunk',
+            importance: settings.chunkImportance,
+            source: { type: 'document', id },
+            ...(doc.project ? { project: doc.project } : {}),
+            actor: { id: 'document-ingest', type: 'engine' },
+          }, 'document chunk'),
+          'document chunk',
+        ),
+      );
+      const known = store.read((sql) => linkedChunkHashes(sql, id));
+      const todo = prepared.map((item, index) => ({ item, index })).filter(({ item }) => !known.has(item.hash));
+      // Embeddings are computed outside any transaction, in batches, checking for deletion between them.
+      const vectors = new Map<number, Float32Array>();
+      for (let start = 0; writer.embedder && start < todo.length; start += settings.embedBatchSize) {
+        if (context.signal.aborted) throw context.signal.reason;
+        const batch = todo.slice(start, start + settings.embedBatchSize);
+        const result = await embedTexts(writer, batch.map(({ item }) => item.content));
+        batch.forEach(({ index }, i) => result?.[i] && vectors.set(index, result[i]));
+      }
+      advance(id, 'indexing');
+      let linked = known.size;
+      for (let start = 0; start < todo.length; start += settings.indexBatchSize) {
+        if (context.signal.aborted) throw context.signal.reason;
+        const batch = todo.slice(start, start + settings.indexBatchSize);
+        linked += store.write((sql) => {
+          if (findDocument(sql, doc.agent_id, id)?.status !== 'indexing') throw new DocumentGone();
+          const now = store.clock.now();
+          const embedder = writer.embedder;
+          const mirror = embedder !== undefined && vectors.size > 0 && ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
+          const link = config.remember.inlineEntityLinking && agentHasEntities(sql, doc.agent_id);
+          for (const { item, index } of batch) {
+            const { id: memoryId } = writeOne(writer, sql, item, vectors.get(index), mirror, link, now);
+            linkDocumentMemory(sql, id, memoryId, index);
+          }
+          return batch.length;
+        });
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      advance(id, 'done', { memory_count: linked, completed_at: store.clock.now(), error: null });
+      return { chunks: chunks.length, indexed: todo.length };
+    } catch (error) {
+      if (error instanceof DocumentGone) return { skipped: 'deleted' };
+      const message = error instanceof Error ? error.message : String(error);
+      store.write((sql) => setDocumentStatus(sql, id, 'failed', store.clock.now(), { error: message }));
+      if (error instanceof DocumentFetchError && error.permanent) throw new PermanentJobError(message);
+      if (error instanceof DocumentFetchError && error.reason === 'http-status') throw new RetryJobError(message, config.queue.retryBaseMs);
+      throw error;
+    }
+  }
+
+  return {
+    ingest,
+    /** Registers a document and queues its ingest. Returns its id and the job's. */
+    add(input: unknown): { id: DocumentId; jobId: string } {
+      const request = parseInput(s.add, input, 'documents.add');
+      const id = store.ids.next() as DocumentId;
+      return store.write((sql) => {
+        const now = store.clock.now();
+        const isUrl = 'url' in request;
+        insertDocument(sql, {
+          id,
+          agent_id: request.agentId,
+          project: request.project ?? null,
+          source_url: isUrl ? request.url : null,
+          source_type: isUrl ? 'url' : 'text',
+          content_type: isUrl ? null : (request.contentType ?? 'text/plain'),
+          content_hash: isUrl ? null : createHash('sha256').update(request.content).digest('hex'),
+          title: request.title ?? null,
+          raw_content: isUrl ? null : request.content,
+          status: 'queued',
+          error: null,
+          connector_id: null,
+          chunk_count: 0,
+          memory_count: 0,
+          metadata_json: '{}',
+          created_at: now,
+          updated_at: now,
+          completed_at: null,
+        });
+        const job = queue.enqueue({ jobType: DOCUMENT_INGEST_JOB, payload: { documentId: id, agentId: request.agentId }, dedupKey: id, agentId: request.agentId, documentId: id });
+        return { id, jobId: job.id };
+      });
+    },
+    get(input: unknown): DocumentView | undefined {
+      const { agentId, id } = parseInput(s.scoped, input, 'documents.get');
+      const row = store.read((sql) => findDocument(sql, agentId, id));
+      return row ? toView(row) : undefined;
+    },
+    list(input: unknown): DocumentView[] {
+      const request = parseInput(s.list, input, 'documents.list');
+      return store.read((sql) => listDocuments(sql, { agentId: request.agentId, status: request.status, limit: request.limit ?? 50 })).map(toView);
+    },
+    /**
+     * Deletes a document: it stops any ingest in flight (nothing is written after), cancels its
+     * queued job, and forgets the chunk memories that no other document shares (with history).
+     */
+    delete(input: unknown): { deleted: boolean; forgottenChunks: number } {
+      const { agentId, id } = parseInput(s.scoped, input, 'documents.delete');
+      return store.write((sql) => {
+        const row = findDocument(sql, agentId, id);
+        if (!row) throw new MemoryError('NOT_FOUND', `no document ${id} in this scope`, { details: { id } });
+        if (row.status === 'deleted') return { deleted: false, forgottenChunks: 0 };
+        const now = store.clock.now();
+        setDocumentStatus(sql, id, 'deleted', now);
+        const chunks = exclusiveDocumentMemoryIds(sql, id);
+        for (const memoryId of chunks) {
+          updateMemory(sql, agentId, memoryId, { is_deleted: 1, deleted_at: now, updated_at: now });
+          insertHistory(sql, {
+            id: store.ids.next(),
+            memory_id: memoryId,
+            agent_id: agentId,
+            event: 'deleted',
+            old_content: null,
+            new_content: null,
+            changed_by: 'document-delete',
+            actor_type: 'engine',
+            reason: `document ${id} deleted`,
+            metadata: JSON.stringify({ documentId: id }),
+            session_id: null,
+            request_id: null,
+            created_at: now,
+          });
+        }
+        queue.cancel({ documentId: id, apply: true });
+        return { deleted: true, forgottenChunks: chunks.length };
+      });
+    },
+  };
+}
+
+export type Documents = ReturnType<typeof createDocuments>;

@@ -1,0 +1,74 @@
+import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+import type { DocumentStatus, DocumentsTable } from '../schema/documents.js';
+import type { Selectable } from 'kysely';
+
+export type DocumentRow = Selectable<DocumentsTable>;
+
+export function insertDocument(sql: SqlExecutor, row: DocumentRow): void {
+  sql.run(queryBuilder.insertInto('documents').values(row).compile());
+}
+
+/** A document in `agentId`'s scope. */
+export function findDocument(sql: SqlExecutor, agentId: string, id: string): DocumentRow | undefined {
+  return sql.get(queryBuilder.selectFrom('documents').selectAll().where('id', '=', id).where('agent_id', '=', agentId).compile());
+}
+
+/**
+ * Moves a document to `status` (with extra columns) unless it was deleted meanwhile. Returns false
+ * when it was deleted: the caller stops and writes nothing more.
+ */
+export function setDocumentStatus(
+  sql: SqlExecutor,
+  id: string,
+  status: DocumentStatus,
+  now: number,
+  extra: Partial<Pick<DocumentRow, 'error' | 'title' | 'content_type' | 'content_hash' | 'raw_content' | 'chunk_count' | 'memory_count' | 'completed_at'>> = {},
+): boolean {
+  return (
+    sql.run(
+      queryBuilder
+        .updateTable('documents')
+        .set({ status, updated_at: now, ...extra })
+        .where('id', '=', id)
+        .where('status', '!=', 'deleted')
+        .compile(),
+    ).changes > 0
+  );
+}
+
+/** Documents of one agent, newest first. */
+export function listDocuments(sql: SqlExecutor, filter: { agentId: string; status?: DocumentStatus | undefined; limit: number }): DocumentRow[] {
+  let query = queryBuilder.selectFrom('documents').selectAll().where('agent_id', '=', filter.agentId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  return sql.all(query.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).compile());
+}
+
+/** Content hashes of the memories already linked to a document (to skip re-indexing them). */
+export function linkedChunkHashes(sql: SqlExecutor, documentId: string): Set<string> {
+  return new Set(
+    sql
+      .all<{ content_hash: string }>(
+        raw('SELECT m.content_hash FROM document_memories d JOIN memories m ON m.id = d.memory_id WHERE d.document_id = ?', documentId),
+      )
+      .map((r) => r.content_hash),
+  );
+}
+
+export function linkDocumentMemory(sql: SqlExecutor, documentId: string, memoryId: string, chunkIndex: number): void {
+  sql.run(raw('INSERT OR IGNORE INTO document_memories (document_id, memory_id, chunk_index) VALUES (?, ?, ?)', documentId, memoryId, chunkIndex));
+}
+
+/** Live memories linked to this document and to no other live document. */
+export function exclusiveDocumentMemoryIds(sql: SqlExecutor, documentId: string): string[] {
+  return sql
+    .all<{ memory_id: string }>(
+      raw(
+        `SELECT d.memory_id FROM document_memories d JOIN memories m ON m.id = d.memory_id AND m.is_deleted = 0
+         WHERE d.document_id = ? AND NOT EXISTS (
+           SELECT 1 FROM document_memories o JOIN documents od ON od.id = o.document_id AND od.status != 'deleted'
+           WHERE o.memory_id = d.memory_id AND o.document_id != d.document_id)`,
+        documentId,
+      ),
+    )
+    .map((r) => r.memory_id);
+}
