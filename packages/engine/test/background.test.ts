@@ -29,7 +29,10 @@ describe('engine background work', () => {
     const diagnostics = await engine.diagnostics();
     expect(diagnostics.started).toBe(true);
     expect(diagnostics.queue).toEqual([expect.objectContaining({ jobType: 'send_digest', completed: 1, pending: 0 })]);
-    expect(diagnostics.workers).toEqual([expect.objectContaining({ workerId: 'digest', state: 'running', completed: 1 })]);
+    expect(diagnostics.workers).toEqual([
+      expect.objectContaining({ workerId: 'document-ingest', jobTypes: ['document_ingest'], state: 'running', completed: 0 }),
+      expect.objectContaining({ workerId: 'digest', state: 'running', completed: 1 }),
+    ]);
     expect(diagnostics.providers.llm).toEqual({ available: false, reason: expect.stringMatching(/no llm/) });
     expect(diagnostics.providers.embedder.available).toBe(false);
     await engine.close();
