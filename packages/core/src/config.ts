@@ -118,6 +118,22 @@ const documentsSchema = z.strictObject({
   chunkImportance: z.number().min(0).max(1).default(0.3),
 });
 
+/** Transcript import (signet-export v1 JSONL). */
+const importsSchema = z.strictObject({
+  /** Records written per transaction. @default 25 */
+  batchRecords: positiveInt(10_000).default(25),
+  /** Record bytes per transaction. @default 8388608 (8 MiB) */
+  batchBytes: positiveInt(1024 * 1024 * 1024).default(8 * 1024 * 1024),
+  /** Larger lines are rejected as `oversized_record` without being read whole. @default 16777216 (16 MiB) */
+  maxRecordBytes: positiveInt(1024 * 1024 * 1024).default(16 * 1024 * 1024),
+  /** Larger messages reject their record as `oversized_message`. @default 4194304 (4 MiB) */
+  maxMessageBytes: positiveInt(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** More messages reject the record as `too_many_messages`. @default 50000 */
+  maxMessages: positiveInt(10_000_000).default(50_000),
+  /** Lines recorded per inventory transaction. @default 500 */
+  inventoryBatchLines: positiveInt(100_000).default(500),
+});
+
 /** The durable job queue and its workers. */
 const queueSchema = z.strictObject({
   /** Attempts before a job is dead-lettered. @default 3 */
@@ -161,6 +177,7 @@ export const memoryConfigSchema = z.strictObject({
   store: storeSchema.prefault({}),
   transcripts: transcriptsSchema.prefault({}),
   documents: documentsSchema.prefault({}),
+  imports: importsSchema.prefault({}),
   queue: queueSchema
     .prefault({})
     .refine((q) => q.heartbeatMs < q.leaseMs, { message: 'queue.heartbeatMs must be below queue.leaseMs', path: ['heartbeatMs'] }),

@@ -31,7 +31,14 @@ import {
   type DocumentView,
   type ListDocumentsInput,
   DOCUMENT_INGEST_JOB,
+  type ImportRecordView,
+  type ImportRef,
+  type ImportStatusView,
+  type ListImportRecordsInput,
+  type StartImportInput,
+  TRANSCRIPT_IMPORT_JOB,
   createDocuments,
+  createImports,
   createInputSchemas,
   createTranscriptSchemas,
   createTranscripts,
@@ -97,6 +104,21 @@ export interface EngineDocuments {
   delete(input: DocumentRef): Promise<{ deleted: boolean; forgottenChunks: number }>;
 }
 
+/** Durable import of signet-export v1 JSONL transcripts into one agent scope. */
+export interface EngineImports {
+  /** Records the file and queues the import (runs after `start()` or on `runDue()`). */
+  start(input: StartImportInput): Promise<{ jobId: string }>;
+  /** Status and counters (`total = imported + duplicate + rejected + pending`), or undefined. */
+  status(input: ImportRef): Promise<ImportStatusView | undefined>;
+  /** Per-line outcomes, in line order. */
+  records(input: ListImportRecordsInput): Promise<ImportRecordView[]>;
+  pause(input: ImportRef): Promise<ImportStatusView>;
+  resume(input: ImportRef): Promise<ImportStatusView>;
+  cancel(input: ImportRef): Promise<ImportStatusView>;
+  /** Purges the sessions an import created (and their index entries); keeps tombstones. */
+  removeSource(input: ImportRef): Promise<{ removedSessions: number }>;
+}
+
 /** Host jobs on the engine's durable queue. */
 export interface EngineJobs {
   /** Adds a job; a pending or leased job with the same type and `dedupKey` is returned instead. */
@@ -144,6 +166,7 @@ export interface MemoryEngine {
   readonly jobs: EngineJobs;
   readonly transcripts: EngineTranscripts;
   readonly documents: EngineDocuments;
+  readonly imports: EngineImports;
   /**
    * Stops background work (in-flight jobs are aborted, waited for up to `queue.closeDeadlineMs`,
    * and released), then closes the database if the engine opened it. Idempotent.
@@ -184,6 +207,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
   const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
   const scheduler = options.scheduler ?? createTimerScheduler();
   const documents = createDocuments({ writer, queue, scheduler });
+  const imports = createImports({ store, queue, config });
   const background = createBackground({
     periodic: [{ name: 'idle transcript sweep', intervalMs: config.transcripts.sweepIntervalMs, run: () => transcripts.completeIdle() }],
     queue,
@@ -196,6 +220,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     { jobTypes: [DOCUMENT_INGEST_JOB], handler: documents.ingest, admission: 'documentIngest', concurrency: config.queue.documentIngestConcurrency, name: 'document-ingest' },
     true,
   );
+  background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
   let closed = false;
   let closing: Promise<void> | undefined;
 
@@ -260,6 +285,15 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
       list: (input) => call(() => documents.list(input)),
       delete: (input) => call(() => documents.delete(input)),
     } satisfies EngineDocuments),
+    imports: Object.freeze({
+      start: (input) => call(() => imports.start(input)),
+      status: (input) => call(() => imports.status(input)),
+      records: (input) => call(() => imports.records(input)),
+      pause: (input) => call(() => imports.pause(input)),
+      resume: (input) => call(() => imports.resume(input)),
+      cancel: (input) => call(() => imports.cancel(input)),
+      removeSource: (input) => call(() => imports.removeSource(input)),
+    } satisfies EngineImports),
     close() {
       closing ??= (async () => {
         closed = true;

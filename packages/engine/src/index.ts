@@ -1,5 +1,5 @@
 export { createMemoryEngine } from './engine.js';
-export type { EngineDiagnostics, EngineDocuments, EngineJobs, EngineRepairs, EngineTranscripts, MemoryEngine } from './engine.js';
+export type { EngineDiagnostics, EngineDocuments, EngineImports, EngineJobs, EngineRepairs, EngineTranscripts, MemoryEngine } from './engine.js';
 export { RESERVED_JOB_TYPES } from './background.js';
 export type { HandlerRegistration } from './background.js';
 export { PermanentJobError, RetryJobError } from '@memory/queue';
@@ -48,6 +48,12 @@ export type {
   Scheduler,
 } from '@memory/core';
 export type {
+  ImportCounters,
+  ImportRecordView,
+  ImportRef,
+  ImportStatusView,
+  ListImportRecordsInput,
+  StartImportInput,
   AddDocumentInput,
   DocumentRef,
   DocumentView,

@@ -27,3 +27,8 @@ export { extractText, htmlToText } from './documents/extract-text.js';
 export { blockedReason, isAllowed } from './documents/address-guard.js';
 export { DocumentFetchError, fetchDocument } from './documents/fetch-document.js';
 export type { FetchFailure, FetchOptions, FetchedDocument } from './documents/fetch-document.js';
+export { TRANSCRIPT_IMPORT_JOB, createImports } from './imports/imports.js';
+export type { ImportCounters, ImportRecordView, ImportRef, ImportStatusView, Imports, ListImportRecordsInput, StartImportInput } from './imports/imports.js';
+export { parseRecord } from './imports/record.js';
+export type { RejectReason } from './imports/record.js';
+export { scanLines } from './imports/line-scanner.js';

@@ -65,3 +65,14 @@ export {
   setDocumentStatus,
 } from './repositories/documents.js';
 export type { DocumentRow } from './repositories/documents.js';
+export {
+  findImportJob,
+  importCounters,
+  insertImportJob,
+  inventoryRecord,
+  listImportRecords,
+  nextPendingRecords,
+  settleRecord,
+  updateImportJob,
+} from './repositories/imports.js';
+export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';

@@ -40,6 +40,15 @@ CREATE INDEX entity_dependencies_source ON entity_dependencies (source_entity_id
 -- index entity_dependencies_target
 CREATE INDEX entity_dependencies_target ON entity_dependencies (target_entity_id, status);
 
+-- index import_jobs_agent
+CREATE INDEX import_jobs_agent ON import_jobs (agent_id, created_at);
+
+-- index import_records_outcome
+CREATE INDEX import_records_outcome ON import_records (import_id, outcome);
+
+-- index import_records_pending
+CREATE INDEX import_records_pending ON import_records (import_id, line_no) WHERE outcome = 'pending';
+
 -- index memories_agent_created
 CREATE INDEX memories_agent_created ON memories (agent_id, created_at);
 
@@ -98,8 +107,14 @@ CREATE INDEX session_transcripts_completed ON session_transcripts (agent_id, com
 -- index session_transcripts_idle
 CREATE INDEX session_transcripts_idle ON session_transcripts (updated_at) WHERE completed_at IS NULL;
 
+-- index session_transcripts_import
+CREATE INDEX session_transcripts_import ON session_transcripts (source_id) WHERE source_id IS NOT NULL;
+
 -- index session_transcripts_project
 CREATE INDEX session_transcripts_project ON session_transcripts (agent_id, project);
+
+-- index session_transcripts_source
+CREATE INDEX session_transcripts_source ON session_transcripts (agent_id, source_record_id) WHERE source_record_id IS NOT NULL;
 
 -- table connectors
 CREATE TABLE connectors (
@@ -255,6 +270,49 @@ CREATE TABLE entity_pinning (
     reason TEXT,
     created_at INTEGER NOT NULL
   );
+
+-- table import_jobs
+CREATE TABLE import_jobs (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      job_id TEXT,
+      status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'paused', 'completed', 'completed_with_rejections', 'failed', 'cancelled', 'removed')),
+      source_path TEXT NOT NULL,
+      file_size INTEGER,
+      duplicate_mode TEXT NOT NULL DEFAULT 'skip',
+      inventory_offset INTEGER NOT NULL DEFAULT 0,
+      inventory_done INTEGER NOT NULL DEFAULT 0 CHECK (inventory_done IN (0, 1)),
+      next_line INTEGER NOT NULL DEFAULT 0,
+      error TEXT,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      completed_at INTEGER
+    );
+
+-- table import_records
+CREATE TABLE import_records (
+      import_id TEXT NOT NULL REFERENCES import_jobs (id) ON DELETE CASCADE,
+      line_no INTEGER NOT NULL,
+      byte_offset INTEGER NOT NULL,
+      byte_length INTEGER NOT NULL,
+      raw_hash TEXT,
+      outcome TEXT NOT NULL CHECK (outcome IN ('pending', 'imported', 'duplicate', 'rejected')),
+      reason TEXT,
+      record_id TEXT,
+      session_key TEXT,
+      message_count INTEGER,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (import_id, line_no)
+    );
+
+-- table import_tombstones
+CREATE TABLE import_tombstones (
+      agent_id TEXT NOT NULL,
+      source_record_id TEXT NOT NULL,
+      import_id TEXT NOT NULL,
+      removed_at INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, source_record_id)
+    );
 
 -- table memories
 CREATE TABLE memories (
