@@ -31,6 +31,7 @@ describe('engine background work', () => {
     expect(diagnostics.queue).toEqual([expect.objectContaining({ jobType: 'send_digest', completed: 1, pending: 0 })]);
     expect(diagnostics.workers).toEqual([
       expect.objectContaining({ workerId: 'document-ingest', jobTypes: ['document_ingest'], state: 'running', completed: 0 }),
+      expect.objectContaining({ workerId: 'transcript-import', jobTypes: ['transcript_import'], state: 'running', completed: 0 }),
       expect.objectContaining({ workerId: 'digest', state: 'running', completed: 1 }),
     ]);
     expect(diagnostics.providers.llm).toEqual({ available: false, reason: expect.stringMatching(/no llm/) });
