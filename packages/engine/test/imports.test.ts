@@ -74,7 +74,8 @@ describe('signet-export v1 import', () => {
     const { jobId } = await engine.imports.start({ agentId: 'target', file });
     await engine.start();
     await scheduler.runDue();
-    for (let i = 0; i < 1000 && ((await engine.imports.status({ jobId }))?.counters.imported ?? 0) === 0; i++) await settle(1);
+    // Real file I/O: wait (in event-loop turns, bounded) for the first committed batch.
+    for (let i = 0; i < 100_000 && ((await engine.imports.status({ jobId }))?.counters.imported ?? 0) === 0; i++) await settle(1);
     const paused = await engine.imports.pause({ jobId });
     expect(paused.status).toBe('paused');
     for (let i = 0; i < 20; i++) await settle();
