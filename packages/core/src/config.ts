@@ -132,6 +132,12 @@ const importsSchema = z.strictObject({
   maxMessages: positiveInt(10_000_000).default(50_000),
   /** Lines recorded per inventory transaction. @default 500 */
   inventoryBatchLines: positiveInt(100_000).default(500),
+  /**
+   * Where a streamed export is written before it is imported (imports resume by byte offset, so
+   * they need a file). Required for `imports.start({ stream })`; the engine picks no directory itself.
+   * @default undefined
+   */
+  spoolDirectory: z.string().min(1).max(4096).optional(),
 });
 
 /** The durable job queue and its workers. */

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { createManualClock, createManualScheduler } from '@memory/core';
 import { settle } from '@memory/queue/testing';
@@ -114,6 +115,20 @@ describe('signet-export v1 import', () => {
     expect(await engine.transcripts.search({ agentId: 'target', query: 'bullet', completedOnly: false })).toEqual([expect.objectContaining({ sessionKey: 'live' })]);
     expect(db.prepare('SELECT count(*) AS n FROM import_tombstones').get()).toEqual({ n: 4 });
     expect((await engine.imports.status({ jobId }))?.status).toBe('removed');
+  });
+
+  it('imports from a stream by spooling it to the configured directory first', async () => {
+    const spoolDirectory = dir();
+    const db = new Database(':memory:');
+    const { engine } = await createTestEngine({ database: { database: db }, config: { imports: { ...SMALL_LIMITS, spoolDirectory } } });
+    const { lines } = mixedExport();
+    const { jobId } = await engine.imports.start({ agentId: 'target', stream: Readable.from(lines.map((l) => `${l}\n`)) });
+    await engine.runDue();
+    expect((await engine.imports.status({ jobId }))?.counters).toEqual({ total: 13, imported: 4, duplicate: 1, rejected: 8, pending: 0 });
+    expect((await engine.imports.status({ jobId }))?.file.startsWith(spoolDirectory)).toBe(true);
+    const noSpool = await importEngine();
+    await expect(noSpool.engine.imports.start({ agentId: 'a', stream: Readable.from(['{}\n']) })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/spoolDirectory/) });
+    await expect(noSpool.engine.imports.start({ agentId: 'a', file: '/x.jsonl', stream: Readable.from([]) })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
   it('rejects bad starts and fails cleanly when the file changes under it', async () => {

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import { type FileHandle, open, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { createWriteStream } from 'node:fs';
+import { type FileHandle, open, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { MemoryError, type MemoryConfig, agentIdSchema, labelSchema, parseInput } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
 import {
@@ -28,14 +31,21 @@ import { type ImportRecord, parseRecord } from './record.js';
 
 export const TRANSCRIPT_IMPORT_JOB = 'transcript_import';
 
-const startSchema = z.strictObject({
-  /** The scope every imported transcript lands in, whatever agent_id the export carries. */
-  agentId: agentIdSchema,
-  /** Absolute path of a signet-export v1 JSONL file. It is read by byte offset, never whole. */
-  file: z.string().min(1).max(4096).refine(isAbsolute, 'file must be an absolute path'),
-  /** What to do with a record already imported into this scope: report it as a duplicate. @default 'skip' */
-  duplicateMode: z.literal('skip', { error: "duplicateMode supports 'skip' (report duplicates)" }).optional(),
-});
+const isStream = (value: unknown): value is AsyncIterable<Uint8Array | string> =>
+  typeof value === 'object' && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+
+const startSchema = z
+  .strictObject({
+    /** The scope every imported transcript lands in, whatever agent_id the export carries. */
+    agentId: agentIdSchema,
+    /** Absolute path of a signet-export v1 JSONL file. It is read by byte offset, never whole. */
+    file: z.string().min(1).max(4096).refine(isAbsolute, 'file must be an absolute path').optional(),
+    /** The export as a stream (a Node readable or any async iterable of bytes), spooled to `imports.spoolDirectory` first. */
+    stream: z.custom<AsyncIterable<Uint8Array | string>>(isStream, 'stream must be a readable stream or async iterable').optional(),
+    /** What to do with a record already imported into this scope: report it as a duplicate. @default 'skip' */
+    duplicateMode: z.literal('skip', { error: "duplicateMode supports 'skip' (report duplicates)" }).optional(),
+  })
+  .refine((s) => (s.file === undefined) !== (s.stream === undefined), 'give exactly one of file or stream');
 const refSchema = z.strictObject({ jobId: labelSchema(128, 'jobId'), agentId: agentIdSchema.optional() });
 const recordsSchema = z.strictObject({
   jobId: labelSchema(128, 'jobId'),
@@ -285,16 +295,33 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
     });
   };
 
+  /** Writes a streamed export to the spool directory, so the import can resume by byte offset. */
+  async function spool(stream: AsyncIterable<Uint8Array | string>, id: string): Promise<string> {
+    const directory = limits.spoolDirectory;
+    if (!directory) {
+      throw new MemoryError('INVALID_INPUT', 'importing from a stream needs config.imports.spoolDirectory (where the export is written first)');
+    }
+    const path = join(directory, `import-${id}.jsonl`);
+    try {
+      await pipeline(Readable.from(stream), createWriteStream(path, { flags: 'wx' }));
+    } catch (error) {
+      await rm(path, { force: true });
+      throw new MemoryError('STORAGE_ERROR', `could not spool the import stream to ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return path;
+  }
+
   return {
     run,
     /** Starts an import: records the file and queues the job. Returns the import's id. */
     async start(input: unknown): Promise<{ jobId: string }> {
       const request = parseInput(startSchema, input, 'imports.start');
-      const info = await stat(request.file).catch(() => undefined);
-      if (!info?.isFile()) throw new MemoryError('INVALID_INPUT', `import file ${request.file} does not exist or is not a file`, { details: { file: request.file } });
       const id = store.ids.next();
+      const path = request.stream ? await spool(request.stream, id) : (request.file ?? '');
+      const info = await stat(path).catch(() => undefined);
+      if (!info?.isFile()) throw new MemoryError('INVALID_INPUT', `import file ${path} does not exist or is not a file`, { details: { file: path } });
       store.write((sql) => {
-        insertImportJob(sql, { id, agentId: request.agentId, sourcePath: request.file, fileSize: info.size, now: store.clock.now() });
+        insertImportJob(sql, { id, agentId: request.agentId, sourcePath: path, fileSize: info.size, now: store.clock.now() });
         enqueueRun(sql, id, request.agentId);
       });
       return { jobId: id };
