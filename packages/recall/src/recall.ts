@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { type MemoryConfig, type MemoryId, agentIdSchema, labelSchema, parseInput, timeSchema } from '@memory/core';
-import { type LexicalHit, MEMORY_TYPES, type MemoryType, type Store, searchMemoriesLexical } from '@memory/store';
+import { type LexicalHit, MEMORY_TYPES, type MemoryType, type Store, bm25Score, searchMemoriesLexical } from '@memory/store';
 import { z } from 'zod';
 import { type LexicalPlan, matchExpressions, planLexicalQuery } from './query.js';
 
@@ -58,11 +58,8 @@ export interface RecallResponse {
   readonly timings: { readonly totalMs: number; readonly lexicalMs: number };
 }
 
-/** bm25() is lower-is-better and unbounded; this maps it monotonically onto 0..1. */
-export function lexicalScore(bm25: number): number {
-  const s = Math.max(0, -bm25);
-  return s / (1 + s);
-}
+/** The lexical channel's 0..1 score for a bm25() value. */
+export const lexicalScore = bm25Score;
 
 function parseTags(text: string): string[] {
   try {

@@ -22,3 +22,9 @@ export function buildFtsMatch(tokens: readonly string[], operator: 'AND' | 'OR')
   if (tokens.length === 0) return undefined;
   return tokens.map(quoteFtsToken).join(` ${operator} `);
 }
+
+/** bm25() is lower-is-better and unbounded; this maps it monotonically onto 0..1 (higher is better). */
+export function bm25Score(bm25: number): number {
+  const s = Math.max(0, -bm25);
+  return s / (1 + s);
+}

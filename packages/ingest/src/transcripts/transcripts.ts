@@ -5,6 +5,7 @@ import {
   type TranscriptRole,
   type TranscriptRow,
   type TranscriptTurnRow,
+  bm25Score,
   buildFtsMatch,
   completeTranscript,
   findIdleTranscripts,
@@ -176,10 +177,14 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
       const match = buildFtsMatch([...new Set(ftsTokens(request.query))].slice(0, config.recall.maxQueryTokens), 'OR');
       if (!match) return [];
       return store.read((sql) =>
-        searchTranscriptTurns(sql, { agentId: request.agentId, match, completedOnly: request.completedOnly ?? true, limit: request.limit ?? 10 }).map((h) => {
-          const s = Math.max(0, -h.bm25);
-          return { sessionKey: h.session_key, seq: h.seq, role: h.role, content: h.content, at: h.at, score: s / (1 + s) };
-        }),
+        searchTranscriptTurns(sql, { agentId: request.agentId, match, completedOnly: request.completedOnly ?? true, limit: request.limit ?? 10 }).map((h) => ({
+          sessionKey: h.session_key,
+          seq: h.seq,
+          role: h.role,
+          content: h.content,
+          at: h.at,
+          score: bm25Score(h.bm25),
+        })),
       );
     },
 
