@@ -136,6 +136,14 @@ describe('documents', () => {
     await expect(engine.documents.delete({ agentId: 'b', id: queued.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('counts memories, not chunks: identical chunks share one memory', async () => {
+    const { engine } = await docEngine({ config: { documents: { allowList: ['127.0.0.1'], chunkSize: 400, chunkOverlap: 0 } } });
+    const para = 'The same paragraph about the escalation path appears twice in this document, word for word. '.repeat(3).trim();
+    const { id } = await engine.documents.add({ agentId: 'a', content: `${para}\n\n${para}` });
+    await engine.runDue();
+    expect(await engine.documents.get({ agentId: 'a', id })).toMatchObject({ status: 'done', chunkCount: 2, memoryCount: 1 });
+  });
+
   it('validates input', async () => {
     const { engine } = await docEngine({ config: { documents: { maxBytes: 100 } } });
     for (const bad of [

@@ -56,6 +56,7 @@ export {
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
 export {
+  countDocumentMemories,
   exclusiveDocumentMemoryIds,
   findDocument,
   insertDocument,

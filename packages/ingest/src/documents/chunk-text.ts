@@ -7,7 +7,7 @@ export function chunkText(text: string, size: number, overlap: number): string[]
   if (size < 1) throw new RangeError('chunk size must be at least 1');
   const clean = text.trim();
   if (clean.length === 0) return [];
-  const step = Math.max(1, Math.min(overlap, Math.floor(size / 2)));
+  const step = Math.max(0, Math.min(overlap, Math.floor(size / 2)));
   const chunks: string[] = [];
   let start = 0;
   while (start < clean.length) {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { type DocumentId, MemoryError, type MemoryConfig, type Scheduler, agentIdSchema, labelSchema, parseInput, utf8Length } from '@memory/core';
-import { PermanentJobError, type JobContext, type Job, type Queue, RetryJobError } from '@memory/queue';
+import { type DocumentId, MemoryError, type MemoryConfig, type Scheduler, agentIdSchema, isMemoryError, labelSchema, parseInput, utf8Length } from '@memory/core';
+import { PermanentJobError, type JobContext, type Job, type Queue } from '@memory/queue';
 import {
   type DocumentRow,
   type DocumentStatus,
   type Store,
   agentHasEntities,
+  countDocumentMemories,
   ensureVectorIndex,
   exclusiveDocumentMemoryIds,
   findDocument,
@@ -143,20 +144,21 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       });
       const chunks = chunkText(text, settings.chunkSize, settings.chunkOverlap);
       advance(id, 'embedding', { chunk_count: chunks.length });
-      const prepared = chunks.map((content) =>
-        prepare(
-          parseInput(writer.schemas.remember, {
-            agentId: doc.agent_id,
-            content,
-            type: 'document_chunk',
-            importance: settings.chunkImportance,
-            source: { type: 'document', id },
-            ...(doc.project ? { project: doc.project } : {}),
-            actor: { id: 'document-ingest', type: 'engine' },
-          }, 'document chunk'),
-          'document chunk',
-        ),
-      );
+      const prepared: ReturnType<typeof prepare>[] = [];
+      for (const [i, content] of chunks.entries()) {
+        // Normalizing and hashing thousands of chunks is CPU work: let the event loop breathe.
+        if (i > 0 && i % 500 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        const input = {
+          agentId: doc.agent_id,
+          content,
+          type: 'document_chunk',
+          importance: settings.chunkImportance,
+          source: { type: 'document', id },
+          ...(doc.project ? { project: doc.project } : {}),
+          actor: { id: 'document-ingest', type: 'engine' },
+        };
+        prepared.push(prepare(parseInput(writer.schemas.remember, input, 'document chunk'), 'document chunk'));
+      }
       const known = store.read((sql) => linkedChunkHashes(sql, id));
       const todo = prepared.map((item, index) => ({ item, index })).filter(({ item }) => !known.has(item.hash));
       // Embeddings are computed outside any transaction, in batches, checking for deletion between them.
@@ -168,11 +170,10 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         batch.forEach(({ index }, i) => result?.[i] && vectors.set(index, result[i]));
       }
       advance(id, 'indexing');
-      let linked = known.size;
       for (let start = 0; start < todo.length; start += settings.indexBatchSize) {
         if (context.signal.aborted) throw context.signal.reason;
         const batch = todo.slice(start, start + settings.indexBatchSize);
-        linked += store.write((sql) => {
+        store.write((sql) => {
           if (findDocument(sql, doc.agent_id, id)?.status !== 'indexing') throw new DocumentGone();
           const now = store.clock.now();
           const embedder = writer.embedder;
@@ -182,18 +183,20 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
             const { id: memoryId } = writeOne(writer, sql, item, vectors.get(index), mirror, link, now);
             linkDocumentMemory(sql, id, memoryId, index);
           }
-          return batch.length;
         });
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      advance(id, 'done', { memory_count: linked, completed_at: store.clock.now(), error: null });
+      // Identical chunks share one memory, so the count comes from the links, not the chunks.
+      const memoryCount = store.read((sql) => countDocumentMemories(sql, id));
+      advance(id, 'done', { memory_count: memoryCount, completed_at: store.clock.now(), error: null });
       return { chunks: chunks.length, indexed: todo.length };
     } catch (error) {
       if (error instanceof DocumentGone) return { skipped: 'deleted' };
       const message = error instanceof Error ? error.message : String(error);
-      store.write((sql) => setDocumentStatus(sql, id, 'failed', store.clock.now(), { error: message }));
+      // Interrupted by shutdown: not a failure of the document; it waits for the job's next run.
+      const closing = isMemoryError(context.signal.reason, 'ENGINE_CLOSED');
+      store.write((sql) => setDocumentStatus(sql, id, closing ? 'queued' : 'failed', store.clock.now(), { error: closing ? null : message }));
       if (error instanceof DocumentFetchError && error.permanent) throw new PermanentJobError(message);
-      if (error instanceof DocumentFetchError && error.reason === 'http-status') throw new RetryJobError(message, config.queue.retryBaseMs);
       throw error;
     }
   }

@@ -72,3 +72,8 @@ export function exclusiveDocumentMemoryIds(sql: SqlExecutor, documentId: string)
     )
     .map((r) => r.memory_id);
 }
+
+/** Memories linked to a document. */
+export function countDocumentMemories(sql: SqlExecutor, documentId: string): number {
+  return sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM document_memories WHERE document_id = ?', documentId))?.n ?? 0;
+}
