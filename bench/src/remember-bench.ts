@@ -19,6 +19,8 @@ const { values } = parseArgs({
     count: { type: 'string', default: '100000' },
     single: { type: 'string', default: '5000' },
     queries: { type: 'string', default: '500' },
+    /** Override config.remember.batchSize (memories per rememberMany transaction). */
+    batch: { type: 'string' },
   },
 });
 const total = Number(values.count);
@@ -28,7 +30,10 @@ const queryCount = Number(values.queries);
 const dir = mkdtempSync(join(tmpdir(), 'memory-bench-'));
 const path = join(dir, 'bench.db');
 const db = new Database(path);
-const engine = await createMemoryEngine({ database: { database: db } });
+const engine = await createMemoryEngine({
+  database: { database: db },
+  ...(values.batch ? { config: { remember: { batchSize: Number(values.batch) } } } : {}),
+});
 const gen = createGenerator(42);
 const agentId = 'bench-agent';
 

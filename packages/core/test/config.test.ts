@@ -14,7 +14,7 @@ describe('configuration', () => {
   it('fills every documented default', () => {
     expect(defaultConfig.limits.maxContentBytes).toBe(65536);
     expect(defaultConfig.recall).toEqual({ defaultLimit: 10, maxLimit: 50, maxQueryTokens: 24, andTokenLimit: 3, lexicalCandidates: 200 });
-    expect(defaultConfig.remember.batchSize).toBe(200);
+    expect(defaultConfig.remember.batchSize).toBe(100);
     expect(defaultConfig.remember.batchBytes).toBe(1024 * 1024);
     expect(defaultConfig.retention.recoverWindowDays).toBe(30);
     expect(defaultConfig.store.vectorExtension).toBe('auto');

@@ -4,7 +4,6 @@ import { PermanentJobError, type JobContext, type Job, type Queue } from '@memor
 import {
   type DocumentRow,
   type DocumentStatus,
-  type Store,
   agentHasEntities,
   countDocumentMemories,
   ensureVectorIndex,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { type FileHandle, open, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
@@ -16,7 +15,6 @@ import {
   findImportJob,
   importCounters,
   insertImportJob,
-  insertTurn,
   inventoryRecord,
   listImportRecords,
   nextPendingRecords,
@@ -25,9 +23,9 @@ import {
   updateImportJob,
 } from '@memory/store';
 import { z } from 'zod';
-import { renderTranscript } from '../transcripts/transcripts.js';
 import { scanLines } from './line-scanner.js';
-import { type ImportRecord, parseRecord } from './record.js';
+import { parseRecord } from './record.js';
+import { writeImportedRecord } from './write-record.js';
 
 export const TRANSCRIPT_IMPORT_JOB = 'transcript_import';
 
@@ -166,41 +164,6 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
     return buffer.subarray(0, bytesRead).toString('utf8');
   }
 
-  /** Writes one record's transcript. Returns 'duplicate' when this scope already holds it. */
-  function writeRecord(sql: SqlExecutor, row: ImportJobRow, record: ImportRecord, now: number): { outcome: 'imported' | 'duplicate'; sessionKey: string } {
-    const sourceRecordId = `${record.source}:${record.id}`;
-    const existing = sql.get<{ session_key: string }>(
-      raw('SELECT session_key FROM session_transcripts WHERE agent_id = ? AND source_record_id = ?', row.agent_id, sourceRecordId),
-    );
-    if (existing) return { outcome: 'duplicate', sessionKey: existing.session_key };
-    const taken = (key: string) => sql.get(raw('SELECT 1 AS x FROM session_transcripts WHERE agent_id = ? AND session_key = ?', row.agent_id, key)) !== undefined;
-    const sessionKey = taken(record.sessionKey) ? `${record.sessionKey}#${record.id}` : record.sessionKey;
-    const kept = record.messages.filter((m) => (m.role === 'user' || m.role === 'assistant') && m.content.trim().length > 0);
-    const content = renderTranscript(kept);
-    sql.run(
-      raw(
-        `INSERT INTO session_transcripts (agent_id, session_key, content, harness, project, content_hash, source_id, source_record_id, source_meta_json, created_at, updated_at, completed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        row.agent_id,
-        sessionKey,
-        content,
-        record.harness,
-        record.project,
-        createHash('sha256').update(content).digest('hex'),
-        `import:${row.id}`,
-        sourceRecordId,
-        JSON.stringify({ source: record.source, recordId: record.id, sessionKey: record.sessionKey, messageCount: record.messageCount, importedAt: now }),
-        record.timestamp,
-        record.timestamp,
-        record.timestamp,
-      ),
-    );
-    kept.forEach((m, index) =>
-      insertTurn(sql, { agentId: row.agent_id, sessionKey, turnKey: `m:${index}`, role: m.role as 'user' | 'assistant', content: m.content, at: record.timestamp, now }),
-    );
-    return { outcome: 'imported', sessionKey };
-  }
-
   /** Settles pending records in batches (25 records / 8 MiB): outcomes and evidence commit together. */
   async function process(row: ImportJobRow, jobId: string, signal: AbortSignal): Promise<boolean> {
     const handle = await open(row.source_path, 'r');
@@ -232,7 +195,7 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
             settleRecord(sql, { importId: row.id, lineNo: record.line_no, outcome: 'rejected', reason: result.reason, recordId: result.id ?? null, sessionKey: null, messageCount: null, now });
             continue;
           }
-          const written = writeRecord(sql, row, result.record, now);
+          const written = writeImportedRecord(sql, row, result.record, now);
           settleRecord(sql, {
             importId: row.id,
             lineNo: record.line_no,
