@@ -1,4 +1,4 @@
-import { type MemoryId, hashNormalized, invalidInput, normalizeForHash, normalizeForStorage, parseInput } from '@memory/core';
+import { MemoryError, type MemoryId, hashNormalized, invalidInput, normalizeForHash, normalizeForStorage, parseInput } from '@memory/core';
 import {
   type SqlExecutor,
   agentHasEntities,
@@ -61,11 +61,8 @@ export function writeOne(
   now: number,
 ): RememberResult {
   const { input } = item;
-  const existing = findLiveMemoryIdByHash(sql, input.agentId, item.hash);
-  if (existing) return { id: existing, deduped: true };
-
   const id = writer.store.ids.next() as MemoryId;
-  insertMemory(sql, {
+  const inserted = insertMemory(sql, {
     id,
     agent_id: input.agentId,
     project: input.project ?? null,
@@ -88,6 +85,11 @@ export function writeOne(
     created_at: input.createdAt ?? now,
     updated_at: now,
   });
+  if (!inserted) {
+    const existing = findLiveMemoryIdByHash(sql, input.agentId, item.hash);
+    if (existing) return { id: existing, deduped: true };
+    throw new MemoryError('STORAGE_ERROR', 'a memory insert was refused without a live duplicate', { details: { agentId: input.agentId } });
+  }
   insertHistory(sql, {
     id: writer.store.ids.next(),
     memory_id: id,

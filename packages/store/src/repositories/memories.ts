@@ -7,14 +7,18 @@ const INSERT_MEMORY = `INSERT INTO memories (
   id, agent_id, project, type, category, content, normalized_content, content_hash, confidence, importance,
   source_type, source_id, tags, who, why, linked_entities, pinned, is_deleted, deleted_at, expires_at,
   access_count, last_accessed, update_count, embedding_model, created_at, updated_at
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, 0, NULL, 0, ?, ?, ?)`;
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, 0, NULL, 0, ?, ?, ?)
+ON CONFLICT (agent_id, content_hash) WHERE is_deleted = 0 DO NOTHING`;
 
 /** The columns a new memory is written with; lifecycle counters start at their defaults. */
 export type NewLiveMemory = Omit<NewMemoryRow, 'seq' | 'is_deleted' | 'deleted_at' | 'access_count' | 'last_accessed' | 'update_count'>;
 
-/** Inserts a new live memory. The caller has checked for a live duplicate in the same scope. */
-export function insertMemory(sql: SqlExecutor, row: NewLiveMemory): void {
-  sql.run(
+/**
+ * Inserts a new live memory unless one with the same content hash is live in the same scope (the
+ * unique partial index decides, so there is no separate lookup first). Returns false for a duplicate.
+ */
+export function insertMemory(sql: SqlExecutor, row: NewLiveMemory): boolean {
+  return sql.run(
     raw(
       INSERT_MEMORY,
       row.id,
@@ -39,7 +43,7 @@ export function insertMemory(sql: SqlExecutor, row: NewLiveMemory): void {
       row.created_at,
       row.updated_at,
     ),
-  );
+  ).changes > 0;
 }
 
 const FIND_LIVE_BY_HASH = 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND is_deleted = 0';
