@@ -79,7 +79,6 @@ export interface Store {
 // With background checkpoints the writer still checkpoints itself past this many WAL pages (about
 // 40 MiB), so the WAL stays bounded even if the worker falls behind or dies.
 const WRITER_CHECKPOINT_PAGES = 10_000;
-const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile: boolean): void {
   db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
@@ -90,8 +89,6 @@ function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile:
     db.pragma('synchronous = NORMAL');
     db.pragma(`mmap_size = ${config.mmapSizeBytes}`);
     if (config.backgroundCheckpoint) db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
-    // When the WAL restarts after a checkpoint, shrink the file back to this size on disk.
-    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   }
 }
 
