@@ -44,7 +44,11 @@ const startSchema = z
     duplicateMode: z.literal('skip', { error: "duplicateMode supports 'skip' (report duplicates)" }).optional(),
   })
   .refine((s) => (s.file === undefined) !== (s.stream === undefined), 'give exactly one of file or stream');
-const refSchema = z.strictObject({ jobId: labelSchema(128, 'jobId'), agentId: agentIdSchema.optional() });
+/** An import by id, optionally checked against its agent scope; a bare id string is accepted too. */
+const refSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? { jobId: value } : value),
+  z.strictObject({ jobId: labelSchema(128, 'jobId'), agentId: agentIdSchema.optional() }),
+);
 const recordsSchema = z.strictObject({
   jobId: labelSchema(128, 'jobId'),
   outcome: z.enum(['pending', 'imported', 'duplicate', 'rejected']).optional(),
@@ -55,7 +59,11 @@ const recordsSchema = z.strictObject({
 });
 
 export type StartImportInput = z.input<typeof startSchema>;
-export type ImportRef = z.input<typeof refSchema>;
+/** An import by id; with `agentId`, only if it belongs to that scope. */
+export interface ImportRef {
+  readonly jobId: string;
+  readonly agentId?: string;
+}
 export type ListImportRecordsInput = z.input<typeof recordsSchema>;
 
 export interface ImportCounters {
