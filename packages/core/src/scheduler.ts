@@ -62,7 +62,8 @@ interface Entry {
  * ```ts
  * const clock = createManualClock(0);
  * const scheduler = createManualScheduler(clock);
- * scheduler.schedule(() => console.log('tick'), 1000);
+ * let ticks = 0;
+ * scheduler.schedule(() => void ticks++, 1000);
  * await scheduler.advance(1000); // runs the task
  * ```
  */

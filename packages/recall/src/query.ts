@@ -6,7 +6,7 @@ import { STOP_WORDS } from './stop-words.js';
 export interface LexicalPlan {
   /** The tokens searched for, after stop-word removal, de-duplication and the token cap. */
   readonly tokens: readonly string[];
-  /** `and`: every token must match (OR fills up when too few do); `or`: any token may match. */
+  /** `and`: every token must match (OR fills up when too few do); `or`: at least one token must match. */
   readonly mode: 'and' | 'or' | 'none';
 }
 
