@@ -100,5 +100,33 @@ try {
   else throw error;
 }
 
+heading('transcripts and documents (background work)');
+const session = await engine.transcripts.append({
+  agentId: 'support-bot',
+  sessionKey: 'chat-2026-03-02',
+  harness: 'quickstart',
+  turns: [
+    { role: 'user', content: 'Contoso says the v2 webhooks are timing out again.', id: 'm1' },
+    { role: 'tool_call', content: '{"name":"status.check"}' },
+    { role: 'assistant', content: 'Checked: their endpoint answers in 31 s; our limit is 30 s. I asked Marco to raise it.', id: 'm2' },
+  ],
+});
+line(`transcript: ${session.appended} turns kept, ${session.dropped} dropped (tool calls are not evidence)`);
+await engine.transcripts.complete({ agentId: 'support-bot', sessionKey: 'chat-2026-03-02' });
+const handbook = [
+  '# Support handbook',
+  'Escalations go to the on-call support engineer first. If nobody answers within 15 minutes, page Priya.',
+  'Refunds above $500 need Priya. Refunds below that can be approved by any support engineer.',
+  'Webhook timeouts: customers must answer within 30 seconds; ask them to acknowledge first and process later.',
+].join('\n\n');
+const doc = await engine.documents.add({ agentId: 'support-bot', content: handbook, contentType: 'text/markdown' });
+const ran = await engine.runDue(); // serverless style: run due background work now
+const ingested = await engine.documents.get({ agentId: 'support-bot', id: doc.id });
+line(`background jobs run: ${ran.ran}; document "${ingested?.title}" → ${ingested?.status}, ${ingested?.chunkCount} chunk(s)`);
+show('support-bot: webhook timeout limit', await engine.recall({ agentId: 'support-bot', query: 'webhook timeout seconds', limit: 3 }));
+for (const hit of await engine.transcripts.search({ agentId: 'support-bot', query: 'webhooks timing out' })) {
+  line(`  transcript ${hit.sessionKey} (${hit.role}): ${hit.content}`);
+}
+
 await engine.close();
 line('\ndone.');
