@@ -127,6 +127,8 @@ describe('background WAL checkpoints', () => {
     const store = await openStore({ path });
     expect(store.database.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     store.write((sql) => {
+      // A vec0 table in the schema must not trouble the worker's connection, which has no sqlite-vec.
+      ensureVectorIndex(sql, store.vector.available, 'toy', 4, 0);
       for (let i = 0; i < 500; i++) {
         sql.run(raw(`INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, 'a', ?, ?, 0, 0)`, `e${i}`, `n${i}`, `n${i}`));
       }
