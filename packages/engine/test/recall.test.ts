@@ -44,6 +44,13 @@ describe('lexical recall', () => {
     expect(response.results.slice(0, 2).map((r) => r.id).sort()).toEqual([ids['deploy'], ids['freeze']].sort());
   });
 
+  it('stems English words and folds diacritics', async () => {
+    const { engine } = await createTestEngine();
+    const { id } = await engine.remember({ agentId: 'a', content: 'Northwind renews their contract at the Café Zürich' });
+    expect((await engine.recall({ agentId: 'a', query: 'when does the contract renew?' })).results.map((r) => r.id)).toEqual([id]);
+    expect((await engine.recall({ agentId: 'a', query: 'cafe zurich' })).results.map((r) => r.id)).toEqual([id]);
+  });
+
   it('searches code-ish tokens literally: c++ and node.js', async () => {
     const { engine, ids } = await seeded();
     expect((await engine.recall({ agentId: 'a', query: 'c++' })).results.map((r) => r.id)).toEqual([ids['cpp']]);

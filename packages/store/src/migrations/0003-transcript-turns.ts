@@ -21,7 +21,7 @@ export const transcriptTurns: Migration = {
     `CREATE INDEX IF NOT EXISTS session_transcript_turns_session ON session_transcript_turns (agent_id, session_key, seq)`,
     `CREATE INDEX IF NOT EXISTS session_transcripts_idle ON session_transcripts (updated_at) WHERE completed_at IS NULL`,
     `CREATE VIRTUAL TABLE IF NOT EXISTS session_transcript_turns_fts USING fts5(
-      content, content='session_transcript_turns', content_rowid='seq', tokenize="unicode61 remove_diacritics 2"
+      content, content='session_transcript_turns', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
     )`,
     `CREATE TRIGGER IF NOT EXISTS session_transcript_turns_ai AFTER INSERT ON session_transcript_turns BEGIN
       INSERT INTO session_transcript_turns_fts (rowid, content) VALUES (new.seq, new.content);

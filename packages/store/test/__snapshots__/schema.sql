@@ -356,7 +356,7 @@ CREATE TABLE memories_cold (
 
 -- table memories_fts
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-    content, content='memories', content_rowid='seq', tokenize="unicode61 remove_diacritics 2"
+    content, content='memories', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
   );
 
 -- table memories_fts_config
@@ -496,7 +496,7 @@ CREATE TABLE session_transcript_turns (
 
 -- table session_transcript_turns_fts
 CREATE VIRTUAL TABLE session_transcript_turns_fts USING fts5(
-      content, content='session_transcript_turns', content_rowid='seq', tokenize="unicode61 remove_diacritics 2"
+      content, content='session_transcript_turns', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
     );
 
 -- table session_transcript_turns_fts_config
