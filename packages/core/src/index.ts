@@ -21,7 +21,7 @@ export type {
   ToolSpec,
   Usage,
 } from './providers.js';
-export { contentHash, hashNormalized, normalizeForHash, normalizeForStorage, utf8Length } from './text.js';
+export { contentHash, hashNormalized, isWellFormedText, normalizeForHash, normalizeForStorage, utf8Length } from './text.js';
 export { defaultConfig, memoryConfigSchema, resolveConfig } from './config.js';
 export type { MemoryConfig, MemoryConfigInput } from './config.js';
 export { agentIdSchema, idSchema, invalidInput, labelSchema, parseInput, timeSchema } from './validation.js';

@@ -30,3 +30,13 @@ export function hashNormalized(normalized: string): string {
 export function utf8Length(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+
+/**
+ * False for strings holding a lone UTF-16 surrogate. SQLite stores UTF-8, where such a string cannot
+ * round-trip (it would come back with U+FFFD), so stored text must be well-formed.
+ */
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}

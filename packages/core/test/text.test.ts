@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentHash, normalizeForHash, normalizeForStorage, utf8Length } from '../src/index.js';
+import { contentHash, isWellFormedText, normalizeForHash, normalizeForStorage, utf8Length } from '../src/index.js';
 
 describe('text normalization', () => {
   it('collapses whitespace and trims for storage, keeping case and punctuation', () => {
@@ -25,5 +25,12 @@ describe('text normalization', () => {
   it('counts UTF-8 bytes, not characters', () => {
     expect(utf8Length('é')).toBe(2);
     expect(utf8Length('🙂')).toBe(4);
+  });
+
+  it('detects lone surrogates, accepts pairs', () => {
+    expect(isWellFormedText('emoji 🙂 ok')).toBe(true);
+    expect(isWellFormedText('lone \uD800 high')).toBe(false);
+    expect(isWellFormedText('lone \uDC00 low')).toBe(false);
+    expect(isWellFormedText('\uD800')).toBe(false);
   });
 });

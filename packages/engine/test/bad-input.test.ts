@@ -17,6 +17,7 @@ describe('bad input to remember', () => {
     ['empty content', { agentId: 'a', content: '' }],
     ['whitespace content', { agentId: 'a', content: ' \n\t ' }],
     ['punctuation-only content', { agentId: 'a', content: ' ?!. ' }],
+    ['lone surrogate in content', { agentId: 'a', content: 'broken \uD800 text' }],
     ['oversized content', { agentId: 'a', content: 'x'.repeat(1025) }],
     ['non-string content', { agentId: 'a', content: 42 }],
     ['unknown type', { agentId: 'a', content: 'ok', type: 'gossip' }],

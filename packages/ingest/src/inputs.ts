@@ -1,4 +1,4 @@
-import { type MemoryConfig, agentIdSchema, idSchema, labelSchema, timeSchema, utf8Length } from '@memory/core';
+import { type MemoryConfig, agentIdSchema, idSchema, isWellFormedText, labelSchema, timeSchema, utf8Length } from '@memory/core';
 import { ACTOR_TYPES, MEMORY_TYPES } from '@memory/store';
 import { z } from 'zod';
 
@@ -25,6 +25,7 @@ export function createInputSchemas(config: MemoryConfig) {
   const content = z
     .string({ error: 'content must be a string' })
     .refine((s) => s.trim().length > 0, 'content must not be empty or whitespace')
+    .refine(isWellFormedText, 'content must be well-formed Unicode (it holds a lone surrogate)')
     .refine((s) => utf8Length(s) <= limits.maxContentBytes, `content must be at most ${limits.maxContentBytes} bytes (UTF-8)`);
   const tags = z
     .array(labelSchema(limits.maxTagLength, 'tag'), { error: 'tags must be an array of strings' })

@@ -1,4 +1,4 @@
-import { type MemoryConfig, agentIdSchema, labelSchema, timeSchema, utf8Length } from '@memory/core';
+import { type MemoryConfig, agentIdSchema, isWellFormedText, labelSchema, timeSchema, utf8Length } from '@memory/core';
 import { z } from 'zod';
 
 /** Roles that are memory evidence. */
@@ -14,7 +14,8 @@ export function createTranscriptSchemas(config: MemoryConfig) {
     /** Kept exactly as given: whitespace and line breaks are evidence too. */
     content: z
       .string({ error: 'content must be a string' })
-      .refine((s) => utf8Length(s) <= maxTurnBytes, `a turn must be at most ${maxTurnBytes} bytes (UTF-8)`),
+      .refine((s) => utf8Length(s) <= maxTurnBytes, `a turn must be at most ${maxTurnBytes} bytes (UTF-8)`)
+      .refine(isWellFormedText, 'content must be well-formed Unicode (it holds a lone surrogate)'),
     /** When the turn was said. */
     at: timeSchema.optional(),
     /**
