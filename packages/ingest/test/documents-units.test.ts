@@ -47,6 +47,11 @@ describe('chunking', () => {
     }
   });
 
+  it('never cuts a word in half when the window has a space (found by the property below)', () => {
+    const chunks = chunkText('. . \n\n . aaaaaaaaaaaa', 20, 0);
+    expect(chunks.join(' ')).toContain('aaaaaaaaaaaa');
+  });
+
   it('returns nothing for blank text and one chunk for short text', () => {
     expect(chunkText('  \n ', 100, 10)).toEqual([]);
     expect(chunkText('short text', 100, 10)).toEqual(['short text']);
@@ -67,6 +72,7 @@ describe('chunking', () => {
           expect(chunks.length).toBeLessThanOrEqual(Math.max(1, text.length));
         },
       ),
+      { numRuns: 2000 },
     );
   });
 });

@@ -37,5 +37,6 @@ function cutPoint(text: string, start: number, hardEnd: number): number {
   if (line >= minimum) return start + line + 1;
   const space = window.lastIndexOf(' ');
   if (space >= minimum) return start + space + 1;
-  return hardEnd;
+  // A short chunk beats a word cut in half; cut inside a word only when the window has no space.
+  return space > 0 ? start + space + 1 : hardEnd;
 }
