@@ -80,6 +80,21 @@ describe('session transcripts', () => {
     expect((await engine.transcripts.search({ agentId: 'b', query: 'secret', completedOnly: false })).map((h) => h.content)).toEqual(['beta secret plans']);
   });
 
+  it('searches with the same query rules as recall: stop words dropped, stems matched', async () => {
+    const { engine } = await createTestEngine();
+    await engine.transcripts.append({
+      agentId: 'a',
+      sessionKey: 's',
+      turns: [
+        { role: 'user', content: 'What is it that you want from the team?' },
+        { role: 'assistant', content: 'The launch plans are in the shared folder.' },
+      ],
+    });
+    await engine.transcripts.complete({ agentId: 'a', sessionKey: 's' });
+    const hits = await engine.transcripts.search({ agentId: 'a', query: 'what is the plan?' });
+    expect(hits.map((h) => h.content)).toEqual(['The launch plans are in the shared folder.']);
+  });
+
   it('lists most recent first with filters and paging', async () => {
     const { engine, clock } = await createTestEngine();
     for (const [i, key] of ['s1', 's2', 's3'].entries()) {

@@ -1,6 +1,5 @@
 import type { MemoryConfig } from '@memory/core';
-import { buildFtsMatch, ftsTokens } from '@memory/store';
-import { STOP_WORDS } from './stop-words.js';
+import { buildFtsMatch, queryTokens } from '@memory/store';
 
 /** How a query's text was turned into an FTS5 query. */
 export interface LexicalPlan {
@@ -16,9 +15,7 @@ export interface LexicalPlan {
  * tokens, OR beyond.
  */
 export function planLexicalQuery(text: string, config: MemoryConfig['recall']): LexicalPlan {
-  const all = [...new Set(ftsTokens(text))];
-  const content = all.filter((t) => !STOP_WORDS.has(t));
-  const tokens = (content.length > 0 ? content : all).slice(0, config.maxQueryTokens);
+  const tokens = queryTokens(text, config.maxQueryTokens);
   if (tokens.length === 0) return { tokens, mode: 'none' };
   return { tokens, mode: tokens.length <= config.andTokenLimit ? 'and' : 'or' };
 }

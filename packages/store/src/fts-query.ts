@@ -1,3 +1,5 @@
+import { STOP_WORDS } from './stop-words.js';
+
 /**
  * Safe FTS5 query construction. User text is never passed raw to MATCH: FTS5 reads `-`, `:`, quotes,
  * parentheses, `*`, `^`, `AND`/`OR`/`NOT`/`NEAR` as syntax, and raw input either throws or silently
@@ -7,6 +9,16 @@
 /** Letter and digit runs after NFKC normalization, lower-cased — the same split FTS5's unicode61 makes. */
 export function ftsTokens(text: string): string[] {
   return (text.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).map((t) => t.toLowerCase());
+}
+
+/**
+ * The tokens a lexical query searches for: distinct, stop words dropped (unless the text has nothing
+ * else), at most `maxTokens`, in order of appearance.
+ */
+export function queryTokens(text: string, maxTokens: number): string[] {
+  const all = [...new Set(ftsTokens(text))];
+  const content = all.filter((t) => !STOP_WORDS.has(t));
+  return (content.length > 0 ? content : all).slice(0, maxTokens);
 }
 
 /** Quotes one token for MATCH, doubling any inner quote. */

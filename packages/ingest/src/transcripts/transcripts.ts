@@ -10,7 +10,7 @@ import {
   completeTranscript,
   findIdleTranscripts,
   findTranscript,
-  ftsTokens,
+  queryTokens,
   insertTurn,
   listTranscripts,
   listTurns,
@@ -174,7 +174,7 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
     /** BM25 search over an agent's transcript turns (completed sessions unless `completedOnly: false`). */
     search(input: unknown): TranscriptSearchHit[] {
       const request = parseInput(schemas.search, input, 'transcripts.search');
-      const match = buildFtsMatch([...new Set(ftsTokens(request.query))].slice(0, config.recall.maxQueryTokens), 'OR');
+      const match = buildFtsMatch(queryTokens(request.query, config.recall.maxQueryTokens), 'OR');
       if (!match) return [];
       return store.read((sql) =>
         searchTranscriptTurns(sql, { agentId: request.agentId, match, completedOnly: request.completedOnly ?? true, limit: request.limit ?? 10 }).map((h) => ({
