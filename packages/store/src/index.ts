@@ -27,8 +27,6 @@ export type { EntityRow, MentionRow } from './schema/graph.js';
 export type { DocumentStatus } from './schema/documents.js';
 export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
 export {
-  archiveMemoryToCold,
-  countLiveMemories,
   findLiveMemoryIdByHash,
   findMemory,
   insertMemory,
@@ -40,7 +38,7 @@ export { findMemoryIdsByLink, replaceMemoryLinks } from './repositories/links.js
 export type { LinkRef } from './repositories/links.js';
 export { agentHasEntities, insertMention, listMentions, matchEntitiesByName } from './repositories/mentions.js';
 export type { EntityMatch } from './repositories/mentions.js';
-export { canonicalEntityName, findEntity, insertEntity } from './repositories/entities.js';
+export { canonicalEntityName, insertEntity } from './repositories/entities.js';
 export { VECTOR_TABLE, countEmbeddings, ensureVectorIndex, upsertEmbedding } from './repositories/embeddings.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
 export type { LexicalFilters, LexicalHit } from './repositories/lexical-search.js';

@@ -41,15 +41,17 @@ function serializePayload(payload: unknown, maxBytes: number): string {
   return text;
 }
 
-/** Validates an enqueue request outside any transaction. */
-export function prepareEnqueue(ctx: QueueContext, input: unknown) {
+/**
+ * Adds a pending job in its own short transaction (a savepoint when the caller's write is open), or
+ * returns the live job with the same type and dedup key.
+ */
+export function enqueue(ctx: QueueContext, input: unknown): EnqueueResult {
   const request = parseInput(enqueueSchema, input, 'enqueue');
-  return { request, payload: serializePayload(request.payload, ctx.config.maxPayloadBytes) };
+  const payload = serializePayload(request.payload, ctx.config.maxPayloadBytes);
+  return ctx.store.write((sql) => insertOrFind(sql, ctx, request, payload));
 }
 
-/** Inserts a pending job, or returns the live job with the same type and dedup key. Runs inside a write. */
-export function enqueueIn(sql: SqlExecutor, ctx: QueueContext, prepared: ReturnType<typeof prepareEnqueue>): EnqueueResult {
-  const { request, payload } = prepared;
+function insertOrFind(sql: SqlExecutor, ctx: QueueContext, request: z.output<typeof enqueueSchema>, payload: string): EnqueueResult {
   if (request.dedupKey !== undefined) {
     const existing = sql.get<{ id: string }>(
       raw(
@@ -91,10 +93,4 @@ export function enqueueIn(sql: SqlExecutor, ctx: QueueContext, prepared: ReturnT
       .compile(),
   );
   return { id, deduped: false };
-}
-
-/** Adds a job in its own short transaction. */
-export function enqueue(ctx: QueueContext, input: unknown): EnqueueResult {
-  const prepared = prepareEnqueue(ctx, input);
-  return ctx.store.write((sql) => enqueueIn(sql, ctx, prepared));
 }

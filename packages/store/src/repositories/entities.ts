@@ -1,5 +1,4 @@
 import { type SqlExecutor, queryBuilder } from '../internal/sql.js';
-import type { EntityRow } from '../schema/graph.js';
 
 /** The lookup form of an entity name or alias: NFC, lower-cased, whitespace collapsed. */
 export function canonicalEntityName(name: string): string {
@@ -44,7 +43,3 @@ export function insertEntity(
   }
 }
 
-/** An entity by id in `agentId`'s scope. */
-export function findEntity(sql: SqlExecutor, agentId: string, id: string): EntityRow | undefined {
-  return sql.get(queryBuilder.selectFrom('entities').selectAll().where('id', '=', id).where('agent_id', '=', agentId).compile());
-}

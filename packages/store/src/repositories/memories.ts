@@ -70,19 +70,3 @@ export function updateMemory(sql: SqlExecutor, agentId: string, id: string, patc
   return sql.run(queryBuilder.updateTable('memories').set(patch).where('id', '=', id).where('agent_id', '=', agentId).compile())
     .changes;
 }
-
-/** Copies a memory row, losslessly, to `memories_cold` before it is hard-deleted or overwritten. */
-export function archiveMemoryToCold(sql: SqlExecutor, row: MemoryRow, reason: string, now: number): void {
-  sql.run(
-    queryBuilder
-      .insertInto('memories_cold')
-      .values({ id: row.id, agent_id: row.agent_id, row_json: JSON.stringify(row), reason, archived_at: now })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ row_json: JSON.stringify(row), reason, archived_at: now }))
-      .compile(),
-  );
-}
-
-/** Counts live memories of an agent (for diagnostics and tests). */
-export function countLiveMemories(sql: SqlExecutor, agentId: string): number {
-  return sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM memories WHERE agent_id = ? AND is_deleted = 0', agentId))?.n ?? 0;
-}
