@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type EmbeddingProvider, createManualClock, createSequentialIds } from '@memory/core';
-import { raw } from '@memory/store';
-import { type MemoryEngine, type MemoryEngineOptions, createMemoryEngine } from '../src/index.js';
+import { type MemoryEngineOptions, createMemoryEngine } from '../src/index.js';
 
 /**
  * A deterministic offline embedder whose similar texts get similar vectors: words are hashed into
@@ -49,5 +48,3 @@ export function snapshotCounts(database: { prepare(sql: string): { get(): unknow
   return Object.fromEntries(tables.map((t) => [t, (database.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
 }
 
-export { raw };
-export type { MemoryEngine };

@@ -1,4 +1,3 @@
-import { isMemoryError } from '@memory/core';
 import { describe, expect, it } from 'vitest';
 import { T0, setup } from './helpers.js';
 
@@ -276,7 +275,6 @@ describe('health', () => {
       { jobType: 'docs', pending: 2, due: 2, leased: 0, completed: 0, dead: 0, cancelled: 0, oldestPendingAgeMs: 5000, lastError: null, lastErrorAt: null },
       { jobType: 'hints', pending: 1, due: 0, leased: 0, completed: 0, dead: 0, cancelled: 0, oldestPendingAgeMs: null, lastError: 'model timeout', lastErrorAt: clock.now() },
     ]);
-    expect(isMemoryError(new Error('x'))).toBe(false);
   });
 });
 
