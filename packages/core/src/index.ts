@@ -25,3 +25,4 @@ export { contentHash, hashNormalized, isWellFormedText, normalizeForHash, normal
 export { defaultConfig, memoryConfigSchema, resolveConfig } from './config.js';
 export type { MemoryConfig, MemoryConfigInput } from './config.js';
 export { agentIdSchema, idSchema, invalidInput, labelSchema, parseInput, timeSchema } from './validation.js';
+export { yieldToEventLoop } from './yield.js';

@@ -1,4 +1,4 @@
-import { MemoryError, type MemoryId, hashNormalized, invalidInput, normalizeForHash, normalizeForStorage, parseInput } from '@memory/core';
+import { MemoryError, type MemoryId, hashNormalized, invalidInput, normalizeForHash, normalizeForStorage, parseInput, yieldToEventLoop } from '@memory/core';
 import {
   type SqlExecutor,
   agentHasEntities,
@@ -9,7 +9,6 @@ import {
   replaceMemoryLinks,
   upsertEmbedding,
 } from '@memory/store';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { linkMemoryToEntities } from './entity-linker.js';
 import type { ParsedRemember } from './inputs.js';
 import { type MemoryWriter, auditColumns, embedTexts } from './writer.js';

@@ -8,6 +8,7 @@ import {
   cryptoRandom,
   isMemoryError,
   silentLogger,
+  yieldToEventLoop,
 } from '@memory/core';
 import type PQueue from 'p-queue';
 import { PermanentJobError, RetryJobError } from './errors.js';
@@ -297,7 +298,7 @@ export function createWorker(options: WorkerOptions): Worker {
           timer?.cancel();
         } else {
           // Give handlers that stop at once (already aborted) a chance to settle.
-          await new Promise<void>((resolve) => setImmediate(resolve));
+          await yieldToEventLoop();
         }
         // Handlers that ignored the abort past the deadline: give their jobs back now. If such a
         // handler finishes later, its completion meets LEASE_LOST and changes nothing.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type DocumentId, MemoryError, type MemoryConfig, type Scheduler, agentIdSchema, isMemoryError, labelSchema, parseInput, utf8Length } from '@memory/core';
+import { type DocumentId, MemoryError, type MemoryConfig, type Scheduler, agentIdSchema, isMemoryError, labelSchema, parseInput, utf8Length, yieldToEventLoop } from '@memory/core';
 import { PermanentJobError, type JobContext, type Job, type Queue } from '@memory/queue';
 import {
   type DocumentRow,
@@ -146,7 +146,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       const prepared: ReturnType<typeof prepare>[] = [];
       for (const [i, content] of chunks.entries()) {
         // Normalizing and hashing thousands of chunks is CPU work: let the event loop breathe.
-        if (i > 0 && i % 500 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (i > 0 && i % 500 === 0) await yieldToEventLoop();
         const input = {
           agentId: doc.agent_id,
           content,
@@ -183,7 +183,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
             linkDocumentMemory(sql, id, memoryId, index);
           }
         });
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
       }
       // Identical chunks share one memory, so the count comes from the links, not the chunks.
       const memoryCount = store.read((sql) => countDocumentMemories(sql, id));

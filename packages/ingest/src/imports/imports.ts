@@ -3,7 +3,7 @@ import { type FileHandle, open, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MemoryError, type MemoryConfig, agentIdSchema, labelSchema, parseInput } from '@memory/core';
+import { MemoryError, type MemoryConfig, agentIdSchema, labelSchema, parseInput, yieldToEventLoop } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
 import {
   type ImportJobRow,
@@ -160,7 +160,7 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
       offset = line.next;
       if (batch.length >= limits.inventoryBatchLines) {
         if (!flush(false, offset)) return false;
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
       }
     }
     return flush(true, offset);
@@ -218,7 +218,7 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
         return true;
       });
       if (!proceed) return false;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
     }
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MemoryError, type MemoryConfig, parseInput } from '@memory/core';
+import { MemoryError, type MemoryConfig, parseInput, yieldToEventLoop } from '@memory/core';
 import {
   type Store,
   type TranscriptRole,
@@ -196,7 +196,7 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
       const { idleCompleteMs, sweepBatchSize } = config.transcripts;
       let total = 0;
       for (;;) {
-        if (total > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (total > 0) await yieldToEventLoop();
         const done = store.write((sql) => {
           const now = store.clock.now();
           const idle = findIdleTranscripts(sql, now - idleCompleteMs, sweepBatchSize);

@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from '@memory/core';
 import { raw } from '@memory/store';
 import type { QueueContext } from '../context.js';
 
@@ -64,7 +65,7 @@ export async function prune(ctx: QueueContext, options: PruneOptions = {}): Prom
     });
     if (removed < ctx.config.pruneBatchSize) break;
     // Between batches, let the host's event loop run.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
   }
   return { applied: true, ...counts };
 }

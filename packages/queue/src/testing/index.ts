@@ -1,10 +1,11 @@
+import { yieldToEventLoop } from '@memory/core';
 import type { ManualScheduler } from '@memory/core';
 import type { Job, JobStatus } from '../job.js';
 import type { Queue } from '../queue.js';
 
 /** Lets pending promise callbacks and immediates run (handlers resolve across several turns). */
 export async function settle(rounds = 10): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let i = 0; i < rounds; i++) await yieldToEventLoop();
 }
 
 export interface DriveOptions {
