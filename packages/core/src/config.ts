@@ -56,6 +56,116 @@ const recallSchema = z.strictObject({
   andTokenLimit: z.number().int().min(0).max(64).default(3),
   /** Lexical candidates read per query before filters and the limit. @default 200 */
   lexicalCandidates: positiveInt(10_000).default(200),
+  /** Nearest vectors read per query (vec0 KNN or the scan fallback). @default 100 */
+  semanticCandidates: positiveInt(4096).default(100),
+  /** Hint matches read per query. @default 50 */
+  hintCandidates: positiveInt(10_000).default(50),
+  /** Memories reached through host references (`linkedEntities`) per query. @default 100 */
+  linkedCandidates: positiveInt(10_000).default(100),
+  /**
+   * Without sqlite-vec, the semantic channel scans this many of the agent's newest vectors and the
+   * response says `vectorCompleteness: "recent-window"`. @default 10000
+   */
+  vectorScanWindow: positiveInt(1_000_000).default(10_000),
+  /**
+   * Days of memories searched when a query gives no `windowDays` (by creation time; pinned memories
+   * are always in the window). `null` searches everything. @default 90
+   */
+  searchWindowDays: z.number().positive().max(36_500).nullable().default(90),
+  /** The window `recentOnly: true` uses. @default 7 */
+  recentOnlyDays: z.number().positive().max(36_500).default(7),
+  /** How channel scores combine: a weighted sum of normalized scores, or reciprocal-rank fusion. @default 'weighted' */
+  fusion: z.enum(['weighted', 'rrf']).default('weighted'),
+  /** Weight of the semantic score when both semantic and lexical scores exist. @default 0.7 */
+  semanticWeight: z.number().min(0).max(1).default(0.7),
+  /** Weight of the lexical score when both exist. @default 0.3 */
+  lexicalWeight: z.number().min(0).max(1).default(0.3),
+  /** RRF constant k in 1 / (k + rank). @default 60 */
+  rrfK: z.number().positive().max(10_000).default(60),
+  /** Results scoring below this after fusion are dropped (linked results are kept). @default 0.1 */
+  minScore: z.number().min(0).max(1).default(0.1),
+  /** A memory found only through a hint scores at most this. @default 0.75 */
+  hintOnlyCap: z.number().min(0).max(1).default(0.75),
+  /** Recency boost: up to this much for a memory created now, falling linearly to 0 at `recencyDays`. @default 0.1 */
+  recencyBoost: z.number().min(0).max(1).default(0.1),
+  /** @default 365 */
+  recencyDays: z.number().positive().max(36_500).default(365),
+  /** Post-fusion dampening; each stage can be turned off. */
+  dampening: z
+    .strictObject({
+      /** Gravity: high-cosine results sharing no query term are multiplied by `gravityFactor`. @default true */
+      gravity: z.boolean().default(true),
+      /** @default 0.5 */
+      gravityFactor: z.number().min(0).max(1).default(0.5),
+      /** Cosine at or above which gravity applies. @default 0.6 */
+      gravityCosine: z.number().min(0).max(1).default(0.6),
+      /** Hub: results whose entities are all at or above the P90 degree are multiplied by `hubFactor`. @default true */
+      hub: z.boolean().default(true),
+      /** @default 0.7 */
+      hubFactor: z.number().min(0).max(1).default(0.7),
+      /** @default 0.9 */
+      hubPercentile: z.number().min(0).max(1).default(0.9),
+      /** Resolution: constraints, decisions and dated memories are multiplied by `resolutionFactor`. @default true */
+      resolution: z.boolean().default(true),
+      /** @default 1.2 */
+      resolutionFactor: z.number().min(1).max(3).default(1.2),
+      /** Claim currentness: a memory whose knowledge-graph claims were all superseded is multiplied by `currentnessFactor`. @default true */
+      currentness: z.boolean().default(true),
+      /** @default 0.8 */
+      currentnessFactor: z.number().min(0).max(1).default(0.8),
+    })
+    .prefault({}),
+  /** Transcript excerpts joined by `expand: true`. */
+  expand: z
+    .strictObject({
+      /** Sessions expanded per recall. @default 3 */
+      maxSessions: positiveInt(50).default(3),
+      /** Characters of excerpt per session. @default 1500 */
+      excerptChars: positiveInt(100_000).default(1500),
+    })
+    .prefault({}),
+});
+
+/** Knowledge-graph traversal in recall. */
+const traversalSchema = z.strictObject({
+  /** Resolve focal entities from the query and walk aspects, claims and links. When off, a one-hop graph boost applies. @default true */
+  enabled: z.boolean().default(true),
+  /** Dependency hops from the focal entities. @default 1 */
+  maxHops: z.number().int().min(0).max(5).default(1),
+  /** Links followed per entity per hop, strongest first. @default 8 */
+  maxBranching: positiveInt(100).default(8),
+  /** Entities visited in total. @default 32 */
+  maxEntities: positiveInt(1000).default(32),
+  /** Claims read in total. @default 100 */
+  maxClaims: positiveInt(10_000).default(100),
+  /** Time budget for the walk; when spent, it stops with what it has. @default 25 */
+  timeBudgetMs: positiveInt(10_000).default(25),
+  /** Candidate budget of a recall, of which at least `flatReserve` is kept for lexical/semantic candidates. @default 100 */
+  candidateBudget: positiveInt(10_000).default(100),
+  /** @default 0.4 */
+  flatReserve: z.number().min(0).max(1).default(0.4),
+  /** A traversal-only result with no anchor in the query's text or meaning scores at most this. @default 0.35 */
+  unanchoredCap: z.number().min(0).max(1).default(0.35),
+  /** Legacy graph boost (traversal off): added to results mentioning a focal entity. @default 0.1 */
+  graphBoost: z.number().min(0).max(1).default(0.1),
+});
+
+/** Prospective hints: questions a memory may answer, generated by the LLM and searched at recall. */
+const hintsSchema = z.strictObject({
+  /** Generate hints for new memories when an LLM is configured. @default true */
+  enabled: z.boolean().default(true),
+  /** Hints kept per memory. @default 5 */
+  maxPerMemory: positiveInt(20).default(5),
+  /** Longest hint kept, in characters. @default 300 */
+  maxChars: positiveInt(2000).default(300),
+  /** Output tokens asked of the model. @default 400 */
+  maxOutputTokens: positiveInt(8192).default(400),
+});
+
+/** Local, opt-in recall telemetry. */
+const telemetrySchema = z.strictObject({
+  /** Record each recall's query, result count, top score and timings (local only; scoped per agent; purgeable). @default false */
+  recallQa: z.boolean().default(false),
 });
 
 /** Retention of deleted memories. */
@@ -180,6 +290,9 @@ export const memoryConfigSchema = z.strictObject({
   limits: limitsSchema.prefault({}),
   remember: rememberSchema.prefault({}),
   recall: recallSchema.prefault({}),
+  traversal: traversalSchema.prefault({}),
+  hints: hintsSchema.prefault({}),
+  telemetry: telemetrySchema.prefault({}),
   retention: retentionSchema.prefault({}),
   store: storeSchema.prefault({}),
   transcripts: transcriptsSchema.prefault({}),

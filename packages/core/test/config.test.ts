@@ -13,7 +13,28 @@ const codeOf = (fn: () => unknown): string | undefined => {
 describe('configuration', () => {
   it('fills every documented default', () => {
     expect(defaultConfig.limits.maxContentBytes).toBe(65536);
-    expect(defaultConfig.recall).toEqual({ defaultLimit: 10, maxLimit: 50, maxQueryTokens: 24, andTokenLimit: 3, lexicalCandidates: 200 });
+    expect(defaultConfig.recall).toMatchObject({
+      defaultLimit: 10,
+      maxLimit: 50,
+      maxQueryTokens: 24,
+      andTokenLimit: 3,
+      lexicalCandidates: 200,
+      semanticCandidates: 100,
+      vectorScanWindow: 10_000,
+      searchWindowDays: 90,
+      recentOnlyDays: 7,
+      fusion: 'weighted',
+      semanticWeight: 0.7,
+      lexicalWeight: 0.3,
+      minScore: 0.1,
+      hintOnlyCap: 0.75,
+      recencyBoost: 0.1,
+      recencyDays: 365,
+      dampening: { gravity: true, gravityFactor: 0.5, hub: true, hubFactor: 0.7, hubPercentile: 0.9, resolution: true, resolutionFactor: 1.2 },
+    });
+    expect(defaultConfig.traversal).toMatchObject({ enabled: true, maxHops: 1, flatReserve: 0.4, unanchoredCap: 0.35 });
+    expect(defaultConfig.hints).toMatchObject({ enabled: true, maxPerMemory: 5 });
+    expect(defaultConfig.telemetry.recallQa).toBe(false);
     expect(defaultConfig.remember.batchSize).toBe(100);
     expect(defaultConfig.remember.batchBytes).toBe(1024 * 1024);
     expect(defaultConfig.retention.recoverWindowDays).toBe(30);
