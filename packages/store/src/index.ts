@@ -38,10 +38,28 @@ export { findMemoryIdsByLink, replaceMemoryLinks } from './repositories/links.js
 export type { LinkRef } from './repositories/links.js';
 export { agentHasEntities, insertMention, listMentions, matchEntitiesByName } from './repositories/mentions.js';
 export type { EntityMatch } from './repositories/mentions.js';
-export { canonicalEntityName, insertEntity } from './repositories/entities.js';
+export { canonicalEntityName, insertAspect, insertClaim, insertDependency, insertEntity } from './repositories/entities.js';
 export { VECTOR_TABLE, countEmbeddings, ensureVectorIndex, upsertEmbedding } from './repositories/embeddings.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
-export type { LexicalFilters, LexicalHit } from './repositories/lexical-search.js';
+export type { LexicalHit } from './repositories/lexical-search.js';
+export { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, memoryFilterParams } from './repositories/memory-filters.js';
+export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
+export {
+  claimCurrentness,
+  countMemoryVectors,
+  findLinkedMemories,
+  memoryVectors,
+  knnMemoryVectors,
+  readMemoryCandidates,
+  recentMemoryVectors,
+  recordMemoryAccess,
+  sessionTurns,
+  vectorIndexState,
+} from './repositories/recall-reads.js';
+export { deleteHints, insertHints, listHints, searchHints } from './repositories/hints.js';
+export { activeClaimsForEntities, dependencyNeighbors, entitiesOfMemories, entityDegreePercentile, memoriesMentioning } from './repositories/graph-reads.js';
+export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
+export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export {
   completeTranscript,
   findIdleTranscripts,

@@ -87,10 +87,11 @@ describe('two-phase lexical search', () => {
 describe('lexical search plan', () => {
   it('reads phase-1 rows by primary key, never by scanning the agent’s memories', async () => {
     const { ROWS_FOR_ROWIDS } = await import('../src/repositories/lexical-search.js');
+    const { memoryFilterParams } = await import('../src/repositories/memory-filters.js');
     const store = await createTestStore();
     const plan = store.database
       .prepare(`EXPLAIN QUERY PLAN ${ROWS_FOR_ROWIDS}`)
-      .all('[]', 'a', 0, null, null, null, null, null, null, null, null, null, null) as Array<{ detail: string }>;
+      .all('[]', ...memoryFilterParams('a', 0, {})) as Array<{ detail: string }>;
     const details = plan.map((p) => p.detail);
     expect(details[0]).toMatch(/^SCAN top VIRTUAL TABLE/);
     expect(details).toContainEqual(expect.stringMatching(/SEARCH m USING INTEGER PRIMARY KEY/));

@@ -2,7 +2,8 @@ import { baseline } from './0001-baseline.js';
 import { jobArchive } from './0002-job-archive.js';
 import { transcriptTurns } from './0003-transcript-turns.js';
 import { imports } from './0004-imports.js';
+import { hintsTelemetry } from './0005-hints-telemetry.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive, transcriptTurns, imports]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive, transcriptTurns, imports, hintsTelemetry]);

@@ -43,3 +43,93 @@ export function insertEntity(
   }
 }
 
+
+/** Inserts an active aspect of an entity. Audited writers only (the Dreaming seam) and tests. */
+export function insertAspect(sql: SqlExecutor, aspect: { id: string; agentId: string; entityId: string; name: string; weight?: number; now: number }): void {
+  sql.run(
+    queryBuilder
+      .insertInto('entity_aspects')
+      .values({
+        id: aspect.id,
+        agent_id: aspect.agentId,
+        entity_id: aspect.entityId,
+        name: aspect.name,
+        canonical_name: canonicalEntityName(aspect.name),
+        weight: aspect.weight ?? 1,
+        status: 'active',
+        created_at: aspect.now,
+        updated_at: aspect.now,
+      })
+      .compile(),
+  );
+}
+
+/** Inserts an active claim on an aspect. Audited writers only (the Dreaming seam) and tests. */
+export function insertClaim(
+  sql: SqlExecutor,
+  claim: {
+    id: string;
+    agentId: string;
+    entityId: string;
+    aspectId: string;
+    claimKey: string;
+    content: string;
+    sourceMemoryId?: string;
+    importance?: number;
+    kind?: 'attribute' | 'constraint';
+    validFrom?: number;
+    validUntil?: number;
+    evidence?: ReadonlyArray<{ sourceRef: string; quote: string }>;
+    now: number;
+  },
+): void {
+  sql.run(
+    queryBuilder
+      .insertInto('entity_attributes')
+      .values({
+        id: claim.id,
+        agent_id: claim.agentId,
+        aspect_id: claim.aspectId,
+        entity_id: claim.entityId,
+        claim_key: claim.claimKey,
+        kind: claim.kind ?? 'attribute',
+        content: claim.content,
+        confidence: 1,
+        importance: claim.importance ?? 0.5,
+        status: 'active',
+        superseded_by: null,
+        source_memory_id: claim.sourceMemoryId ?? null,
+        valid_from: claim.validFrom ?? null,
+        valid_until: claim.validUntil ?? null,
+        evidence_json: JSON.stringify(claim.evidence ?? []),
+        created_at: claim.now,
+        superseded_at: null,
+      })
+      .compile(),
+  );
+}
+
+/** Inserts an active dependency link between two entities. Audited writers only and tests. */
+export function insertDependency(
+  sql: SqlExecutor,
+  link: { id: string; agentId: string; sourceEntityId: string; targetEntityId: string; type: string; strength?: number; reason?: string; now: number },
+): void {
+  sql.run(
+    queryBuilder
+      .insertInto('entity_dependencies')
+      .values({
+        id: link.id,
+        agent_id: link.agentId,
+        source_entity_id: link.sourceEntityId,
+        target_entity_id: link.targetEntityId,
+        dependency_type: link.type,
+        strength: link.strength ?? 1,
+        confidence: 1,
+        reason: link.reason ?? null,
+        status: 'active',
+        created_at: link.now,
+        updated_at: link.now,
+      })
+      .compile(),
+  );
+}

@@ -1,47 +1,13 @@
 import { type SqlExecutor, raw } from '../internal/sql.js';
-import type { MemoryType } from '../schema/memories.js';
+import { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, type MemoryCandidateRow, type MemoryFilters, memoryFilterParams } from './memory-filters.js';
 
-export interface LexicalFilters {
-  readonly types?: readonly MemoryType[] | undefined;
-  /** Every listed tag must be on the memory. */
-  readonly tags?: readonly string[] | undefined;
-  readonly project?: string | undefined;
-  /** created_at ≥ since (epoch ms). */
-  readonly since?: number | undefined;
-  /** created_at < until (epoch ms). */
-  readonly until?: number | undefined;
-}
-
-export interface LexicalHit {
-  readonly seq: number;
-  readonly id: string;
-  readonly content: string;
-  readonly type: MemoryType;
-  readonly tags: string;
-  readonly project: string | null;
-  readonly importance: number;
-  readonly pinned: 0 | 1;
-  readonly created_at: number;
+export interface LexicalHit extends MemoryCandidateRow {
   /** bm25(): lower is better; negative for matches. */
   readonly bm25: number;
 }
 
-// Filters shared by both query shapes: absent filters bind NULL and drop out, so each shape is one
-// cached statement. The agent, liveness and expiry conditions sit in the step that reads rows, so
-// no other scope's content is ever read into a result.
-const FILTERS = `
-    m.agent_id = ?
-    AND m.is_deleted = 0
-    AND (m.expires_at IS NULL OR m.expires_at > ?)
-    AND (? IS NULL OR m.type IN (SELECT value FROM json_each(?)))
-    AND (? IS NULL OR m.project = ?)
-    AND (? IS NULL OR m.created_at >= ?)
-    AND (? IS NULL OR m.created_at < ?)
-    AND (? IS NULL OR NOT EXISTS (
-          SELECT 1 FROM json_each(?) AS wanted
-          WHERE wanted.value NOT IN (SELECT value FROM json_each(m.tags))))`;
-
-const COLUMNS = 'm.seq, m.id, m.content, m.type, m.tags, m.project, m.importance, m.pinned, m.created_at';
+const FILTERS = MEMORY_FILTERS_SQL;
+const COLUMNS = MEMORY_CANDIDATE_COLUMNS;
 
 // Phase 1 ranks FTS rowids alone (no join): joining every match to its row before sorting doubled
 // the cost of broad OR queries at 100k memories.
@@ -75,15 +41,9 @@ const probeSize = (limit: number): number => Math.max(64, limit * 4);
  */
 export function searchMemoriesLexical(
   sql: SqlExecutor,
-  params: { agentId: string; match: string; filters: LexicalFilters; now: number; limit: number },
+  params: { agentId: string; match: string; filters: MemoryFilters; now: number; limit: number },
 ): LexicalHit[] {
-  const f = params.filters;
-  const types = f.types && f.types.length > 0 ? JSON.stringify(f.types) : null;
-  const tags = f.tags && f.tags.length > 0 ? JSON.stringify(f.tags) : null;
-  const project = f.project ?? null;
-  const since = f.since ?? null;
-  const until = f.until ?? null;
-  const filterParams = [params.agentId, params.now, types, types, project, project, since, since, until, until, tags, tags];
+  const filterParams = memoryFilterParams(params.agentId, params.now, params.filters);
 
   const probe = probeSize(params.limit);
   const top = sql.all<{ seq: number; bm25: number }>(raw(TOP_ROWIDS, params.match, probe));

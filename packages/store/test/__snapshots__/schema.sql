@@ -64,6 +64,9 @@ CREATE INDEX memories_source ON memories (source_type, source_id) WHERE source_i
 -- index memory_entity_mentions_entity
 CREATE INDEX memory_entity_mentions_entity ON memory_entity_mentions (entity_id);
 
+-- index memory_hints_agent
+CREATE INDEX memory_hints_agent ON memory_hints (agent_id, memory_id);
+
 -- index memory_history_memory
 CREATE INDEX memory_history_memory ON memory_history (memory_id, seq);
 
@@ -94,6 +97,9 @@ CREATE INDEX memory_jobs_type_status ON memory_jobs (job_type, status);
 
 -- index memory_links_ref
 CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
+
+-- index recall_telemetry_agent
+CREATE INDEX recall_telemetry_agent ON recall_telemetry (agent_id, created_at);
 
 -- index relations_target
 CREATE INDEX relations_target ON relations (target_entity_id);
@@ -382,6 +388,33 @@ CREATE TABLE memory_entity_mentions (
     PRIMARY KEY (memory_id, entity_id)
   );
 
+-- table memory_hints
+CREATE TABLE memory_hints (
+      seq INTEGER PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+      hint TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      UNIQUE (memory_id, hint)
+    );
+
+-- table memory_hints_fts
+CREATE VIRTUAL TABLE memory_hints_fts USING fts5(
+      hint, content='memory_hints', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
+    );
+
+-- table memory_hints_fts_config
+CREATE TABLE 'memory_hints_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+-- table memory_hints_fts_data
+CREATE TABLE 'memory_hints_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+-- table memory_hints_fts_docsize
+CREATE TABLE 'memory_hints_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+-- table memory_hints_fts_idx
+CREATE TABLE 'memory_hints_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
 -- table memory_history
 CREATE TABLE memory_history (
     seq INTEGER PRIMARY KEY,
@@ -443,6 +476,19 @@ CREATE TABLE memory_links (
     label TEXT,
     PRIMARY KEY (memory_id, ref_type, ref_id)
   );
+
+-- table recall_telemetry
+CREATE TABLE recall_telemetry (
+      seq INTEGER PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      query TEXT NOT NULL,
+      result_count INTEGER NOT NULL,
+      top_score REAL,
+      channels_json TEXT NOT NULL,
+      vector_completeness TEXT NOT NULL,
+      total_ms REAL NOT NULL,
+      created_at INTEGER NOT NULL
+    );
 
 -- table relations
 CREATE TABLE relations (
@@ -551,6 +597,16 @@ CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
     INSERT INTO memories_fts (memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
     INSERT INTO memories_fts (rowid, content) VALUES (new.seq, new.content);
   END;
+
+-- trigger memory_hints_ad
+CREATE TRIGGER memory_hints_ad AFTER DELETE ON memory_hints BEGIN
+      INSERT INTO memory_hints_fts (memory_hints_fts, rowid, hint) VALUES ('delete', old.seq, old.hint);
+    END;
+
+-- trigger memory_hints_ai
+CREATE TRIGGER memory_hints_ai AFTER INSERT ON memory_hints BEGIN
+      INSERT INTO memory_hints_fts (rowid, hint) VALUES (new.seq, new.hint);
+    END;
 
 -- trigger session_transcript_turns_ad
 CREATE TRIGGER session_transcript_turns_ad AFTER DELETE ON session_transcript_turns BEGIN

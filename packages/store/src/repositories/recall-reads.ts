@@ -1,0 +1,127 @@
+import { type SqlExecutor, raw } from '../internal/sql.js';
+import { VECTOR_TABLE } from './embeddings.js';
+import { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, type MemoryCandidateRow, type MemoryFilters, memoryFilterParams } from './memory-filters.js';
+
+// Reads for recall's channels. Every function takes the agent and applies it in the statement that
+// reads content, so no other scope's row can surface.
+
+const ROWS_FOR_IDS = `
+  SELECT ${MEMORY_CANDIDATE_COLUMNS}
+  FROM json_each(?) AS wanted
+  CROSS JOIN memories AS m ON m.id = wanted.value
+  WHERE ${MEMORY_FILTERS_SQL}`;
+
+/** The live, in-scope memories among `ids` that pass `filters` (unordered). */
+export function readMemoryCandidates(sql: SqlExecutor, agentId: string, ids: readonly string[], filters: MemoryFilters, now: number): MemoryCandidateRow[] {
+  if (ids.length === 0) return [];
+  return sql.all<MemoryCandidateRow>(raw(ROWS_FOR_IDS, JSON.stringify(ids), ...memoryFilterParams(agentId, now, filters)));
+}
+
+/** What the vec0 mirror was built for, if it exists. */
+export function vectorIndexState(sql: SqlExecutor): { model: string; dimensions: number } | undefined {
+  return sql.get<{ model: string; dimensions: number }>(raw('SELECT model, dimensions FROM vector_index_state WHERE name = ?', VECTOR_TABLE));
+}
+
+const KNN = `
+  SELECT e.source_id AS memoryId, knn.distance AS distance
+  FROM (SELECT rowid, distance FROM ${VECTOR_TABLE} WHERE embedding MATCH ? AND k = ? AND agent_id = ?) AS knn
+  JOIN embeddings AS e ON e.seq = knn.rowid
+  WHERE e.agent_id = ? AND e.source_type = 'memory'
+  ORDER BY knn.distance`;
+
+/**
+ * Nearest memory vectors of one agent through vec0: the agent is the partition key, so the KNN
+ * never visits another scope's vectors. `distance` is cosine distance (1 − cosine).
+ */
+export function knnMemoryVectors(sql: SqlExecutor, agentId: string, vector: Float32Array, k: number): Array<{ memoryId: string; distance: number }> {
+  const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+  return sql.all(raw(KNN, blob, k, agentId, agentId));
+}
+
+const RECENT_VECTORS = `
+  SELECT source_id AS memoryId, vector
+  FROM embeddings
+  WHERE agent_id = ? AND model = ? AND source_type = 'memory'
+  ORDER BY seq DESC
+  LIMIT ?`;
+
+/** The newest `window` memory vectors of one agent and model (the scan fallback without sqlite-vec). */
+export function recentMemoryVectors(sql: SqlExecutor, agentId: string, model: string, window: number): Array<{ memoryId: string; vector: Buffer }> {
+  return sql.all(raw(RECENT_VECTORS, agentId, model, window));
+}
+
+/** Number of memory vectors an agent has for a model. */
+export function countMemoryVectors(sql: SqlExecutor, agentId: string, model: string): number {
+  return sql.get<{ n: number }>(raw("SELECT count(*) AS n FROM embeddings WHERE agent_id = ? AND model = ? AND source_type = 'memory'", agentId, model))?.n ?? 0;
+}
+
+const LINKED = `
+  SELECT DISTINCT l.memory_id AS memoryId, l.ref_type AS refType, l.ref_id AS refId
+  FROM json_each(?) AS ref
+  JOIN memory_links AS l ON l.agent_id = ? AND l.ref_type = ref.value ->> '$[0]' AND l.ref_id = ref.value ->> '$[1]'
+  LIMIT ?`;
+
+/** Memories of `agentId` linked to any of the host references. */
+export function findLinkedMemories(
+  sql: SqlExecutor,
+  agentId: string,
+  refs: ReadonlyArray<{ type: string; refId: string }>,
+  limit: number,
+): Array<{ memoryId: string; refType: string; refId: string }> {
+  if (refs.length === 0) return [];
+  return sql.all(raw(LINKED, JSON.stringify(refs.map((r) => [r.type, r.refId])), agentId, limit));
+}
+
+/** Adds one access to each memory, in one statement; never touches content, history or updated_at. */
+export function recordMemoryAccess(sql: SqlExecutor, agentId: string, counts: ReadonlyMap<string, number>, now: number): number {
+  if (counts.size === 0) return 0;
+  return sql.run(
+    raw(
+      `UPDATE memories SET access_count = access_count + c.value ->> '$[1]', last_accessed = ?
+       FROM json_each(?) AS c
+       WHERE memories.id = c.value ->> '$[0]' AND memories.agent_id = ?`,
+      now,
+      JSON.stringify([...counts]),
+      agentId,
+    ),
+  ).changes;
+}
+
+/** Stored vectors of the given memories for one model (to score candidates other channels found). */
+export function memoryVectors(sql: SqlExecutor, agentId: string, model: string, memoryIds: readonly string[]): Array<{ memoryId: string; vector: Buffer }> {
+  if (memoryIds.length === 0) return [];
+  return sql.all(
+    raw(
+      `SELECT e.source_id AS memoryId, e.vector
+       FROM json_each(?) AS wanted
+       JOIN embeddings AS e ON e.source_type = 'memory' AND e.source_id = wanted.value AND e.model = ?
+       WHERE e.agent_id = ?`,
+      JSON.stringify(memoryIds),
+      model,
+      agentId,
+    ),
+  );
+}
+
+/** For each memory that is the source of claims: whether any is still active and whether any was superseded. */
+export function claimCurrentness(sql: SqlExecutor, agentId: string, memoryIds: readonly string[]): Array<{ memoryId: string; active: number; superseded: number }> {
+  if (memoryIds.length === 0) return [];
+  return sql.all(
+    raw(
+      `SELECT c.source_memory_id AS memoryId,
+              sum(c.status = 'active') AS active, sum(c.status = 'superseded') AS superseded
+       FROM json_each(?) AS wanted
+       JOIN entity_attributes AS c ON c.source_memory_id = wanted.value AND c.agent_id = ?
+       GROUP BY c.source_memory_id`,
+      JSON.stringify(memoryIds),
+      agentId,
+    ),
+  );
+}
+
+/** The first `maxTurns` turns of one of the agent's sessions, in order (for transcript excerpts). */
+export function sessionTurns(sql: SqlExecutor, agentId: string, sessionKey: string, maxTurns: number): Array<{ role: string; content: string }> {
+  return sql.all(
+    raw('SELECT role, content FROM session_transcript_turns WHERE agent_id = ? AND session_key = ? ORDER BY seq LIMIT ?', agentId, sessionKey, maxTurns),
+  );
+}
