@@ -11,3 +11,5 @@ if [ -f pnpm-lock.yaml ]; then
 else
   node scripts/pnpm.mjs install --reporter=append-only
 fi
+# The offline embedder's compact word vectors (built once from the GloVe package; ~5 s).
+node --conditions=@memory/source --import tsx packages/providers/scripts/build-offline-vectors.ts

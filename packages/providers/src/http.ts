@@ -1,0 +1,132 @@
+import { MemoryError, type Scheduler, createTimerScheduler } from '@memory/core';
+
+export interface HttpClientOptions {
+  /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` (Ollama), `http://localhost:8000/v1` (vLLM). */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; local servers usually need none. */
+  readonly apiKey?: string;
+  /** Extra headers (organization, project, a proxy's key). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Per-attempt timeout. @default 60000 */
+  readonly timeoutMs?: number;
+  /** Retries after a 408, 409, 429 or 5xx answer or a network error. @default 3 */
+  readonly maxRetries?: number;
+  /** First retry delay; doubles per retry, capped at 30 s; a `Retry-After` header wins (≤ 60 s). @default 500 */
+  readonly retryBaseMs?: number;
+  /** Timers for timeouts and backoff. @default Node timers */
+  readonly scheduler?: Scheduler;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch;
+}
+
+const RETRYABLE = new Set([408, 409, 429, 500, 502, 503, 504]);
+
+function sleep(scheduler: Scheduler, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(aborted(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      handle.cancel();
+      reject(aborted(signal));
+    };
+    const handle = scheduler.schedule(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function aborted(signal: AbortSignal | undefined): MemoryError {
+  return new MemoryError('PROVIDER_ERROR', 'the provider request was aborted', { cause: signal?.reason, details: { reason: 'aborted' } });
+}
+
+function retryAfterMs(response: Response): number | undefined {
+  const header = response.headers.get('retry-after');
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.min(60_000, Math.max(0, seconds * 1000));
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.min(60_000, Math.max(0, date - Date.now()));
+}
+
+/** What a server said, without echoing anything that could be a credential. */
+function bodyExcerpt(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string };
+    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message;
+    if (typeof message === 'string') return message.slice(0, 300);
+  } catch {
+    // not JSON
+  }
+  return text.slice(0, 300);
+}
+
+/** A JSON POST client with per-attempt timeouts, retries with backoff, and abort. */
+export function createHttpClient(options: HttpClientOptions, name: string) {
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+  } catch (cause) {
+    throw new MemoryError('INVALID_CONFIG', `${name}: baseUrl is not a valid URL`, { cause });
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new MemoryError('INVALID_CONFIG', `${name}: baseUrl must be http or https`);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxRetries = options.maxRetries ?? 3;
+  const retryBaseMs = options.retryBaseMs ?? 500;
+  const scheduler = options.scheduler ?? createTimerScheduler();
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
+
+  async function attempt(path: string, body: unknown, signal: AbortSignal | undefined): Promise<{ response?: Response; text?: string; error?: unknown }> {
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = scheduler.schedule(() => {
+      timedOut = true;
+      controller.abort(new Error('timeout'));
+    }, timeoutMs);
+    try {
+      const response = await doFetch(new URL(path, base), { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+      const text = await response.text();
+      return { response, text };
+    } catch (error) {
+      if (signal?.aborted) throw aborted(signal);
+      return { error: timedOut ? new Error(`timed out after ${timeoutMs} ms`) : error };
+    } finally {
+      timer.cancel();
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  return {
+    /** POSTs JSON and returns the parsed JSON answer; throws `MemoryError('PROVIDER_ERROR')`. */
+    async post(path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+      for (let retry = 0; ; retry++) {
+        const { response, text, error } = await attempt(path, body, signal);
+        const status = response?.status;
+        if (response?.ok && text !== undefined) {
+          try {
+            return JSON.parse(text) as unknown;
+          } catch (cause) {
+            throw new MemoryError('PROVIDER_ERROR', `${name}: the server answered with invalid JSON`, { cause, details: { status: response.status } });
+          }
+        }
+        const retryable = error !== undefined || (status !== undefined && RETRYABLE.has(status));
+        if (!retryable || retry >= maxRetries) {
+          const what = status === undefined ? `request failed: ${error instanceof Error ? error.message : String(error)}` : `HTTP ${status}: ${bodyExcerpt(text ?? '')}`;
+          throw new MemoryError('PROVIDER_ERROR', `${name}: ${what}`, {
+            cause: error,
+            details: { status: status ?? null, attempts: retry + 1 },
+          });
+        }
+        const backoff = Math.min(30_000, retryBaseMs * 2 ** retry);
+        await sleep(scheduler, (response && retryAfterMs(response)) ?? backoff, signal);
+      }
+    },
+  };
+}

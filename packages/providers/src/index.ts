@@ -1,0 +1,7 @@
+export { createHashingEmbedder } from './hashing-embedder.js';
+export type { HashingEmbedderOptions } from './hashing-embedder.js';
+export { createOfflineEmbedder } from './offline/embedder.js';
+export type { OfflineEmbedderOptions } from './offline/embedder.js';
+export { createOpenAICompatibleEmbedder, createOpenAICompatibleLlm } from './openai-compatible.js';
+export type { OpenAICompatibleEmbedderOptions, OpenAICompatibleLlmOptions } from './openai-compatible.js';
+export type { HttpClientOptions } from './http.js';

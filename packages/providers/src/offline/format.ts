@@ -1,0 +1,94 @@
+import { MemoryError } from '@memory/core';
+
+/**
+ * The compact word-vector file the offline embedder loads (little-endian):
+ *
+ *   "MEMVEC01" · uint32 header length · header JSON (UTF-8)
+ *   float32[dimensions]          common component removed from every sentence vector (SIF)
+ *   float32[count]               per-word scale: dequantization × SIF weight a / (a + p(w))
+ *   int8[count · dimensions]     quantized word vectors, in frequency order
+ *   UTF-8 words joined by "\n"
+ *
+ * int8 with a per-word scale keeps cosine similarities within ~0.01 of the float vectors at a
+ * quarter of their size; frequency order gives each word's rank, from which SIF weights follow.
+ */
+export interface WordVectorHeader {
+  readonly version: 1;
+  readonly model: string;
+  readonly dimensions: number;
+  readonly count: number;
+  /** SIF smoothing constant a in a / (a + p(w)) (already folded into the scales). */
+  readonly sifA: number;
+  /** Zipf normalizer used for p(w): p(word of rank r, 1-based) = 1 / (r · zipfH). */
+  readonly zipfH: number;
+  /** Typical norm of a rare word's vector; unknown words get a hashed vector of this norm. */
+  readonly oovNorm: number;
+  readonly source: string;
+}
+
+export interface WordVectors {
+  readonly header: WordVectorHeader;
+  readonly commonComponent: Float32Array;
+  readonly scales: Float32Array;
+  readonly vectors: Int8Array;
+  readonly words: readonly string[];
+}
+
+const MAGIC = 'MEMVEC01';
+
+function float32View(buffer: Buffer, offset: number, length: number): Float32Array {
+  // Copy: the file buffer's offset is not guaranteed to be 4-byte aligned.
+  const out = new Float32Array(length);
+  for (let i = 0; i < length; i++) out[i] = buffer.readFloatLE(offset + i * 4);
+  return out;
+}
+
+export function encodeWordVectors(data: WordVectors): Buffer {
+  const { header } = data;
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const floats = Buffer.alloc((header.dimensions + header.count) * 4);
+  data.commonComponent.forEach((x, i) => floats.writeFloatLE(x, i * 4));
+  data.scales.forEach((x, i) => floats.writeFloatLE(x, (header.dimensions + i) * 4));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(headerBytes.length, 0);
+  return Buffer.concat([
+    Buffer.from(MAGIC, 'latin1'),
+    length,
+    headerBytes,
+    floats,
+    Buffer.from(data.vectors.buffer, data.vectors.byteOffset, data.vectors.byteLength),
+    Buffer.from(data.words.join('\n'), 'utf8'),
+  ]);
+}
+
+function invalid(message: string): MemoryError {
+  return new MemoryError('INVALID_CONFIG', `offline embedder vectors file: ${message}`);
+}
+
+export function decodeWordVectors(buffer: Buffer): WordVectors {
+  if (buffer.length < 12 || buffer.toString('latin1', 0, 8) !== MAGIC) throw invalid('not a word-vector file (bad magic)');
+  const headerLength = buffer.readUInt32LE(8);
+  let header: WordVectorHeader;
+  try {
+    header = JSON.parse(buffer.toString('utf8', 12, 12 + headerLength)) as WordVectorHeader;
+  } catch (cause) {
+    throw new MemoryError('INVALID_CONFIG', 'offline embedder vectors file: unreadable header', { cause });
+  }
+  const { dimensions, count } = header;
+  if (header.version !== 1 || !Number.isInteger(dimensions) || !Number.isInteger(count) || dimensions < 1 || count < 1) {
+    throw invalid('unsupported header');
+  }
+  let offset = 12 + headerLength;
+  const commonComponent = float32View(buffer, offset, dimensions);
+  offset += dimensions * 4;
+  const scales = float32View(buffer, offset, count);
+  offset += count * 4;
+  const vectorBytes = count * dimensions;
+  if (buffer.length < offset + vectorBytes) throw invalid('truncated');
+  const vectors = new Int8Array(vectorBytes);
+  vectors.set(new Int8Array(buffer.buffer, buffer.byteOffset + offset, vectorBytes));
+  offset += vectorBytes;
+  const words = buffer.toString('utf8', offset).split('\n');
+  if (words.length !== count) throw invalid(`expected ${count} words, found ${words.length}`);
+  return { header, commonComponent, scales, vectors, words };
+}
