@@ -1,4 +1,4 @@
-import { type MemoryConfig, MemoryError, createTimerScheduler, cryptoRandom, resolveConfig } from '@memory/core';
+import { type MemoryConfig, MemoryError, agentIdSchema, createTimerScheduler, cryptoRandom, parseInput, resolveConfig } from '@memory/core';
 import {
   type EnqueueInput,
   type EnqueueResult,
@@ -9,9 +9,11 @@ import {
   type ReapResult,
   type RepairFilter,
   type RepairReport,
+  PermanentJobError,
   type WorkerStatus,
   createQueue,
 } from '@memory/queue';
+import { z } from 'zod';
 import {
   type ForgetResult,
   type HistoryEntry,
@@ -51,8 +53,15 @@ import {
   rememberMany,
 } from '@memory/ingest';
 import type { ForgetInput, GetMemoryOptions, ModifyInput, RecoverInput, RememberInput, ScopeInput } from '@memory/ingest';
-import { type RecallInput, type RecallResponse, createRecallSchema, recallLexical } from '@memory/recall';
-import { type Store, type VectorSupport, openStore } from '@memory/store';
+import {
+  PROSPECTIVE_INDEX_JOB,
+  type RecallInput,
+  type RecallResponse,
+  createAfterResponseWriter,
+  createHintsHandler,
+  createRecall,
+} from '@memory/recall';
+import { type RecallTelemetryRow, type Store, type VectorSupport, deleteHints, listRecallTelemetry, openStore, purgeRecallTelemetry } from '@memory/store';
 import { type HandlerRegistration, createBackground } from './background.js';
 import { type MemoryEngineOptions, checkOptions } from './options.js';
 
@@ -131,6 +140,24 @@ export interface EngineJobs {
   registerHandler(registration: HandlerRegistration): void;
 }
 
+/** Opt-in local recall telemetry (`config.telemetry.recallQa`). It holds query text, so it is scoped and purgeable. */
+export interface EngineTelemetry {
+  /** One agent's recorded recalls, newest first. @default limit 100 */
+  list(agentId: string, options?: { limit?: number }): Promise<RecallTelemetryRow[]>;
+  /** Deletes one agent's telemetry (all, or recorded before `before`); returns rows deleted. */
+  purge(agentId: string, options?: { before?: number }): Promise<number>;
+}
+
+const parseAgent = (agentId: unknown): string => parseInput(agentIdSchema, agentId, 'agentId');
+
+const hintsJobSchema = z.strictObject({ memoryId: z.string().min(1), agentId: agentIdSchema });
+/** A hints job's payload, checked: a malformed one fails the job permanently instead of retrying. */
+function hintsPayload(payload: unknown): { memoryId: string; agentId: string } {
+  const parsed = hintsJobSchema.safeParse(payload);
+  if (!parsed.success) throw new PermanentJobError('prospective_index payload needs { memoryId, agentId }');
+  return parsed.data;
+}
+
 /** The engine a host holds. Every method fails with `ENGINE_CLOSED` after `close()`. */
 export interface MemoryEngine {
   /** The resolved, frozen configuration. */
@@ -151,8 +178,12 @@ export interface MemoryEngine {
   recover(id: string, input: RecoverInput): Promise<Memory>;
   /** The memory's audit trail, oldest first. */
   history(id: string, input: ScopeInput): Promise<HistoryEntry[]>;
-  /** Ranked recall within one agent's scope. */
+  /**
+   * Hybrid recall within one agent's scope: lexical (BM25), semantic (with an embedder), prospective
+   * hints, knowledge-graph traversal and host-linked channels, fused, dampened and tiered.
+   */
   recall(input: RecallInput): Promise<RecallResponse>;
+  readonly telemetry: EngineTelemetry;
   /**
    * Starts background work on the scheduler: startup recovery of the queue, the stale-lease reaper,
    * and the workers. Idempotent. Hosts that drive work themselves call `runDue()` instead.
@@ -196,14 +227,21 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     ...(options.logger ? { logger: options.logger } : {}),
     config: config.store,
   });
+  const queue = createQueue({ store, config: config.queue });
+  const embedder = options.embedder ? store.guard.embedder(options.embedder) : undefined;
+  const llm = options.llm ? store.guard.llm(options.llm) : undefined;
+  const hintsOn = config.hints.enabled && llm !== undefined;
   const writer: MemoryWriter = {
     store,
     config,
     schemas: createInputSchemas(config),
-    embedder: options.embedder ? store.guard.embedder(options.embedder) : undefined,
+    embedder,
+    onContentWritten: (sql, memory) => {
+      if (memory.changed) deleteHints(sql, memory.agentId, memory.id);
+      if (!hintsOn || memory.type === 'document_chunk') return;
+      queue.enqueue({ jobType: PROSPECTIVE_INDEX_JOB, payload: { memoryId: memory.id, agentId: memory.agentId }, dedupKey: memory.id, agentId: memory.agentId, memoryId: memory.id });
+    },
   };
-  const recallSchema = createRecallSchema(config);
-  const queue = createQueue({ store, config: config.queue });
   const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
   const scheduler = options.scheduler ?? createTimerScheduler();
   const documents = createDocuments({ writer, queue, scheduler });
@@ -221,6 +259,21 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     true,
   );
   background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
+  if (hintsOn && llm) {
+    const hints = createHintsHandler({ store, llm, config });
+    background.register(
+      {
+        jobTypes: [PROSPECTIVE_INDEX_JOB],
+        handler: (job, context) => hints(hintsPayload(job.payload), context.signal),
+        admission: 'llm',
+        concurrency: config.queue.llmConcurrency,
+        name: 'prospective-index',
+      },
+      true,
+    );
+  }
+  const after = createAfterResponseWriter(store, scheduler, store.logger);
+  const recall = createRecall({ store, config, embedder, after });
   let closed = false;
   let closing: Promise<void> | undefined;
 
@@ -241,7 +294,11 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     forget: (id, input) => call(() => forgetMemory(writer, id, input)),
     recover: (id, input) => call(() => recoverMemory(writer, id, input)),
     history: (id, input) => call(() => memoryHistory(writer, id, input)),
-    recall: (input) => call(() => recallLexical(store, config, recallSchema, input)),
+    recall: (input) => call(() => recall(input)),
+    telemetry: Object.freeze({
+      list: (agentId, opts) => call(() => store.read((sql) => listRecallTelemetry(sql, parseAgent(agentId), opts?.limit ?? 100))),
+      purge: (agentId, opts) => call(() => store.write((sql) => purgeRecallTelemetry(sql, parseAgent(agentId), opts?.before))),
+    } satisfies EngineTelemetry),
     start: () => call(() => background.start()),
     runDue: () => call(() => background.runDue()),
     diagnostics: () =>
@@ -299,6 +356,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
         closed = true;
         try {
           await background.close();
+          after.flush();
         } finally {
           store.close();
         }

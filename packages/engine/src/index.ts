@@ -1,5 +1,5 @@
 export { createMemoryEngine } from './engine.js';
-export type { EngineDiagnostics, EngineDocuments, EngineImports, EngineJobs, EngineRepairs, EngineTranscripts, MemoryEngine } from './engine.js';
+export type { EngineDiagnostics, EngineDocuments, EngineImports, EngineJobs, EngineRepairs, EngineTelemetry, EngineTranscripts, MemoryEngine } from './engine.js';
 export { RESERVED_JOB_TYPES } from './background.js';
 export type { HandlerRegistration } from './background.js';
 export { PermanentJobError, RetryJobError } from '@memory/queue';
@@ -78,5 +78,19 @@ export type {
   RememberInput,
   RememberResult,
 } from '@memory/ingest';
-export type { ChannelScores, LexicalPlan, RecallInput, RecallResponse, RecallResult } from '@memory/recall';
+export { formatRecall } from '@memory/recall';
+export type {
+  ChannelScores,
+  DrillDown,
+  FormatRecallOptions,
+  LexicalPlan,
+  RecallExplanation,
+  RecallInput,
+  RecallResponse,
+  RecallResult,
+  RecallTimings,
+  SessionExcerpt,
+  VectorCompleteness,
+} from '@memory/recall';
+export type { RecallTelemetryRow } from '@memory/store';
 export type { MemoryType, VectorSupport } from '@memory/store';

@@ -11,6 +11,7 @@ describe('public exports', () => {
     ['@memory/ingest', () => import('@memory/ingest')],
     ['@memory/recall', () => import('@memory/recall')],
     ['@memory/engine', () => import('@memory/engine')],
+    ['@memory/providers', () => import('@memory/providers')],
   ])('%s', async (name, load) => {
     expect(Object.keys(await load()).sort()).toMatchSnapshot(name);
   });

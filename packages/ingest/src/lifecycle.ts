@@ -90,6 +90,7 @@ export async function modifyMemory(writer: MemoryWriter, id: unknown, input: unk
       update.embedding_model = embedder.model;
     }
     updateMemory(sql, row.agent_id, row.id, update);
+    if (contentChanged) writer.onContentWritten?.(sql, { id: row.id, agentId: row.agent_id, type: row.type, changed: true });
     insertHistory(
       sql,
       historyRow(writer, row, 'updated', patch, {

@@ -105,6 +105,7 @@ export function writeOne(
     replaceMemoryLinks(sql, input.agentId, id, input.linkedEntities);
   }
   if (linkEntities) linkMemoryToEntities(sql, { id, agentId: input.agentId, content: item.content, now });
+  writer.onContentWritten?.(sql, { id, agentId: input.agentId, type: input.type, changed: false });
   if (vector && writer.embedder) {
     upsertEmbedding(
       sql,

@@ -1,5 +1,5 @@
 import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
-import type { Store } from '@memory/store';
+import type { SqlExecutor, Store } from '@memory/store';
 import type { InputSchemas } from './inputs.js';
 
 /** What the memory writer needs; built once by the engine. */
@@ -9,6 +9,11 @@ export interface MemoryWriter {
   readonly schemas: InputSchemas;
   /** Already wrapped by the store's transaction guard. */
   readonly embedder?: EmbeddingProvider | undefined;
+  /**
+   * Called inside the write transaction when a memory's content is new (created, or changed by
+   * modify): the engine uses it to queue derived work such as prospective hints.
+   */
+  readonly onContentWritten?: ((sql: SqlExecutor, memory: { id: string; agentId: string; type: string; changed: boolean }) => void) | undefined;
 }
 
 /** The audit fields every mutation records. */

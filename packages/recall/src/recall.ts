@@ -1,65 +1,47 @@
 import { performance } from 'node:perf_hooks';
-import { type MemoryConfig, type MemoryId, agentIdSchema, labelSchema, parseInput, timeSchema } from '@memory/core';
-import { type LexicalHit, MEMORY_TYPES, type MemoryType, type Store, bm25Score, searchMemoriesLexical } from '@memory/store';
-import { z } from 'zod';
-import { type LexicalPlan, matchExpressions, planLexicalQuery } from './query.js';
+import { type EmbeddingProvider, type MemoryConfig, type MemoryId, parseInput } from '@memory/core';
+import {
+  type EntityMatch,
+  type MemoryCandidateRow,
+  type MemoryFilters,
+  type Store,
+  claimCurrentness,
+  entitiesOfMemories,
+  entityDegreePercentile,
+  findLinkedMemories,
+  memoryVectors,
+  readMemoryCandidates,
+} from '@memory/store';
+import type { AfterResponseWriter } from './after-response.js';
+import { type ChannelContext, cosineWithBlob, unit } from './channels/context.js';
+import { hintsChannel } from './channels/hints.js';
+import { lexicalChannel } from './channels/lexical.js';
+import { type SemanticOutcome, semanticChannel } from './channels/semantic.js';
+import { type TraversalPath, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
+import { buildDrillDown } from './drill-down.js';
+import { expandSessions } from './expand.js';
+import { planLexicalQuery } from './query.js';
+import { type RecallRequest, createRecallSchema } from './schema.js';
+import { type Adjustments, type ChannelEvidence, clamp01, dampen, fuseScore } from './shaping.js';
+import type { RecallResponse, RecallResult } from './types.js';
 
-/** Recall input schema, built once per engine from its configuration. */
-export function createRecallSchema(config: MemoryConfig) {
-  const type = z.enum(MEMORY_TYPES, { error: `type must be one of: ${MEMORY_TYPES.join(', ')}` });
-  return z.strictObject({
-    agentId: agentIdSchema,
-    query: z
-      .string({ error: 'query must be a string' })
-      .min(1, 'query must not be empty')
-      .max(config.limits.maxQueryChars, `query must be at most ${config.limits.maxQueryChars} characters`),
-    /** 1..`config.recall.maxLimit`. @default config.recall.defaultLimit */
-    limit: z.number().int('limit must be an integer').min(1, 'limit must be at least 1').max(config.recall.maxLimit, `limit must be at most ${config.recall.maxLimit}`).optional(),
-    /** One type or a list; a memory matches any of them. */
-    type: z.union([type, z.array(type).max(MEMORY_TYPES.length)]).optional(),
-    /** A memory must carry every tag listed. */
-    tags: z.array(labelSchema(config.limits.maxTagLength, 'tag')).max(config.limits.maxTags).optional(),
-    project: labelSchema(256, 'project').optional(),
-    /** Only memories created at or after this time. */
-    since: timeSchema.optional(),
-    /** Only memories created before this time. */
-    until: timeSchema.optional(),
-  });
+export interface RecallDeps {
+  readonly store: Store;
+  readonly config: MemoryConfig;
+  /** Enables the semantic channel (already wrapped by the store's transaction guard). */
+  readonly embedder?: EmbeddingProvider | undefined;
+  readonly after: AfterResponseWriter;
 }
 
-export type RecallInput = z.input<ReturnType<typeof createRecallSchema>>;
-
-/** Per-channel scores in 0..1. Only the lexical channel exists so far. */
-export interface ChannelScores {
-  readonly lexical?: number;
+interface Candidate {
+  readonly id: string;
+  readonly evidence: ChannelEvidence;
+  row?: MemoryCandidateRow;
+  path?: TraversalPath;
+  linkedBy?: Array<{ type: string; refId: string }>;
 }
 
-export interface RecallResult {
-  readonly id: MemoryId;
-  readonly content: string;
-  readonly type: MemoryType;
-  /** 0..1, higher is better; results are sorted by it within each match tier. */
-  readonly score: number;
-  /** `linked`: reached structurally (verified); `related`: found by text or meaning (a hypothesis). */
-  readonly tier: 'linked' | 'related';
-  readonly channels: ChannelScores;
-  readonly tags: readonly string[];
-  readonly project: string | null;
-  readonly importance: number;
-  readonly pinned: boolean;
-  readonly createdAt: number;
-}
-
-export interface RecallResponse {
-  readonly results: readonly RecallResult[];
-  /** How the query text was searched. */
-  readonly query: LexicalPlan;
-  /** Milliseconds per stage. */
-  readonly timings: { readonly totalMs: number; readonly lexicalMs: number };
-}
-
-/** The lexical channel's 0..1 score for a bm25() value. */
-export const lexicalScore = bm25Score;
+const DAY_MS = 86_400_000;
 
 function parseTags(text: string): string[] {
   try {
@@ -70,61 +52,279 @@ function parseTags(text: string): string[] {
   }
 }
 
-function toResult(hit: LexicalHit): RecallResult {
-  const score = lexicalScore(hit.bm25);
+function filtersOf(request: RecallRequest, config: MemoryConfig, now: number): MemoryFilters {
+  const days = request.recentOnly ? config.recall.recentOnlyDays : request.windowDays === undefined ? config.recall.searchWindowDays : request.windowDays;
   return {
-    id: hit.id as MemoryId,
-    content: hit.content,
-    type: hit.type,
-    score,
-    tier: 'related',
-    channels: { lexical: score },
-    tags: parseTags(hit.tags),
-    project: hit.project,
-    importance: hit.importance,
-    pinned: hit.pinned === 1,
-    createdAt: hit.created_at,
-  };
-}
-
-/**
- * Lexical recall: BM25 over FTS5 within one agent's live memories, filters applied in the same
- * query that reads rows. Results that match every query token come first; when too few do, results
- * matching any token fill the remaining places.
- */
-export function recallLexical(
-  store: Store,
-  config: MemoryConfig,
-  schema: ReturnType<typeof createRecallSchema>,
-  input: unknown,
-): RecallResponse {
-  const started = performance.now();
-  const request = parseInput(schema, input, 'recall');
-  const limit = request.limit ?? config.recall.defaultLimit;
-  const plan = planLexicalQuery(request.query, config.recall);
-  const filters = {
     types: request.type === undefined ? undefined : Array.isArray(request.type) ? request.type : [request.type],
     tags: request.tags,
     project: request.project,
+    who: request.who,
+    pinned: request.pinned,
+    importanceMin: request.importanceMin,
     since: request.since,
     until: request.until,
+    windowStart: days === null ? undefined : now - days * DAY_MS,
   };
-  const results: RecallResult[] = [];
-  const seen = new Set<string>();
-  const lexicalStart = performance.now();
-  store.read((sql) => {
-    const now = store.clock.now();
-    for (const match of matchExpressions(plan)) {
-      if (results.length >= limit) break;
-      const hits = searchMemoriesLexical(sql, { agentId: request.agentId, match, filters, now, limit: Math.min(limit + seen.size, config.recall.lexicalCandidates) });
-      for (const hit of hits) {
-        if (results.length >= limit) break;
-        if (seen.has(hit.id)) continue;
-        seen.add(hit.id);
-        results.push(toResult(hit));
-      }
-    }
-  });
-  const done = performance.now();
-  return { results, query: plan, timings: { totalMs: done - started, lexicalMs: done - lexicalStart } };
 }
+
+async function queryVector(embedder: EmbeddingProvider, query: string, warnings: string[]): Promise<Float32Array | undefined> {
+  try {
+    const [vector] = await embedder.embed([query], { purpose: 'query' });
+    if (!vector || vector.length !== embedder.dimensions || !vector.every(Number.isFinite)) {
+      warnings.push('semantic: the embedder returned an unusable query vector');
+      return undefined;
+    }
+    return unit(vector);
+  } catch (error) {
+    warnings.push(`semantic: embedding the query failed (${error instanceof Error ? error.message : String(error)})`);
+    return undefined;
+  }
+}
+
+/**
+ * Hybrid recall within one agent's scope: lexical, semantic, hint, traversal and linked channels,
+ * each scoped before content is read, bounded and non-fatal; fused, dampened, tiered.
+ */
+export function createRecall(deps: RecallDeps) {
+  const { store, config, embedder, after } = deps;
+  const schema = createRecallSchema(config);
+
+  return async function recall(input: unknown): Promise<RecallResponse> {
+    const started = performance.now();
+    const request = parseInput(schema, input, 'recall');
+    const warnings: string[] = [];
+    // Started first, awaited last: the other channels run while the embedder works.
+    const vectorPromise = embedder ? queryVector(embedder, request.query, warnings) : Promise.resolve(undefined);
+    const now = store.clock.now();
+    const limit = request.limit ?? config.recall.defaultLimit;
+    const plan = planLexicalQuery(request.query, config.recall);
+    const filters = filtersOf(request, config, now);
+    const candidates = new Map<string, Candidate>();
+    const candidate = (id: string): Candidate => {
+      let c = candidates.get(id);
+      if (!c) candidates.set(id, (c = { id, evidence: {} }));
+      return c;
+    };
+    const stage = <T>(name: string, fn: () => T, fallback: T): T => {
+      try {
+        return fn();
+      } catch (error) {
+        warnings.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+        return fallback;
+      }
+    };
+    const t = { lexical: 0, hints: 0, traversal: 0, linked: 0, embedWait: 0, semantic: 0, fusion: 0, expand: 0 };
+    let focal: EntityMatch[] = [];
+
+    store.read((sql) => {
+      const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit };
+      let mark = performance.now();
+      const lexicalPool = Math.min(config.recall.lexicalCandidates, Math.max(50, limit * 5));
+      const lexical = stage('lexical', () => lexicalChannel(ctx, lexicalPool), []);
+      const bestLexical = Math.max(0, ...lexical.map((h) => -h.bm25));
+      lexical.forEach((hit, i) => {
+        const c = candidate(hit.id);
+        c.row = hit;
+        c.evidence.lexical = bestLexical > 0 ? clamp01(-hit.bm25 / bestLexical) : 0;
+        c.evidence.ranks = { ...c.evidence.ranks, lexical: i + 1 };
+        c.evidence.anchored = true;
+      });
+      t.lexical = performance.now() - mark;
+
+      mark = performance.now();
+      const hints = stage('hints', () => hintsChannel(ctx), []);
+      const bestHint = Math.max(0, ...hints.map((h) => -h.bm25));
+      hints.forEach((hit, i) => {
+        const c = candidate(hit.memoryId);
+        c.evidence.hint = bestHint > 0 ? clamp01(-hit.bm25 / bestHint) : 0;
+        c.evidence.ranks = { ...c.evidence.ranks, hint: i + 1 };
+      });
+      t.hints = performance.now() - mark;
+
+      mark = performance.now();
+      focal = stage('traversal', () => resolveFocalEntities(ctx, request.query), []);
+      if (config.traversal.enabled && focal.length > 0) {
+        const budget = Math.floor(config.traversal.candidateBudget * (1 - config.traversal.flatReserve));
+        const outcome = stage('traversal', () => traversalChannel(ctx, focal, budget, request.asOf ?? now), undefined);
+        for (const [memoryId, path] of outcome?.memories ?? []) candidate(memoryId).path = path;
+        if (outcome?.truncated) warnings.push('traversal: stopped at a bound (entities, claims or time); results are partial');
+      }
+      t.traversal = performance.now() - mark;
+
+      mark = performance.now();
+      if (request.linkedEntities && request.linkedEntities.length > 0) {
+        const refs = request.linkedEntities;
+        for (const link of stage('linked', () => findLinkedMemories(sql, request.agentId, refs, config.recall.linkedCandidates), [])) {
+          const c = candidate(link.memoryId);
+          c.evidence.linked = 1;
+          (c.linkedBy ??= []).push({ type: link.refType, refId: link.refId });
+        }
+      }
+      t.linked = performance.now() - mark;
+    });
+
+    let mark = performance.now();
+    const vector = await vectorPromise;
+    t.embedWait = performance.now() - mark;
+
+    let semantic: SemanticOutcome = { hits: [], completeness: 'none' };
+    let hubThreshold: number | undefined;
+    const entitiesOf = new Map<string, Array<{ id: string; name: string; degree: number }>>();
+    const superseded = new Set<string>();
+    store.read((sql) => {
+      const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit };
+      mark = performance.now();
+      if (vector && embedder) {
+        semantic = stage('semantic', () => semanticChannel(ctx, vector, embedder.model, store.vector.available), semantic);
+        semantic.hits.forEach((hit, i) => {
+          const c = candidate(hit.memoryId);
+          c.evidence.semantic = clamp01(hit.cosine);
+          c.evidence.ranks = { ...c.evidence.ranks, semantic: i + 1 };
+          c.evidence.anchored = true;
+        });
+      }
+      t.semantic = performance.now() - mark;
+
+      mark = performance.now();
+      // Rows for candidates other channels found: scope and filters applied here, so anything that
+      // does not pass (another agent's id, a deleted memory, a filter) is dropped.
+      const missing = [...candidates.values()].filter((c) => !c.row).map((c) => c.id);
+      const rows = stage('candidates', () => readMemoryCandidates(sql, request.agentId, missing, filters, now), []);
+      for (const row of rows) {
+        const c = candidates.get(row.id);
+        if (c) c.row = row;
+      }
+      for (const [id, c] of candidates) if (!c.row) candidates.delete(id);
+      if (vector && embedder) {
+        const unscored = [...candidates.values()].filter((c) => c.evidence.semantic === undefined).map((c) => c.id);
+        for (const v of stage('semantic', () => memoryVectors(sql, request.agentId, embedder.model, unscored), [])) {
+          const c = candidates.get(v.memoryId);
+          if (c) c.evidence.semantic = clamp01(cosineWithBlob(vector, v.vector));
+        }
+      }
+      const ids = [...candidates.keys()];
+      for (const e of stage('entities', () => entitiesOfMemories(sql, request.agentId, ids), [])) {
+        const list = entitiesOf.get(e.memoryId) ?? [];
+        list.push({ id: e.entityId, name: e.name, degree: e.degree });
+        entitiesOf.set(e.memoryId, list);
+      }
+      if (entitiesOf.size > 0 && config.recall.dampening.hub) {
+        hubThreshold = stage('hub', () => entityDegreePercentile(sql, request.agentId, config.recall.dampening.hubPercentile), undefined);
+      }
+      for (const c of stage('currentness', () => claimCurrentness(sql, request.agentId, ids), [])) {
+        if (c.active === 0 && c.superseded > 0) superseded.add(c.memoryId);
+      }
+    });
+
+    const focalIds = new Set(focal.map((e) => e.entityId));
+    const semanticRan = vector !== undefined;
+    const scored: Array<{ c: Candidate; score: number; fused: number; adjustments: Adjustments & { graphBoost?: number } }> = [];
+    for (const c of candidates.values()) {
+      const row = c.row;
+      if (!row) continue;
+      if (c.path) c.evidence.traversal = clamp01(0.7 * (c.evidence.semantic ?? 0) + 0.3 * row.importance);
+      const fused = fuseScore(c.evidence, { recall: config.recall, traversal: config.traversal, semanticRan });
+      let base = fused;
+      const extra: { graphBoost?: number } = {};
+      if (!config.traversal.enabled && focalIds.size > 0 && (entitiesOf.get(c.id) ?? []).some((e) => focalIds.has(e.id))) {
+        base = clamp01(base + config.traversal.graphBoost);
+        extra.graphBoost = config.traversal.graphBoost;
+      }
+      const { score, adjustments } = dampen(
+        base,
+        { content: row.content, type: row.type, createdAt: row.created_at, semantic: c.evidence.semantic, entityDegrees: (entitiesOf.get(c.id) ?? []).map((e) => e.degree), superseded: superseded.has(c.id) },
+        { queryTokens: plan.tokens, hubThreshold, now },
+        config.recall,
+      );
+      const structural = c.evidence.linked !== undefined || c.path !== undefined;
+      if (score < config.recall.minScore && !structural) continue;
+      scored.push({ c, score, fused, adjustments: { ...adjustments, ...extra } });
+    }
+    scored.sort((a, b) => b.score - a.score || (a.c.id < b.c.id ? -1 : 1));
+    const top = scored.slice(0, limit);
+    const results: RecallResult[] = top.map(({ c, score, fused, adjustments }) => {
+      const row = c.row as MemoryCandidateRow;
+      const e = c.evidence;
+      const entities = entitiesOf.get(c.id);
+      const anchored = e.anchored === true;
+      return {
+        id: row.id as MemoryId,
+        content: row.content,
+        type: row.type,
+        score,
+        tier: e.linked !== undefined || (c.path !== undefined && c.path.claimId !== undefined) ? 'linked' : 'related',
+        channels: {
+          ...(e.lexical !== undefined ? { lexical: e.lexical } : {}),
+          ...(e.semantic !== undefined ? { semantic: e.semantic } : {}),
+          ...(e.hint !== undefined ? { hint: e.hint } : {}),
+          ...(e.traversal !== undefined ? { traversal: e.traversal } : {}),
+          ...(e.linked !== undefined ? { linked: e.linked } : {}),
+        },
+        tags: parseTags(row.tags),
+        project: row.project,
+        who: row.who,
+        importance: row.importance,
+        pinned: row.pinned === 1,
+        createdAt: row.created_at,
+        ...(row.source_type && row.source_id ? { source: { type: row.source_type, id: row.source_id } } : {}),
+        ...(entities ? { entities: entities.map((x) => ({ id: x.id, name: x.name })) } : {}),
+        ...(request.explain
+          ? {
+              explanation: {
+                fused,
+                adjustments,
+                anchored,
+                ...(c.path ? { path: c.path } : {}),
+                ...(c.linkedBy ? { linkedBy: c.linkedBy } : {}),
+              },
+            }
+          : {}),
+      };
+    });
+    t.fusion = performance.now() - mark;
+
+    mark = performance.now();
+    const expansions = request.expand
+      ? stage('expand', () => store.read((sql) => expandSessions(sql, request.agentId, results, plan.tokens, config.recall.expand)), [])
+      : undefined;
+    t.expand = performance.now() - mark;
+
+    const totalMs = performance.now() - started;
+    after.recordAccess(request.agentId, results.map((r) => r.id));
+    if (config.telemetry.recallQa) {
+      after.recordTelemetry({
+        agentId: request.agentId,
+        query: request.query,
+        resultCount: results.length,
+        topScore: results[0]?.score ?? null,
+        channels: { lexicalMs: t.lexical, semanticMs: t.semantic, hintsMs: t.hints, traversalMs: t.traversal },
+        vectorCompleteness: semantic.completeness,
+        totalMs,
+        createdAt: now,
+      });
+    }
+    return {
+      results,
+      query: plan,
+      vectorCompleteness: semantic.completeness,
+      ...(semantic.searchedWindow !== undefined ? { searchedWindow: semantic.searchedWindow } : {}),
+      window: { since: filters.windowStart ?? null },
+      drillDown: buildDrillDown(results, plan, request.expand === true),
+      ...(expansions ? { expansions } : {}),
+      warnings,
+      timings: {
+        totalMs,
+        lexicalMs: t.lexical,
+        hintsMs: t.hints,
+        traversalMs: t.traversal,
+        linkedMs: t.linked,
+        embedWaitMs: t.embedWait,
+        semanticMs: t.semantic,
+        fusionMs: t.fusion,
+        expandMs: t.expand,
+      },
+    };
+  };
+}
+
+export type Recall = ReturnType<typeof createRecall>;

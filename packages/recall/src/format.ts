@@ -1,0 +1,70 @@
+import type { DrillDown, RecallResponse, RecallResult } from './types.js';
+
+export interface FormatRecallOptions {
+  /** Approximate size of the rendered text, in tokens (4 characters each). @default 1000 */
+  readonly budgetTokens?: number;
+  /** Show scores next to related results. @default true */
+  readonly scores?: boolean;
+}
+
+function date(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+function resultLine(r: RecallResult, scores: boolean): string {
+  const entities = r.entities && r.entities.length > 0 ? ` (about: ${r.entities.map((e) => e.name).join(', ')})` : '';
+  const score = scores && r.tier === 'related' ? ` · ${r.score.toFixed(2)}` : '';
+  return `- [${r.type} · ${date(r.createdAt)}${score}] ${r.content.replace(/\s+/g, ' ').trim()}${entities}`;
+}
+
+function drillLine(d: DrillDown): string {
+  switch (d.kind) {
+    case 'expand_session':
+      return `- expand session ${d.sessionKey}: ${d.reason}`;
+    case 'open_entity':
+      return `- open entity ${d.name} (${d.entityId}): ${d.reason}`;
+    case 'narrower_query':
+      return `- narrower query "${d.query}": ${d.reason}`;
+  }
+}
+
+/**
+ * Renders a recall response for a prompt: LINKED CONTEXT (structurally verified), POSSIBLY RELATED
+ * (text or meaning matches: hypotheses) and DRILL-DOWN, in that order, results by score then id.
+ * Stops adding lines at the budget and says how many were left out. Deterministic.
+ */
+export function formatRecall(response: RecallResponse, options: FormatRecallOptions = {}): string {
+  const budgetChars = Math.max(40, (options.budgetTokens ?? 1000) * 4);
+  const scores = options.scores ?? true;
+  const order = (a: RecallResult, b: RecallResult): number => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const sections: Array<[string, string[]]> = [
+    ['LINKED CONTEXT', response.results.filter((r) => r.tier === 'linked').sort(order).map((r) => resultLine(r, scores))],
+    ['POSSIBLY RELATED', response.results.filter((r) => r.tier === 'related').sort(order).map((r) => resultLine(r, scores))],
+    ['DRILL-DOWN', response.drillDown.map(drillLine)],
+  ];
+  const out: string[] = [];
+  let used = 0;
+  let omitted = 0;
+  for (const [title, lines] of sections) {
+    if (lines.length === 0) continue;
+    if (used + title.length + 1 > budgetChars) {
+      omitted += lines.length;
+      continue;
+    }
+    const kept: string[] = [];
+    for (const line of lines) {
+      if (used + title.length + line.length + 2 > budgetChars) {
+        omitted++;
+        continue;
+      }
+      kept.push(line);
+      used += line.length + 1;
+    }
+    if (kept.length === 0) continue;
+    out.push(title, ...kept, '');
+    used += title.length + 2;
+  }
+  if (out.length === 0) return response.results.length === 0 ? 'NO RELEVANT MEMORIES' : `(${omitted} items did not fit the budget)`;
+  if (omitted > 0) out.push(`(${omitted} more items left out to fit the budget)`);
+  return out.join('\n').trimEnd();
+}

@@ -1,0 +1,89 @@
+import type { MemoryId } from '@memory/core';
+import type { MemoryType } from '@memory/store';
+import type { VectorCompleteness } from './channels/semantic.js';
+import type { SessionExcerpt } from './expand.js';
+import type { LexicalPlan } from './query.js';
+import type { Adjustments } from './shaping.js';
+
+/** Per-channel scores in 0..1; a channel that did not find the memory is absent. */
+export interface ChannelScores {
+  readonly lexical?: number;
+  readonly semantic?: number;
+  readonly hint?: number;
+  readonly traversal?: number;
+  readonly linked?: number;
+}
+
+/** Why a result scored what it did (`explain: true`). */
+export interface RecallExplanation {
+  /** Score after fusion and caps, before dampening. */
+  readonly fused: number;
+  /** Multipliers (gravity, hub, resolution, currentness) and additions (recency, graph boost) applied after fusion. */
+  readonly adjustments: Adjustments & { graphBoost?: number };
+  /** Found by the lexical or semantic channel (anchored in the query's text or meaning). */
+  readonly anchored: boolean;
+  /** Graph path: the entity it was reached from and the hop count. */
+  readonly path?: { readonly entityId: string; readonly hops: number; readonly claimId?: string };
+  /** Host references that linked it. */
+  readonly linkedBy?: ReadonlyArray<{ readonly type: string; readonly refId: string }>;
+}
+
+export interface RecallResult {
+  readonly id: MemoryId;
+  readonly content: string;
+  readonly type: MemoryType;
+  /** 0..1, higher is better; results are sorted by it. */
+  readonly score: number;
+  /** `linked`: reached structurally — a host reference or the knowledge graph (verified); `related`: found by text or meaning (a hypothesis). */
+  readonly tier: 'linked' | 'related';
+  readonly channels: ChannelScores;
+  readonly tags: readonly string[];
+  readonly project: string | null;
+  readonly who: string | null;
+  readonly importance: number;
+  readonly pinned: boolean;
+  readonly createdAt: number;
+  /** Where the memory came from (`{ type: 'transcript', id: sessionKey }` for a session). */
+  readonly source?: { readonly type: string; readonly id: string };
+  /** Knowledge-graph entities the memory mentions. */
+  readonly entities?: ReadonlyArray<{ readonly id: string; readonly name: string }>;
+  readonly explanation?: RecallExplanation;
+}
+
+/** A next step the caller (or its agent) can take to see more. */
+export type DrillDown =
+  | { readonly kind: 'expand_session'; readonly sessionKey: string; readonly reason: string }
+  | { readonly kind: 'open_entity'; readonly entityId: string; readonly name: string; readonly reason: string }
+  | { readonly kind: 'narrower_query'; readonly query: string; readonly reason: string };
+
+export interface RecallTimings {
+  readonly totalMs: number;
+  readonly lexicalMs: number;
+  readonly hintsMs: number;
+  readonly traversalMs: number;
+  readonly linkedMs: number;
+  /** Waiting for the query embedding after the other channels finished. */
+  readonly embedWaitMs: number;
+  readonly semanticMs: number;
+  readonly fusionMs: number;
+  readonly expandMs: number;
+}
+
+export interface RecallResponse {
+  readonly results: readonly RecallResult[];
+  /** How the query text was searched. */
+  readonly query: LexicalPlan;
+  /** How much of the agent's vectors the semantic channel searched. */
+  readonly vectorCompleteness: VectorCompleteness;
+  /** With `recent-window`: how many of the newest vectors were searched. */
+  readonly searchedWindow?: number;
+  /** The search window applied (created_at ≥ since), if any. */
+  readonly window: { readonly since: number | null };
+  readonly drillDown: readonly DrillDown[];
+  /** Transcript excerpts, with `expand: true`. */
+  readonly expansions?: readonly SessionExcerpt[];
+  /** Stages that failed and were skipped (recall itself never fails for them). */
+  readonly warnings: readonly string[];
+  /** Milliseconds per stage. */
+  readonly timings: RecallTimings;
+}
