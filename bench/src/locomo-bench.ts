@@ -1,15 +1,28 @@
 // LoCoMo turn-level retrieval (shared/data/README.md protocol): one scope per conversation, one
-// memory per turn, the question as the query, gold = its evidence turn ids. Lexical channel only for
-// now. The data is read at run time from ../shared/data and never copied into the repository.
+// memory per turn (`speaker: text`, the session date as its time), the question as the query,
+// gold = its evidence turn ids. Three configurations on the same data: lexical only, semantic only
+// (offline GloVe SIF embedder) and hybrid (both, fused and dampened with the defaults), plus paired
+// bootstrap differences. The data is read at run time from ../shared/data, never copied.
 //   npm run bench:locomo
-//   npm run bench:locomo -- --data /path/to/shared/data
+//   npm run bench:locomo -- --data /path/to/shared/data --modes hybrid
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { MemoryConfigInput } from '@memory/core';
 import { createMemoryEngine } from '@memory/engine';
-import { type QuestionScores, fmtCi, meanWithInterval, scoreRanking } from './retrieval-metrics.js';
+import { createOfflineEmbedder } from '@memory/providers';
+import { type QuestionScores, fmtCi, meanWithInterval, pairedDifference, scoreRanking } from './retrieval-metrics.js';
 
-const { values } = parseArgs({ allowPositionals: true, options: { data: { type: 'string', default: join(import.meta.dirname, '..', '..', '..', 'shared', 'data') } } });
+const { values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    data: { type: 'string', default: join(import.meta.dirname, '..', '..', '..', 'shared', 'data') },
+    modes: { type: 'string', default: 'lexical,semantic,hybrid' },
+    /** JSON merged into the hybrid configuration, to compare settings: --hybrid '{"recall":{"fusion":"rrf"}}' */
+    hybrid: { type: 'string', default: '{}' },
+    vectors: { type: 'string' },
+  },
+});
 
 interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
 interface Qa { question: string; category: number; evidence?: string[] }
@@ -36,51 +49,92 @@ function normaliseEvidence(evidence: readonly string[]): string[] {
     .filter((e) => /^D\d+:\d+$/.test(e));
 }
 
-const byCategory = new Map<number, QuestionScores[]>();
-const adversarial: QuestionScores[] = [];
-let skipped = 0;
-const started = performance.now();
-for (const sample of samples) {
-  const engine = await createMemoryEngine({ database: { path: ':memory:' }, config: { limits: { maxBatchInputs: 100_000 } } });
-  const agentId = sample.sample_id;
-  const turns: Array<{ dia: string; content: string; at: number | undefined }> = [];
-  for (let n = 1; ; n++) {
-    const session = sample.conversation[`session_${n}`];
-    if (session === undefined && sample.conversation[`session_${n}_date_time`] === undefined) break;
-    if (!Array.isArray(session)) continue;
-    const at = sessionTime(sample.conversation[`session_${n}_date_time`]);
-    for (const t of session as Turn[]) {
-      turns.push({ dia: t.dia_id, content: `${t.speaker}: ${t.text}${t.blip_caption ? ` [photo: ${t.blip_caption}]` : ''}`, at });
+type Mode = 'lexical' | 'semantic' | 'hybrid';
+const MODES: Record<Mode, { embed: boolean; config: MemoryConfigInput }> = {
+  lexical: { embed: false, config: {} },
+  // Gravity dampening exists to demote semantic-only matches; off here so this row measures the channel itself.
+  semantic: { embed: true, config: { recall: { channels: { lexical: false }, dampening: { gravity: false } } } },
+  hybrid: { embed: true, config: JSON.parse(values.hybrid) as MemoryConfigInput },
+};
+const modes = values.modes.split(',').filter((m): m is Mode => m in MODES);
+const embedder = createOfflineEmbedder(values.vectors ? { vectorsPath: values.vectors } : {});
+
+interface Run { byCategory: Map<number, QuestionScores[]>; adversarial: QuestionScores[]; skipped: number; seconds: number; latencies: number[] }
+
+async function run(mode: Mode): Promise<Run> {
+  const byCategory = new Map<number, QuestionScores[]>();
+  const adversarial: QuestionScores[] = [];
+  const latencies: number[] = [];
+  let skipped = 0;
+  const started = performance.now();
+  for (const sample of samples) {
+    const engine = await createMemoryEngine({
+      database: { path: ':memory:' },
+      ...(MODES[mode].embed ? { embedder } : {}),
+      // LoCoMo's sessions are from 2023: search every date, not the default 90-day window.
+      config: { ...MODES[mode].config, recall: { searchWindowDays: null, ...MODES[mode].config.recall }, limits: { maxBatchInputs: 100_000 } },
+    });
+    const agentId = sample.sample_id;
+    const turns: Array<{ dia: string; content: string; at: number | undefined }> = [];
+    for (let n = 1; ; n++) {
+      const session = sample.conversation[`session_${n}`];
+      if (session === undefined && sample.conversation[`session_${n}_date_time`] === undefined) break;
+      if (!Array.isArray(session)) continue;
+      const at = sessionTime(sample.conversation[`session_${n}_date_time`]);
+      for (const t of session as Turn[]) {
+        turns.push({ dia: t.dia_id, content: `${t.speaker}: ${t.text}${t.blip_caption ? ` [photo: ${t.blip_caption}]` : ''}`, at });
+      }
     }
-  }
-  const results = await engine.rememberMany(turns.map((t) => ({ agentId, content: t.content, source: { type: 'locomo', id: t.dia }, ...(t.at ? { createdAt: t.at } : {}) })));
-  // Identical turns deduplicate into one memory: it stands for every turn id it came from.
-  const diasOf = new Map<string, string[]>();
-  results.forEach((r, i) => diasOf.set(r.id, [...(diasOf.get(r.id) ?? []), turns[i]?.dia ?? '']));
-  const known = new Set(turns.map((t) => t.dia));
-  for (const qa of sample.qa) {
-    const gold = new Set(normaliseEvidence(qa.evidence ?? []).filter((d) => known.has(d)));
-    if (gold.size === 0) {
-      skipped++;
-      continue;
+    const results = await engine.rememberMany(turns.map((t) => ({ agentId, content: t.content, source: { type: 'locomo', id: t.dia }, ...(t.at ? { createdAt: t.at } : {}) })));
+    // Identical turns deduplicate into one memory: it stands for every turn id it came from.
+    const diasOf = new Map<string, string[]>();
+    results.forEach((r, i) => diasOf.set(r.id, [...(diasOf.get(r.id) ?? []), turns[i]?.dia ?? '']));
+    const known = new Set(turns.map((t) => t.dia));
+    for (const qa of sample.qa) {
+      const gold = new Set(normaliseEvidence(qa.evidence ?? []).filter((d) => known.has(d)));
+      if (gold.size === 0) {
+        skipped++;
+        continue;
+      }
+      const response = await engine.recall({ agentId, query: qa.question, limit: 50 });
+      latencies.push(response.timings.totalMs);
+      const scores = scoreRanking(response.results.map((h) => diasOf.get(h.id) ?? []), gold);
+      if (qa.category === 5) adversarial.push(scores);
+      else byCategory.set(qa.category, [...(byCategory.get(qa.category) ?? []), scores]);
     }
-    const { results: hits } = await engine.recall({ agentId, query: qa.question, limit: 50 });
-    const scores = scoreRanking(hits.map((h) => diasOf.get(h.id) ?? []), gold);
-    if (qa.category === 5) adversarial.push(scores);
-    else byCategory.set(qa.category, [...(byCategory.get(qa.category) ?? []), scores]);
+    await engine.close();
   }
-  await engine.close();
+  return { byCategory, adversarial, skipped, seconds: (performance.now() - started) / 1000, latencies };
 }
-const seconds = (performance.now() - started) / 1000;
+
+const runs = new Map<Mode, Run>();
+for (const mode of modes) runs.set(mode, await run(mode));
 
 const NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
-const all = [...byCategory.values()].flat();
 const row = (label: string, scores: QuestionScores[]) =>
   console.log(
     `${label.padEnd(22)} n=${String(scores.length).padStart(4)}  R@5 ${fmtCi(meanWithInterval(scores.map((s) => s.recall5)))}  R@10 ${fmtCi(meanWithInterval(scores.map((s) => s.recall10)))}  Hit@10 ${meanWithInterval(scores.map((s) => s.hit10)).mean.toFixed(3)}  MRR ${meanWithInterval(scores.map((s) => s.mrr)).mean.toFixed(3)}  nDCG@10 ${meanWithInterval(scores.map((s) => s.ndcg10)).mean.toFixed(3)}`,
   );
-console.log(`LoCoMo turn-level retrieval, lexical channel (BM25 over FTS5), ${samples.length} conversations, ${seconds.toFixed(1)} s`);
-row('categories 1-4', all);
-for (const c of [1, 2, 3, 4]) row(`  ${c} ${NAMES[c]}`, byCategory.get(c) ?? []);
-row('5 adversarial', adversarial);
-console.log(`questions without resolvable evidence (skipped): ${skipped}`);
+const allOf = (r: Run): QuestionScores[] => [1, 2, 3, 4].flatMap((c) => r.byCategory.get(c) ?? []);
+const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
+for (const [mode, r] of runs) {
+  const lat = sorted(r.latencies);
+  console.log(`\nLoCoMo turn-level retrieval — ${mode}, ${samples.length} conversations, ${r.seconds.toFixed(1)} s; recall p50 ${(lat[Math.floor(lat.length / 2)] ?? 0).toFixed(2)} ms, p95 ${(lat[Math.floor(lat.length * 0.95)] ?? 0).toFixed(2)} ms`);
+  row('categories 1-4', allOf(r));
+  for (const c of [1, 2, 3, 4]) row(`  ${c} ${NAMES[c]}`, r.byCategory.get(c) ?? []);
+  row('5 adversarial', r.adversarial);
+  console.log(`questions without resolvable evidence (skipped): ${r.skipped}`);
+}
+const hybrid = runs.get('hybrid');
+if (hybrid) {
+  console.log('\nPaired bootstrap, hybrid minus single channel, categories 1-4 (95% interval; above 0 = hybrid better):');
+  for (const other of ['lexical', 'semantic'] as const) {
+    const r = runs.get(other);
+    if (!r) continue;
+    const a = allOf(hybrid);
+    const b = allOf(r);
+    for (const metric of ['recall10', 'ndcg10', 'mrr'] as const) {
+      console.log(`  vs ${other.padEnd(8)} ${metric.padEnd(8)} ${fmtCi(pairedDifference(a.map((s) => s[metric]), b.map((s) => s[metric])))}`);
+    }
+  }
+}

@@ -47,3 +47,9 @@ export function meanWithInterval(values: readonly number[], seed = 7): { mean: n
 }
 
 export const fmtCi = (m: { mean: number; low: number; high: number }): string => `${m.mean.toFixed(3)} [${m.low.toFixed(3)}, ${m.high.toFixed(3)}]`;
+
+/** Paired bootstrap of mean(a − b) over the same questions: the difference and its 95% interval. */
+export function pairedDifference(a: readonly number[], b: readonly number[], seed = 11): { mean: number; low: number; high: number } {
+  if (a.length !== b.length) throw new Error('paired samples must have the same length');
+  return meanWithInterval(a.map((x, i) => x - (b[i] ?? 0)), seed);
+}

@@ -42,6 +42,17 @@ const rememberSchema = z.strictObject({
 
 /** Recall shaping. */
 const recallSchema = z.strictObject({
+  /** Channels recall runs; each can be turned off (semantic also needs an embedder). */
+  channels: z
+    .strictObject({
+      /** BM25 over FTS5. @default true */
+      lexical: z.boolean().default(true),
+      /** Vector similarity (vec0 KNN, or the scan fallback). @default true */
+      semantic: z.boolean().default(true),
+      /** FTS over prospective hints. @default true */
+      hints: z.boolean().default(true),
+    })
+    .prefault({}),
   /** Results returned when `limit` is not given. @default 10 */
   defaultLimit: positiveInt(1000).default(10),
   /** Largest `limit` accepted. @default 50 */

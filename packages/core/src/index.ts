@@ -22,6 +22,7 @@ export type {
   Usage,
 } from './providers.js';
 export { parseLenientJson, stripThinkBlocks } from './model-output.js';
+export { STOP_WORDS } from './stop-words.js';
 export { contentHash, hashNormalized, isWellFormedText, normalizeForHash, normalizeForStorage, utf8Length } from './text.js';
 export { defaultConfig, memoryConfigSchema, resolveConfig } from './config.js';
 export type { MemoryConfig, MemoryConfigInput } from './config.js';

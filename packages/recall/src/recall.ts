@@ -94,7 +94,8 @@ export function createRecall(deps: RecallDeps) {
     const request = parseInput(schema, input, 'recall');
     const warnings: string[] = [];
     // Started first, awaited last: the other channels run while the embedder works.
-    const vectorPromise = embedder ? queryVector(embedder, request.query, warnings) : Promise.resolve(undefined);
+    const channels = config.recall.channels;
+    const vectorPromise = embedder && channels.semantic ? queryVector(embedder, request.query, warnings) : Promise.resolve(undefined);
     const now = store.clock.now();
     const limit = request.limit ?? config.recall.defaultLimit;
     const plan = planLexicalQuery(request.query, config.recall);
@@ -120,7 +121,7 @@ export function createRecall(deps: RecallDeps) {
       const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit };
       let mark = performance.now();
       const lexicalPool = Math.min(config.recall.lexicalCandidates, Math.max(50, limit * 5));
-      const lexical = stage('lexical', () => lexicalChannel(ctx, lexicalPool), []);
+      const lexical = channels.lexical ? stage('lexical', () => lexicalChannel(ctx, lexicalPool), []) : [];
       const bestLexical = Math.max(0, ...lexical.map((h) => -h.bm25));
       lexical.forEach((hit, i) => {
         const c = candidate(hit.id);
@@ -132,7 +133,7 @@ export function createRecall(deps: RecallDeps) {
       t.lexical = performance.now() - mark;
 
       mark = performance.now();
-      const hints = stage('hints', () => hintsChannel(ctx), []);
+      const hints = channels.hints ? stage('hints', () => hintsChannel(ctx), []) : [];
       const bestHint = Math.max(0, ...hints.map((h) => -h.bm25));
       hints.forEach((hit, i) => {
         const c = candidate(hit.memoryId);

@@ -1,4 +1,4 @@
-import { STOP_WORDS } from './stop-words.js';
+import { STOP_WORDS } from '@memory/core';
 
 /**
  * Safe FTS5 query construction. User text is never passed raw to MATCH: FTS5 reads `-`, `:`, quotes,

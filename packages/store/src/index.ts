@@ -11,7 +11,7 @@ export type { Migration } from './migrations/migration.js';
 export { migrationChecksum, runMigrations } from './migrations/runner.js';
 export type { MigrationResult, MigrationStatus } from './migrations/runner.js';
 export { bm25Score, buildFtsMatch, ftsTokens, queryTokens, quoteFtsToken } from './fts-query.js';
-export { STOP_WORDS } from './stop-words.js';
+export { STOP_WORDS } from '@memory/core';
 export { ACTOR_TYPES, HISTORY_EVENTS, MEMORY_TYPES } from './schema/memories.js';
 export type {
   ActorType,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type EmbeddingProvider, MemoryError } from '@memory/core';
+import { type EmbeddingProvider, MemoryError, STOP_WORDS } from '@memory/core';
 import { fnv1a, l2Normalize, wordTokens } from '../text-features.js';
 import { type WordVectors, decodeWordVectors } from './format.js';
 
@@ -55,13 +55,16 @@ export function createOfflineEmbedder(options: OfflineEmbedderOptions = {}): Emb
     return model;
   };
   const dimensions = 100;
+  const modelName = 'glove-6b-100d-sif-abtt1';
   return {
-    model: 'glove-6b-100d-sif-v1',
+    model: modelName,
     dimensions,
     load: () => void load(),
     async embed(texts) {
       const m = load();
-      if (m.data.header.dimensions !== dimensions) throw new MemoryError('INVALID_CONFIG', `offline embedder vectors file has ${m.data.header.dimensions} dimensions, expected ${dimensions}`);
+      if (m.data.header.dimensions !== dimensions || m.data.header.model !== modelName) {
+        throw new MemoryError('INVALID_CONFIG', `offline embedder vectors file holds ${m.data.header.model} (${m.data.header.dimensions} dimensions), expected ${modelName}; rebuild it with --force`);
+      }
       return texts.map((text) => embedOne(m, text));
     },
   };
@@ -76,24 +79,24 @@ function lookup(m: Model, word: string): number | undefined {
 
 function embedOne(m: Model, text: string): Float32Array {
   const { dimensions, oovNorm } = m.data.header;
+  const { components, scales, vectors } = m.data;
   const sum = new Float32Array(dimensions);
-  let n = 0;
   for (const word of wordTokens(text)) {
-    n++;
+    if (STOP_WORDS.has(word)) continue;
     const i = lookup(m, word);
     if (i === undefined) {
       addHashedVector(sum, word, oovNorm);
       continue;
     }
-    const scale = m.data.scales[i] ?? 0;
+    const scale = scales[i] ?? 0;
     const base = i * dimensions;
-    for (let d = 0; d < dimensions; d++) sum[d] = (sum[d] ?? 0) + (m.data.vectors[base + d] ?? 0) * scale;
+    for (let d = 0; d < dimensions; d++) sum[d] = (sum[d] ?? 0) + (vectors[base + d] ?? 0) * scale;
   }
-  if (n > 0) {
-    const u = m.data.commonComponent;
+  // The fixed directions (SIF's common component, or the top principal components) are projected out.
+  for (let c = 0; c < components.length; c += dimensions) {
     let dot = 0;
-    for (let d = 0; d < dimensions; d++) dot += (sum[d] ?? 0) * (u[d] ?? 0);
-    for (let d = 0; d < dimensions; d++) sum[d] = (sum[d] ?? 0) - dot * (u[d] ?? 0);
+    for (let d = 0; d < dimensions; d++) dot += (sum[d] ?? 0) * (components[c + d] ?? 0);
+    for (let d = 0; d < dimensions; d++) sum[d] = (sum[d] ?? 0) - dot * (components[c + d] ?? 0);
   }
   return l2Normalize(sum, text);
 }

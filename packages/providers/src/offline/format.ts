@@ -4,12 +4,13 @@ import { MemoryError } from '@memory/core';
  * The compact word-vector file the offline embedder loads (little-endian):
  *
  *   "MEMVEC01" · uint32 header length · header JSON (UTF-8)
- *   float32[dimensions]          common component removed from every sentence vector (SIF)
+ *   float32[components · dims]   orthonormal directions projected out of every sentence vector
  *   float32[count]               per-word scale: dequantization × SIF weight a / (a + p(w))
  *   int8[count · dimensions]     quantized word vectors, in frequency order
  *   UTF-8 words joined by "\n"
  *
- * int8 with a per-word scale keeps cosine similarities within ~0.01 of the float vectors at a
+ * Word vectors may be stored centred (mean removed, "all-but-the-top"); the embedder only sums and
+ * projects. int8 with a per-word scale keeps cosine similarities within ~0.01 of the float vectors at a
  * quarter of their size; frequency order gives each word's rank, from which SIF weights follow.
  */
 export interface WordVectorHeader {
@@ -23,12 +24,15 @@ export interface WordVectorHeader {
   readonly zipfH: number;
   /** Typical norm of a rare word's vector; unknown words get a hashed vector of this norm. */
   readonly oovNorm: number;
+  /** Directions projected out of sentence vectors (SIF's common component, or the top principal components). */
+  readonly components: number;
   readonly source: string;
 }
 
 export interface WordVectors {
   readonly header: WordVectorHeader;
-  readonly commonComponent: Float32Array;
+  /** `components` unit vectors of `dimensions` floats, concatenated. */
+  readonly components: Float32Array;
   readonly scales: Float32Array;
   readonly vectors: Int8Array;
   readonly words: readonly string[];
@@ -46,9 +50,10 @@ function float32View(buffer: Buffer, offset: number, length: number): Float32Arr
 export function encodeWordVectors(data: WordVectors): Buffer {
   const { header } = data;
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
-  const floats = Buffer.alloc((header.dimensions + header.count) * 4);
-  data.commonComponent.forEach((x, i) => floats.writeFloatLE(x, i * 4));
-  data.scales.forEach((x, i) => floats.writeFloatLE(x, (header.dimensions + i) * 4));
+  const head = header.dimensions * header.components;
+  const floats = Buffer.alloc((head + header.count) * 4);
+  data.components.forEach((x, i) => floats.writeFloatLE(x, i * 4));
+  data.scales.forEach((x, i) => floats.writeFloatLE(x, (head + i) * 4));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.length, 0);
   return Buffer.concat([
@@ -74,13 +79,14 @@ export function decodeWordVectors(buffer: Buffer): WordVectors {
   } catch (cause) {
     throw new MemoryError('INVALID_CONFIG', 'offline embedder vectors file: unreadable header', { cause });
   }
-  const { dimensions, count } = header;
-  if (header.version !== 1 || !Number.isInteger(dimensions) || !Number.isInteger(count) || dimensions < 1 || count < 1) {
+  const { dimensions, count, components: k } = header;
+  if (header.version !== 1 || !Number.isInteger(dimensions) || !Number.isInteger(count) || !Number.isInteger(k) || dimensions < 1 || count < 1 || k < 0 || k > dimensions) {
     throw invalid('unsupported header');
   }
   let offset = 12 + headerLength;
-  const commonComponent = float32View(buffer, offset, dimensions);
-  offset += dimensions * 4;
+  if (buffer.length < offset + (dimensions * k + count) * 4) throw invalid('truncated');
+  const components = float32View(buffer, offset, dimensions * k);
+  offset += dimensions * k * 4;
   const scales = float32View(buffer, offset, count);
   offset += count * 4;
   const vectorBytes = count * dimensions;
@@ -90,5 +96,5 @@ export function decodeWordVectors(buffer: Buffer): WordVectors {
   offset += vectorBytes;
   const words = buffer.toString('utf8', offset).split('\n');
   if (words.length !== count) throw invalid(`expected ${count} words, found ${words.length}`);
-  return { header, commonComponent, scales, vectors, words };
+  return { header, components, scales, vectors, words };
 }

@@ -1,7 +1,8 @@
 import type { Migration } from './migration.js';
 
 // Prospective hints (questions a memory may answer later) with their own FTS index, scoped by agent;
-// and opt-in local recall telemetry, which stores query text and so is scoped and purgeable.
+// opt-in local recall telemetry, which stores query text and so is scoped and purgeable; and an
+// index for recall's claim-currentness lookup.
 export const hintsTelemetry: Migration = {
   version: 5,
   name: 'hints-telemetry',
@@ -24,6 +25,8 @@ export const hintsTelemetry: Migration = {
     `CREATE TRIGGER IF NOT EXISTS memory_hints_ad AFTER DELETE ON memory_hints BEGIN
       INSERT INTO memory_hints_fts (memory_hints_fts, rowid, hint) VALUES ('delete', old.seq, old.hint);
     END`,
+    // Recall asks which claims cite a memory (claim currentness).
+    `CREATE INDEX IF NOT EXISTS entity_attributes_source_memory ON entity_attributes (source_memory_id) WHERE source_memory_id IS NOT NULL`,
     `CREATE TABLE IF NOT EXISTS recall_telemetry (
       seq INTEGER PRIMARY KEY,
       agent_id TEXT NOT NULL,

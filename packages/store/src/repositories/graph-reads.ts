@@ -16,7 +16,7 @@ export function activeClaimsForEntities(
       `SELECT c.id AS claimId, c.entity_id AS entityId, a.name AS aspect, c.content, c.importance,
               c.source_memory_id AS memoryId, c.valid_from AS validFrom, c.created_at AS createdAt
        FROM json_each(?) AS e
-       JOIN entity_attributes AS c ON c.entity_id = e.value AND c.agent_id = ? AND c.status = 'active'
+       CROSS JOIN entity_attributes AS c ON c.entity_id = e.value AND c.agent_id = ? AND c.status = 'active'
        JOIN entity_aspects AS a ON a.id = c.aspect_id AND a.status = 'active'
        WHERE (? IS NULL OR ((c.valid_from IS NULL OR c.valid_from <= ?) AND (c.valid_until IS NULL OR c.valid_until > ?)))
        ORDER BY a.weight DESC, c.importance DESC, c.created_at DESC
@@ -68,7 +68,7 @@ export function memoriesMentioning(sql: SqlExecutor, agentId: string, entityIds:
     raw(
       `SELECT mm.memory_id AS memoryId, mm.entity_id AS entityId
        FROM json_each(?) AS e
-       JOIN memory_entity_mentions AS mm ON mm.entity_id = e.value AND mm.agent_id = ?
+       CROSS JOIN memory_entity_mentions AS mm ON mm.entity_id = e.value AND mm.agent_id = ?
        ORDER BY mm.created_at DESC
        LIMIT ?`,
       JSON.stringify(entityIds),
@@ -89,7 +89,7 @@ export function entitiesOfMemories(
     raw(
       `SELECT mm.memory_id AS memoryId, e.id AS entityId, e.name AS name, e.mentions AS degree
        FROM json_each(?) AS m
-       JOIN memory_entity_mentions AS mm ON mm.memory_id = m.value AND mm.agent_id = ?
+       CROSS JOIN memory_entity_mentions AS mm ON mm.memory_id = m.value AND mm.agent_id = ?
        JOIN entities AS e ON e.id = mm.entity_id AND e.status = 'active'`,
       JSON.stringify(memoryIds),
       agentId,

@@ -3,7 +3,9 @@ import { VECTOR_TABLE } from './embeddings.js';
 import { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, type MemoryCandidateRow, type MemoryFilters, memoryFilterParams } from './memory-filters.js';
 
 // Reads for recall's channels. Every function takes the agent and applies it in the statement that
-// reads content, so no other scope's row can surface.
+// reads content, so no other scope's row can surface. Lists of ids arrive as one JSON array
+// (json_each), and CROSS JOIN makes that list drive the loop: without it the planner scanned the
+// agent's whole index once per id.
 
 const ROWS_FOR_IDS = `
   SELECT ${MEMORY_CANDIDATE_COLUMNS}
@@ -58,7 +60,7 @@ export function countMemoryVectors(sql: SqlExecutor, agentId: string, model: str
 const LINKED = `
   SELECT DISTINCT l.memory_id AS memoryId, l.ref_type AS refType, l.ref_id AS refId
   FROM json_each(?) AS ref
-  JOIN memory_links AS l ON l.agent_id = ? AND l.ref_type = ref.value ->> '$[0]' AND l.ref_id = ref.value ->> '$[1]'
+  CROSS JOIN memory_links AS l ON l.agent_id = ? AND l.ref_type = ref.value ->> '$[0]' AND l.ref_id = ref.value ->> '$[1]'
   LIMIT ?`;
 
 /** Memories of `agentId` linked to any of the host references. */
@@ -94,7 +96,7 @@ export function memoryVectors(sql: SqlExecutor, agentId: string, model: string, 
     raw(
       `SELECT e.source_id AS memoryId, e.vector
        FROM json_each(?) AS wanted
-       JOIN embeddings AS e ON e.source_type = 'memory' AND e.source_id = wanted.value AND e.model = ?
+       CROSS JOIN embeddings AS e ON e.source_type = 'memory' AND e.source_id = wanted.value AND e.model = ?
        WHERE e.agent_id = ?`,
       JSON.stringify(memoryIds),
       model,
@@ -111,7 +113,7 @@ export function claimCurrentness(sql: SqlExecutor, agentId: string, memoryIds: r
       `SELECT c.source_memory_id AS memoryId,
               sum(c.status = 'active') AS active, sum(c.status = 'superseded') AS superseded
        FROM json_each(?) AS wanted
-       JOIN entity_attributes AS c ON c.source_memory_id = wanted.value AND c.agent_id = ?
+       CROSS JOIN entity_attributes AS c ON c.source_memory_id = wanted.value AND c.agent_id = ?
        GROUP BY c.source_memory_id`,
       JSON.stringify(memoryIds),
       agentId,

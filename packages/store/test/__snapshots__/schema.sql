@@ -34,6 +34,9 @@ CREATE INDEX entity_attributes_aspect ON entity_attributes (aspect_id, status);
 -- index entity_attributes_entity
 CREATE INDEX entity_attributes_entity ON entity_attributes (entity_id, status);
 
+-- index entity_attributes_source_memory
+CREATE INDEX entity_attributes_source_memory ON entity_attributes (source_memory_id) WHERE source_memory_id IS NOT NULL;
+
 -- index entity_dependencies_source
 CREATE INDEX entity_dependencies_source ON entity_dependencies (source_entity_id, status);
 

@@ -1,5 +1,5 @@
-// Common English function words dropped from lexical queries. BM25 gives them little weight, but
-// in an OR query they still pull in thousands of candidates and slow the query for no gain.
+// Common English function words: dropped from lexical queries (BM25 gives them little weight, but
+// in an OR query they still pull in thousands of candidates) and from offline sentence embeddings.
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   'a', 'about', 'after', 'all', 'also', 'am', 'an', 'and', 'any', 'are', 'as', 'at', 'be', 'been', 'before',
   'being', 'but', 'by', 'can', 'could', 'did', 'do', 'does', 'doing', 'for', 'from', 'had', 'has', 'have',
