@@ -5,3 +5,5 @@ export type { OfflineEmbedderOptions } from './offline/embedder.js';
 export { createOpenAICompatibleEmbedder, createOpenAICompatibleLlm } from './openai-compatible.js';
 export type { OpenAICompatibleEmbedderOptions, OpenAICompatibleLlmOptions } from './openai-compatible.js';
 export type { HttpClientOptions } from './http.js';
+export { createAiSdkEmbedder, createAiSdkLlm } from './ai-sdk.js';
+export type { AiSdkEmbedderOptions, AiSdkLlmOptions, AiSdkModule } from './ai-sdk.js';
