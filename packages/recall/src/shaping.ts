@@ -111,11 +111,14 @@ export function isDated(text: string): boolean {
   return DATE_PATTERN.test(text);
 }
 
-/** Two tokens match when equal or when one is a prefix (≥ 4 letters) of the other: "paint" ~ "painting". */
+/**
+ * Two tokens match when equal, or when one is a prefix of the other that is at least 4 letters
+ * long or one letter short of it: "paint" ~ "painting", "tea" ~ "teas".
+ */
 function tokensMatch(a: string, b: string): boolean {
   if (a === b) return true;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short);
+  return (short.length >= 4 || long.length === short.length + 1) && long.startsWith(short);
 }
 
 /** True when the content shares at least one query token. */
