@@ -219,7 +219,7 @@ export function createRecall(deps: RecallDeps) {
 
     const focalIds = new Set(focal.map((e) => e.entityId));
     const semanticRan = vector !== undefined;
-    const scored: Array<{ c: Candidate; score: number; fused: number; adjustments: Adjustments & { graphBoost?: number } }> = [];
+    const scored: Array<{ c: Candidate; score: number; raw: number; fused: number; adjustments: Adjustments & { graphBoost?: number } }> = [];
     for (const c of candidates.values()) {
       const row = c.row;
       if (!row) continue;
@@ -231,7 +231,7 @@ export function createRecall(deps: RecallDeps) {
         base = clamp01(base + config.traversal.graphBoost);
         extra.graphBoost = config.traversal.graphBoost;
       }
-      const { score, adjustments } = dampen(
+      const { score, raw, adjustments } = dampen(
         base,
         { content: row.content, type: row.type, createdAt: row.created_at, semantic: c.evidence.semantic, entityDegrees: (entitiesOf.get(c.id) ?? []).map((e) => e.degree), superseded: superseded.has(c.id) },
         { queryTokens: plan.tokens, hubThreshold, now },
@@ -239,9 +239,9 @@ export function createRecall(deps: RecallDeps) {
       );
       const structural = c.evidence.linked !== undefined || c.path !== undefined;
       if (score < config.recall.minScore && !structural) continue;
-      scored.push({ c, score, fused, adjustments: { ...adjustments, ...extra } });
+      scored.push({ c, score, raw, fused, adjustments: { ...adjustments, ...extra } });
     }
-    scored.sort((a, b) => b.score - a.score || (a.c.id < b.c.id ? -1 : 1));
+    scored.sort((a, b) => b.raw - a.raw || (a.c.id < b.c.id ? -1 : 1));
     const top = scored.slice(0, limit);
     const results: RecallResult[] = top.map(({ c, score, fused, adjustments }) => {
       const row = c.row as MemoryCandidateRow;

@@ -37,14 +37,15 @@ export const LINKED_FLOOR = 0.5;
 /**
  * The fused 0..1 score of one candidate before dampening.
  * - weighted: 0.7·semantic + 0.3·lexical when the memory has a vector, else lexical; a hint
- *   counts as lexical evidence (max), and a hint-only match is capped at `hintOnlyCap`;
+ *   counts as lexical evidence discounted by `hintOnlyCap`, and a hint-only match is capped at it;
  * - rrf: Σ 1/(k + rank) over channels, scaled so rank 1 in every flat channel scores 1;
  * - traversal: max with the flat score; traversal-only without an anchor is capped at `unanchoredCap`;
  * - linked: at least {@link LINKED_FLOOR}.
  */
 export function fuseScore(e: ChannelEvidence, o: FusionOptions): number {
   const { recall } = o;
-  const lexical = Math.max(e.lexical ?? 0, e.hint ?? 0);
+  // A hint is a question the memory may answer: weaker evidence than the memory's own words.
+  const lexical = Math.max(e.lexical ?? 0, (e.hint ?? 0) * recall.hintOnlyCap);
   let flat: number;
   if (recall.fusion === 'rrf') {
     const channels = o.semanticRan ? (['lexical', 'semantic', 'hint'] as const) : (['lexical', 'hint'] as const);
@@ -138,9 +139,15 @@ export function sharesQueryTerm(content: string, queryTokens: readonly string[])
  * entities are all at or above the P90 degree is multiplied by `hubFactor` (hubs match everything).
  * Resolution: constraints, decisions and dated memories are multiplied by `resolutionFactor`.
  * Currentness: a memory whose claims were all superseded is multiplied by `currentnessFactor`.
- * Recency: + recencyBoost · max(0, 1 − age / recencyDays). The result is clamped to 0..1.
+ * Recency: + recencyBoost · max(0, 1 − age / recencyDays). `score` is clamped to 0..1; `raw` is
+ * not, and ranks results whose boosts took them past 1.
  */
-export function dampen(score: number, s: DampeningSubject, c: DampeningContext, recall: MemoryConfig['recall']): { score: number; adjustments: Adjustments } {
+export function dampen(
+  score: number,
+  s: DampeningSubject,
+  c: DampeningContext,
+  recall: MemoryConfig['recall'],
+): { score: number; raw: number; adjustments: Adjustments } {
   const d = recall.dampening;
   const adjustments: Adjustments = {};
   let out = score;
@@ -168,5 +175,5 @@ export function dampen(score: number, s: DampeningSubject, c: DampeningContext, 
       adjustments.recency = boost;
     }
   }
-  return { score: clamp01(out), adjustments };
+  return { score: clamp01(out), raw: out, adjustments };
 }

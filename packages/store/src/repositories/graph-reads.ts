@@ -41,17 +41,20 @@ export function dependencyNeighbors(
   if (entityIds.length === 0) return [];
   return sql.all(
     raw(
-      `SELECT fromId, toId, type, strength FROM (
-         SELECT fromId, toId, type, strength, row_number() OVER (PARTITION BY fromId ORDER BY strength DESC, toId) AS n FROM (
-           SELECT d.source_entity_id AS fromId, d.target_entity_id AS toId, d.dependency_type AS type, d.strength * d.confidence AS strength
-           FROM json_each(?) AS e JOIN entity_dependencies AS d ON d.source_entity_id = e.value
-           WHERE d.agent_id = ? AND d.status = 'active'
-           UNION ALL
-           SELECT d.target_entity_id, d.source_entity_id, d.dependency_type, d.strength * d.confidence
-           FROM json_each(?) AS e JOIN entity_dependencies AS d ON d.target_entity_id = e.value
-           WHERE d.agent_id = ? AND d.status = 'active'))
-         JOIN entities AS t ON t.id = toId AND t.status = 'active')
-       WHERE n <= ?`,
+      `WITH edges AS (
+         SELECT d.source_entity_id AS fromId, d.target_entity_id AS toId, d.dependency_type AS type, d.strength * d.confidence AS strength
+         FROM json_each(?) AS e CROSS JOIN entity_dependencies AS d ON d.source_entity_id = e.value
+         WHERE d.agent_id = ? AND d.status = 'active'
+         UNION ALL
+         SELECT d.target_entity_id, d.source_entity_id, d.dependency_type, d.strength * d.confidence
+         FROM json_each(?) AS e CROSS JOIN entity_dependencies AS d ON d.target_entity_id = e.value
+         WHERE d.agent_id = ? AND d.status = 'active'
+       ),
+       ranked AS (
+         SELECT edges.*, row_number() OVER (PARTITION BY fromId ORDER BY strength DESC, toId) AS n
+         FROM edges JOIN entities AS t ON t.id = edges.toId AND t.status = 'active'
+       )
+       SELECT fromId, toId, type, strength FROM ranked WHERE n <= ? ORDER BY fromId, n`,
       JSON.stringify(entityIds),
       agentId,
       JSON.stringify(entityIds),

@@ -19,16 +19,20 @@ export function deleteHints(sql: SqlExecutor, agentId: string, memoryId: string)
   return sql.run(raw('DELETE FROM memory_hints WHERE agent_id = ? AND memory_id = ?', agentId, memoryId)).changes;
 }
 
+// bm25() cannot be aggregated directly: rank hint rows first (bounded), then keep each memory's best.
 const SEARCH_HINTS = `
-  SELECT h.memory_id AS memoryId, min(bm25(memory_hints_fts)) AS bm25
-  FROM memory_hints_fts
-  JOIN memory_hints AS h ON h.seq = memory_hints_fts.rowid
-  WHERE memory_hints_fts MATCH ? AND h.agent_id = ?
-  GROUP BY h.memory_id
-  ORDER BY bm25, h.memory_id
+  SELECT memoryId, min(score) AS bm25 FROM (
+    SELECT h.memory_id AS memoryId, bm25(memory_hints_fts) AS score
+    FROM memory_hints_fts
+    JOIN memory_hints AS h ON h.seq = memory_hints_fts.rowid
+    WHERE memory_hints_fts MATCH ? AND h.agent_id = ?
+    ORDER BY score
+    LIMIT ?)
+  GROUP BY memoryId
+  ORDER BY bm25, memoryId
   LIMIT ?`;
 
 /** BM25 over one agent's hints; one row per memory with its best hint's score. `match` comes from buildFtsMatch. */
 export function searchHints(sql: SqlExecutor, agentId: string, match: string, limit: number): Array<{ memoryId: string; bm25: number }> {
-  return sql.all(raw(SEARCH_HINTS, match, agentId, limit));
+  return sql.all(raw(SEARCH_HINTS, match, agentId, limit * 5, limit));
 }
