@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { signSketch } from '@memory/store';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
 
 async function engineOnHostDb(overrides = {}) {
@@ -135,8 +136,8 @@ describe('remember with an embedder', () => {
     ]);
     const [query] = await embedder.embed(['green tea']);
     const knn = db
-      .prepare('SELECT e.source_id FROM vec_embeddings v JOIN embeddings e ON e.seq = v.rowid WHERE v.embedding MATCH ? AND k = 10 AND v.agent_id = ?')
-      .all(Buffer.from(query!.buffer), 'a');
+      .prepare('SELECT e.source_id FROM vec_memory_bits v JOIN embeddings e ON e.seq = v.rowid WHERE v.embedding MATCH vec_bit(?) AND k = 10 AND v.agent_id = ?')
+      .all(signSketch(query!), 'a');
     expect(knn).toEqual([{ source_id: a.id }]);
     expect((await engine.getMemory(a.id, { agentId: 'a' }))).toMatchObject({ content: 'Alice prefers green tea' });
   });

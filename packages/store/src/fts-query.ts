@@ -40,3 +40,13 @@ export function bm25Score(bm25: number): number {
   const s = Math.max(0, -bm25);
   return s / (1 + s);
 }
+
+/** The FTS token that stands for an agent in `memories_fts.fts_scope` (see migration 5). */
+export function scopeToken(agentId: string): string {
+  return `s${Buffer.from(agentId, 'utf8').toString('hex')}0`;
+}
+
+/** Restricts a MATCH expression from {@link buildFtsMatch} to one agent's rows. */
+export function scopedMatch(agentId: string, match: string): string {
+  return `fts_scope : ${quoteFtsToken(scopeToken(agentId))} AND (${match})`;
+}

@@ -10,7 +10,7 @@ export { MIGRATIONS } from './migrations/index.js';
 export type { Migration } from './migrations/migration.js';
 export { migrationChecksum, runMigrations } from './migrations/runner.js';
 export type { MigrationResult, MigrationStatus } from './migrations/runner.js';
-export { bm25Score, buildFtsMatch, ftsTokens, queryTokens, quoteFtsToken } from './fts-query.js';
+export { bm25Score, buildFtsMatch, ftsTokens, queryTokens, quoteFtsToken, scopeToken, scopedMatch } from './fts-query.js';
 export { STOP_WORDS } from '@memory/core';
 export { ACTOR_TYPES, HISTORY_EVENTS, MEMORY_TYPES } from './schema/memories.js';
 export type {
@@ -39,7 +39,7 @@ export type { LinkRef } from './repositories/links.js';
 export { agentHasEntities, insertMention, listMentions, matchEntitiesByName } from './repositories/mentions.js';
 export type { EntityMatch } from './repositories/mentions.js';
 export { canonicalEntityName, insertAspect, insertClaim, insertDependency, insertEntity } from './repositories/entities.js';
-export { VECTOR_TABLE, countEmbeddings, ensureVectorIndex, upsertEmbedding } from './repositories/embeddings.js';
+export { VECTOR_TABLE, blobToVector, countEmbeddings, ensureVectorIndex, signSketch, sketchBits, upsertEmbedding } from './repositories/embeddings.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, memoryFilterParams } from './repositories/memory-filters.js';

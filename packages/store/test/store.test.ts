@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, isMemoryError } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import { countEmbeddings, ensureVectorIndex, openStore, raw, upsertEmbedding } from '../src/index.js';
+import { VECTOR_TABLE, blobToVector, countEmbeddings, ensureVectorIndex, knnMemoryVectors, openStore, raw, upsertEmbedding } from '../src/index.js';
 import { createTestStore } from '../src/testing.js';
 
 describe('openStore', () => {
@@ -88,17 +88,10 @@ describe('vector mirror', () => {
       upsertEmbedding(sql, { agentId: 'a', sourceType: 'memory', sourceId: 'm1', contentHash: 'h2', model: 'toy', vector: vec(0, 1, 0), now: 0 }, true);
     });
     expect(store.read((sql) => countEmbeddings(sql, 'a', true))).toEqual({ canonical: 1, mirrored: 1 });
-    const knn = store.read((sql) =>
-      sql.all<{ source_id: string; distance: number }>(
-        raw(
-          `SELECT e.source_id, v.distance FROM vec_embeddings v JOIN embeddings e ON e.seq = v.rowid
-           WHERE v.embedding MATCH ? AND k = 5 AND v.agent_id = ?`,
-          Buffer.from(vec(0, 1, 0).buffer),
-          'a',
-        ),
-      ),
-    );
-    expect(knn).toEqual([{ source_id: 'm1', distance: expect.closeTo(0, 5) }]);
+    // The coarse KNN stays inside agent a's partition and returns the current vector only.
+    const knn = store.read((sql) => knnMemoryVectors(sql, 'a', vec(0, 1, 0), 5));
+    expect(knn.map((k) => [k.memoryId, [...blobToVector(k.vector)]])).toEqual([['m1', [0, 1, 0]]]);
+    expect(store.read((sql) => sql.get<{ n: number }>(raw(`SELECT count(*) AS n FROM ${VECTOR_TABLE}`)))?.n).toBe(2);
   });
 
   it('rebuilds the mirror when the dimensions change', async () => {

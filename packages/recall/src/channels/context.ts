@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '@memory/core';
-import type { MemoryFilters, SqlExecutor } from '@memory/store';
+import { type MemoryFilters, type SqlExecutor, blobToVector } from '@memory/store';
 import type { LexicalPlan } from '../query.js';
 
 /** What every channel gets: the scope, the plan, the filters, the budget. */
@@ -13,14 +13,18 @@ export interface ChannelContext {
   readonly limit: number;
 }
 
-/** Cosine similarity of two unit vectors stored as float32 (the blob) and a query vector. */
+/**
+ * Cosine similarity between a unit query vector and a stored float32 blob. The blob is copied into
+ * an aligned Float32Array first (one memcpy): reading it float by float was ~20× slower.
+ */
 export function cosineWithBlob(query: Float32Array, blob: Buffer): number {
-  const n = Math.min(query.length, blob.byteLength >>> 2);
+  const v = blobToVector(blob);
+  const n = Math.min(query.length, v.length);
   let dot = 0;
   let norm = 0;
   for (let i = 0; i < n; i++) {
-    const x = blob.readFloatLE(i * 4);
-    dot += x * (query[i] ?? 0);
+    const x = v[i] as number;
+    dot += x * (query[i] as number);
     norm += x * x;
   }
   return norm > 0 ? dot / Math.sqrt(norm) : 0;

@@ -1,12 +1,36 @@
 import type { Migration } from './migration.js';
 
-// Prospective hints (questions a memory may answer later) with their own FTS index, scoped by agent;
+// Agent-scoped memory FTS; prospective hints (questions a memory may answer later) with their own FTS index, scoped by agent;
 // opt-in local recall telemetry, which stores query text and so is scoped and purgeable; and an
 // index for recall's claim-currentness lookup.
 export const hintsTelemetry: Migration = {
   version: 5,
   name: 'hints-telemetry',
   statements: [
+    // Scoped lexical search: each memory's agent becomes one FTS token in its own column, so a
+    // query ANDs the agent into MATCH and FTS5 ranks only that agent's rows. Without it, other
+    // agents' matches crowded the top and every query over many agents fell back to a filtered
+    // join over all matches. The token is 's' + hex(agent_id) + '0': one alphanumeric token for any
+    // agent id, which neither the tokenizer nor the Porter stemmer changes.
+    `ALTER TABLE memories ADD COLUMN fts_scope TEXT GENERATED ALWAYS AS ('s' || hex(agent_id) || '0') VIRTUAL`,
+    'DROP TRIGGER IF EXISTS memories_ai',
+    'DROP TRIGGER IF EXISTS memories_ad',
+    'DROP TRIGGER IF EXISTS memories_au',
+    'DROP TABLE IF EXISTS memories_fts',
+    `CREATE VIRTUAL TABLE memories_fts USING fts5(
+      content, fts_scope, content='memories', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
+    )`,
+    `CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
+    END`,
+    `CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
+    END`,
+    `CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
+      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
+      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
+    END`,
+    "INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')",
     `CREATE TABLE IF NOT EXISTS memory_hints (
       seq INTEGER PRIMARY KEY,
       agent_id TEXT NOT NULL,

@@ -1,3 +1,4 @@
+import { scopedMatch } from '../fts-query.js';
 import { type SqlExecutor, raw } from '../internal/sql.js';
 import { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, type MemoryCandidateRow, type MemoryFilters, memoryFilterParams } from './memory-filters.js';
 
@@ -11,7 +12,8 @@ const COLUMNS = MEMORY_CANDIDATE_COLUMNS;
 
 // Phase 1 ranks FTS rowids alone (no join): joining every match to its row before sorting doubled
 // the cost of broad OR queries at 100k memories.
-const TOP_ROWIDS = `SELECT rowid AS seq, bm25(memories_fts) AS bm25 FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25, rowid LIMIT ?`;
+// bm25 weights: content 1, the scope column 0 (the agent token must not affect rank).
+const TOP_ROWIDS = `SELECT rowid AS seq, bm25(memories_fts, 1.0, 0.0) AS bm25 FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25, rowid LIMIT ?`;
 // CROSS JOIN fixes the loop order: without it the planner scanned the agent's whole index and
 // probed the JSON array per row (100k × 64 at 100k memories) instead of 64 primary-key lookups.
 export const ROWS_FOR_ROWIDS = `
@@ -21,7 +23,7 @@ export const ROWS_FOR_ROWIDS = `
   WHERE ${FILTERS}`;
 // Phase 2 (only when phase 1 cannot prove its answer complete): the filtered join over every match.
 const FULL_SEARCH = `
-  SELECT ${COLUMNS}, bm25(memories_fts) AS bm25
+  SELECT ${COLUMNS}, bm25(memories_fts, 1.0, 0.0) AS bm25
   FROM memories_fts
   JOIN memories AS m ON m.seq = memories_fts.rowid
   WHERE memories_fts MATCH ? AND ${FILTERS}
@@ -34,23 +36,25 @@ const probeSize = (limit: number): number => Math.max(64, limit * 4);
 /**
  * BM25 search over one agent's live memories. `match` must come from {@link buildFtsMatch}.
  *
- * Two phases: rank the top FTS rowids without touching rows, then read and filter just those. When
- * at least `limit` of them pass the filters, they are exactly the filtered top `limit` (every
- * unranked match scores worse); otherwise — another agent's memories crowd the top, or filters are
- * narrow — the full filtered query runs.
+ * The agent's scope token is ANDed into MATCH, so FTS5 ranks only that agent's rows. Two phases:
+ * rank the top FTS rowids without touching rows, then read and filter just those. When at least
+ * `limit` of them pass the filters, they are exactly the filtered top `limit` (every unranked match
+ * scores worse); otherwise — narrow filters — the full filtered query runs. The reading query
+ * checks the agent again.
  */
 export function searchMemoriesLexical(
   sql: SqlExecutor,
   params: { agentId: string; match: string; filters: MemoryFilters; now: number; limit: number },
 ): LexicalHit[] {
   const filterParams = memoryFilterParams(params.agentId, params.now, params.filters);
+  const match = scopedMatch(params.agentId, params.match);
 
   const probe = probeSize(params.limit);
-  const top = sql.all<{ seq: number; bm25: number }>(raw(TOP_ROWIDS, params.match, probe));
+  const top = sql.all<{ seq: number; bm25: number }>(raw(TOP_ROWIDS, match, probe));
   const pairs = JSON.stringify(top.map((t) => [t.seq, t.bm25]));
   const rows = sql.all<LexicalHit>(raw(ROWS_FOR_ROWIDS, pairs, ...filterParams));
   if (rows.length >= params.limit || top.length < probe) {
     return rows.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq).slice(0, params.limit);
   }
-  return sql.all<LexicalHit>(raw(FULL_SEARCH, params.match, ...filterParams, params.limit));
+  return sql.all<LexicalHit>(raw(FULL_SEARCH, match, ...filterParams, params.limit));
 }

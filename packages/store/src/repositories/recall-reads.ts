@@ -1,5 +1,5 @@
 import { type SqlExecutor, raw } from '../internal/sql.js';
-import { VECTOR_TABLE } from './embeddings.js';
+import { VECTOR_TABLE, signSketch } from './embeddings.js';
 import { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, type MemoryCandidateRow, type MemoryFilters, memoryFilterParams } from './memory-filters.js';
 
 // Reads for recall's channels. Every function takes the agent and applies it in the statement that
@@ -24,20 +24,22 @@ export function vectorIndexState(sql: SqlExecutor): { model: string; dimensions:
   return sql.get<{ model: string; dimensions: number }>(raw('SELECT model, dimensions FROM vector_index_state WHERE name = ?', VECTOR_TABLE));
 }
 
-const KNN = `
-  SELECT e.source_id AS memoryId, knn.distance AS distance
-  FROM (SELECT rowid, distance FROM ${VECTOR_TABLE} WHERE embedding MATCH ? AND k = ? AND agent_id = ?) AS knn
-  JOIN embeddings AS e ON e.seq = knn.rowid
-  WHERE e.agent_id = ? AND e.source_type = 'memory'
-  ORDER BY knn.distance`;
+const COARSE_KNN = `SELECT rowid AS seq FROM ${VECTOR_TABLE} WHERE embedding MATCH vec_bit(?) AND k = ? AND agent_id = ?`;
+const VECTORS_BY_SEQ = `
+  SELECT e.source_id AS memoryId, e.vector
+  FROM json_each(?) AS wanted
+  CROSS JOIN embeddings AS e ON e.seq = wanted.value
+  WHERE e.agent_id = ? AND e.source_type = 'memory'`;
 
 /**
- * Nearest memory vectors of one agent through vec0: the agent is the partition key, so the KNN
- * never visits another scope's vectors. `distance` is cosine distance (1 − cosine).
+ * Coarse nearest memory vectors of one agent through the vec0 bit mirror (Hamming distance over
+ * sign bits; the agent is the partition key, so the KNN never visits another scope), returned with
+ * their canonical float vectors for exact rescoring.
  */
-export function knnMemoryVectors(sql: SqlExecutor, agentId: string, vector: Float32Array, k: number): Array<{ memoryId: string; distance: number }> {
-  const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-  return sql.all(raw(KNN, blob, k, agentId, agentId));
+export function knnMemoryVectors(sql: SqlExecutor, agentId: string, vector: Float32Array, k: number): Array<{ memoryId: string; vector: Buffer }> {
+  const seqs = sql.all<{ seq: number }>(raw(COARSE_KNN, signSketch(vector), k, agentId)).map((r) => r.seq);
+  if (seqs.length === 0) return [];
+  return sql.all(raw(VECTORS_BY_SEQ, JSON.stringify(seqs), agentId));
 }
 
 const RECENT_VECTORS = `

@@ -352,7 +352,7 @@ CREATE TABLE memories (
     embedding_model TEXT,
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
-  );
+  , fts_scope TEXT GENERATED ALWAYS AS ('s' || hex(agent_id) || '0') VIRTUAL);
 
 -- table memories_cold
 CREATE TABLE memories_cold (
@@ -365,8 +365,8 @@ CREATE TABLE memories_cold (
 
 -- table memories_fts
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-    content, content='memories', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
-  );
+      content, fts_scope, content='memories', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
+    );
 
 -- table memories_fts_config
 CREATE TABLE 'memories_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
@@ -587,19 +587,19 @@ CREATE TABLE vector_index_state (
 
 -- trigger memories_ad
 CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
-    INSERT INTO memories_fts (memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
-  END;
+      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
+    END;
 
 -- trigger memories_ai
 CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
-    INSERT INTO memories_fts (rowid, content) VALUES (new.seq, new.content);
-  END;
+      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
+    END;
 
 -- trigger memories_au
 CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
-    INSERT INTO memories_fts (memories_fts, rowid, content) VALUES ('delete', old.seq, old.content);
-    INSERT INTO memories_fts (rowid, content) VALUES (new.seq, new.content);
-  END;
+      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
+      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
+    END;
 
 -- trigger memory_hints_ad
 CREATE TRIGGER memory_hints_ad AFTER DELETE ON memory_hints BEGIN
