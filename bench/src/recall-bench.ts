@@ -20,8 +20,6 @@ const { values } = parseArgs({
     agents: { type: 'string', default: '100' },
     queries: { type: 'string', default: '300' },
     dims: { type: 'string', default: '384' },
-    /** Which layouts to run: agent counts, comma-separated. */
-    layouts: { type: 'string' },
   },
 });
 const total = Number(values.count);
@@ -73,8 +71,7 @@ async function measure(label: string, path: string, agentIds: readonly string[],
   db.close();
 }
 
-const layouts = values.layouts ? values.layouts.split(',').map(Number) : [1, spread];
-for (const agents of layouts) {
+for (const agents of [1, spread]) {
   const path = join(dir, `recall-${agents}.db`);
   console.log(`\n${agents === 1 ? 'one agent' : `${agents} agents (${Math.round(total / agents).toLocaleString('en-US')} memories each)`}`);
   const agentIds = await build(path, agents);

@@ -59,9 +59,15 @@ const recallSchema = z.strictObject({
   maxLimit: positiveInt(1000).default(50),
   /** Query tokens kept after stop-word removal (the rest are ignored). @default 24 */
   maxQueryTokens: positiveInt(256).default(24),
-  /** Most lexical candidates read per query; a query reads five per result asked for, at least 50. @default 200 */
+  /**
+   * Up to this many tokens are ANDed (every token must match); beyond it they are ORed. When an AND
+   * query finds fewer results than the limit, an OR query fills the remaining places.
+   * @default 3
+   */
+  andTokenLimit: z.number().int().min(0).max(64).default(3),
+  /** Lexical candidates read per query before filters and the limit. @default 200 */
   lexicalCandidates: positiveInt(10_000).default(200),
-  /** Most nearest vectors read per query (vec0 KNN or the scan fallback); a query reads five per result asked for, at least 50. @default 100 */
+  /** Nearest vectors read per query (vec0 KNN or the scan fallback). @default 100 */
   semanticCandidates: positiveInt(4096).default(100),
   /** Hint matches read per query. @default 50 */
   hintCandidates: positiveInt(10_000).default(50),
@@ -332,7 +338,6 @@ const RETIRED_SETTINGS: ReadonlyArray<readonly [path: string, replacement: strin
   ['pipeline.shadowMode', 'use `dreaming.shadowMode`'],
   ['pipeline.mutationsFrozen', 'use `dreaming.mutationsFrozen`'],
   ['autonomous.allowUpdateDelete', 'use `dreaming.allowUpdateDelete`'],
-  ['recall.andTokenLimit', 'lexical recall now runs one OR query ranked by BM25 (memories matching more terms rank higher); remove the setting'],
 ];
 
 function hasPath(value: unknown, path: string): boolean {

@@ -17,6 +17,7 @@ describe('configuration', () => {
       defaultLimit: 10,
       maxLimit: 50,
       maxQueryTokens: 24,
+      andTokenLimit: 3,
       lexicalCandidates: 200,
       semanticCandidates: 100,
       vectorScanWindow: 10_000,
@@ -68,7 +69,6 @@ describe('configuration', () => {
     expect(() => resolveConfig({ pipeline: { extraction: { provider: 'ollama' } } })).toThrow(/Dreaming/);
     expect(() => resolveConfig({ extractionModel: 'qwen3' })).toThrow(/retired/);
     expect(() => resolveConfig({ pipeline: { minFactConfidenceForWrite: 0.7 } })).toThrow(/dreaming\.minConfidenceForWrite/);
-    expect(() => resolveConfig({ recall: { andTokenLimit: 3 } })).toThrow(/one OR query ranked by BM25/);
     expect(() => resolveConfig({ autonomous: { allowUpdateDelete: true } })).toThrow(/dreaming\.allowUpdateDelete/);
     expect(codeOf(() => resolveConfig({ pipeline: { shadowMode: true } }))).toBe('INVALID_CONFIG');
   });

@@ -20,7 +20,7 @@ describe('lexical recall', () => {
     const { engine, ids } = await seeded();
     const response = await engine.recall({ agentId: 'a', query: 'What does Alice drink, tea?' });
     expect(response.results[0]?.id).toBe(ids['tea']);
-    expect(response.query).toEqual({ tokens: ['alice', 'drink', 'tea'], mode: 'or' });
+    expect(response.query).toEqual({ tokens: ['alice', 'drink', 'tea'], mode: 'and' });
     for (const r of response.results) {
       expect(r.tier).toBe('related');
       expect(r.channels.lexical).toBeGreaterThan(0);

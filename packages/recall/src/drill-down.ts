@@ -5,7 +5,7 @@ const MAX_SUGGESTIONS = 5;
 
 /**
  * Next steps after a recall, deterministic: expand the sessions behind the top results (unless
- * already expanded), open the entities the results share most, and — for a query of more than three terms — the
+ * already expanded), open the entities the results share most, and — for a broad OR query — the
  * narrower query made of the terms the best result matched.
  */
 export function buildDrillDown(results: readonly RecallResult[], plan: LexicalPlan, expanded: boolean): DrillDown[] {
@@ -24,7 +24,7 @@ export function buildDrillDown(results: readonly RecallResult[], plan: LexicalPl
   const entities = [...counts].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1)).slice(0, 2);
   for (const [entityId, { name, n }] of entities) out.push({ kind: 'open_entity', entityId, name, reason: `${n} result${n === 1 ? '' : 's'} mention ${name}` });
   const best = results[0];
-  if (plan.tokens.length > 3 && best) {
+  if (plan.mode === 'or' && best) {
     const content = best.content.toLowerCase();
     const matched = plan.tokens.filter((token) => content.includes(token)).slice(0, 3);
     if (matched.length > 0 && matched.length < plan.tokens.length) {

@@ -12,7 +12,7 @@ export type { FormatRecallOptions } from './format.js';
 export { LINKED_FLOOR, dampen, fuseScore, isDated, sharesQueryTerm } from './shaping.js';
 export type { Adjustments, ChannelEvidence, DampeningContext, DampeningSubject, FusionOptions } from './shaping.js';
 export { entityNameCandidates } from './channels/traversal.js';
-export { matchExpression, planLexicalQuery } from './query.js';
+export { matchExpressions, planLexicalQuery } from './query.js';
 export type { LexicalPlan } from './query.js';
 export { STOP_WORDS } from '@memory/store';
 export { HINTS_PROMPT_VERSION, PROSPECTIVE_INDEX_JOB, buildHintsPrompt, createHintsHandler, parseHints } from './hints.js';

@@ -100,9 +100,6 @@ export function createRecall(deps: RecallDeps) {
     const limit = request.limit ?? config.recall.defaultLimit;
     const plan = planLexicalQuery(request.query, config.recall);
     const filters = filtersOf(request, config, now);
-    // Candidates per flat channel: five per result asked for, at least 50, at most the configured caps.
-    const lexicalPool = Math.min(config.recall.lexicalCandidates, Math.max(50, limit * 5));
-    const semanticPool = Math.min(config.recall.semanticCandidates, Math.max(50, limit * 5));
     const candidates = new Map<string, Candidate>();
     const candidate = (id: string): Candidate => {
       let c = candidates.get(id);
@@ -123,6 +120,7 @@ export function createRecall(deps: RecallDeps) {
     store.read((sql) => {
       const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit };
       let mark = performance.now();
+      const lexicalPool = Math.min(config.recall.lexicalCandidates, Math.max(50, limit * 5));
       const lexical = channels.lexical ? stage('lexical', () => lexicalChannel(ctx, lexicalPool), []) : [];
       const bestLexical = Math.max(0, ...lexical.map((h) => -h.bm25));
       lexical.forEach((hit, i) => {
@@ -178,7 +176,7 @@ export function createRecall(deps: RecallDeps) {
       const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit };
       mark = performance.now();
       if (vector && embedder) {
-        semantic = stage('semantic', () => semanticChannel(ctx, vector, embedder.model, store.vector.available, semanticPool), semantic);
+        semantic = stage('semantic', () => semanticChannel(ctx, vector, embedder.model, store.vector.available), semantic);
         semantic.hits.forEach((hit, i) => {
           const c = candidate(hit.memoryId);
           c.evidence.semantic = clamp01(hit.cosine);

@@ -22,7 +22,7 @@ const result = (id: string, score: number, tier: 'linked' | 'related', content: 
 
 const response = (results: RecallResult[], drillDown: RecallResponse['drillDown'] = []): RecallResponse => ({
   results,
-  query: { tokens: ['dana'], mode: 'or' },
+  query: { tokens: ['dana'], mode: 'and' },
   vectorCompleteness: 'complete',
   window: { since: null },
   drillDown,

@@ -1,10 +1,23 @@
 import { type LexicalHit, searchMemoriesLexical } from '@memory/store';
-import { matchExpression } from '../query.js';
+import { matchExpressions } from '../query.js';
 import type { ChannelContext } from './context.js';
 
-/** BM25 over the agent's live memories (any query token), filters applied in the reading query. */
+/**
+ * BM25 over the agent's live memories, filters applied in the reading query. Matches of every
+ * query token come first; when too few, matches of any token fill the pool.
+ */
 export function lexicalChannel(ctx: ChannelContext, pool: number): LexicalHit[] {
-  const match = matchExpression(ctx.plan);
-  if (!match) return [];
-  return searchMemoriesLexical(ctx.sql, { agentId: ctx.agentId, match, filters: ctx.filters, now: ctx.now, limit: Math.min(pool, ctx.config.recall.lexicalCandidates) });
+  const hits: LexicalHit[] = [];
+  const seen = new Set<string>();
+  for (const match of matchExpressions(ctx.plan)) {
+    if (hits.length >= pool) break;
+    const found = searchMemoriesLexical(ctx.sql, { agentId: ctx.agentId, match, filters: ctx.filters, now: ctx.now, limit: Math.min(pool + seen.size, ctx.config.recall.lexicalCandidates) });
+    for (const hit of found) {
+      if (hits.length >= pool) break;
+      if (seen.has(hit.id)) continue;
+      seen.add(hit.id);
+      hits.push(hit);
+    }
+  }
+  return hits;
 }
