@@ -20,6 +20,8 @@ const { values } = parseArgs({
     agents: { type: 'string', default: '100' },
     queries: { type: 'string', default: '300' },
     dims: { type: 'string', default: '384' },
+    /** Which layouts to run: agent counts, comma-separated. */
+    layouts: { type: 'string' },
   },
 });
 const total = Number(values.count);
@@ -71,7 +73,8 @@ async function measure(label: string, path: string, agentIds: readonly string[],
   db.close();
 }
 
-for (const agents of [1, spread]) {
+const layouts = values.layouts ? values.layouts.split(',').map(Number) : [1, spread];
+for (const agents of layouts) {
   const path = join(dir, `recall-${agents}.db`);
   console.log(`\n${agents === 1 ? 'one agent' : `${agents} agents (${Math.round(total / agents).toLocaleString('en-US')} memories each)`}`);
   const agentIds = await build(path, agents);

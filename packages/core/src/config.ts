@@ -65,9 +65,9 @@ const recallSchema = z.strictObject({
    * @default 3
    */
   andTokenLimit: z.number().int().min(0).max(64).default(3),
-  /** Lexical candidates read per query before filters and the limit. @default 200 */
+  /** Most lexical candidates read per query; a query reads five per result asked for, at least 50. @default 200 */
   lexicalCandidates: positiveInt(10_000).default(200),
-  /** Nearest vectors read per query (vec0 KNN or the scan fallback). @default 100 */
+  /** Most nearest vectors read per query (vec0 KNN or the scan fallback); a query reads five per result asked for, at least 50. @default 100 */
   semanticCandidates: positiveInt(4096).default(100),
   /** Hint matches read per query. @default 50 */
   hintCandidates: positiveInt(10_000).default(50),

@@ -4,7 +4,9 @@ import {
   type EntityMatch,
   type MemoryCandidateRow,
   type MemoryFilters,
+  type SqlExecutor,
   type Store,
+  agentMemoryShare,
   claimCurrentness,
   entitiesOfMemories,
   entityDegreePercentile,
@@ -88,6 +90,7 @@ async function queryVector(embedder: EmbeddingProvider, query: string, warnings:
 export function createRecall(deps: RecallDeps) {
   const { store, config, embedder, after } = deps;
   const schema = createRecallSchema(config);
+  const shares = createShareCache();
 
   return async function recall(input: unknown): Promise<RecallResponse> {
     const started = performance.now();
@@ -100,6 +103,9 @@ export function createRecall(deps: RecallDeps) {
     const limit = request.limit ?? config.recall.defaultLimit;
     const plan = planLexicalQuery(request.query, config.recall);
     const filters = filtersOf(request, config, now);
+    // Candidates per flat channel: five per result asked for, at least 50, at most the configured caps.
+    const lexicalPool = Math.min(config.recall.lexicalCandidates, Math.max(50, limit * 5));
+    const semanticPool = Math.min(config.recall.semanticCandidates, Math.max(50, limit * 5));
     const candidates = new Map<string, Candidate>();
     const candidate = (id: string): Candidate => {
       let c = candidates.get(id);
@@ -118,9 +124,9 @@ export function createRecall(deps: RecallDeps) {
     let focal: EntityMatch[] = [];
 
     store.read((sql) => {
-      const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit };
+      const scopedLexical = shares.scoped(sql, request.agentId, now);
+      const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit, scopedLexical };
       let mark = performance.now();
-      const lexicalPool = Math.min(config.recall.lexicalCandidates, Math.max(50, limit * 5));
       const lexical = channels.lexical ? stage('lexical', () => lexicalChannel(ctx, lexicalPool), []) : [];
       const bestLexical = Math.max(0, ...lexical.map((h) => -h.bm25));
       lexical.forEach((hit, i) => {
@@ -173,10 +179,10 @@ export function createRecall(deps: RecallDeps) {
     const entitiesOf = new Map<string, Array<{ id: string; name: string; degree: number }>>();
     const superseded = new Set<string>();
     store.read((sql) => {
-      const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit };
+      const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit, scopedLexical: true };
       mark = performance.now();
       if (vector && embedder) {
-        semantic = stage('semantic', () => semanticChannel(ctx, vector, embedder.model, store.vector.available), semantic);
+        semantic = stage('semantic', () => semanticChannel(ctx, vector, embedder.model, store.vector.available, semanticPool), semantic);
         semantic.hits.forEach((hit, i) => {
           const c = candidate(hit.memoryId);
           c.evidence.semantic = clamp01(hit.cosine);
@@ -329,3 +335,27 @@ export function createRecall(deps: RecallDeps) {
 }
 
 export type Recall = ReturnType<typeof createRecall>;
+
+const SHARE_TTL_MS = 60_000;
+const SHARE_ENTRIES = 1000;
+
+/**
+ * Whether an agent's lexical search should rank inside its FTS scope: yes unless the agent holds at
+ * least half of all memories. Counted at most once a minute per agent (a count over the agent's
+ * index range: a few ms at 100k), for at most 1,000 agents.
+ */
+function createShareCache() {
+  const cache = new Map<string, { scoped: boolean; at: number }>();
+  return {
+    scoped(sql: SqlExecutor, agentId: string, now: number): boolean {
+      const hit = cache.get(agentId);
+      if (hit && now - hit.at < SHARE_TTL_MS && now >= hit.at) return hit.scoped;
+      const { agent, total } = agentMemoryShare(sql, agentId);
+      const scoped = total === 0 || agent * 2 < total;
+      cache.delete(agentId);
+      cache.set(agentId, { scoped, at: now });
+      if (cache.size > SHARE_ENTRIES) cache.delete(cache.keys().next().value as string);
+      return scoped;
+    },
+  };
+}

@@ -45,6 +45,7 @@ export type { LexicalHit } from './repositories/lexical-search.js';
 export { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, memoryFilterParams } from './repositories/memory-filters.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export {
+  agentMemoryShare,
   claimCurrentness,
   countMemoryVectors,
   findLinkedMemories,

@@ -50,6 +50,10 @@ describe('two-phase lexical search', () => {
       searchMemoriesLexical(sql, { agentId: 'a', match: buildFtsMatch(['lantern'], 'OR') ?? '', filters: {}, now: 0, limit: 10 }),
     );
     expect(hits.map((h) => h.id).sort()).toEqual(['m300', 'm301', 'm302']);
+    const unscoped = store.read((sql) =>
+      searchMemoriesLexical(sql, { agentId: 'a', match: buildFtsMatch(['lantern'], 'OR') ?? '', filters: {}, now: 0, limit: 10, scoped: false }),
+    );
+    expect(unscoped.map((h) => h.id).sort()).toEqual(['m300', 'm301', 'm302']);
   });
 
   it('returns exactly what the full filtered query returns (property)', async () => {
@@ -68,12 +72,14 @@ describe('two-phase lexical search', () => {
         fc.integer({ min: 1, max: 12 }),
         fc.option(fc.constantFrom('fact', 'decision'), { nil: undefined }),
         fc.option(fc.constantFrom('x', 'y'), { nil: undefined }),
-        async (rows, queryWords, limit, type, tag) => {
+        fc.boolean(),
+        async (rows, queryWords, limit, type, tag, scoped) => {
           const store = await storeWith(rows);
           const match = buildFtsMatch([...new Set(queryWords.map((w) => WORDS[w] ?? ''))], 'OR') ?? '';
           const got = store.read((sql) =>
-            searchMemoriesLexical(sql, { agentId: 'a', match, filters: { types: type ? [type as 'fact'] : undefined, tags: tag ? [tag] : undefined }, now: 0, limit }),
+            searchMemoriesLexical(sql, { agentId: 'a', match, filters: { types: type ? [type as 'fact'] : undefined, tags: tag ? [tag] : undefined }, now: 0, limit, scoped }),
           );
+          // Same answer whether phase 1 ranks inside the agent's FTS scope or over the whole index.
           expect(got.map((h) => h.id)).toEqual(reference(store, 'a', match, limit, type, tag));
           store.close();
         },

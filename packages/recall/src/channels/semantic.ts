@@ -16,8 +16,7 @@ export interface SemanticOutcome {
  * before the mirror exists for this model): an exact cosine scan over the agent's newest
  * `vectorScanWindow` vectors, reported as `recent-window` when the agent has more.
  */
-export function semanticChannel(ctx: ChannelContext, query: Float32Array, model: string, vectorAvailable: boolean): SemanticOutcome {
-  const k = ctx.config.recall.semanticCandidates;
+export function semanticChannel(ctx: ChannelContext, query: Float32Array, model: string, vectorAvailable: boolean, k: number): SemanticOutcome {
   const state = vectorAvailable ? vectorIndexState(ctx.sql) : undefined;
   if (state && state.model === model && state.dimensions === query.length) {
     const hits = knnMemoryVectors(ctx.sql, ctx.agentId, query, k).map((h) => ({ memoryId: h.memoryId, cosine: cosineWithBlob(query, h.vector) }));

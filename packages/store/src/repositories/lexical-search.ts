@@ -36,21 +36,23 @@ const probeSize = (limit: number): number => Math.max(64, limit * 4);
 /**
  * BM25 search over one agent's live memories. `match` must come from {@link buildFtsMatch}.
  *
- * The agent's scope token is ANDed into MATCH, so FTS5 ranks only that agent's rows. Two phases:
- * rank the top FTS rowids without touching rows, then read and filter just those. When at least
- * `limit` of them pass the filters, they are exactly the filtered top `limit` (every unranked match
- * scores worse); otherwise — narrow filters — the full filtered query runs. The reading query
- * checks the agent again.
+ * Two phases: rank the top FTS rowids without touching rows, then read and filter just those. When
+ * at least `limit` of them pass the scope and filters, they are exactly the filtered top `limit`
+ * (every unranked match scores worse); otherwise the filtered query runs over the agent's matches.
+ *
+ * Phase 1 ANDs the agent's scope token into MATCH (`scoped`, the default), so FTS5 ranks only that
+ * agent's rows. When the agent holds most of the index, pass `scoped: false`: intersecting with a
+ * scope token that every row carries only costs time (measured +40% at 100k memories in one agent).
  */
 export function searchMemoriesLexical(
   sql: SqlExecutor,
-  params: { agentId: string; match: string; filters: MemoryFilters; now: number; limit: number },
+  params: { agentId: string; match: string; filters: MemoryFilters; now: number; limit: number; scoped?: boolean },
 ): LexicalHit[] {
   const filterParams = memoryFilterParams(params.agentId, params.now, params.filters);
   const match = scopedMatch(params.agentId, params.match);
 
   const probe = probeSize(params.limit);
-  const top = sql.all<{ seq: number; bm25: number }>(raw(TOP_ROWIDS, match, probe));
+  const top = sql.all<{ seq: number; bm25: number }>(raw(TOP_ROWIDS, params.scoped === false ? params.match : match, probe));
   const pairs = JSON.stringify(top.map((t) => [t.seq, t.bm25]));
   const rows = sql.all<LexicalHit>(raw(ROWS_FOR_ROWIDS, pairs, ...filterParams));
   if (rows.length >= params.limit || top.length < probe) {

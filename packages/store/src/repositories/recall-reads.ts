@@ -129,3 +129,10 @@ export function sessionTurns(sql: SqlExecutor, agentId: string, sessionKey: stri
     raw('SELECT role, content FROM session_transcript_turns WHERE agent_id = ? AND session_key = ? ORDER BY seq LIMIT ?', agentId, sessionKey, maxTurns),
   );
 }
+
+/** The agent's live and deleted memories, and an upper bound on all memories (for choosing a search plan). */
+export function agentMemoryShare(sql: SqlExecutor, agentId: string): { agent: number; total: number } {
+  const agent = sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM memories WHERE agent_id = ?', agentId))?.n ?? 0;
+  const total = sql.get<{ n: number | null }>(raw('SELECT max(seq) AS n FROM memories'))?.n ?? 0;
+  return { agent, total: Math.max(agent, total) };
+}
