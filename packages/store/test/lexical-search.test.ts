@@ -103,3 +103,12 @@ describe('lexical search plan', () => {
     expect(details).toContainEqual(expect.stringMatching(/SEARCH m USING INTEGER PRIMARY KEY/));
   });
 });
+
+describe('recall write plans', () => {
+  it('records accesses by primary-key lookups, never by scanning memories', async () => {
+    const { RECORD_ACCESS } = await import('../src/repositories/recall-reads.js');
+    const store = await createTestStore();
+    const plan = store.database.prepare(`EXPLAIN QUERY PLAN ${RECORD_ACCESS}`).all(1, 0, 'm', 'a') as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail)).toEqual([expect.stringMatching(/^SEARCH memories USING INDEX sqlite_autoindex_memories_1 \(id=\?\)/)]);
+  });
+});

@@ -76,19 +76,17 @@ export function findLinkedMemories(
   return sql.all(raw(LINKED, JSON.stringify(refs.map((r) => [r.type, r.refId])), agentId, limit));
 }
 
-/** Adds one access to each memory, in one statement; never touches content, history or updated_at. */
+export const RECORD_ACCESS = 'UPDATE memories SET access_count = access_count + ?, last_accessed = ? WHERE id = ? AND agent_id = ?';
+
+/**
+ * Adds accesses to memories, one point update each (an UPDATE … FROM json_each let the planner
+ * scan every memory per id: 27 s for 2,000 ids at 100k memories); never touches content, history
+ * or updated_at.
+ */
 export function recordMemoryAccess(sql: SqlExecutor, agentId: string, counts: ReadonlyMap<string, number>, now: number): number {
-  if (counts.size === 0) return 0;
-  return sql.run(
-    raw(
-      `UPDATE memories SET access_count = access_count + c.value ->> '$[1]', last_accessed = ?
-       FROM json_each(?) AS c
-       WHERE memories.id = c.value ->> '$[0]' AND memories.agent_id = ?`,
-      now,
-      JSON.stringify([...counts]),
-      agentId,
-    ),
-  ).changes;
+  let changed = 0;
+  for (const [id, n] of counts) changed += sql.run(raw(RECORD_ACCESS, n, now, id, agentId)).changes;
+  return changed;
 }
 
 /** Stored vectors of the given memories for one model (to score candidates other channels found). */
