@@ -1,20 +1,24 @@
-// The quick-start demo: a SQLite file, two agents, dedup, forget/recover with history, keyword recall.
+// The quick-start demo on the embedded defaults: a SQLite file, the offline embedder, two agents,
+// dedup, hybrid recall (words and meaning), linked context, forget/recover with history, transcripts
+// and documents through the background queue.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMemoryEngine, isMemoryError } from '@memory/engine';
+import { createMemoryEngine, formatRecall, isMemoryError } from '@memory/engine';
 import type { RecallResponse, RememberInput } from '@memory/engine';
+import { createOfflineEmbedder } from '@memory/providers';
 
 const file = join(import.meta.dirname, '..', 'quickstart.db');
 for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 
-const engine = await createMemoryEngine({ database: { path: file } });
+// GloVe word vectors with SIF weighting: no network, no model server.
+const engine = await createMemoryEngine({ database: { path: file }, embedder: createOfflineEmbedder() });
 const line = (text = '') => console.log(text);
 const heading = (text: string) => line(`\n== ${text} ${'='.repeat(Math.max(0, 70 - text.length))}`);
 
 const support: Array<Omit<RememberInput, 'agentId'>> = [
   { content: 'Dana Whitfield is the customer success lead for the Northwind account.', type: 'fact', who: 'dana' },
   { content: 'Northwind renews their enterprise contract every March; the renewal call is with Dana.', type: 'fact', project: 'northwind' },
-  { content: 'Dana prefers short status emails with a bullet list, no attachments.', type: 'preference', who: 'dana' },
+  { content: 'Dana prefers short status emails with a bullet list, no attachments.', type: 'preference', who: 'dana', linkedEntities: [{ type: 'contact', refId: 'crm-1042', label: 'Dana Whitfield' }] },
   { content: 'We decided to give Northwind a 10% discount if they commit to two years.', type: 'decision', project: 'northwind' },
   { content: 'Never promise a delivery date for custom integrations without engineering sign-off.', type: 'constraint', pinned: true },
   { content: 'The escalation path is: support engineer, then Priya (support manager), then the CTO.', type: 'procedural' },
@@ -61,13 +65,17 @@ const otherScope = await engine.remember({ agentId: 'coding-agent', content: 'Da
 line(`same text for another agent → deduped: ${otherScope.deduped} (scopes never share memories)`);
 await engine.forget(otherScope.id, { agentId: 'coding-agent', reason: 'demo cleanup' });
 
+const channels = (r: RecallResponse['results'][number]) =>
+  Object.entries(r.channels)
+    .map(([name, score]) => `${name} ${score.toFixed(2)}`)
+    .join(', ');
 const show = (label: string, response: RecallResponse) => {
-  line(`\n? ${label}   [tokens: ${response.query.tokens.join(' ')} | ${response.query.mode} | ${response.timings.totalMs.toFixed(2)} ms]`);
+  line(`\n? ${label}   [${response.timings.totalMs.toFixed(2)} ms, vectors: ${response.vectorCompleteness}]`);
   if (response.results.length === 0) line('  (nothing)');
-  for (const r of response.results.slice(0, 3)) line(`  ${r.score.toFixed(3)}  [${r.type}] ${r.content}`);
+  for (const r of response.results.slice(0, 3)) line(`  ${r.score.toFixed(3)} ${r.tier.padEnd(7)} [${r.type}] ${r.content}   (${channels(r)})`);
 };
 
-heading('keyword recall');
+heading('hybrid recall (words and meaning, one agent at a time)');
 const queries: Array<[string, string]> = [
   ['support-bot', 'Who approves refunds?'],
   ['support-bot', 'When does Northwind renew?'],
@@ -77,8 +85,15 @@ const queries: Array<[string, string]> = [
   ['coding-agent', 'c++'],
   ['coding-agent', 'Who owns recall ranking?'],
   ['coding-agent', 'refunds'],
+  // Meaning, not words: neither query shares a word with the memory that answers it.
+  ['support-bot', 'who can reimburse a client?'],
+  ['support-bot', 'telephone'],
 ];
 for (const [agentId, query] of queries) show(`${agentId}: ${query}`, await engine.recall({ agentId, query, limit: 3 }));
+
+heading('linked context for a prompt (formatRecall)');
+const forDana = await engine.recall({ agentId: 'support-bot', query: 'Northwind renewal call', linkedEntities: [{ type: 'contact', refId: 'crm-1042' }], limit: 4 });
+line(formatRecall(forDana, { budgetTokens: 200 }));
 
 heading('forget, recover, history');
 const target = supportIds[3]?.id ?? '';
@@ -120,10 +135,18 @@ const handbook = [
   'Webhook timeouts: customers must answer within 30 seconds; ask them to acknowledge first and process later.',
 ].join('\n\n');
 const doc = await engine.documents.add({ agentId: 'support-bot', content: handbook, contentType: 'text/markdown' });
+await engine.remember({
+  agentId: 'support-bot',
+  content: 'Contoso webhook timeouts: their endpoint answers in 31 s, over our 30 s limit; Marco will raise it.',
+  type: 'incident',
+  source: { type: 'transcript', id: 'chat-2026-03-02' },
+});
 const ran = await engine.runDue(); // serverless style: run due background work now
 const ingested = await engine.documents.get({ agentId: 'support-bot', id: doc.id });
 line(`background jobs run: ${ran.ran}; document "${ingested?.title}" → ${ingested?.status}, ${ingested?.chunkCount} chunk(s)`);
-show('support-bot: webhook timeout limit', await engine.recall({ agentId: 'support-bot', query: 'webhook timeout seconds', limit: 3 }));
+const timeouts = await engine.recall({ agentId: 'support-bot', query: 'webhook timeout seconds', limit: 3, expand: true });
+show('support-bot: webhook timeout limit (expand: true)', timeouts);
+for (const x of timeouts.expansions ?? []) line(`  session ${x.sessionKey}:\n    ${x.excerpt.replaceAll('\n', '\n    ')}`);
 for (const hit of await engine.transcripts.search({ agentId: 'support-bot', query: 'webhooks timing out' })) {
   line(`  transcript ${hit.sessionKey} (${hit.role}): ${hit.content}`);
 }

@@ -93,7 +93,7 @@ const recallSchema = z.strictObject({
   lexicalWeight: z.number().min(0).max(1).default(0.3),
   /** RRF constant k in 1 / (k + rank). @default 60 */
   rrfK: z.number().positive().max(10_000).default(60),
-  /** Results scoring below this after fusion are dropped (linked results are kept). @default 0.1 */
+  /** Results whose fused score (before dampening and boosts) is below this are dropped; structurally reached ones are kept. @default 0.1 */
   minScore: z.number().min(0).max(1).default(0.1),
   /** A memory found only through a hint scores at most this. @default 0.75 */
   hintOnlyCap: z.number().min(0).max(1).default(0.75),

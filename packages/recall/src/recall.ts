@@ -243,8 +243,9 @@ export function createRecall(deps: RecallDeps) {
         { queryTokens: plan.tokens, hubThreshold, now },
         config.recall,
       );
+      // The floor applies to relevance (the fused score), so boosts cannot lift an unrelated memory over it.
       const structural = c.evidence.linked !== undefined || c.path !== undefined;
-      if (score < config.recall.minScore && !structural) continue;
+      if (fused < config.recall.minScore && !structural) continue;
       scored.push({ c, score, raw, fused, adjustments: { ...adjustments, ...extra } });
     }
     scored.sort((a, b) => b.raw - a.raw || (a.c.id < b.c.id ? -1 : 1));
