@@ -1,4 +1,4 @@
-import { type MemoryConfig, MemoryError, agentIdSchema, createTimerScheduler, cryptoRandom, parseInput, resolveConfig } from '@memory/core';
+import { type MemoryConfig, MemoryError, agentIdSchema, createTimerScheduler, cryptoRandom, parseInput, resolveConfig, timeSchema } from '@memory/core';
 import {
   type EnqueueInput,
   type EnqueueResult,
@@ -150,6 +150,9 @@ export interface EngineTelemetry {
 
 const parseAgent = (agentId: unknown): string => parseInput(agentIdSchema, agentId, 'agentId');
 
+const telemetryListSchema = z.strictObject({ limit: z.number().int().min(1).max(10_000).optional() });
+const telemetryPurgeSchema = z.strictObject({ before: timeSchema.optional() });
+
 const hintsJobSchema = z.strictObject({ memoryId: z.string().min(1), agentId: agentIdSchema });
 /** A hints job's payload, checked: a malformed one fails the job permanently instead of retrying. */
 function hintsPayload(payload: unknown): { memoryId: string; agentId: string } {
@@ -296,8 +299,16 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     history: (id, input) => call(() => memoryHistory(writer, id, input)),
     recall: (input) => call(() => recall(input)),
     telemetry: Object.freeze({
-      list: (agentId, opts) => call(() => store.read((sql) => listRecallTelemetry(sql, parseAgent(agentId), opts?.limit ?? 100))),
-      purge: (agentId, opts) => call(() => store.write((sql) => purgeRecallTelemetry(sql, parseAgent(agentId), opts?.before))),
+      list: (agentId, opts) =>
+        call(() => {
+          const { limit } = parseInput(telemetryListSchema, opts ?? {}, 'telemetry.list');
+          return store.read((sql) => listRecallTelemetry(sql, parseAgent(agentId), limit ?? 100));
+        }),
+      purge: (agentId, opts) =>
+        call(() => {
+          const { before } = parseInput(telemetryPurgeSchema, opts ?? {}, 'telemetry.purge');
+          return store.write((sql) => purgeRecallTelemetry(sql, parseAgent(agentId), before));
+        }),
     } satisfies EngineTelemetry),
     start: () => call(() => background.start()),
     runDue: () => call(() => background.runDue()),

@@ -271,6 +271,8 @@ describe('after the response', () => {
     expect(await engine.telemetry.purge('a')).toBe(1);
     expect(await engine.telemetry.list('a')).toEqual([]);
     expect(await engine.telemetry.list('b')).toHaveLength(1);
+    await expect(engine.telemetry.list('b', { limit: -1 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.telemetry.purge('', {})).rejects.toMatchObject({ code: 'INVALID_INPUT' });
 
     const off = await engineOn();
     await off.engine.recall({ agentId: 'a', query: 'alpha' });
