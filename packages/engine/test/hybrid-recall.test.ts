@@ -184,6 +184,16 @@ describe('linked channel, tiers, explain, drill-down, expand', () => {
     expect((await engine.recall({ agentId: 'a', query: 'invoice' })).results[0]?.explanation).toBeUndefined();
   });
 
+  it('resolves host references the query names by their label (any case or spacing), only in scope', async () => {
+    const { engine } = await engineOn();
+    const linked = await engine.remember({ agentId: 'a', content: 'Prefers calls after 3pm', linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana Whitfield' }] });
+    const other = await engine.remember({ agentId: 'b', content: 'Prefers email', linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana Whitfield' }] });
+    const response = await engine.recall({ agentId: 'a', query: 'what do we know about dana   WHITFIELD?', explain: true });
+    expect(response.results.map((r) => r.id)).toEqual([linked.id]);
+    expect(response.results[0]).toMatchObject({ tier: 'linked', explanation: { linkedBy: [{ type: 'contact', refId: '42' }] } });
+    expect(response.results.some((r) => r.id === other.id)).toBe(false);
+  });
+
   it('expands the sessions behind results into bounded excerpts, and suggests it otherwise', async () => {
     const { engine } = await engineOn();
     await engine.transcripts.append({

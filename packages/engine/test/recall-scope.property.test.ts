@@ -49,7 +49,7 @@ describe('recall scope isolation (property)', () => {
           const { id, deduped } = await engine.remember({
             agentId: m.agent,
             content: `${m.words.join(' ')} #${i}`,
-            ...(m.link ? { linkedEntities: [{ type: 'contact', refId: m.link }] } : {}),
+            ...(m.link ? { linkedEntities: [{ type: 'contact', refId: m.link, label: 'Dana' }] } : {}),
             ...(m.session ? { source: { type: 'transcript', id: 'shared-session' } } : {}),
           });
           if (deduped) continue;

@@ -13,13 +13,14 @@ import {
   findLinkedMemories,
   memoryVectors,
   readMemoryCandidates,
+  resolveLinkLabels,
 } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
 import { type ChannelContext, cosineWithBlob, unit } from './channels/context.js';
 import { hintsChannel } from './channels/hints.js';
 import { lexicalChannel } from './channels/lexical.js';
 import { type SemanticOutcome, semanticChannel } from './channels/semantic.js';
-import { type TraversalPath, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
+import { type TraversalPath, entityNameCandidates, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
 import { buildDrillDown } from './drill-down.js';
 import { expandSessions } from './expand.js';
 import { planLexicalQuery } from './query.js';
@@ -44,6 +45,8 @@ interface Candidate {
 }
 
 const DAY_MS = 86_400_000;
+/** Host references a query may name by label. */
+const MAX_NAMED_REFS = 16;
 
 function parseTags(text: string): string[] {
   try {
@@ -159,12 +162,14 @@ export function createRecall(deps: RecallDeps) {
       t.traversal = performance.now() - mark;
 
       mark = performance.now();
-      if (request.linkedEntities && request.linkedEntities.length > 0) {
-        const refs = request.linkedEntities;
+      // Host references passed in, plus those the query names by their label (read-only).
+      const named = stage('linked', () => resolveLinkLabels(sql, request.agentId, entityNameCandidates(request.query), MAX_NAMED_REFS), []);
+      const refs = [...(request.linkedEntities ?? []), ...named];
+      if (refs.length > 0) {
         for (const link of stage('linked', () => findLinkedMemories(sql, request.agentId, refs, config.recall.linkedCandidates), [])) {
           const c = candidate(link.memoryId);
           c.evidence.linked = 1;
-          (c.linkedBy ??= []).push({ type: link.refType, refId: link.refId });
+          if (!c.linkedBy?.some((l) => l.type === link.refType && l.refId === link.refId)) (c.linkedBy ??= []).push({ type: link.refType, refId: link.refId });
         }
       }
       t.linked = performance.now() - mark;

@@ -54,6 +54,7 @@ export {
   readMemoryCandidates,
   recentMemoryVectors,
   recordMemoryAccess,
+  resolveLinkLabels,
   sessionTurns,
   vectorIndexState,
 } from './repositories/recall-reads.js';

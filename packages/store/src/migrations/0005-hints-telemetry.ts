@@ -1,6 +1,6 @@
 import type { Migration } from './migration.js';
 
-// Agent-scoped memory FTS; prospective hints (questions a memory may answer later) with their own FTS index, scoped by agent;
+// Agent-scoped memory FTS; link labels resolvable from query text; prospective hints (questions a memory may answer later) with their own FTS index, scoped by agent;
 // opt-in local recall telemetry, which stores query text and so is scoped and purgeable; and an
 // index for recall's claim-currentness lookup.
 export const hintsTelemetry: Migration = {
@@ -49,6 +49,12 @@ export const hintsTelemetry: Migration = {
     `CREATE TRIGGER IF NOT EXISTS memory_hints_ad AFTER DELETE ON memory_hints BEGIN
       INSERT INTO memory_hints_fts (memory_hints_fts, rowid, hint) VALUES ('delete', old.seq, old.hint);
     END`,
+    // Host references named in a query ("Dana Whitfield") resolve to their links through the label's
+    // canonical form (NFC, lower case, whitespace collapsed: computed by the writer; existing rows
+    // get SQLite's ASCII lower-casing).
+    'ALTER TABLE memory_links ADD COLUMN label_key TEXT',
+    'UPDATE memory_links SET label_key = lower(trim(label)) WHERE label IS NOT NULL',
+    'CREATE INDEX IF NOT EXISTS memory_links_label ON memory_links (agent_id, label_key) WHERE label_key IS NOT NULL',
     // Recall asks which claims cite a memory (claim currentness).
     `CREATE INDEX IF NOT EXISTS entity_attributes_source_memory ON entity_attributes (source_memory_id) WHERE source_memory_id IS NOT NULL`,
     `CREATE TABLE IF NOT EXISTS recall_telemetry (

@@ -1,4 +1,5 @@
 import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+import { canonicalEntityName } from './entities.js';
 
 /** A host reference a memory is linked to (a contact, a thread, a project...). */
 export interface LinkRef {
@@ -8,12 +9,15 @@ export interface LinkRef {
 }
 
 const INSERT_LINK =
-  'INSERT OR IGNORE INTO memory_links (memory_id, agent_id, ref_type, ref_id, label) VALUES (?, ?, ?, ?, ?)';
+  'INSERT OR IGNORE INTO memory_links (memory_id, agent_id, ref_type, ref_id, label, label_key) VALUES (?, ?, ?, ?, ?, ?)';
 
 /** Replaces a memory's link rows with `refs`. */
 export function replaceMemoryLinks(sql: SqlExecutor, agentId: string, memoryId: string, refs: readonly LinkRef[]): void {
   sql.run(raw('DELETE FROM memory_links WHERE memory_id = ?', memoryId));
-  for (const ref of refs) sql.run(raw(INSERT_LINK, memoryId, agentId, ref.type, ref.refId, ref.label ?? null));
+  for (const ref of refs) {
+    const label = ref.label ?? null;
+    sql.run(raw(INSERT_LINK, memoryId, agentId, ref.type, ref.refId, label, label === null ? null : canonicalEntityName(label)));
+  }
 }
 
 /** Ids of memories (live or not) linked to one host reference, in `agentId`'s scope. */

@@ -78,6 +78,22 @@ export function findLinkedMemories(
 
 export const RECORD_ACCESS = 'UPDATE memories SET access_count = access_count + ?, last_accessed = ? WHERE id = ? AND agent_id = ?';
 
+/** Host references of `agentId` whose label (canonical form) is one of `labelKeys`. */
+export function resolveLinkLabels(sql: SqlExecutor, agentId: string, labelKeys: readonly string[], limit: number): Array<{ type: string; refId: string }> {
+  if (labelKeys.length === 0) return [];
+  return sql.all(
+    raw(
+      `SELECT DISTINCT l.ref_type AS type, l.ref_id AS refId
+       FROM json_each(?) AS k
+       CROSS JOIN memory_links AS l ON l.agent_id = ? AND l.label_key = k.value
+       LIMIT ?`,
+      JSON.stringify(labelKeys),
+      agentId,
+      limit,
+    ),
+  );
+}
+
 /**
  * Adds accesses to memories, one point update each (an UPDATE … FROM json_each let the planner
  * scan every memory per id: 27 s for 2,000 ids at 100k memories); never touches content, history

@@ -92,5 +92,7 @@ export interface MemoryLinksTable {
   ref_type: string;
   ref_id: string;
   label: string | null;
+  /** The label's canonical form (see canonicalEntityName), for resolving references named in a query. */
+  label_key: string | null;
 }
 export type MemoryLinkRow = Selectable<MemoryLinksTable>;

@@ -98,6 +98,9 @@ CREATE INDEX memory_jobs_pending ON memory_jobs (job_type, run_at) WHERE status 
 -- index memory_jobs_type_status
 CREATE INDEX memory_jobs_type_status ON memory_jobs (job_type, status);
 
+-- index memory_links_label
+CREATE INDEX memory_links_label ON memory_links (agent_id, label_key) WHERE label_key IS NOT NULL;
+
 -- index memory_links_ref
 CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
 
@@ -476,7 +479,7 @@ CREATE TABLE memory_links (
     agent_id TEXT NOT NULL,
     ref_type TEXT NOT NULL,
     ref_id TEXT NOT NULL,
-    label TEXT,
+    label TEXT, label_key TEXT,
     PRIMARY KEY (memory_id, ref_type, ref_id)
   );
 
