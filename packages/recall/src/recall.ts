@@ -1,12 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { type EmbeddingProvider, type MemoryConfig, type MemoryId, parseInput } from '@memory/core';
+import { type EmbeddingProvider, type MemoryConfig, parseInput } from '@memory/core';
 import {
   type EntityMatch,
-  type MemoryCandidateRow,
-  type MemoryFilters,
-  type SqlExecutor,
   type Store,
-  agentMemoryShare,
   claimCurrentness,
   entitiesOfMemories,
   entityDegreePercentile,
@@ -16,16 +12,19 @@ import {
   resolveLinkLabels,
 } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
-import { type ChannelContext, cosineWithBlob, unit } from './channels/context.js';
+import { type ChannelContext, cosineWithBlob } from './channels/context.js';
 import { hintsChannel } from './channels/hints.js';
 import { lexicalChannel } from './channels/lexical.js';
+import { createShareCache } from './channels/scope-share.js';
 import { type SemanticOutcome, semanticChannel } from './channels/semantic.js';
-import { type TraversalPath, entityNameCandidates, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
+import { entityNameCandidates, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
 import { buildDrillDown } from './drill-down.js';
 import { expandSessions } from './expand.js';
 import { planLexicalQuery } from './query.js';
-import { type RecallRequest, createRecallSchema } from './schema.js';
-import { type Adjustments, type ChannelEvidence, clamp01, dampen, fuseScore } from './shaping.js';
+import { filtersOf, queryVector } from './request.js';
+import { type Candidate, type ScoredCandidate, toResult } from './results.js';
+import { createRecallSchema } from './schema.js';
+import { clamp01, dampen, fuseScore } from './shaping.js';
 import type { RecallResponse, RecallResult } from './types.js';
 
 export interface RecallDeps {
@@ -36,55 +35,8 @@ export interface RecallDeps {
   readonly after: AfterResponseWriter;
 }
 
-interface Candidate {
-  readonly id: string;
-  readonly evidence: ChannelEvidence;
-  row?: MemoryCandidateRow;
-  path?: TraversalPath;
-  linkedBy?: Array<{ type: string; refId: string }>;
-}
-
-const DAY_MS = 86_400_000;
 /** Host references a query may name by label. */
 const MAX_NAMED_REFS = 16;
-
-function parseTags(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-function filtersOf(request: RecallRequest, config: MemoryConfig, now: number): MemoryFilters {
-  const days = request.recentOnly ? config.recall.recentOnlyDays : request.windowDays === undefined ? config.recall.searchWindowDays : request.windowDays;
-  return {
-    types: request.type === undefined ? undefined : Array.isArray(request.type) ? request.type : [request.type],
-    tags: request.tags,
-    project: request.project,
-    who: request.who,
-    pinned: request.pinned,
-    importanceMin: request.importanceMin,
-    since: request.since,
-    until: request.until,
-    windowStart: days === null ? undefined : now - days * DAY_MS,
-  };
-}
-
-async function queryVector(embedder: EmbeddingProvider, query: string, warnings: string[]): Promise<Float32Array | undefined> {
-  try {
-    const [vector] = await embedder.embed([query], { purpose: 'query' });
-    if (!vector || vector.length !== embedder.dimensions || !vector.every(Number.isFinite)) {
-      warnings.push('semantic: the embedder returned an unusable query vector');
-      return undefined;
-    }
-    return unit(vector);
-  } catch (error) {
-    warnings.push(`semantic: embedding the query failed (${error instanceof Error ? error.message : String(error)})`);
-    return undefined;
-  }
-}
 
 /**
  * Hybrid recall within one agent's scope: lexical, semantic, hint, traversal and linked channels,
@@ -230,7 +182,7 @@ export function createRecall(deps: RecallDeps) {
 
     const focalIds = new Set(focal.map((e) => e.entityId));
     const semanticRan = vector !== undefined;
-    const scored: Array<{ c: Candidate; score: number; raw: number; fused: number; adjustments: Adjustments & { graphBoost?: number } }> = [];
+    const scored: ScoredCandidate[] = [];
     for (const c of candidates.values()) {
       const row = c.row;
       if (!row) continue;
@@ -255,45 +207,7 @@ export function createRecall(deps: RecallDeps) {
     }
     scored.sort((a, b) => b.raw - a.raw || (a.c.id < b.c.id ? -1 : 1));
     const top = scored.slice(0, limit);
-    const results: RecallResult[] = top.map(({ c, score, fused, adjustments }) => {
-      const row = c.row as MemoryCandidateRow;
-      const e = c.evidence;
-      const entities = entitiesOf.get(c.id);
-      const anchored = e.anchored === true;
-      return {
-        id: row.id as MemoryId,
-        content: row.content,
-        type: row.type,
-        score,
-        tier: e.linked !== undefined || (c.path !== undefined && c.path.claimId !== undefined) ? 'linked' : 'related',
-        channels: {
-          ...(e.lexical !== undefined ? { lexical: e.lexical } : {}),
-          ...(e.semantic !== undefined ? { semantic: e.semantic } : {}),
-          ...(e.hint !== undefined ? { hint: e.hint } : {}),
-          ...(e.traversal !== undefined ? { traversal: e.traversal } : {}),
-          ...(e.linked !== undefined ? { linked: e.linked } : {}),
-        },
-        tags: parseTags(row.tags),
-        project: row.project,
-        who: row.who,
-        importance: row.importance,
-        pinned: row.pinned === 1,
-        createdAt: row.created_at,
-        ...(row.source_type && row.source_id ? { source: { type: row.source_type, id: row.source_id } } : {}),
-        ...(entities ? { entities: entities.map((x) => ({ id: x.id, name: x.name })) } : {}),
-        ...(request.explain
-          ? {
-              explanation: {
-                fused,
-                adjustments,
-                anchored,
-                ...(c.path ? { path: c.path } : {}),
-                ...(c.linkedBy ? { linkedBy: c.linkedBy } : {}),
-              },
-            }
-          : {}),
-      };
-    });
+    const results: RecallResult[] = top.map((scoredCandidate) => toResult(scoredCandidate, entitiesOf.get(scoredCandidate.c.id), request.explain === true));
     t.fusion = performance.now() - mark;
 
     mark = performance.now();
@@ -341,27 +255,3 @@ export function createRecall(deps: RecallDeps) {
 }
 
 export type Recall = ReturnType<typeof createRecall>;
-
-const SHARE_TTL_MS = 60_000;
-const SHARE_ENTRIES = 1000;
-
-/**
- * Whether an agent's lexical search should rank inside its FTS scope: yes unless the agent holds at
- * least half of all memories. Counted at most once a minute per agent (a count over the agent's
- * index range: a few ms at 100k), for at most 1,000 agents.
- */
-function createShareCache() {
-  const cache = new Map<string, { scoped: boolean; at: number }>();
-  return {
-    scoped(sql: SqlExecutor, agentId: string, now: number): boolean {
-      const hit = cache.get(agentId);
-      if (hit && now - hit.at < SHARE_TTL_MS && now >= hit.at) return hit.scoped;
-      const { agent, total } = agentMemoryShare(sql, agentId);
-      const scoped = total === 0 || agent * 2 < total;
-      cache.delete(agentId);
-      cache.set(agentId, { scoped, at: now });
-      if (cache.size > SHARE_ENTRIES) cache.delete(cache.keys().next().value as string);
-      return scoped;
-    },
-  };
-}

@@ -1,0 +1,38 @@
+import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
+import type { MemoryFilters } from '@memory/store';
+import { unit } from './channels/context.js';
+import type { RecallRequest } from './schema.js';
+
+const DAY_MS = 86_400_000;
+
+/** The filters a request asks for, with the search window (`recentOnly`, `windowDays`, or the configured default). */
+export function filtersOf(request: RecallRequest, config: MemoryConfig, now: number): MemoryFilters {
+  const days = request.recentOnly ? config.recall.recentOnlyDays : request.windowDays === undefined ? config.recall.searchWindowDays : request.windowDays;
+  return {
+    types: request.type === undefined ? undefined : Array.isArray(request.type) ? request.type : [request.type],
+    tags: request.tags,
+    project: request.project,
+    who: request.who,
+    pinned: request.pinned,
+    importanceMin: request.importanceMin,
+    since: request.since,
+    until: request.until,
+    windowStart: days === null ? undefined : now - days * DAY_MS,
+  };
+}
+
+/** The query's unit vector, or undefined (with a warning) when the embedder fails or misbehaves. */
+export async function queryVector(embedder: EmbeddingProvider, query: string, warnings: string[]): Promise<Float32Array | undefined> {
+  try {
+    const [vector] = await embedder.embed([query], { purpose: 'query' });
+    if (!vector || vector.length !== embedder.dimensions || !vector.every(Number.isFinite)) {
+      warnings.push('semantic: the embedder returned an unusable query vector');
+      return undefined;
+    }
+    return unit(vector);
+  } catch (error) {
+    warnings.push(`semantic: embedding the query failed (${error instanceof Error ? error.message : String(error)})`);
+    return undefined;
+  }
+}
+
