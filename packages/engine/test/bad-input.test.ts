@@ -72,6 +72,19 @@ describe('hostile recall queries', () => {
     await expect(engine.recall({ agentId: 'a', query: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(engine.recall({ agentId: 'a', query: 7 } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
+
+  it.each([
+    ['limit 0', { limit: 0 }, /limit/],
+    ['limit over the max', { limit: 51 }, /at most 50/],
+    ['importance out of range', { importanceMin: 2 }, /importanceMin/],
+    ['a zero window', { windowDays: 0 }, /windowDays/],
+    ['since after until', { since: 10, until: 5 }, /since must be before until/],
+    ['a malformed host reference', { linkedEntities: [{ type: 'contact' }] }, /refId/],
+    ['an unknown option', { fuzzy: true }, /fuzzy/],
+  ])('rejects %s with INVALID_INPUT naming the field', async (_name, extra, message) => {
+    const { engine } = await hostEngine();
+    await expect(engine.recall({ agentId: 'a', query: 'tea', ...extra } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(message) });
+  });
 });
 
 describe('arbitrary strings (property)', () => {
