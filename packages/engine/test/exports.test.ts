@@ -12,6 +12,7 @@ describe('public exports', () => {
     ['@memory/recall', () => import('@memory/recall')],
     ['@memory/engine', () => import('@memory/engine')],
     ['@memory/providers', () => import('@memory/providers')],
+    ['@memory/dreaming', () => import('@memory/dreaming')],
   ])('%s', async (name, load) => {
     expect(Object.keys(await load()).sort()).toMatchSnapshot(name);
   });
