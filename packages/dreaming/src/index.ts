@@ -2,3 +2,14 @@ export { EVIDENCE_KINDS, lookupEvidence, parseSourceRef } from './evidence.js';
 export type { EvidenceKind, EvidenceLookup, SourceRef } from './evidence.js';
 export { MAX_QUOTE_CHARS, MIN_QUOTE_CHARS, checkCitations } from './citations.js';
 export type { Citation, CitationCheck } from './citations.js';
+export {
+  CONTENT_OPERATIONS,
+  HYGIENE_OPERATIONS,
+  MAX_OPERATIONS_PER_REQUEST,
+  OPERATION_NAMES,
+  citationSchema,
+  operationJsonSchema,
+  operationSchema,
+  parseOperations,
+} from './operations.js';
+export type { DreamingOperation, OperationName, ParsedOperations } from './operations.js';
