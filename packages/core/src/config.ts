@@ -173,6 +173,26 @@ const hintsSchema = z.strictObject({
   maxOutputTokens: positiveInt(8192).default(400),
 });
 
+/** Dreaming: audited consolidation of evidence into the knowledge graph, and its apply seam's policies. */
+const dreamingSchema = z.strictObject({
+  /** Run Dreaming passes when an LLM is configured (the passes ship after the apply seam). @default false */
+  enabled: z.boolean().default(false),
+  /** Validate operations and record them as proposals; write nothing. @default false */
+  shadowMode: z.boolean().default(false),
+  /** No passes, and the apply seam refuses every operation. @default false */
+  mutationsFrozen: z.boolean().default(false),
+  /** Allow superseding and archiving memories (never pinned ones without `force`). @default false */
+  allowUpdateDelete: z.boolean().default(false),
+  /** Operations with a stated confidence below this are rejected. @default 0.7 */
+  minConfidenceForWrite: z.number().min(0).max(1).default(0.7),
+  /** Operations applied per write transaction (each in its own savepoint). @default 10 */
+  operationsPerTransaction: positiveInt(100).default(10),
+  /** Active aspects one entity may have. @default 20 */
+  maxAspectsPerEntity: positiveInt(10_000).default(20),
+  /** Active claims one aspect may have. @default 50 */
+  maxClaimsPerAspect: positiveInt(10_000).default(50),
+});
+
 /** Local, opt-in recall telemetry. */
 const telemetrySchema = z.strictObject({
   /** Record each recall's query, result count, top score and timings (local only; scoped per agent; purgeable). @default false */
@@ -304,6 +324,7 @@ export const memoryConfigSchema = z.strictObject({
   traversal: traversalSchema.prefault({}),
   hints: hintsSchema.prefault({}),
   telemetry: telemetrySchema.prefault({}),
+  dreaming: dreamingSchema.prefault({}),
   retention: retentionSchema.prefault({}),
   store: storeSchema.prefault({}),
   transcripts: transcriptsSchema.prefault({}),

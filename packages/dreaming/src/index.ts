@@ -13,3 +13,5 @@ export {
   parseOperations,
 } from './operations.js';
 export type { DreamingOperation, OperationName, ParsedOperations } from './operations.js';
+export { decideOperations } from './validate.js';
+export type { OperationDecision } from './validate.js';

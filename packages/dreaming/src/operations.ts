@@ -97,7 +97,12 @@ export const operationSchema = z.discriminatedUnion('operation', variants as unk
   error: (issue) => (issue.code === 'invalid_union' ? `operation must be one of: ${OPERATION_NAMES.join(', ')}` : undefined),
 });
 
-export type DreamingOperation = z.output<typeof operationSchema>;
+type Envelope = z.output<ReturnType<typeof z.strictObject<typeof envelope>>>;
+
+/** One validated operation: a TypeScript union discriminated on `operation`. */
+export type DreamingOperation = {
+  [K in OperationName]: { readonly operation: K; readonly payload: z.output<(typeof PAYLOADS)[K]> } & Envelope;
+}[OperationName];
 
 /** The most operations one request may carry. */
 export const MAX_OPERATIONS_PER_REQUEST = 100;
@@ -118,7 +123,7 @@ export function parseOperations(input: unknown): ParsedOperations {
   const rejected: Array<{ index: number; reason: string }> = [];
   input.forEach((raw: unknown, index) => {
     const parsed = operationSchema.safeParse(raw);
-    if (parsed.success) valid.push({ index, operation: parsed.data });
+    if (parsed.success) valid.push({ index, operation: parsed.data as DreamingOperation });
     else rejected.push({ index, reason: parsed.error.issues.map((i) => `${i.path.length > 0 ? `${i.path.join('.')}: ` : ''}${i.message}`).join('; ') });
   });
   return { ok: true, valid, rejected };

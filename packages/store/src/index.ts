@@ -59,7 +59,19 @@ export {
   vectorIndexState,
 } from './repositories/recall-reads.js';
 export { deleteHints, insertHints, listHints, searchHints } from './repositories/hints.js';
-export { activeClaimsForEntities, dependencyNeighbors, entitiesOfMemories, entityDegreePercentile, memoriesMentioning } from './repositories/graph-reads.js';
+export {
+  activeClaimsForEntities,
+  activeEntityByCanonicalName,
+  attentionState,
+  countActiveAspects,
+  countActiveClaims,
+  dependencyNeighbors,
+  entitiesOfMemories,
+  entityDegreePercentile,
+  graphRowState,
+  memoriesMentioning,
+} from './repositories/graph-reads.js';
+export type { GraphRowState } from './repositories/graph-reads.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export {

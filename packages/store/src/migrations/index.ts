@@ -3,7 +3,8 @@ import { jobArchive } from './0002-job-archive.js';
 import { transcriptTurns } from './0003-transcript-turns.js';
 import { imports } from './0004-imports.js';
 import { hintsTelemetry } from './0005-hints-telemetry.js';
+import { dreamingSeam } from './0006-dreaming-seam.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive, transcriptTurns, imports, hintsTelemetry]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive, transcriptTurns, imports, hintsTelemetry, dreamingSeam]);

@@ -109,3 +109,44 @@ export function entityDegreePercentile(sql: SqlExecutor, agentId: string, percen
     raw("SELECT mentions FROM entities WHERE agent_id = ? AND status = 'active' ORDER BY mentions DESC LIMIT 1 OFFSET ?", agentId, offset),
   )?.mentions;
 }
+
+/** A graph row's scope and state, for the Dreaming seam's checks. */
+export interface GraphRowState {
+  readonly agentId: string;
+  readonly status: string;
+}
+
+const GRAPH_ROW: Record<'entity' | 'aspect' | 'claim' | 'link', string> = {
+  entity: 'SELECT agent_id AS agentId, status FROM entities WHERE id = ?',
+  aspect: 'SELECT agent_id AS agentId, status FROM entity_aspects WHERE id = ?',
+  claim: 'SELECT agent_id AS agentId, status FROM entity_attributes WHERE id = ?',
+  link: 'SELECT agent_id AS agentId, status FROM entity_dependencies WHERE id = ?',
+};
+
+/** A graph row wherever it lives (the caller compares the scope), or undefined. */
+export function graphRowState(sql: SqlExecutor, kind: keyof typeof GRAPH_ROW, id: string): GraphRowState | undefined {
+  return sql.get<GraphRowState>(raw(GRAPH_ROW[kind], id));
+}
+
+/** Active aspects of an entity. */
+export function countActiveAspects(sql: SqlExecutor, entityId: string): number {
+  return sql.get<{ n: number }>(raw("SELECT count(*) AS n FROM entity_aspects WHERE entity_id = ? AND status = 'active'", entityId))?.n ?? 0;
+}
+
+/** Active claims of an aspect. */
+export function countActiveClaims(sql: SqlExecutor, aspectId: string): number {
+  return sql.get<{ n: number }>(raw("SELECT count(*) AS n FROM entity_attributes WHERE aspect_id = ? AND status = 'active'", aspectId))?.n ?? 0;
+}
+
+/** The active entity of `agentId` with this canonical name, if any. */
+export function activeEntityByCanonicalName(sql: SqlExecutor, agentId: string, canonicalName: string): string | undefined {
+  return sql.get<{ id: string }>(raw("SELECT id FROM entities WHERE agent_id = ? AND canonical_name = ? AND status = 'active'", agentId, canonicalName))?.id;
+}
+
+/** An attention record wherever it lives, with its subject and whether it is still open. */
+export function attentionState(sql: SqlExecutor, id: string): { agentId: string; kind: string; subjectRef: string; open: boolean } | undefined {
+  const row = sql.get<{ agentId: string; kind: string; subjectRef: string; resolvedAt: number | null }>(
+    raw('SELECT agent_id AS agentId, kind, subject_ref AS subjectRef, resolved_at AS resolvedAt FROM dreaming_attention WHERE id = ?', id),
+  );
+  return row ? { agentId: row.agentId, kind: row.kind, subjectRef: row.subjectRef, open: row.resolvedAt === null } : undefined;
+}

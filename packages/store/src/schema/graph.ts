@@ -83,6 +83,10 @@ export interface EntityAttributesTable {
   evidence_json: string;
   created_at: number;
   superseded_at: number | null;
+  /** When the event happened (migration 6). */
+  occurred_at: number | null;
+  /** instant | day | month | year | approximate (migration 6). */
+  time_precision: string | null;
 }
 
 export interface EntityDependenciesTable {

@@ -13,6 +13,15 @@ CREATE INDEX documents_hash ON documents (agent_id, content_hash);
 -- index documents_status
 CREATE INDEX documents_status ON documents (agent_id, status);
 
+-- index dreaming_attention_agent
+CREATE INDEX dreaming_attention_agent ON dreaming_attention (agent_id, resolved_at, priority);
+
+-- index dreaming_attention_open
+CREATE UNIQUE INDEX dreaming_attention_open ON dreaming_attention (agent_id, kind, subject_ref) WHERE resolved_at IS NULL;
+
+-- index dreaming_provenance_target
+CREATE INDEX dreaming_provenance_target ON dreaming_provenance (target_type, target_id);
+
 -- index embeddings_agent_model
 CREATE INDEX embeddings_agent_model ON embeddings (agent_id, model, seq);
 
@@ -104,6 +113,9 @@ CREATE INDEX memory_links_label ON memory_links (agent_id, label_key) WHERE labe
 -- index memory_links_ref
 CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
 
+-- index ontology_proposals_agent
+CREATE INDEX ontology_proposals_agent ON ontology_proposals (agent_id, status, created_at);
+
 -- index recall_telemetry_agent
 CREATE INDEX recall_telemetry_agent ON recall_telemetry (agent_id, created_at);
 
@@ -173,6 +185,35 @@ CREATE TABLE documents (
     updated_at INTEGER NOT NULL,
     completed_at INTEGER
   );
+
+-- table dreaming_attention
+CREATE TABLE dreaming_attention (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('hygiene', 'review_due', 'contested_claim', 'evidence_requeue', 'surprisal')),
+      subject_ref TEXT NOT NULL,
+      priority INTEGER NOT NULL DEFAULT 50,
+      details TEXT NOT NULL DEFAULT '',
+      created_by TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      resolved_at INTEGER,
+      resolved_by_pass_id TEXT,
+      resolution TEXT CHECK (resolution IN ('resolved', 'declined'))
+    );
+
+-- table dreaming_provenance
+CREATE TABLE dreaming_provenance (
+      seq INTEGER PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      pass_id TEXT,
+      actor TEXT NOT NULL,
+      operation TEXT NOT NULL,
+      target_type TEXT NOT NULL,
+      target_id TEXT NOT NULL,
+      evidence_json TEXT NOT NULL,
+      confidence REAL,
+      created_at INTEGER NOT NULL
+    );
 
 -- table embeddings
 CREATE TABLE embeddings (
@@ -246,7 +287,7 @@ CREATE TABLE entity_attributes (
     evidence_json TEXT NOT NULL DEFAULT '[]',
     created_at INTEGER NOT NULL,
     superseded_at INTEGER
-  );
+  , occurred_at INTEGER, time_precision TEXT);
 
 -- table entity_communities
 CREATE TABLE entity_communities (
@@ -482,6 +523,21 @@ CREATE TABLE memory_links (
     label TEXT, label_key TEXT,
     PRIMARY KEY (memory_id, ref_type, ref_id)
   );
+
+-- table ontology_proposals
+CREATE TABLE ontology_proposals (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      pass_id TEXT,
+      actor TEXT NOT NULL,
+      operation TEXT NOT NULL,
+      operation_json TEXT NOT NULL,
+      route TEXT NOT NULL CHECK (route IN ('shadow', 'review_required', 'contradiction')),
+      reason TEXT,
+      status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'accepted', 'rejected')),
+      created_at INTEGER NOT NULL,
+      decided_at INTEGER
+    );
 
 -- table recall_telemetry
 CREATE TABLE recall_telemetry (

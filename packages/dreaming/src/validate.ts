@@ -1,0 +1,219 @@
+import type { MemoryConfig } from '@memory/core';
+import {
+  type SqlExecutor,
+  activeEntityByCanonicalName,
+  attentionState,
+  canonicalEntityName,
+  countActiveAspects,
+  countActiveClaims,
+  graphRowState,
+  raw,
+} from '@memory/store';
+import { checkCitations } from './citations.js';
+import { parseSourceRef } from './evidence.js';
+import { CONTENT_OPERATIONS, type DreamingOperation, HYGIENE_OPERATIONS } from './operations.js';
+
+/** What the seam decided for one operation, before anything is written. */
+export type OperationDecision =
+  | { readonly index: number; readonly status: 'apply'; readonly operation: DreamingOperation }
+  | { readonly index: number; readonly status: 'proposal'; readonly route: 'shadow' | 'review_required'; readonly operation: DreamingOperation }
+  | { readonly index: number; readonly status: 'rejected'; readonly reason: string };
+
+type Kind = 'entity' | 'aspect' | 'claim' | 'link' | 'memory';
+
+/** Where a subject lives: in the agent's scope and active, elsewhere, or nowhere. */
+function subjectState(sql: SqlExecutor, agentId: string, kind: Kind, id: string): 'active' | 'inactive' | 'other_scope' | 'missing' {
+  const row =
+    kind === 'memory'
+      ? sql.get<{ agentId: string; status: string }>(raw("SELECT agent_id AS agentId, CASE is_deleted WHEN 0 THEN 'active' ELSE 'deleted' END AS status FROM memories WHERE id = ?", id))
+      : graphRowState(sql, kind, id);
+  if (!row) return 'missing';
+  if (row.agentId !== agentId) return 'other_scope';
+  return row.status === 'active' ? 'active' : 'inactive';
+}
+
+function requireActive(sql: SqlExecutor, agentId: string, kind: Kind, id: string, field: string): string | undefined {
+  const state = subjectState(sql, agentId, kind, id);
+  if (state === 'active') return undefined;
+  if (state === 'missing') return `${field}: ${kind} ${id} does not exist; use ids you were shown`;
+  if (state === 'other_scope') return `${field}: ${kind} ${id} belongs to another agent's scope`;
+  return `${field}: ${kind} ${id} is archived or superseded; act on the current one`;
+}
+
+/** The subjects a hygiene operation acts on, as `kind:id` references. */
+function hygieneSubjects(op: DreamingOperation): string[] {
+  switch (op.operation) {
+    case 'archive_entity':
+      return [`entity:${op.payload.entityId}`];
+    case 'merge_entities':
+      return [`entity:${op.payload.sourceEntityId}`, `entity:${op.payload.targetEntityId}`];
+    case 'archive_aspect':
+      return [`aspect:${op.payload.aspectId}`];
+    case 'merge_aspects':
+      return [`aspect:${op.payload.sourceAspectId}`, `aspect:${op.payload.targetAspectId}`];
+    case 'archive_claim':
+      return [`claim:${op.payload.claimId}`];
+    case 'archive_link':
+      return [`link:${op.payload.linkId}`];
+    case 'archive_memory':
+      return [`memory:${op.payload.memoryId}`];
+    default:
+      return [];
+  }
+}
+
+const SUBJECT = /^(entity|aspect|claim|link|memory):(.{1,200})$/s;
+
+interface BatchState {
+  /** Subjects flagged by valid `flag` operations earlier in the batch. */
+  readonly flagged: Set<string>;
+  /** Canonical entity names created earlier in the batch. */
+  readonly newNames: Set<string>;
+  readonly newAspects: Map<string, number>;
+  readonly newClaims: Map<string, number>;
+}
+
+function checkHygiene(sql: SqlExecutor, agentId: string, op: DreamingOperation, batch: BatchState): string | undefined {
+  const subjects = hygieneSubjects(op);
+  if (subjects.some((s) => batch.flagged.has(s))) return undefined;
+  const attention = (op.evidence ?? []).map((c) => parseSourceRef(c.sourceRef)).filter((r) => r?.kind === 'attention');
+  if (attention.length === 0) {
+    return `${op.operation} removes or folds knowledge: cite the attention record about it ({ sourceRef: "attention:<id>", quote: "" }) or flag ${subjects[0]} earlier in this batch`;
+  }
+  for (const ref of attention) {
+    const state = ref ? attentionState(sql, ref.id) : undefined;
+    if (!state) continue;
+    if (state.agentId !== agentId) return `attention:${ref?.id} belongs to another agent's scope`;
+    if (!state.open) continue;
+    if (subjects.includes(state.subjectRef)) return undefined;
+  }
+  return `none of the cited attention records is open and about ${subjects.join(' or ')}; cite the one whose subject is the target`;
+}
+
+function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, policy: MemoryConfig['dreaming'], batch: BatchState): string | undefined {
+  switch (op.operation) {
+    case 'create_entity': {
+      const key = canonicalEntityName(op.payload.name);
+      const existing = activeEntityByCanonicalName(sql, agentId, key);
+      if (existing) return `entity "${op.payload.name}" already exists as ${existing}; attach to it instead of creating a duplicate`;
+      if (batch.newNames.has(key)) return `entity "${op.payload.name}" is created twice in this batch`;
+      batch.newNames.add(key);
+      return undefined;
+    }
+    case 'rename_entity': {
+      const taken = activeEntityByCanonicalName(sql, agentId, canonicalEntityName(op.payload.name));
+      if (taken && taken !== op.payload.entityId) return `another entity (${taken}) is already named "${op.payload.name}"; merge them instead`;
+      return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
+    }
+    case 'archive_entity':
+      return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
+    case 'merge_entities':
+      if (op.payload.sourceEntityId === op.payload.targetEntityId) return 'merge_entities needs two different entities';
+      return requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId') ?? requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId');
+    case 'create_aspect': {
+      const missing = requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
+      if (missing) return missing;
+      const pending = batch.newAspects.get(op.payload.entityId) ?? 0;
+      if (countActiveAspects(sql, op.payload.entityId) + pending >= policy.maxAspectsPerEntity) {
+        return `entity ${op.payload.entityId} already has ${policy.maxAspectsPerEntity} aspects; attach to an existing aspect or archive one first`;
+      }
+      batch.newAspects.set(op.payload.entityId, pending + 1);
+      return undefined;
+    }
+    case 'rename_aspect':
+    case 'archive_aspect':
+      return requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
+    case 'merge_aspects':
+      if (op.payload.sourceAspectId === op.payload.targetAspectId) return 'merge_aspects needs two different aspects';
+      return requireActive(sql, agentId, 'aspect', op.payload.sourceAspectId, 'sourceAspectId') ?? requireActive(sql, agentId, 'aspect', op.payload.targetAspectId, 'targetAspectId');
+    case 'add_claim':
+    case 'set_claim': {
+      const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
+      if (missing) return missing;
+      if (op.payload.validFrom !== undefined && op.payload.validUntil !== undefined && op.payload.validUntil <= op.payload.validFrom) return 'validUntil must be after validFrom';
+      const pending = batch.newClaims.get(op.payload.aspectId) ?? 0;
+      if (countActiveClaims(sql, op.payload.aspectId) + pending >= policy.maxClaimsPerAspect) {
+        return `aspect ${op.payload.aspectId} already has ${policy.maxClaimsPerAspect} active claims; supersede one instead of adding alongside`;
+      }
+      batch.newClaims.set(op.payload.aspectId, pending + 1);
+      return undefined;
+    }
+    case 'supersede_claim':
+    case 'archive_claim':
+      return requireActive(sql, agentId, 'claim', op.payload.claimId, 'claimId');
+    case 'create_link':
+      if (op.payload.sourceEntityId === op.payload.targetEntityId) return 'a link needs two different entities';
+      return requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId') ?? requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId');
+    case 'update_link':
+    case 'archive_link':
+      return requireActive(sql, agentId, 'link', op.payload.linkId, 'linkId');
+    case 'remember_memory':
+      return undefined;
+    case 'supersede_memory':
+    case 'archive_memory': {
+      if (!policy.allowUpdateDelete) return `${op.operation} needs dreaming.allowUpdateDelete, which is off; propose it with risk: "review_required" instead`;
+      const missing = requireActive(sql, agentId, 'memory', op.payload.memoryId, 'memoryId');
+      if (missing) return missing;
+      if (op.operation === 'archive_memory' && op.payload.force !== true) {
+        const pinned = sql.get<{ pinned: number }>(raw('SELECT pinned FROM memories WHERE id = ?', op.payload.memoryId))?.pinned === 1;
+        if (pinned) return `memory ${op.payload.memoryId} is pinned; it is never archived without force: true`;
+      }
+      return undefined;
+    }
+    case 'flag': {
+      const m = SUBJECT.exec(op.payload.subjectRef);
+      if (!m) return 'subjectRef must be entity:<id>, aspect:<id>, claim:<id>, link:<id> or memory:<id>';
+      const state = subjectState(sql, agentId, m[1] as Kind, m[2] as string);
+      if (state === 'missing') return `subjectRef: ${op.payload.subjectRef} does not exist`;
+      if (state === 'other_scope') return `subjectRef: ${op.payload.subjectRef} belongs to another agent's scope`;
+      batch.flagged.add(op.payload.subjectRef);
+      return undefined;
+    }
+    case 'decline_attention': {
+      const state = attentionState(sql, op.payload.attentionId);
+      if (!state) return `attention ${op.payload.attentionId} does not exist`;
+      if (state.agentId !== agentId) return `attention ${op.payload.attentionId} belongs to another agent's scope`;
+      if (!state.open) return `attention ${op.payload.attentionId} is already resolved`;
+      return undefined;
+    }
+    default: {
+      // Exhaustive: a new operation must say what it checks before it can be accepted.
+      const unhandled: never = op;
+      return `operation ${String((unhandled as { operation: unknown }).operation)} has no checks`;
+    }
+  }
+}
+
+/**
+ * Decides every operation of a batch before anything is written, in batch order (a `flag` or a
+ * created name counts for the operations after it). Checks, in order: the confidence floor, the
+ * evidence (exact quotes in scope for content operations; an open attention record about the
+ * target for hygiene operations), the targets (in scope, active, within caps, policies), then the
+ * route: shadow mode and `risk: "review_required"` become proposals.
+ */
+export function decideOperations(
+  sql: SqlExecutor,
+  agentId: string,
+  policy: MemoryConfig['dreaming'],
+  operations: ReadonlyArray<{ readonly index: number; readonly operation: DreamingOperation }>,
+): OperationDecision[] {
+  const batch: BatchState = { flagged: new Set(), newNames: new Set(), newAspects: new Map(), newClaims: new Map() };
+  return operations.map(({ index, operation }): OperationDecision => {
+    const reject = (reason: string): OperationDecision => ({ index, status: 'rejected', reason });
+    if (operation.confidence !== undefined && operation.confidence < policy.minConfidenceForWrite) {
+      return reject(`confidence ${operation.confidence} is below dreaming.minConfidenceForWrite (${policy.minConfidenceForWrite}); write only settled facts`);
+    }
+    if (CONTENT_OPERATIONS.has(operation.operation)) {
+      const cited = checkCitations(sql, agentId, operation.evidence ?? []);
+      if (!cited.ok) return reject(cited.reason);
+    } else if (HYGIENE_OPERATIONS.has(operation.operation)) {
+      const why = checkHygiene(sql, agentId, operation, batch);
+      if (why) return reject(why);
+    }
+    const why = checkTargets(sql, agentId, operation, policy, batch);
+    if (why) return reject(why);
+    if (policy.shadowMode) return { index, status: 'proposal', route: 'shadow', operation };
+    if (operation.risk === 'review_required') return { index, status: 'proposal', route: 'review_required', operation };
+    return { index, status: 'apply', operation };
+  });
+}
