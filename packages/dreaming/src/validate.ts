@@ -41,7 +41,7 @@ function requireActive(sql: SqlExecutor, agentId: string, kind: Kind, id: string
 }
 
 /** The subjects a hygiene operation acts on, as `kind:id` references. */
-function hygieneSubjects(op: DreamingOperation): string[] {
+export function hygieneSubjects(op: DreamingOperation): string[] {
   switch (op.operation) {
     case 'archive_entity':
       return [`entity:${op.payload.entityId}`];

@@ -1,0 +1,133 @@
+import { type MemoryConfig, MemoryError, agentIdSchema, labelSchema, parseInput } from '@memory/core';
+import { type SqlExecutor, type Store, raw } from '@memory/store';
+import { z } from 'zod';
+import { HYGIENE_OPERATIONS, type OperationName, parseOperations } from './operations.js';
+import { decideOperations, hygieneSubjects } from './validate.js';
+import { type WriteContext, type WriteOutcome, writeOperation } from './writers.js';
+
+const contextSchema = z.strictObject({
+  agentId: agentIdSchema,
+  /** The Dreaming pass these operations belong to (recorded with every row). */
+  passId: labelSchema(200, 'passId').optional(),
+  /** Who is applying: a pass's agent by default. */
+  actor: z.strictObject({ id: labelSchema(200, 'actor.id'), type: z.enum(['operator', 'agent', 'engine']) }).optional(),
+});
+
+export type ApplyContext = z.input<typeof contextSchema>;
+
+export interface ApplyResult {
+  /** Operations written, with what they created or changed. */
+  readonly applied: ReadonlyArray<{ readonly index: number; readonly operation: OperationName } & WriteOutcome>;
+  /** Operations refused, with a reason written for the model. Nothing of them was written. */
+  readonly rejected: ReadonlyArray<{ readonly index: number; readonly reason: string }>;
+  /** Operations recorded for review instead of applied (shadow mode, `risk: "review_required"`). */
+  readonly proposals: ReadonlyArray<{ readonly index: number; readonly id: string; readonly route: 'shadow' | 'review_required' }>;
+  /** Set when writing failed part-way: operations from this index on were not applied; resend them. */
+  readonly retryFrom?: number;
+}
+
+function recordProvenance(sql: SqlExecutor, ctx: WriteContext, operation: OperationName, outcome: WriteOutcome, evidence: unknown, confidence: number | undefined): void {
+  sql.run(
+    raw(
+      `INSERT INTO dreaming_provenance (agent_id, pass_id, actor, operation, target_type, target_id, evidence_json, confidence, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ctx.agentId,
+      ctx.passId,
+      ctx.actor.id,
+      operation,
+      outcome.targetType,
+      outcome.targetId,
+      JSON.stringify(evidence ?? []),
+      confidence ?? null,
+      ctx.now,
+    ),
+  );
+}
+
+/** Hygiene acted on its subjects: their open attention records are resolved by this pass. */
+function resolveAttention(sql: SqlExecutor, ctx: WriteContext, subjects: readonly string[]): void {
+  for (const subject of subjects) {
+    sql.run(
+      raw("UPDATE dreaming_attention SET resolved_at = ?, resolved_by_pass_id = ?, resolution = 'resolved' WHERE agent_id = ? AND subject_ref = ? AND resolved_at IS NULL", ctx.now, ctx.passId, ctx.agentId, subject),
+    );
+  }
+}
+
+/**
+ * The only writer of semantic memory. The whole batch is parsed and decided before anything is
+ * written (see {@link decideOperations}); proposals are recorded; then accepted operations are
+ * written in order, at most `dreaming.operationsPerTransaction` per transaction, each in its own
+ * savepoint, each with a provenance row (and memory history for memory operations). A failure
+ * part-way stops there and returns `retryFrom`. Invalid operations come back in `rejected`, never
+ * as a thrown error; only a malformed batch or context throws `INVALID_INPUT`.
+ */
+export function applyDreamingOperations(store: Store, config: MemoryConfig, context: unknown, operations: unknown): ApplyResult {
+  const ctxInput = parseInput(contextSchema, context, 'dreaming.apply');
+  const policy = config.dreaming;
+  const parsed = parseOperations(operations);
+  if (!parsed.ok) throw new MemoryError('INVALID_INPUT', `invalid input to dreaming.apply: ${parsed.reason}`);
+  if (policy.mutationsFrozen) {
+    const count = Array.isArray(operations) ? operations.length : 0;
+    return { applied: [], rejected: Array.from({ length: count }, (_, index) => ({ index, reason: 'dreaming.mutationsFrozen is on: nothing is written' })), proposals: [] };
+  }
+  const ctx: WriteContext = {
+    agentId: ctxInput.agentId,
+    passId: ctxInput.passId ?? null,
+    actor: ctxInput.actor ?? { id: 'dreaming', type: 'agent' },
+    now: store.clock.now(),
+    nextId: () => store.ids.next(),
+  };
+  const decisions = store.read((sql) => decideOperations(sql, ctx.agentId, policy, parsed.valid));
+  const rejected = [...parsed.rejected, ...decisions.flatMap((d) => (d.status === 'rejected' ? [{ index: d.index, reason: d.reason }] : []))].sort((a, b) => a.index - b.index);
+
+  const proposals: Array<{ index: number; id: string; route: 'shadow' | 'review_required' }> = [];
+  const toPropose = decisions.flatMap((d) => (d.status === 'proposal' ? [d] : []));
+  if (toPropose.length > 0) {
+    store.write((sql) => {
+      for (const d of toPropose) {
+        const id = ctx.nextId();
+        sql.run(
+          raw(
+            `INSERT INTO ontology_proposals (id, agent_id, pass_id, actor, operation, operation_json, route, reason, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            id,
+            ctx.agentId,
+            ctx.passId,
+            ctx.actor.id,
+            d.operation.operation,
+            JSON.stringify(d.operation),
+            d.route,
+            d.operation.reason ?? null,
+            ctx.now,
+          ),
+        );
+        proposals.push({ index: d.index, id, route: d.route });
+      }
+    });
+  }
+
+  const applied: Array<{ index: number; operation: OperationName } & WriteOutcome> = [];
+  const accepted = decisions.flatMap((d) => (d.status === 'apply' ? [d] : []));
+  let retryFrom: number | undefined;
+  for (let start = 0; start < accepted.length && retryFrom === undefined; start += policy.operationsPerTransaction) {
+    const chunk = accepted.slice(start, start + policy.operationsPerTransaction);
+    store.write(() => {
+      for (const d of chunk) {
+        try {
+          const outcome = store.write((inner) => {
+            const result = writeOperation(inner, ctx, d.operation);
+            recordProvenance(inner, ctx, d.operation.operation, result, d.operation.evidence, d.operation.confidence);
+            if (HYGIENE_OPERATIONS.has(d.operation.operation)) resolveAttention(inner, ctx, hygieneSubjects(d.operation));
+            return result;
+          });
+          applied.push({ index: d.index, operation: d.operation.operation, ...outcome });
+        } catch (error) {
+          store.logger.warn('dreaming operation failed; stopping the batch', { index: d.index, operation: d.operation.operation, error: error instanceof Error ? error.message : String(error) });
+          retryFrom = d.index;
+          return;
+        }
+      }
+    });
+  }
+  return { applied, rejected, proposals, ...(retryFrom !== undefined ? { retryFrom } : {}) };
+}
