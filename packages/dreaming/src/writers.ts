@@ -13,6 +13,7 @@ import {
   raw,
   updateMemory,
 } from '@memory/store';
+import { parseSourceRef } from './evidence.js';
 import type { DreamingOperation } from './operations.js';
 
 /** Who is writing, for history and provenance. */
@@ -76,9 +77,12 @@ function history(sql: SqlExecutor, ctx: WriteContext, id: string, memoryId: stri
 
 function insertNewClaim(sql: SqlExecutor, ctx: WriteContext, op: DreamingOperation, base: { entityId: string; aspectId: string; claimKey: string; kind: 'attribute' | 'constraint' }, fields: { content: string; importance?: number | undefined; validFrom?: number | undefined; validUntil?: number | undefined; occurredAt?: number | undefined; timePrecision?: string | undefined }): string {
   const id = ctx.nextId();
+  // A claim that quotes a memory points at it, so recall's graph traversal can reach that memory.
+  const sourceMemory = (op.evidence ?? []).map((c) => parseSourceRef(c.sourceRef)).find((r) => r?.kind === 'memory');
   insertClaim(sql, {
     id,
     agentId: ctx.agentId,
+    ...(sourceMemory ? { sourceMemoryId: sourceMemory.id } : {}),
     entityId: base.entityId,
     aspectId: base.aspectId,
     claimKey: base.claimKey,
@@ -94,9 +98,20 @@ function insertNewClaim(sql: SqlExecutor, ctx: WriteContext, op: DreamingOperati
   return id;
 }
 
-/** Marks a claim superseded by another: record time moves on, nothing is deleted. */
-function supersede(sql: SqlExecutor, ctx: WriteContext, oldId: string, newId: string): void {
-  sql.run(raw("UPDATE entity_attributes SET status = 'superseded', superseded_by = ?, superseded_at = ? WHERE id = ?", newId, ctx.now, oldId));
+/**
+ * Marks a claim superseded by another: record time moves on, nothing is deleted. When the new claim
+ * says when it became true, the old one's event time ends there (unless it already ended).
+ */
+function supersede(sql: SqlExecutor, ctx: WriteContext, oldId: string, newId: string, newValidFrom: number | undefined): void {
+  sql.run(
+    raw(
+      "UPDATE entity_attributes SET status = 'superseded', superseded_by = ?, superseded_at = ?, valid_until = coalesce(valid_until, ?) WHERE id = ?",
+      newId,
+      ctx.now,
+      newValidFrom ?? null,
+      oldId,
+    ),
+  );
 }
 
 /**
@@ -161,7 +176,7 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
           ? sql.get<{ id: string }>(raw("SELECT id FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1", op.payload.aspectId, op.payload.claimKey))
           : undefined;
       const id = insertNewClaim(sql, ctx, op, { entityId: aspect.entity_id, aspectId: op.payload.aspectId, claimKey: op.payload.claimKey, kind: op.payload.kind ?? 'attribute' }, op.payload);
-      if (current) supersede(sql, ctx, current.id, id);
+      if (current) supersede(sql, ctx, current.id, id, op.payload.validFrom);
       return { targetType: 'claim', targetId: id };
     }
     case 'supersede_claim': {
@@ -170,7 +185,7 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       );
       if (!old) throw new Error(`claim ${op.payload.claimId} disappeared`);
       const id = insertNewClaim(sql, ctx, op, { entityId: old.entity_id, aspectId: old.aspect_id, claimKey: old.claim_key, kind: old.kind }, { importance: old.importance, ...op.payload });
-      supersede(sql, ctx, op.payload.claimId, id);
+      supersede(sql, ctx, op.payload.claimId, id, op.payload.validFrom);
       return { targetType: 'claim', targetId: id };
     }
     case 'archive_claim':

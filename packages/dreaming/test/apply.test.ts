@@ -1,5 +1,5 @@
 import { type MemoryConfig, contentHash, defaultConfig, normalizeForHash, resolveConfig } from '@memory/core';
-import { type Store, completeTranscript, insertAspect, insertClaim, insertEntity, insertMemory, raw, upsertTranscript } from '@memory/store';
+import { type Store, claimsAsOf, completeTranscript, insertAspect, insertClaim, insertEntity, insertMemory, raw, upsertTranscript } from '@memory/store';
 import { createTestStore } from '@memory/store/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +56,12 @@ describe('the apply seam', () => {
     const march = result.applied[0]?.targetId;
     const rows = store.read((sql) => sql.all<{ id: string; status: string; superseded_by: string | null; superseded_at: number | null }>(raw("SELECT id, status, superseded_by, superseded_at FROM entity_attributes WHERE claim_key = 'launch' ORDER BY created_at, id")));
     expect(rows).toEqual(expect.arrayContaining([{ id: 'feb', status: 'superseded', superseded_by: march, superseded_at: NOW }, { id: march, status: 'active', superseded_by: null, superseded_at: null }]));
+    // As of a date, the claim that was true then.
+    const asOf = (at: number) => store.read((sql) => claimsAsOf(sql, 'a', 'atlas', at)).map((c) => c.content);
+    expect(asOf(Date.UTC(2026, 0, 15))).toEqual(['launch in February']);
+    expect(asOf(Date.UTC(2026, 3, 1))).toEqual(['launch in March']);
+    expect(asOf(Date.UTC(2025, 0, 1))).toEqual([]);
+    expect(store.read((sql) => claimsAsOf(sql, 'b', 'atlas', Date.UTC(2026, 3, 1)))).toEqual([]);
   });
 
   it('writes nothing for an invalid batch member and returns each reason; the valid ones still apply', async () => {

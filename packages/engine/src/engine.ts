@@ -61,7 +61,8 @@ import {
   createHintsHandler,
   createRecall,
 } from '@memory/recall';
-import { type RecallTelemetryRow, type Store, type VectorSupport, deleteHints, listRecallTelemetry, openStore, purgeRecallTelemetry } from '@memory/store';
+import { type ApplyContext, type ApplyResult, applyDreamingOperations } from '@memory/dreaming';
+import { type ClaimAsOf, type RecallTelemetryRow, type Store, type VectorSupport, claimsAsOf, deleteHints, listRecallTelemetry, openStore, purgeRecallTelemetry } from '@memory/store';
 import { type HandlerRegistration, createBackground } from './background.js';
 import { type MemoryEngineOptions, checkOptions } from './options.js';
 
@@ -140,6 +141,18 @@ export interface EngineJobs {
   registerHandler(registration: HandlerRegistration): void;
 }
 
+/** Dreaming's audited write seam (passes and the agent are being built on it). */
+export interface EngineDreaming {
+  /**
+   * Applies operations through the seam: the whole batch is validated first (exact quotes from the
+   * agent's own evidence, attention-backed hygiene, targets in scope, caps, policies); invalid ones
+   * come back in `rejected` with a reason; shadow-mode and review-required ones become proposals.
+   */
+  apply(context: ApplyContext, operations: unknown): Promise<ApplyResult>;
+  /** The claims about an entity that were true at `asOf` (event time); superseded ones included when they applied then. */
+  claimsAsOf(input: { agentId: string; entityId: string; asOf: number }): Promise<ClaimAsOf[]>;
+}
+
 /** Opt-in local recall telemetry (`config.telemetry.recallQa`). It holds query text, so it is scoped and purgeable. */
 export interface EngineTelemetry {
   /** One agent's recorded recalls, newest first. @default limit 100 */
@@ -150,6 +163,7 @@ export interface EngineTelemetry {
 
 const parseAgent = (agentId: unknown): string => parseInput(agentIdSchema, agentId, 'agentId');
 
+const claimsAsOfSchema = z.strictObject({ agentId: agentIdSchema, entityId: z.string().min(1).max(200), asOf: timeSchema });
 const telemetryListSchema = z.strictObject({ limit: z.number().int().min(1).max(10_000).optional() });
 const telemetryPurgeSchema = z.strictObject({ before: timeSchema.optional() });
 
@@ -187,6 +201,7 @@ export interface MemoryEngine {
    */
   recall(input: RecallInput): Promise<RecallResponse>;
   readonly telemetry: EngineTelemetry;
+  readonly dreaming: EngineDreaming;
   /**
    * Starts background work on the scheduler: startup recovery of the queue, the stale-lease reaper,
    * and the workers. Idempotent. Hosts that drive work themselves call `runDue()` instead.
@@ -298,6 +313,14 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     recover: (id, input) => call(() => recoverMemory(writer, id, input)),
     history: (id, input) => call(() => memoryHistory(writer, id, input)),
     recall: (input) => call(() => recall(input)),
+    dreaming: Object.freeze({
+      apply: (context, operations) => call(() => applyDreamingOperations(store, config, context, operations)),
+      claimsAsOf: (input) =>
+        call(() => {
+          const { agentId, entityId, asOf } = parseInput(claimsAsOfSchema, input, 'dreaming.claimsAsOf');
+          return store.read((sql) => claimsAsOf(sql, agentId, entityId, asOf));
+        }),
+    } satisfies EngineDreaming),
     telemetry: Object.freeze({
       list: (agentId, opts) =>
         call(() => {

@@ -1,5 +1,7 @@
 export { createMemoryEngine } from './engine.js';
-export type { EngineDiagnostics, EngineDocuments, EngineImports, EngineJobs, EngineRepairs, EngineTelemetry, EngineTranscripts, MemoryEngine } from './engine.js';
+export type { EngineDiagnostics, EngineDocuments, EngineDreaming, EngineImports, EngineJobs, EngineRepairs, EngineTelemetry, EngineTranscripts, MemoryEngine } from './engine.js';
+export type { ApplyContext, ApplyResult, DreamingOperation } from '@memory/dreaming';
+export type { ClaimAsOf } from '@memory/store';
 export { RESERVED_JOB_TYPES } from './background.js';
 export type { HandlerRegistration } from './background.js';
 export { PermanentJobError, RetryJobError } from '@memory/queue';

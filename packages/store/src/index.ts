@@ -63,6 +63,7 @@ export {
   activeClaimsForEntities,
   activeEntityByCanonicalName,
   attentionState,
+  claimsAsOf,
   countActiveAspects,
   countActiveClaims,
   dependencyNeighbors,
@@ -71,7 +72,7 @@ export {
   graphRowState,
   memoriesMentioning,
 } from './repositories/graph-reads.js';
-export type { GraphRowState } from './repositories/graph-reads.js';
+export type { ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export {

@@ -150,3 +150,41 @@ export function attentionState(sql: SqlExecutor, id: string): { agentId: string;
   );
   return row ? { agentId: row.agentId, kind: row.kind, subjectRef: row.subjectRef, open: row.resolvedAt === null } : undefined;
 }
+
+/** A claim as the as-of query returns it. */
+export interface ClaimAsOf {
+  readonly id: string;
+  readonly aspectId: string;
+  readonly claimKey: string;
+  readonly content: string;
+  readonly status: string;
+  readonly validFrom: number | null;
+  readonly validUntil: number | null;
+  readonly createdAt: number;
+  readonly supersededAt: number | null;
+}
+
+/**
+ * The claims of an entity that were true at `at` (event time): active or superseded (never
+ * archived), valid_from ≤ at < valid_until, and per aspect and claim key the one that started
+ * latest (then the newest record). Superseding never deletes, so past states stay queryable.
+ */
+export function claimsAsOf(sql: SqlExecutor, agentId: string, entityId: string, at: number): ClaimAsOf[] {
+  return sql.all(
+    raw(
+      `SELECT id, aspectId, claimKey, content, status, validFrom, validUntil, createdAt, supersededAt FROM (
+         SELECT c.id, c.aspect_id AS aspectId, c.claim_key AS claimKey, c.content, c.status,
+                c.valid_from AS validFrom, c.valid_until AS validUntil, c.created_at AS createdAt, c.superseded_at AS supersededAt,
+                row_number() OVER (PARTITION BY c.aspect_id, c.claim_key ORDER BY coalesce(c.valid_from, 0) DESC, c.created_at DESC, c.id DESC) AS n
+         FROM entity_attributes AS c
+         WHERE c.agent_id = ? AND c.entity_id = ? AND c.status IN ('active', 'superseded')
+           AND (c.valid_from IS NULL OR c.valid_from <= ?) AND (c.valid_until IS NULL OR c.valid_until > ?))
+       WHERE n = 1
+       ORDER BY aspectId, claimKey`,
+      agentId,
+      entityId,
+      at,
+      at,
+    ),
+  );
+}

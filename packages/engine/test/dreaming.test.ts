@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { T0, createTestEngine } from './helpers.js';
+
+describe('engine.dreaming', () => {
+  it('applies audited operations whose claims recall then reaches through the graph', async () => {
+    const { engine } = await createTestEngine();
+    const note = await engine.remember({ agentId: 'a', content: 'Standup notes: the launch slipped to March after the vendor delay' });
+    await engine.transcripts.append({ agentId: 'a', sessionKey: 'chat-1', turns: [{ role: 'user', content: 'Project Atlas is our billing rewrite; the launch slipped to March.' }] });
+    await engine.transcripts.complete({ agentId: 'a', sessionKey: 'chat-1' });
+
+    const first = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [
+      { operation: 'create_entity', payload: { name: 'Project Atlas', aliases: ['Atlas'] }, evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Project Atlas is our billing rewrite' }] },
+    ]);
+    const atlas = first.applied[0]?.targetId ?? '';
+    const second = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [{ operation: 'create_aspect', payload: { entityId: atlas, name: 'schedule' }, evidence: [{ sourceRef: 'transcript:chat-1', quote: 'the launch slipped to March' }] }]);
+    const aspect = second.applied[0]?.targetId ?? '';
+    const third = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [
+      { operation: 'add_claim', payload: { aspectId: aspect, claimKey: 'launch', content: 'The launch is in March.', validFrom: T0 }, evidence: [{ sourceRef: `memory:${note.id}`, quote: 'the launch slipped to March' }] },
+      { operation: 'add_claim', payload: { aspectId: aspect, claimKey: 'owner', content: 'Dana owns it.' }, evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Dana owns the rewrite' }] },
+    ]);
+    expect(third.applied).toHaveLength(1);
+    expect(third.rejected).toEqual([{ index: 1, reason: expect.stringMatching(/word for word/) }]);
+
+    const response = await engine.recall({ agentId: 'a', query: 'how is Atlas doing?', explain: true });
+    expect(response.results[0]).toMatchObject({ id: note.id, tier: 'linked', explanation: { path: { hops: 0 } } });
+    expect(await engine.dreaming.claimsAsOf({ agentId: 'a', entityId: atlas, asOf: T0 + 1 })).toEqual([expect.objectContaining({ content: 'The launch is in March.' })]);
+    // Another agent sees nothing of it.
+    expect(await engine.dreaming.claimsAsOf({ agentId: 'b', entityId: atlas, asOf: T0 + 1 })).toEqual([]);
+    await expect(engine.dreaming.apply({ agentId: 'a' }, 'not a batch')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
