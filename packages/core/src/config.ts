@@ -191,6 +191,16 @@ const dreamingSchema = z.strictObject({
   maxAspectsPerEntity: positiveInt(10_000).default(20),
   /** Active claims one aspect may have. @default 50 */
   maxClaimsPerAspect: positiveInt(10_000).default(50),
+  /** A backlog of at least this many evidence tokens triggers a pass. @default 100000 */
+  triggerTokens: positiveInt(100_000_000).default(100_000),
+  /** Any backlog triggers a pass once the last one is this old. @default 21600000 (6 h) */
+  minIntervalMs: positiveInt(30 * 86_400_000).default(6 * 3600_000),
+  /** Consecutive failures that halt an agent's passes. @default 5 */
+  haltAfterFailures: positiveInt(100).default(5),
+  /** How long a halt lasts from the last failure. @default 86400000 (24 h) */
+  haltMs: positiveInt(30 * 86_400_000).default(86_400_000),
+  /** Backoff after failures: backoffBaseMs · 2^min(failures, 6). @default 300000 (5 min) */
+  backoffBaseMs: positiveInt(86_400_000).default(300_000),
 });
 
 /** Local, opt-in recall telemetry. */

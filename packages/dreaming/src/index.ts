@@ -18,3 +18,5 @@ export type { OperationDecision } from './validate.js';
 export { applyDreamingOperations } from './apply.js';
 export type { ApplyContext, ApplyResult } from './apply.js';
 export type { WriteOutcome } from './writers.js';
+export { chooseMode, decideTrigger, dreamingBackoffMs } from './triggers.js';
+export type { DreamingMode, TriggerDecision, TriggerState } from './triggers.js';
