@@ -20,3 +20,5 @@ export type { ApplyContext, ApplyResult } from './apply.js';
 export type { WriteOutcome } from './writers.js';
 export { chooseMode, decideTrigger, dreamingBackoffMs } from './triggers.js';
 export type { DreamingMode, TriggerDecision, TriggerState } from './triggers.js';
+export { backlogTokens, fragmentEnd, recordDelivered, selectEvidence } from './evidence-window.js';
+export type { DeliveredSpan, EvidenceFragment, EvidenceWindow } from './evidence-window.js';

@@ -4,7 +4,8 @@ import { transcriptTurns } from './0003-transcript-turns.js';
 import { imports } from './0004-imports.js';
 import { hintsTelemetry } from './0005-hints-telemetry.js';
 import { dreamingSeam } from './0006-dreaming-seam.js';
+import { dreamingPasses } from './0007-dreaming-passes.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive, transcriptTurns, imports, hintsTelemetry, dreamingSeam]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive, transcriptTurns, imports, hintsTelemetry, dreamingSeam, dreamingPasses]);

@@ -19,6 +19,9 @@ CREATE INDEX dreaming_attention_agent ON dreaming_attention (agent_id, resolved_
 -- index dreaming_attention_open
 CREATE UNIQUE INDEX dreaming_attention_open ON dreaming_attention (agent_id, kind, subject_ref) WHERE resolved_at IS NULL;
 
+-- index dreaming_passes_agent
+CREATE INDEX dreaming_passes_agent ON dreaming_passes (agent_id, started_at);
+
 -- index dreaming_provenance_target
 CREATE INDEX dreaming_provenance_target ON dreaming_provenance (target_type, target_id);
 
@@ -201,6 +204,54 @@ CREATE TABLE dreaming_attention (
       resolution TEXT CHECK (resolution IN ('resolved', 'declined'))
     );
 
+-- table dreaming_evidence_exclusions
+CREATE TABLE dreaming_evidence_exclusions (
+      agent_id TEXT NOT NULL,
+      source_ref TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      pass_id TEXT,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, source_ref)
+    );
+
+-- table dreaming_evidence_offsets
+CREATE TABLE dreaming_evidence_offsets (
+      agent_id TEXT NOT NULL,
+      source_ref TEXT NOT NULL,
+      delivered_chars INTEGER NOT NULL,
+      total_chars INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, source_ref)
+    );
+
+-- table dreaming_evidence_reviews
+CREATE TABLE dreaming_evidence_reviews (
+      seq INTEGER PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      source_ref TEXT NOT NULL,
+      pass_id TEXT,
+      verdict TEXT NOT NULL,
+      notes TEXT,
+      created_at INTEGER NOT NULL
+    );
+
+-- table dreaming_passes
+CREATE TABLE dreaming_passes (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      trigger TEXT NOT NULL,
+      mode TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'skipped')),
+      usage_json TEXT NOT NULL DEFAULT '{}',
+      mutations_json TEXT NOT NULL DEFAULT '{}',
+      summary TEXT,
+      error TEXT,
+      evidence_window_json TEXT NOT NULL DEFAULT '[]',
+      runbook_json TEXT NOT NULL DEFAULT '{}',
+      started_at INTEGER NOT NULL,
+      finished_at INTEGER
+    );
+
 -- table dreaming_provenance
 CREATE TABLE dreaming_provenance (
       seq INTEGER PRIMARY KEY,
@@ -213,6 +264,30 @@ CREATE TABLE dreaming_provenance (
       evidence_json TEXT NOT NULL,
       confidence REAL,
       created_at INTEGER NOT NULL
+    );
+
+-- table dreaming_state
+CREATE TABLE dreaming_state (
+      agent_id TEXT PRIMARY KEY,
+      consecutive_failures INTEGER NOT NULL DEFAULT 0,
+      last_failure_at INTEGER,
+      last_pass_at INTEGER,
+      last_mode TEXT,
+      updated_at INTEGER NOT NULL
+    );
+
+-- table dreaming_tool_calls
+CREATE TABLE dreaming_tool_calls (
+      seq INTEGER PRIMARY KEY,
+      pass_id TEXT NOT NULL REFERENCES dreaming_passes (id) ON DELETE CASCADE,
+      ordinal INTEGER NOT NULL,
+      tool TEXT NOT NULL,
+      arguments TEXT NOT NULL,
+      result TEXT NOT NULL,
+      ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
+      duration_ms REAL NOT NULL,
+      created_at INTEGER NOT NULL,
+      UNIQUE (pass_id, ordinal)
     );
 
 -- table embeddings
@@ -523,6 +598,29 @@ CREATE TABLE memory_links (
     label TEXT, label_key TEXT,
     PRIMARY KEY (memory_id, ref_type, ref_id)
   );
+
+-- table memory_md_heads
+CREATE TABLE memory_md_heads (
+      agent_id TEXT PRIMARY KEY,
+      revision INTEGER NOT NULL,
+      content TEXT NOT NULL,
+      content_hash TEXT NOT NULL,
+      entries_json TEXT NOT NULL,
+      pass_id TEXT,
+      updated_at INTEGER NOT NULL
+    );
+
+-- table ontology_contradictions
+CREATE TABLE ontology_contradictions (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      claim_id TEXT NOT NULL,
+      proposal_id TEXT,
+      details TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'resolved')),
+      created_at INTEGER NOT NULL,
+      resolved_at INTEGER
+    );
 
 -- table ontology_proposals
 CREATE TABLE ontology_proposals (

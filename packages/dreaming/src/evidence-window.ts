@@ -1,0 +1,162 @@
+import { type SqlExecutor, raw } from '@memory/store';
+
+/** One piece of evidence delivered to a pass: a slice of a source's rendering. */
+export interface EvidenceFragment {
+  readonly sourceRef: string;
+  /** Character offset of `text` in the source's rendering. */
+  readonly offset: number;
+  readonly text: string;
+}
+
+/** What a window delivered from one source. */
+export interface DeliveredSpan {
+  readonly sourceRef: string;
+  readonly from: number;
+  readonly to: number;
+  readonly total: number;
+}
+
+export interface EvidenceWindow {
+  readonly fragments: readonly EvidenceFragment[];
+  readonly spans: readonly DeliveredSpan[];
+  /** Estimated tokens (characters / 4) of the fragments. */
+  readonly tokens: number;
+  /** True when undelivered evidence remains beyond this window. */
+  readonly more: boolean;
+}
+
+/** Characters per estimated token. */
+const CHARS_PER_TOKEN = 4;
+/** The smallest fragment cut to fit the remaining budget. */
+const MIN_FRAGMENT_CHARS = 200;
+/** Sources read per page while filling a window. */
+const PAGE = 200;
+
+/**
+ * The end of the fragment starting at `from`: at most `max` characters, cut after the last
+ * paragraph break, else the last sentence end, else the last whitespace in the second half of
+ * the span; a hard cut only when there is none.
+ */
+export function fragmentEnd(text: string, from: number, max: number): number {
+  const hardEnd = Math.min(text.length, from + max);
+  if (hardEnd === text.length) return hardEnd;
+  const span = text.slice(from, hardEnd);
+  const floor = Math.floor(span.length / 2);
+  const paragraph = span.lastIndexOf('\n\n');
+  if (paragraph >= floor) return from + paragraph + 2;
+  // A sentence ends after its punctuation and the following space or newline.
+  const ends = ['. ', '? ', '! ', '.\n'].map((mark) => span.lastIndexOf(mark)).filter((i) => i >= 0).map((i) => i + 2);
+  const newline = span.lastIndexOf('\n');
+  const sentence = Math.max(-1, ...ends, newline >= 0 ? newline + 1 : -1);
+  if (sentence > floor) return from + sentence;
+  const space = span.lastIndexOf(' ');
+  if (space >= floor) return from + space + 1;
+  return hardEnd;
+}
+
+interface SourceRow {
+  readonly sourceRef: string;
+  readonly total: number;
+  readonly delivered: number;
+}
+
+// Undelivered evidence of one agent, oldest first: completed transcripts (and imports), then host
+// memories (not chunks, not Dreaming's own), then finished documents. Excluded sources are skipped.
+const UNDELIVERED_SOURCES = `
+  SELECT sourceRef, total, delivered, at, kind, tie FROM (
+    SELECT 'transcript:' || t.session_key AS sourceRef, length(t.content) AS total, coalesce(o.delivered_chars, 0) AS delivered, t.completed_at AS at, 0 AS kind, t.rowid AS tie
+    FROM session_transcripts AS t
+    LEFT JOIN dreaming_evidence_offsets AS o ON o.agent_id = t.agent_id AND o.source_ref = 'transcript:' || t.session_key
+    WHERE t.agent_id = ? AND t.completed_at IS NOT NULL
+    UNION ALL
+    SELECT 'memory:' || m.id, length(m.content), coalesce(o.delivered_chars, 0), m.created_at, 1, m.seq
+    FROM memories AS m
+    LEFT JOIN dreaming_evidence_offsets AS o ON o.agent_id = m.agent_id AND o.source_ref = 'memory:' || m.id
+    WHERE m.agent_id = ? AND m.is_deleted = 0 AND m.type <> 'document_chunk' AND coalesce(m.source_type, '') <> 'dreaming'
+    UNION ALL
+    SELECT 'document:' || d.id, length(d.raw_content), coalesce(o.delivered_chars, 0), d.completed_at, 2, d.rowid
+    FROM documents AS d
+    LEFT JOIN dreaming_evidence_offsets AS o ON o.agent_id = d.agent_id AND o.source_ref = 'document:' || d.id
+    WHERE d.agent_id = ? AND d.status = 'done' AND d.raw_content IS NOT NULL)
+  WHERE delivered < total
+    AND sourceRef NOT IN (SELECT source_ref FROM dreaming_evidence_exclusions WHERE agent_id = ?)`;
+const UNDELIVERED = `${UNDELIVERED_SOURCES} ORDER BY at, kind, tie LIMIT ? OFFSET ?`;
+
+const RENDERING: Record<string, string> = {
+  transcript: 'SELECT content AS text FROM session_transcripts WHERE agent_id = ? AND session_key = ?',
+  memory: 'SELECT content AS text FROM memories WHERE agent_id = ? AND id = ?',
+  document: 'SELECT raw_content AS text FROM documents WHERE agent_id = ? AND id = ?',
+};
+
+function rendering(sql: SqlExecutor, agentId: string, sourceRef: string): string | undefined {
+  const colon = sourceRef.indexOf(':');
+  const query = RENDERING[sourceRef.slice(0, colon)];
+  return query ? (sql.get<{ text: string | null }>(raw(query, agentId, sourceRef.slice(colon + 1)))?.text ?? undefined) : undefined;
+}
+
+/**
+ * Fills a pass's evidence window: undelivered evidence of one agent, oldest first, resumed from
+ * each source's delivered offset, cut into fragments of at most `fragmentChars` at paragraph or
+ * sentence boundaries, until `budgetTokens` is spent. Reads only the sources it delivers.
+ */
+export function selectEvidence(sql: SqlExecutor, agentId: string, options: { budgetTokens: number; fragmentChars: number }): EvidenceWindow {
+  const budgetChars = options.budgetTokens * CHARS_PER_TOKEN;
+  const fragments: EvidenceFragment[] = [];
+  const spans: DeliveredSpan[] = [];
+  let used = 0;
+  let more = false;
+  for (let page = 0; !more; page += PAGE) {
+    const rows = sql.all<SourceRow>(raw(UNDELIVERED, agentId, agentId, agentId, agentId, PAGE, page));
+    for (const row of rows) {
+      if (used >= budgetChars) {
+        more = true;
+        break;
+      }
+      const text = rendering(sql, agentId, row.sourceRef);
+      if (text === undefined) continue;
+      let at = Math.min(row.delivered, text.length);
+      const from = at;
+      while (at < text.length && used < budgetChars) {
+        const limit = Math.min(options.fragmentChars, budgetChars - used);
+        // A sliver of budget left would cut mid-sentence: leave the rest for the next window.
+        if (limit < Math.min(options.fragmentChars, MIN_FRAGMENT_CHARS) && fragments.length > 0) {
+          used = budgetChars;
+          break;
+        }
+        const end = fragmentEnd(text, at, limit);
+        fragments.push({ sourceRef: row.sourceRef, offset: at, text: text.slice(at, end) });
+        used += end - at;
+        at = end;
+      }
+      spans.push({ sourceRef: row.sourceRef, from, to: at, total: text.length });
+      if (at < text.length) more = true;
+    }
+    if (rows.length < PAGE) break;
+  }
+  return { fragments, spans, tokens: Math.ceil(used / CHARS_PER_TOKEN), more };
+}
+
+/** Records what a completed pass delivered, so the next one resumes after it. */
+export function recordDelivered(sql: SqlExecutor, agentId: string, spans: readonly DeliveredSpan[], now: number): void {
+  for (const span of spans) {
+    sql.run(
+      raw(
+        `INSERT INTO dreaming_evidence_offsets (agent_id, source_ref, delivered_chars, total_chars, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (agent_id, source_ref) DO UPDATE SET delivered_chars = max(delivered_chars, excluded.delivered_chars), total_chars = excluded.total_chars, updated_at = excluded.updated_at`,
+        agentId,
+        span.sourceRef,
+        span.to,
+        span.total,
+        now,
+      ),
+    );
+  }
+}
+
+/** Estimated tokens of evidence not yet delivered (for the trigger). */
+export function backlogTokens(sql: SqlExecutor, agentId: string): number {
+  const row = sql.get<{ chars: number | null }>(
+    raw(`SELECT sum(total - delivered) AS chars FROM (${UNDELIVERED_SOURCES})`, agentId, agentId, agentId, agentId),
+  );
+  return Math.ceil((row?.chars ?? 0) / CHARS_PER_TOKEN);
+}
