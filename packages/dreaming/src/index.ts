@@ -22,3 +22,5 @@ export { chooseMode, decideTrigger, dreamingBackoffMs } from './triggers.js';
 export type { DreamingMode, TriggerDecision, TriggerState } from './triggers.js';
 export { backlogTokens, fragmentEnd, recordDelivered, selectEvidence } from './evidence-window.js';
 export type { DeliveredSpan, EvidenceFragment, EvidenceWindow } from './evidence-window.js';
+export { runAgent } from './agent.js';
+export type { AgentLimits, AgentRun, AgentStop, AgentTool, ToolCallRecord } from './agent.js';
