@@ -201,6 +201,22 @@ const dreamingSchema = z.strictObject({
   haltMs: positiveInt(30 * 86_400_000).default(86_400_000),
   /** Backoff after failures: backoffBaseMs · 2^min(failures, 6). @default 300000 (5 min) */
   backoffBaseMs: positiveInt(86_400_000).default(300_000),
+  /** Evidence a pass may read, in estimated tokens (characters / 4). @default 128000 */
+  inputBudgetTokens: positiveInt(10_000_000).default(128_000),
+  /** Longest evidence fragment, cut at a paragraph or sentence boundary. @default 2000 */
+  fragmentChars: z.number().int().min(200).max(100_000).default(2000),
+  /** Fragments per `next_evidence` page. @default 8 */
+  evidencePageSize: positiveInt(1000).default(8),
+  /** A pass still running after this long is stopped and recorded as failed. @default 1200000 (20 min) */
+  passDeadlineMs: positiveInt(24 * 3600_000).default(20 * 60_000),
+  /** Tool calls one pass may make. @default 200 */
+  maxToolCalls: positiveInt(10_000).default(200),
+  /** Model turns one pass may take. @default 100 */
+  maxTurns: positiveInt(10_000).default(100),
+  /** Output tokens asked per model turn. @default 4000 */
+  maxOutputTokens: positiveInt(100_000).default(4000),
+  /** Characters of a tool result shown to the model and recorded. @default 16000 */
+  maxToolResultChars: positiveInt(1_000_000).default(16_000),
 });
 
 /** Local, opt-in recall telemetry. */

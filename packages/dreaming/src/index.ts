@@ -24,3 +24,6 @@ export { backlogTokens, fragmentEnd, recordDelivered, selectEvidence } from './e
 export type { DeliveredSpan, EvidenceFragment, EvidenceWindow } from './evidence-window.js';
 export { runAgent } from './agent.js';
 export type { AgentLimits, AgentRun, AgentStop, AgentTool, ToolCallRecord } from './agent.js';
+export { runDreamingPass } from './pass.js';
+export type { PassInput, PassResult } from './pass.js';
+export { RUNBOOK_VERSION, buildRunbook } from './runbook.js';

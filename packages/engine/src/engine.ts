@@ -61,7 +61,7 @@ import {
   createHintsHandler,
   createRecall,
 } from '@memory/recall';
-import { type ApplyContext, type ApplyResult, applyDreamingOperations } from '@memory/dreaming';
+import { type ApplyContext, type ApplyResult, type PassInput, type PassResult, applyDreamingOperations, runDreamingPass } from '@memory/dreaming';
 import { type ClaimAsOf, type RecallTelemetryRow, type Store, type VectorSupport, claimsAsOf, deleteHints, listRecallTelemetry, openStore, purgeRecallTelemetry } from '@memory/store';
 import { type HandlerRegistration, createBackground } from './background.js';
 import { type MemoryEngineOptions, checkOptions } from './options.js';
@@ -151,6 +151,11 @@ export interface EngineDreaming {
   apply(context: ApplyContext, operations: unknown): Promise<ApplyResult>;
   /** The claims about an entity that were true at `asOf` (event time); superseded ones included when they applied then. */
   claimsAsOf(input: { agentId: string; entityId: string; asOf: number }): Promise<ClaimAsOf[]>;
+  /**
+   * Runs one Dreaming pass for an agent now (needs an `llm`): the mode is chosen from the work
+   * unless given; everything it does is recorded. Scheduled passes are not wired yet.
+   */
+  runPass(input: PassInput): Promise<PassResult>;
 }
 
 /** Opt-in local recall telemetry (`config.telemetry.recallQa`). It holds query text, so it is scoped and purgeable. */
@@ -315,6 +320,11 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     recall: (input) => call(() => recall(input)),
     dreaming: Object.freeze({
       apply: (context, operations) => call(() => applyDreamingOperations(store, config, context, operations)),
+      runPass: (input) =>
+        call(() => {
+          if (!llm) throw new MemoryError('INVALID_CONFIG', 'dreaming.runPass needs an llm provider in createMemoryEngine options');
+          return runDreamingPass({ store, config, llm, clock: store.clock }, input);
+        }),
       claimsAsOf: (input) =>
         call(() => {
           const { agentId, entityId, asOf } = parseInput(claimsAsOfSchema, input, 'dreaming.claimsAsOf');

@@ -27,5 +27,28 @@ describe('engine.dreaming', () => {
     // Another agent sees nothing of it.
     expect(await engine.dreaming.claimsAsOf({ agentId: 'b', entityId: atlas, asOf: T0 + 1 })).toEqual([]);
     await expect(engine.dreaming.apply({ agentId: 'a' }, 'not a batch')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    // Passes need a model.
+    await expect(engine.dreaming.runPass({ agentId: 'a' })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
+  });
+
+  it('runs a pass through the engine with the host’s model, under the provider guard', async () => {
+    let turn = 0;
+    const { engine } = await createTestEngine({
+      llm: {
+        async generate() {
+          turn++;
+          if (turn === 1) return { text: '', toolCalls: [{ id: 't1', name: 'next_evidence', arguments: '{}' }] };
+          if (turn === 2) return { text: '', toolCalls: [{ id: 't2', name: 'apply_operations', arguments: JSON.stringify({ operations: [{ operation: 'create_entity', payload: { name: 'Dana' }, evidence: [{ sourceRef: 'transcript:s1', quote: 'Dana runs the support team' }] }] }) }] };
+          return { text: 'Created Dana.' };
+        },
+      },
+      config: { hints: { enabled: false } },
+    });
+    await engine.transcripts.append({ agentId: 'a', sessionKey: 's1', turns: [{ role: 'user', content: 'Dana runs the support team.' }] });
+    await engine.transcripts.complete({ agentId: 'a', sessionKey: 's1' });
+    const result = await engine.dreaming.runPass({ agentId: 'a' });
+    expect(result).toMatchObject({ status: 'completed', summary: 'Created Dana.', mutations: { applied: 1, rejected: 0 } });
+    // The evidence was read: nothing is left for the next pass.
+    expect(await engine.dreaming.runPass({ agentId: 'a' })).toMatchObject({ status: 'skipped' });
   });
 });

@@ -1,0 +1,225 @@
+import { type Clock, type LlmProvider, type MemoryConfig, MemoryError, agentIdSchema, parseInput } from '@memory/core';
+import { type SqlExecutor, type Store, canonicalEntityName, raw } from '@memory/store';
+import { z } from 'zod';
+import { type AgentRun, type AgentTool, runAgent } from './agent.js';
+import { type ApplyResult, applyDreamingOperations } from './apply.js';
+import { type DeliveredSpan, type EvidenceFragment, backlogTokens, recordDelivered, selectEvidence } from './evidence-window.js';
+import { RUNBOOK_VERSION, buildRunbook } from './runbook.js';
+import { type DreamingMode, chooseMode } from './triggers.js';
+
+const passInputSchema = z.strictObject({
+  agentId: agentIdSchema,
+  mode: z.enum(['incremental', 'compact', 'incremental-hygiene', 'incremental-content']).optional(),
+  trigger: z.string().min(1).max(64).optional(),
+});
+export type PassInput = z.input<typeof passInputSchema>;
+
+export interface PassResult {
+  readonly passId: string;
+  readonly status: 'completed' | 'failed' | 'skipped';
+  readonly mode: DreamingMode | null;
+  readonly summary: string;
+  readonly error?: string;
+  readonly toolCalls: number;
+  readonly mutations: { readonly applied: number; readonly rejected: number; readonly proposals: number };
+}
+
+interface State {
+  readonly consecutive_failures: number;
+  readonly last_mode: DreamingMode | null;
+}
+
+function openAttention(sql: SqlExecutor, agentId: string): number {
+  return sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL', agentId))?.n ?? 0;
+}
+
+/** The tools of one pass, all scoped to its agent. */
+function passTools(store: Store, config: MemoryConfig, agentId: string, passId: string, fragments: readonly EvidenceFragment[], pulled: Map<string, number>, applyResults: ApplyResult[]): AgentTool<never>[] {
+  let cursor = 0;
+  const pageSize = config.dreaming.evidencePageSize;
+  const nextEvidence: AgentTool<Record<string, never>> = {
+    name: 'next_evidence',
+    description: 'The next page of new evidence fragments: { sourceRef, offset, text }. Quote from these.',
+    input: z.strictObject({}),
+    run: () => {
+      const page = fragments.slice(cursor, cursor + pageSize);
+      cursor += page.length;
+      for (const f of page) pulled.set(f.sourceRef, Math.max(pulled.get(f.sourceRef) ?? 0, f.offset + f.text.length));
+      return { fragments: page, remaining: fragments.length - cursor, ...(page.length === 0 ? { note: 'no more evidence in this pass' } : {}) };
+    },
+  };
+  const searchEntities: AgentTool<{ query: string }> = {
+    name: 'search_entities',
+    description: 'Entities of this agent whose name or alias contains the query.',
+    input: z.strictObject({ query: z.string().min(1).max(200) }),
+    run: ({ query }) =>
+      store.read((sql) =>
+        sql.all(
+          raw(
+            `SELECT DISTINCT e.id, e.name, e.entity_type AS type, e.description FROM entities AS e
+             LEFT JOIN entity_aliases AS a ON a.entity_id = e.id
+             WHERE e.agent_id = ? AND e.status = 'active' AND (instr(e.canonical_name, ?) > 0 OR instr(a.canonical_alias, ?) > 0)
+             ORDER BY e.mentions DESC, e.id LIMIT 20`,
+            agentId,
+            canonicalEntityName(query),
+            canonicalEntityName(query),
+          ),
+        ),
+      ),
+  };
+  const getEntity: AgentTool<{ entityId: string }> = {
+    name: 'get_entity',
+    description: "An entity's active aspects and their active claims.",
+    input: z.strictObject({ entityId: z.string().min(1).max(200) }),
+    run: ({ entityId }) =>
+      store.read((sql) => {
+        const entity = sql.get(raw("SELECT id, name, entity_type AS type, description FROM entities WHERE id = ? AND agent_id = ? AND status = 'active'", entityId, agentId));
+        if (!entity) return { error: `entity ${entityId} not found in this scope` };
+        const claims = sql.all(
+          raw(
+            `SELECT a.id AS aspectId, a.name AS aspect, c.id AS claimId, c.claim_key AS claimKey, c.content, c.valid_from AS validFrom
+             FROM entity_aspects AS a LEFT JOIN entity_attributes AS c ON c.aspect_id = a.id AND c.status = 'active'
+             WHERE a.entity_id = ? AND a.agent_id = ? AND a.status = 'active' ORDER BY a.name, c.claim_key LIMIT 200`,
+            entityId,
+            agentId,
+          ),
+        );
+        return { entity, claims };
+      }),
+  };
+  const listAttention: AgentTool<Record<string, never>> = {
+    name: 'list_attention',
+    description: 'Open attention records (what needs hygiene or review), highest priority first.',
+    input: z.strictObject({}),
+    run: () => store.read((sql) => sql.all(raw('SELECT id, kind, subject_ref AS subjectRef, priority, details FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL ORDER BY priority DESC, created_at LIMIT 50', agentId))),
+  };
+  const apply: AgentTool<{ operations: unknown[] }> = {
+    name: 'apply_operations',
+    description: 'Apply operations through the audited seam. Each needs exact-quote evidence (or attention for hygiene). Returns applied, rejected (with reasons) and proposals.',
+    input: z.strictObject({ operations: z.array(z.unknown()).min(1).max(100) }),
+    run: ({ operations }) => {
+      const result = applyDreamingOperations(store, config, { agentId, passId }, operations);
+      applyResults.push(result);
+      return result;
+    },
+  };
+  return [nextEvidence, searchEntities, getEntity, listAttention, apply] as unknown as AgentTool<never>[];
+}
+
+/**
+ * Runs one Dreaming pass for an agent: choose the mode, select the evidence window, run the bounded
+ * agent with tools scoped to the agent, and record everything (the pass, its tool calls, delivered
+ * offsets, the agent's state). A pass that hits a bound or whose model fails is recorded as failed
+ * with what it did; evidence it did not finish is delivered again next time.
+ */
+export async function runDreamingPass(deps: { readonly store: Store; readonly config: MemoryConfig; readonly llm: LlmProvider; readonly clock: Clock; readonly signal?: AbortSignal }, input: unknown): Promise<PassResult> {
+  const { store, config, llm, clock } = deps;
+  const request = parseInput(passInputSchema, input, 'dreaming.runPass');
+  if (config.dreaming.mutationsFrozen) throw new MemoryError('CONFLICT', 'dreaming.mutationsFrozen is on: no passes run');
+  const agentId = request.agentId;
+  const passId = store.ids.next();
+  const started = clock.now();
+  const prepared = store.read((sql) => {
+    const state = sql.get<State>(raw('SELECT consecutive_failures, last_mode FROM dreaming_state WHERE agent_id = ?', agentId));
+    const attention = openAttention(sql, agentId);
+    const backlog = backlogTokens(sql, agentId);
+    const mode = request.mode ?? chooseMode(state?.last_mode ?? null, { hygiene: attention > 0, content: backlog > 0 });
+    const window = mode === null || mode === 'incremental-hygiene' ? undefined : selectEvidence(sql, agentId, { budgetTokens: config.dreaming.inputBudgetTokens, fragmentChars: config.dreaming.fragmentChars });
+    return { state, attention, mode, window };
+  });
+  const { mode, window, attention } = prepared;
+  const fragments = window?.fragments ?? [];
+  const spans = window?.spans ?? [];
+  const record = (status: PassResult['status'], fields: { summary?: string; error?: string; run?: AgentRun; results?: ApplyResult[]; delivered?: DeliveredSpan[] }): PassResult => {
+    const results = fields.results ?? [];
+    const mutations = {
+      applied: results.reduce((n, r) => n + r.applied.length, 0),
+      rejected: results.reduce((n, r) => n + r.rejected.length, 0),
+      proposals: results.reduce((n, r) => n + r.proposals.length, 0),
+    };
+    const now = clock.now();
+    store.write((sql) => {
+      sql.run(
+        raw(
+          `INSERT INTO dreaming_passes (id, agent_id, trigger, mode, status, usage_json, mutations_json, summary, error, evidence_window_json, runbook_json, started_at, finished_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          passId,
+          agentId,
+          request.trigger ?? 'explicit',
+          mode ?? 'none',
+          status,
+          JSON.stringify(fields.run?.usage ?? {}),
+          JSON.stringify(mutations),
+          fields.summary ?? null,
+          fields.error ?? null,
+          JSON.stringify(spans),
+          JSON.stringify({ version: RUNBOOK_VERSION, stop: fields.run?.stop ?? null }),
+          started,
+          now,
+        ),
+      );
+      for (const call of fields.run?.calls ?? []) {
+        sql.run(
+          raw('INSERT INTO dreaming_tool_calls (pass_id, ordinal, tool, arguments, result, ok, duration_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', passId, call.ordinal, call.tool, call.arguments, call.result, call.ok ? 1 : 0, call.durationMs, now),
+        );
+      }
+      if (fields.delivered && fields.delivered.length > 0) recordDelivered(sql, agentId, fields.delivered, now);
+      if (status !== 'skipped') {
+        const failed = status === 'failed';
+        sql.run(
+          raw(
+            `INSERT INTO dreaming_state (agent_id, consecutive_failures, last_failure_at, last_pass_at, last_mode, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+             ON CONFLICT (agent_id) DO UPDATE SET
+               consecutive_failures = CASE WHEN ? THEN dreaming_state.consecutive_failures + 1 ELSE 0 END,
+               last_failure_at = CASE WHEN ? THEN excluded.last_failure_at ELSE dreaming_state.last_failure_at END,
+               last_pass_at = CASE WHEN ? THEN dreaming_state.last_pass_at ELSE excluded.last_pass_at END,
+               last_mode = excluded.last_mode, updated_at = excluded.updated_at`,
+            agentId,
+            failed ? 1 : 0,
+            failed ? now : null,
+            failed ? null : now,
+            mode,
+            now,
+            failed ? 1 : 0,
+            failed ? 1 : 0,
+            failed ? 1 : 0,
+          ),
+        );
+      }
+    });
+    return { passId, status, mode, summary: fields.summary ?? '', ...(fields.error ? { error: fields.error } : {}), toolCalls: fields.run?.calls.length ?? 0, mutations };
+  };
+
+  if (mode === null) return record('skipped', { summary: 'no evidence and no attention: the model was not called' });
+  const pulled = new Map<string, number>();
+  const results: ApplyResult[] = [];
+  const tools = passTools(store, config, agentId, passId, fragments, pulled, results);
+  const runbook = buildRunbook(mode, { fragments: fragments.length, tokens: window?.tokens ?? 0, attention });
+  let run: AgentRun;
+  try {
+    run = await runAgent({
+      llm,
+      clock,
+      system: runbook.system,
+      user: runbook.user,
+      tools,
+      limits: {
+        maxToolCalls: config.dreaming.maxToolCalls,
+        maxTurns: config.dreaming.maxTurns,
+        deadlineAt: started + config.dreaming.passDeadlineMs,
+        maxOutputTokens: config.dreaming.maxOutputTokens,
+        maxResultChars: config.dreaming.maxToolResultChars,
+      },
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+  } catch (error) {
+    return record('failed', { error: `model call failed: ${error instanceof Error ? error.message : String(error)}`, results });
+  }
+  // Evidence the agent actually read is delivered; the rest comes back next pass.
+  const delivered = spans.flatMap((s) => {
+    const to = pulled.get(s.sourceRef);
+    return to === undefined ? [] : [{ ...s, to: Math.min(to, s.total) }];
+  });
+  if (run.stop !== 'finished') return record('failed', { error: `stopped: ${run.stop}`, run, results });
+  return record('completed', { summary: run.summary, run, results, delivered });
+}
