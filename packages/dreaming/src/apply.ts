@@ -2,7 +2,7 @@ import { type MemoryConfig, MemoryError, agentIdSchema, labelSchema, parseInput 
 import { type SqlExecutor, type Store, raw } from '@memory/store';
 import { z } from 'zod';
 import { HYGIENE_OPERATIONS, type OperationName, parseOperations } from './operations.js';
-import { decideOperations, hygieneSubjects } from './validate.js';
+import { type ProposalRoute, decideOperations, hygieneSubjects } from './validate.js';
 import { type WriteContext, type WriteOutcome, writeOperation } from './writers.js';
 
 const contextSchema = z.strictObject({
@@ -21,7 +21,7 @@ export interface ApplyResult {
   /** Operations refused, with a reason written for the model. Nothing of them was written. */
   readonly rejected: ReadonlyArray<{ readonly index: number; readonly reason: string }>;
   /** Operations recorded for review instead of applied (shadow mode, `risk: "review_required"`). */
-  readonly proposals: ReadonlyArray<{ readonly index: number; readonly id: string; readonly route: 'shadow' | 'review_required' }>;
+  readonly proposals: ReadonlyArray<{ readonly index: number; readonly id: string; readonly route: ProposalRoute }>;
   /** Set when writing failed part-way: operations from this index on were not applied; resend them. */
   readonly retryFrom?: number;
 }
@@ -80,7 +80,7 @@ export function applyDreamingOperations(store: Store, config: MemoryConfig, cont
   const decisions = store.read((sql) => decideOperations(sql, ctx.agentId, policy, parsed.valid));
   const rejected = [...parsed.rejected, ...decisions.flatMap((d) => (d.status === 'rejected' ? [{ index: d.index, reason: d.reason }] : []))].sort((a, b) => a.index - b.index);
 
-  const proposals: Array<{ index: number; id: string; route: 'shadow' | 'review_required' }> = [];
+  const proposals: Array<{ index: number; id: string; route: ProposalRoute }> = [];
   const toPropose = decisions.flatMap((d) => (d.status === 'proposal' ? [d] : []));
   if (toPropose.length > 0) {
     store.write((sql) => {
@@ -101,6 +101,19 @@ export function applyDreamingOperations(store: Store, config: MemoryConfig, cont
             ctx.now,
           ),
         );
+        if (d.conflictsWith) {
+          sql.run(
+            raw(
+              'INSERT INTO ontology_contradictions (id, agent_id, claim_id, proposal_id, details, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+              ctx.nextId(),
+              ctx.agentId,
+              d.conflictsWith,
+              id,
+              JSON.stringify({ operation: d.operation.operation, payload: d.operation.payload }),
+              ctx.now,
+            ),
+          );
+        }
         proposals.push({ index: d.index, id, route: d.route });
       }
     });

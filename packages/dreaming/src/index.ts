@@ -14,7 +14,7 @@ export {
 } from './operations.js';
 export type { DreamingOperation, OperationName, ParsedOperations } from './operations.js';
 export { decideOperations } from './validate.js';
-export type { OperationDecision } from './validate.js';
+export type { OperationDecision, ProposalRoute } from './validate.js';
 export { applyDreamingOperations } from './apply.js';
 export type { ApplyContext, ApplyResult } from './apply.js';
 export type { WriteOutcome } from './writers.js';

@@ -13,10 +13,27 @@ import { checkCitations } from './citations.js';
 import { parseSourceRef } from './evidence.js';
 import { CONTENT_OPERATIONS, type DreamingOperation, HYGIENE_OPERATIONS } from './operations.js';
 
+/** Why an operation became a proposal instead of a write. */
+export type ProposalRoute = 'shadow' | 'review_required' | 'contradiction';
+
+/**
+ * An active claim that `add_claim` would contradict: same aspect and key, different content.
+ * (`set_claim` and `supersede_claim` replace on purpose; only a plain add alongside is suspect.)
+ */
+function contradictedClaim(sql: SqlExecutor, op: DreamingOperation): string | undefined {
+  if (op.operation !== 'add_claim') return undefined;
+  const row = sql.get<{ id: string; content: string }>(
+    raw("SELECT id, content FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1", op.payload.aspectId, op.payload.claimKey),
+  );
+  if (!row) return undefined;
+  const same = row.content.trim().toLowerCase() === op.payload.content.trim().toLowerCase();
+  return same ? undefined : row.id;
+}
+
 /** What the seam decided for one operation, before anything is written. */
 export type OperationDecision =
   | { readonly index: number; readonly status: 'apply'; readonly operation: DreamingOperation }
-  | { readonly index: number; readonly status: 'proposal'; readonly route: 'shadow' | 'review_required'; readonly operation: DreamingOperation }
+  | { readonly index: number; readonly status: 'proposal'; readonly route: ProposalRoute; readonly operation: DreamingOperation; readonly conflictsWith?: string }
   | { readonly index: number; readonly status: 'rejected'; readonly reason: string };
 
 type Kind = 'entity' | 'aspect' | 'claim' | 'link' | 'memory';
@@ -189,7 +206,8 @@ function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
  * created name counts for the operations after it). Checks, in order: the confidence floor, the
  * evidence (exact quotes in scope for content operations; an open attention record about the
  * target for hygiene operations), the targets (in scope, active, within caps, policies), then the
- * route: shadow mode and `risk: "review_required"` become proposals.
+ * route: shadow mode, `risk: "review_required"` and an add that contradicts an active claim with
+ * the same key become proposals.
  */
 export function decideOperations(
   sql: SqlExecutor,
@@ -214,6 +232,8 @@ export function decideOperations(
     if (why) return reject(why);
     if (policy.shadowMode) return { index, status: 'proposal', route: 'shadow', operation };
     if (operation.risk === 'review_required') return { index, status: 'proposal', route: 'review_required', operation };
+    const conflict = contradictedClaim(sql, operation);
+    if (conflict) return { index, status: 'proposal', route: 'contradiction', operation, conflictsWith: conflict };
     return { index, status: 'apply', operation };
   });
 }

@@ -78,6 +78,19 @@ describe('the apply seam', () => {
     expect(counts(store)).toEqual(before);
   });
 
+  it('routes an add that contradicts an active claim with the same key to review, recording the contradiction', async () => {
+    const store = await world();
+    const result = applyDreamingOperations(store, defaultConfig, ctx, [
+      { operation: 'add_claim', payload: { aspectId: 'schedule', claimKey: 'launch', content: 'launch in March' }, evidence: cite },
+      { operation: 'add_claim', payload: { aspectId: 'schedule', claimKey: 'launch', content: 'Launch in February ' }, evidence: cite },
+    ]);
+    expect(result.proposals).toEqual([{ index: 0, id: expect.any(String), route: 'contradiction' }]);
+    // Restating the same content is not a contradiction.
+    expect(result.applied.map((a) => a.index)).toEqual([1]);
+    expect(store.read((sql) => sql.get(raw("SELECT claim_id AS claim, status FROM ontology_contradictions")))).toEqual({ claim: 'feb', status: 'open' });
+    expect(store.read((sql) => sql.get(raw("SELECT content FROM entity_attributes WHERE id = 'feb'")))).toEqual({ content: 'launch in February' });
+  });
+
   it('hygiene resolves the attention it acted on', async () => {
     const store = await world();
     const result = applyDreamingOperations(store, defaultConfig, ctx, [{ operation: 'merge_entities', payload: { sourceEntityId: 'atlas-dup', targetEntityId: 'atlas' }, evidence: [{ sourceRef: 'attention:att-dup', quote: '' }] }]);
