@@ -27,3 +27,4 @@ export type { AgentLimits, AgentRun, AgentStop, AgentTool, ToolCallRecord } from
 export { runDreamingPass } from './pass.js';
 export type { PassInput, PassResult } from './pass.js';
 export { RUNBOOK_VERSION, buildRunbook } from './runbook.js';
+export { detectAttention } from './attention.js';

@@ -2,6 +2,7 @@ import { type Clock, type LlmProvider, type MemoryConfig, MemoryError, agentIdSc
 import { type SqlExecutor, type Store, canonicalEntityName, raw } from '@memory/store';
 import { z } from 'zod';
 import { type AgentRun, type AgentTool, runAgent } from './agent.js';
+import { detectAttention } from './attention.js';
 import { type ApplyResult, applyDreamingOperations } from './apply.js';
 import { type DeliveredSpan, type EvidenceFragment, backlogTokens, recordDelivered, selectEvidence } from './evidence-window.js';
 import { RUNBOOK_VERSION, buildRunbook } from './runbook.js';
@@ -119,6 +120,7 @@ export async function runDreamingPass(deps: { readonly store: Store; readonly co
   const agentId = request.agentId;
   const passId = store.ids.next();
   const started = clock.now();
+  store.write((sql) => detectAttention(sql, agentId, config.dreaming, started, () => store.ids.next()));
   const prepared = store.read((sql) => {
     const state = sql.get<State>(raw('SELECT consecutive_failures, last_mode FROM dreaming_state WHERE agent_id = ?', agentId));
     const attention = openAttention(sql, agentId);

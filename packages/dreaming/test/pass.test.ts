@@ -77,11 +77,19 @@ describe('a Dreaming pass', () => {
       expect(sql.get(raw("SELECT delivered_chars AS d, total_chars AS t FROM dreaming_evidence_offsets WHERE agent_id = 'a' AND source_ref = 'transcript:chat-1'"))).toEqual({ d: CHAT.length, t: CHAT.length });
       expect(sql.get(raw("SELECT consecutive_failures AS f, last_pass_at AS at, last_mode AS mode FROM dreaming_state WHERE agent_id = 'a'"))).toEqual({ f: 0, at: NOW + 1000, mode: 'incremental-content' });
     });
-    // Nothing new to read and no attention: the next pass is skipped without calling the model.
-    const calls = llm.calls();
+    // The evidence is delivered, but the new entity has no aspects yet: the next pass is hygiene.
     const again = await runDreamingPass({ store, config, llm, clock }, { agentId: 'a' });
-    expect(again).toMatchObject({ status: 'skipped', mode: null });
-    expect(llm.calls()).toBe(calls);
+    expect(again).toMatchObject({ status: 'completed', mode: 'incremental-hygiene' });
+    expect(store.read((sql) => sql.get(raw("SELECT subject_ref AS s FROM dreaming_attention WHERE agent_id = 'a'")))).toEqual({ s: expect.stringMatching(/^entity:/) });
+  });
+
+  it('skips without calling the model when there is no evidence and no attention', async () => {
+    const store = await createTestStore();
+    const llm = scripted([() => ({ text: 'should not be called' })]);
+    const result = await runDreamingPass({ store, config, llm, clock: createManualClock(NOW) }, { agentId: 'a' });
+    expect(result).toMatchObject({ status: 'skipped', mode: null });
+    expect(llm.calls()).toBe(0);
+    expect(store.read((sql) => sql.get(raw('SELECT status FROM dreaming_passes WHERE id = ?', result.passId)))).toEqual({ status: 'skipped' });
   });
 
   it('stops a runaway agent at the tool-call cap, records it as failed with what it did, and re-delivers the evidence', async () => {
