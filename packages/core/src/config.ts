@@ -175,8 +175,10 @@ const hintsSchema = z.strictObject({
 
 /** Dreaming: audited consolidation of evidence into the knowledge graph, and its apply seam's policies. */
 const dreamingSchema = z.strictObject({
-  /** Run Dreaming passes when an LLM is configured (the passes ship after the apply seam). @default false */
+  /** Run Dreaming passes on the engine's schedule when an LLM is configured. @default false */
   enabled: z.boolean().default(false),
+  /** How often the schedule checks which agents need a pass. @default 300000 (5 min) */
+  checkIntervalMs: positiveInt(24 * 3600_000).default(300_000),
   /** Validate operations and record them as proposals; write nothing. @default false */
   shadowMode: z.boolean().default(false),
   /** No passes, and the apply seam refuses every operation. @default false */

@@ -28,3 +28,5 @@ export { runDreamingPass } from './pass.js';
 export type { PassInput, PassResult } from './pass.js';
 export { RUNBOOK_VERSION, buildRunbook } from './runbook.js';
 export { detectAttention } from './attention.js';
+export { createDreamingSchedule } from './schedule.js';
+export type { PassLimiter } from './schedule.js';

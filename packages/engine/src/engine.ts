@@ -61,7 +61,7 @@ import {
   createHintsHandler,
   createRecall,
 } from '@memory/recall';
-import { type ApplyContext, type ApplyResult, type PassInput, type PassResult, applyDreamingOperations, runDreamingPass } from '@memory/dreaming';
+import { type ApplyContext, type ApplyResult, type PassInput, type PassResult, applyDreamingOperations, createDreamingSchedule, runDreamingPass } from '@memory/dreaming';
 import { type ClaimAsOf, type RecallTelemetryRow, type Store, type VectorSupport, claimsAsOf, deleteHints, listRecallTelemetry, openStore, purgeRecallTelemetry } from '@memory/store';
 import { type HandlerRegistration, createBackground } from './background.js';
 import { type MemoryEngineOptions, checkOptions } from './options.js';
@@ -269,8 +269,11 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
   const scheduler = options.scheduler ?? createTimerScheduler();
   const documents = createDocuments({ writer, queue, scheduler });
   const imports = createImports({ store, queue, config });
+  // Scheduled Dreaming passes: checked on the engine's schedule when enabled and a model is present.
+  let dreamingSchedule: ReturnType<typeof createDreamingSchedule> | undefined;
+  const dreamingTask = config.dreaming.enabled && llm ? [{ name: 'dreaming', intervalMs: config.dreaming.checkIntervalMs, run: () => dreamingSchedule?.check() }] : [];
   const background = createBackground({
-    periodic: [{ name: 'idle transcript sweep', intervalMs: config.transcripts.sweepIntervalMs, run: () => transcripts.completeIdle() }],
+    periodic: [{ name: 'idle transcript sweep', intervalMs: config.transcripts.sweepIntervalMs, run: () => transcripts.completeIdle() }, ...dreamingTask],
     queue,
     scheduler,
     clock: store.clock,
@@ -294,6 +297,16 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
       },
       true,
     );
+  }
+  if (llm) {
+    const limit = background.admission.llm;
+    dreamingSchedule = createDreamingSchedule({
+      store,
+      config,
+      llm,
+      clock: store.clock,
+      limiter: { saturated: () => limit.size > 0 || limit.pending >= limit.concurrency, run: (task) => limit.add(task) },
+    });
   }
   const after = createAfterResponseWriter(store, scheduler, store.logger);
   const recall = createRecall({ store, config, embedder, after });

@@ -52,3 +52,37 @@ describe('engine.dreaming', () => {
     expect(await engine.dreaming.runPass({ agentId: 'a' })).toMatchObject({ mode: 'incremental-hygiene' });
   });
 });
+
+describe('scheduled Dreaming', () => {
+  it('runs a pass when an agent has new evidence, on the engine schedule, and not again without new work', async () => {
+    const { createManualClock, createManualScheduler } = await import('@memory/core');
+    const Database = (await import('better-sqlite3')).default;
+    const clock = createManualClock(T0);
+    const scheduler = createManualScheduler(clock);
+    const db = new Database(':memory:');
+    let turns = 0;
+    const { engine } = await createTestEngine({
+      database: { database: db },
+      clock,
+      scheduler,
+      llm: {
+        async generate(request) {
+          turns++;
+          const last = request.messages.at(-1);
+          return last?.role === 'tool' ? { text: 'Read the new evidence; nothing settled yet.' } : { text: '', toolCalls: [{ id: `n${turns}`, name: 'next_evidence', arguments: '{}' }] };
+        },
+      },
+      config: { dreaming: { enabled: true, checkIntervalMs: 60_000 }, hints: { enabled: false } },
+    });
+    await engine.transcripts.append({ agentId: 'a', sessionKey: 's1', turns: [{ role: 'user', content: 'We ship on Fridays only after the checklist.' }] });
+    await engine.transcripts.complete({ agentId: 'a', sessionKey: 's1' });
+    await engine.start();
+    await scheduler.advance(60_000);
+    const passes = () => db.prepare("SELECT trigger, status FROM dreaming_passes WHERE agent_id = 'a' ORDER BY started_at").all();
+    expect(passes()).toEqual([{ trigger: 'first_run', status: 'completed' }]);
+    await scheduler.advance(60_000);
+    expect(passes()).toHaveLength(1);
+    expect(turns).toBe(2);
+    await engine.close();
+  });
+});

@@ -1,0 +1,63 @@
+import type { Clock, LlmProvider, MemoryConfig } from '@memory/core';
+import { type Store, raw } from '@memory/store';
+import { backlogTokens } from './evidence-window.js';
+import { type PassResult, runDreamingPass } from './pass.js';
+import { type TriggerDecision, decideTrigger } from './triggers.js';
+
+/** The shared LLM admission limit, as the scheduler sees it. */
+export interface PassLimiter {
+  /** True when LLM work is already queued or every slot is busy. */
+  saturated(): boolean;
+  run<T>(task: () => Promise<T>): Promise<T>;
+}
+
+/** Agents considered per check. */
+const AGENTS_PER_CHECK = 1000;
+
+// Agents that could have work: completed evidence or open attention.
+const CANDIDATE_AGENTS = `
+  SELECT agent_id FROM session_transcripts WHERE completed_at IS NOT NULL
+  UNION SELECT agent_id FROM memories WHERE is_deleted = 0
+  UNION SELECT agent_id FROM dreaming_attention WHERE resolved_at IS NULL
+  ORDER BY agent_id LIMIT ?`;
+
+/**
+ * The scheduled side of Dreaming: on each check, for every agent scope with possible work, decide
+ * from its state (halt, backoff, saturation, attention, backlog, interval) whether a pass runs, and
+ * run at most one pass per agent under the shared LLM limit. Failures are recorded by the pass.
+ */
+export function createDreamingSchedule(deps: { readonly store: Store; readonly config: MemoryConfig; readonly llm: LlmProvider; readonly clock: Clock; readonly limiter: PassLimiter }) {
+  const { store, config, llm, clock, limiter } = deps;
+  return {
+    /** One check over the agents; returns the decisions made and the passes run. */
+    async check(): Promise<Array<{ agentId: string; decision: TriggerDecision; pass?: PassResult }>> {
+      const agents = store.read((sql) => sql.all<{ agent_id: string }>(raw(CANDIDATE_AGENTS, AGENTS_PER_CHECK)).map((r) => r.agent_id));
+      const out: Array<{ agentId: string; decision: TriggerDecision; pass?: PassResult }> = [];
+      for (const agentId of agents) {
+        const now = clock.now();
+        const state = store.read((sql) => {
+          const row = sql.get<{ consecutive_failures: number; last_failure_at: number | null; last_pass_at: number | null }>(
+            raw('SELECT consecutive_failures, last_failure_at, last_pass_at FROM dreaming_state WHERE agent_id = ?', agentId),
+          );
+          const attention = sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL', agentId))?.n ?? 0;
+          return {
+            consecutiveFailures: row?.consecutive_failures ?? 0,
+            lastFailureAt: row?.last_failure_at ?? null,
+            lastPassAt: row?.last_pass_at ?? null,
+            backlogTokens: backlogTokens(sql, agentId),
+            pendingAttention: attention,
+            saturated: limiter.saturated(),
+          };
+        });
+        const decision = decideTrigger(state, now, config.dreaming);
+        if (!decision.run) {
+          out.push({ agentId, decision });
+          continue;
+        }
+        const pass = await limiter.run(() => runDreamingPass({ store, config, llm, clock }, { agentId, trigger: decision.trigger }));
+        out.push({ agentId, decision, pass });
+      }
+      return out;
+    },
+  };
+}
