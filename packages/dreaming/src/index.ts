@@ -30,3 +30,5 @@ export { RUNBOOK_VERSION, buildRunbook } from './runbook.js';
 export { detectAttention } from './attention.js';
 export { createDreamingSchedule } from './schedule.js';
 export type { PassLimiter } from './schedule.js';
+export { MEMORY_HEAD_MAX_CHARS, readMemoryHead, renderMemoryHead, writeMemoryHead } from './memory-head.js';
+export type { HeadWrite, MemoryHead } from './memory-head.js';

@@ -11,7 +11,9 @@ const RULES = [
   'When a fact changes, supersede the old claim instead of adding a new one alongside it.',
   'Attach claims to existing entities and aspects first (search_entities, get_entity); create new ones only when nothing fits.',
   'Archive or merge only with an open attention record about the target (list_attention), or after flagging it in the same batch.',
-  'Rejected operations come back with a reason: fix them and try again, or drop them.',
+  'Rejected operations come back with a reason: fix them and try again, or drop them. validate_operations checks a batch without writing.',
+  'In content passes, keep MEMORY.md (read_memory_head, write_memory_head) to the few things that matter most, each entry quoted from evidence.',
+  'Keep notes for later passes with write_runbook; exclude sources that hold nothing worth keeping with exclude_evidence.',
   'When you are done, reply in plain text with a one-paragraph summary of what you changed.',
 ];
 

@@ -61,7 +61,7 @@ import {
   createHintsHandler,
   createRecall,
 } from '@memory/recall';
-import { type ApplyContext, type ApplyResult, type PassInput, type PassResult, applyDreamingOperations, createDreamingSchedule, runDreamingPass } from '@memory/dreaming';
+import { type ApplyContext, type ApplyResult, type MemoryHead, type PassInput, type PassResult, applyDreamingOperations, createDreamingSchedule, readMemoryHead, runDreamingPass } from '@memory/dreaming';
 import { type ClaimAsOf, type RecallTelemetryRow, type Store, type VectorSupport, claimsAsOf, deleteHints, listRecallTelemetry, openStore, purgeRecallTelemetry } from '@memory/store';
 import { type HandlerRegistration, createBackground } from './background.js';
 import { type MemoryEngineOptions, checkOptions } from './options.js';
@@ -208,6 +208,12 @@ export interface MemoryEngine {
   readonly telemetry: EngineTelemetry;
   readonly dreaming: EngineDreaming;
   /**
+   * The agent's MEMORY.md head: a short curated summary a content pass maintains, every entry
+   * backed by an exact quote. Undefined until a pass writes one; the host decides whether to write
+   * it to a file.
+   */
+  memoryHead(agentId: string): Promise<MemoryHead | undefined>;
+  /**
    * Starts background work on the scheduler: startup recovery of the queue, the stale-lease reaper,
    * and the workers. Idempotent. Hosts that drive work themselves call `runDue()` instead.
    */
@@ -331,6 +337,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     recover: (id, input) => call(() => recoverMemory(writer, id, input)),
     history: (id, input) => call(() => memoryHistory(writer, id, input)),
     recall: (input) => call(() => recall(input)),
+    memoryHead: (agentId) => call(() => store.read((sql) => readMemoryHead(sql, parseAgent(agentId)))),
     dreaming: Object.freeze({
       apply: (context, operations) => call(() => applyDreamingOperations(store, config, context, operations)),
       runPass: (input) =>

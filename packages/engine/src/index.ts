@@ -1,6 +1,6 @@
 export { createMemoryEngine } from './engine.js';
 export type { EngineDiagnostics, EngineDocuments, EngineDreaming, EngineImports, EngineJobs, EngineRepairs, EngineTelemetry, EngineTranscripts, MemoryEngine } from './engine.js';
-export type { ApplyContext, ApplyResult, DreamingOperation, PassInput, PassResult } from '@memory/dreaming';
+export type { ApplyContext, ApplyResult, DreamingOperation, MemoryHead, PassInput, PassResult } from '@memory/dreaming';
 export type { ClaimAsOf } from '@memory/store';
 export { RESERVED_JOB_TYPES } from './background.js';
 export type { HandlerRegistration } from './background.js';

@@ -48,6 +48,7 @@ describe('engine.dreaming', () => {
     await engine.transcripts.complete({ agentId: 'a', sessionKey: 's1' });
     const result = await engine.dreaming.runPass({ agentId: 'a' });
     expect(result).toMatchObject({ status: 'completed', summary: 'Created Dana.', mutations: { applied: 1, rejected: 0 } });
+    expect(await engine.memoryHead('a')).toBeUndefined();
     // The evidence was read; the next pass turns to hygiene (the new entity has no aspects yet).
     expect(await engine.dreaming.runPass({ agentId: 'a' })).toMatchObject({ mode: 'incremental-hygiene' });
   });

@@ -13,6 +13,7 @@ export const dreamingPasses: Migration = {
       last_failure_at INTEGER,
       last_pass_at INTEGER,
       last_mode TEXT,
+      runbook TEXT NOT NULL DEFAULT '',
       updated_at INTEGER NOT NULL
     )`,
     `CREATE TABLE IF NOT EXISTS dreaming_passes (

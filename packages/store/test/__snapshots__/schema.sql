@@ -273,6 +273,7 @@ CREATE TABLE dreaming_state (
       last_failure_at INTEGER,
       last_pass_at INTEGER,
       last_mode TEXT,
+      runbook TEXT NOT NULL DEFAULT '',
       updated_at INTEGER NOT NULL
     );
 
