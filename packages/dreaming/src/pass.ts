@@ -193,7 +193,21 @@ function passTools(store: Store, config: MemoryConfig, agentId: string, passId: 
       return { excluded: sourceRef };
     },
   };
-  const tools: AgentTool<never>[] = [nextEvidence, searchEvidence, searchEntities, getEntity, walkLinks, listAttention, listContradictions, validate, apply, readRunbook, writeRunbook, excludeEvidence] as unknown as AgentTool<never>[];
+  const reviewEvidence: AgentTool<{ sourceRef: string; verdict: 'consolidated' | 'nothing_durable' | 'needs_more_context' | 'contradicts_graph'; notes?: string | undefined }> = {
+    name: 'review_evidence',
+    description: 'Record what you concluded about a source (consolidated, nothing durable, needs more context, contradicts the graph).',
+    input: z.strictObject({ sourceRef: z.string().min(1).max(600), verdict: z.enum(['consolidated', 'nothing_durable', 'needs_more_context', 'contradicts_graph']), notes: z.string().max(1000).optional() }),
+    run: ({ sourceRef, verdict, notes }) => {
+      const ref = parseSourceRef(sourceRef);
+      const found = ref && ref.kind !== 'attention' ? store.read((sql) => lookupEvidence(sql, agentId, ref)) : undefined;
+      if (!found?.found) return { error: `${sourceRef} is not this agent's evidence` };
+      store.write((sql) =>
+        sql.run(raw('INSERT INTO dreaming_evidence_reviews (agent_id, source_ref, pass_id, verdict, notes, created_at) VALUES (?, ?, ?, ?, ?, ?)', agentId, sourceRef, passId, verdict, notes ?? null, store.clock.now())),
+      );
+      return { recorded: true };
+    },
+  };
+  const tools: AgentTool<never>[] = [reviewEvidence, nextEvidence, searchEvidence, searchEntities, getEntity, walkLinks, listAttention, listContradictions, validate, apply, readRunbook, writeRunbook, excludeEvidence] as unknown as AgentTool<never>[];
   if (contentMode) {
     const writeHead: AgentTool<{ entries: Array<{ text: string; evidence: Array<{ sourceRef: string; quote: string }> }>; expectedRevision: number; expectedHash: string }> = {
       name: 'write_memory_head',

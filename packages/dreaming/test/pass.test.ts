@@ -104,6 +104,20 @@ describe('a Dreaming pass', () => {
     });
   });
 
+  it('stops a pass at its 20-minute deadline on the injected clock and records it as failed', async () => {
+    const store = await world();
+    const clock = createManualClock(NOW);
+    const llm = scripted([
+      () => {
+        clock.advance(21 * 60_000);
+        return tool('next_evidence', {});
+      },
+    ]);
+    const result = await runDreamingPass({ store, config, llm, clock }, { agentId: 'a' });
+    expect(result).toMatchObject({ status: 'failed', error: 'stopped: deadline', toolCalls: 0 });
+    expect(store.read((sql) => sql.get(raw('SELECT status, runbook_json AS r FROM dreaming_passes WHERE id = ?', result.passId)))).toEqual({ status: 'failed', r: expect.stringContaining('"stop":"deadline"') });
+  });
+
   it('records a failed pass when the model errors, and counts consecutive failures', async () => {
     const store = await world();
     const llm: LlmProvider = {

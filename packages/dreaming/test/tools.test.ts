@@ -51,10 +51,15 @@ describe('pass tools', () => {
       ['write_memory_head', { entries: [{ text: 'Dana leads support; keep status emails short.', evidence: [quote] }], expectedRevision: 0, expectedHash: '' }],
       ['walk_links', { entityId: 'dana' }],
       ['list_contradictions', {}],
+      ['review_evidence', { sourceRef: 'transcript:chat-1', verdict: 'consolidated', notes: 'Dana captured' }],
+      ['review_evidence', { sourceRef: 'transcript:chat-b', verdict: 'consolidated' }],
     ]);
     const result = await runDreamingPass({ store, config, llm, clock: createManualClock(NOW) }, { agentId: 'a', mode: 'incremental-content' });
     expect(result.status).toBe('completed');
-    const [search, validate, , runbook, excluded, foreign, head, written, links, contradictions] = seen.map((s) => JSON.parse(s) as unknown);
+    const [search, validate, , runbook, excluded, foreign, head, written, links, contradictions, reviewed, reviewedForeign] = seen.map((s) => JSON.parse(s) as unknown);
+    expect(reviewed).toEqual({ recorded: true });
+    expect(reviewedForeign).toEqual({ error: "transcript:chat-b is not this agent's evidence" });
+    expect(store.read((sql) => sql.all(raw('SELECT source_ref AS s, verdict FROM dreaming_evidence_reviews')))).toEqual([{ s: 'transcript:chat-1', verdict: 'consolidated' }]);
     expect(search).toEqual([{ sourceRef: 'transcript:chat-1', text: 'Dana leads support and prefers short status emails.\nassistant: Noted.' }]);
     expect(validate).toMatchObject({ decisions: [{ index: 0, status: 'apply' }, { index: 1, status: 'rejected' }], warnings: [{ index: 0, warning: expect.stringMatching(/weak name/) }] });
     expect(runbook).toEqual({ notes: 'Dana is a person; support is her team.' });

@@ -166,6 +166,9 @@ export interface EngineTelemetry {
   purge(agentId: string, options?: { before?: number }): Promise<number>;
 }
 
+/** Due hints jobs above which scheduled Dreaming passes wait (both need the LLM). */
+const DREAMING_DEFER_BACKLOG = 100;
+
 const parseAgent = (agentId: unknown): string => parseInput(agentIdSchema, agentId, 'agentId');
 
 const claimsAsOfSchema = z.strictObject({ agentId: agentIdSchema, entityId: z.string().min(1).max(200), asOf: timeSchema });
@@ -306,12 +309,23 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
   }
   if (llm) {
     const limit = background.admission.llm;
+    // Saturated: LLM calls are queued or every slot is busy, or the hints backlog (the other LLM
+    // work on the queue) is long. The backlog is counted at most once per clock tick.
+    let backlog = { at: Number.NaN, due: 0 };
+    const hintsBacklog = (): number => {
+      const now = store.clock.now();
+      if (backlog.at !== now) backlog = { at: now, due: queue.health().find((h) => h.jobType === PROSPECTIVE_INDEX_JOB)?.due ?? 0 };
+      return backlog.due;
+    };
     dreamingSchedule = createDreamingSchedule({
       store,
       config,
       llm,
       clock: store.clock,
-      limiter: { saturated: () => limit.size > 0 || limit.pending >= limit.concurrency, run: (task) => limit.add(task) },
+      limiter: {
+        saturated: () => limit.size > 0 || limit.pending >= limit.concurrency || hintsBacklog() > DREAMING_DEFER_BACKLOG,
+        run: (task) => limit.add(task),
+      },
     });
   }
   const after = createAfterResponseWriter(store, scheduler, store.logger);
