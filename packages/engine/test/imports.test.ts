@@ -111,7 +111,13 @@ describe('signet-export v1 import', () => {
     const { jobId } = await engine.imports.start({ agentId: 'target', file });
     await engine.runDue();
     await engine.transcripts.append({ agentId: 'target', sessionKey: 'live', turns: [{ role: 'user', content: 'bullet points are mine' }] });
+    // Knowledge Dreaming distilled from an imported conversation cites it.
+    const [imported] = await engine.transcripts.list({ agentId: 'target', completed: true });
+    const evidence = db.prepare('SELECT session_key AS key, content FROM session_transcripts WHERE agent_id = ? AND session_key = ?').get('target', imported?.sessionKey) as { key: string; content: string };
+    const entity = await engine.dreaming.apply({ agentId: 'target' }, [{ operation: 'create_entity', payload: { name: 'Imported Topic' }, evidence: [{ sourceRef: `transcript:${evidence.key}`, quote: evidence.content.slice(0, 30) }] }]);
+    expect(entity.applied).toHaveLength(1);
     expect(await engine.imports.removeSource({ jobId })).toEqual({ removedSessions: 4 });
+    expect(db.prepare("SELECT kind, subject_ref AS subject FROM dreaming_attention WHERE agent_id = 'target'").all()).toEqual([{ kind: 'review_due', subject: `entity:${entity.applied[0]?.targetId}` }]);
     expect(await engine.transcripts.list({ agentId: 'target' })).toEqual([expect.objectContaining({ sessionKey: 'live' })]);
     expect(await engine.transcripts.search({ agentId: 'target', query: 'bullet', completedOnly: false })).toEqual([expect.objectContaining({ sessionKey: 'live' })]);
     expect(db.prepare('SELECT count(*) AS n FROM import_tombstones').get()).toEqual({ n: 4 });

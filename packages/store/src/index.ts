@@ -59,6 +59,7 @@ export {
   vectorIndexState,
 } from './repositories/recall-reads.js';
 export { deleteHints, insertHints, listHints, searchHints } from './repositories/hints.js';
+export { markDerivedForReview } from './repositories/attention.js';
 export {
   activeClaimsForEntities,
   activeEntityByCanonicalName,

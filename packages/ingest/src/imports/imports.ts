@@ -17,6 +17,7 @@ import {
   insertImportJob,
   inventoryRecord,
   listImportRecords,
+  markDerivedForReview,
   nextPendingRecords,
   raw,
   settleRecord,
@@ -340,6 +341,11 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
             `import:${jobId}`,
           ),
         );
+        // Knowledge distilled from these conversations is marked for review before they go.
+        const refs = sql
+          .all<{ session_key: string; source_record_id: string | null }>(raw('SELECT session_key, source_record_id FROM session_transcripts WHERE agent_id = ? AND source_id = ?', row.agent_id, `import:${jobId}`))
+          .flatMap((s) => [`transcript:${s.session_key}`, ...(s.source_record_id ? [`import:${s.source_record_id}`] : [])]);
+        markDerivedForReview(sql, row.agent_id, refs, `its evidence was removed with import ${jobId}`, now, () => store.ids.next());
         const removed = sql.run(raw('DELETE FROM session_transcripts WHERE agent_id = ? AND source_id = ?', row.agent_id, `import:${jobId}`)).changes;
         updateImportJob(sql, jobId, { status: 'removed' }, now);
         return { removedSessions: removed };
