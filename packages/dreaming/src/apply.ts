@@ -29,8 +29,8 @@ export interface ApplyResult {
 function recordProvenance(sql: SqlExecutor, ctx: WriteContext, operation: OperationName, outcome: WriteOutcome, evidence: unknown, confidence: number | undefined): void {
   sql.run(
     raw(
-      `INSERT INTO dreaming_provenance (agent_id, pass_id, actor, operation, target_type, target_id, evidence_json, confidence, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO dreaming_provenance (agent_id, pass_id, actor, operation, target_type, target_id, evidence_json, confidence, previous_json, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ctx.agentId,
       ctx.passId,
       ctx.actor.id,
@@ -39,6 +39,7 @@ function recordProvenance(sql: SqlExecutor, ctx: WriteContext, operation: Operat
       outcome.targetId,
       JSON.stringify(evidence ?? []),
       confidence ?? null,
+      outcome.previous ? JSON.stringify(outcome.previous) : null,
       ctx.now,
     ),
   );
@@ -133,7 +134,8 @@ export function applyDreamingOperations(store: Store, config: MemoryConfig, cont
             if (HYGIENE_OPERATIONS.has(d.operation.operation)) resolveAttention(inner, ctx, hygieneSubjects(d.operation));
             return result;
           });
-          applied.push({ index: d.index, operation: d.operation.operation, ...outcome });
+          const { previous: _previous, ...visible } = outcome;
+          applied.push({ index: d.index, operation: d.operation.operation, ...visible });
         } catch (error) {
           store.logger.warn('dreaming operation failed; stopping the batch', { index: d.index, operation: d.operation.operation, error: error instanceof Error ? error.message : String(error) });
           retryFrom = d.index;

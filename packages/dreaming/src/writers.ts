@@ -31,6 +31,20 @@ export interface WriteOutcome {
   readonly targetId: string;
   /** remember_memory of content the agent already holds: the existing memory, nothing written. */
   readonly deduped?: boolean;
+  /** The target's row before this operation changed it (kept with the provenance). */
+  readonly previous?: Readonly<Record<string, unknown>>;
+}
+
+const ROW_OF: Record<'entity' | 'aspect' | 'claim' | 'link', string> = {
+  entity: 'SELECT * FROM entities WHERE id = ?',
+  aspect: 'SELECT * FROM entity_aspects WHERE id = ?',
+  claim: 'SELECT * FROM entity_attributes WHERE id = ?',
+  link: 'SELECT * FROM entity_dependencies WHERE id = ?',
+};
+
+/** The current row of a graph target, to archive with the provenance before it changes. */
+function before(sql: SqlExecutor, kind: keyof typeof ROW_OF, id: string): Readonly<Record<string, unknown>> | undefined {
+  return sql.get<Record<string, unknown>>(raw(ROW_OF[kind], id));
 }
 
 function setStatus(sql: SqlExecutor, table: string, id: string, status: string, now: number): void {
@@ -128,14 +142,17 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'entity', targetId: id };
     }
     case 'rename_entity': {
-      const old = sql.get<{ name: string }>(raw('SELECT name FROM entities WHERE id = ?', op.payload.entityId));
+      const previous = before(sql, 'entity', op.payload.entityId);
+      const old = previous as { name: string } | undefined;
       sql.run(raw('UPDATE entities SET name = ?, canonical_name = ?, updated_at = ? WHERE id = ?', op.payload.name, canonicalEntityName(op.payload.name), ctx.now, op.payload.entityId));
       if (old) addAlias(sql, ctx, op.payload.entityId, old.name); // the old name still resolves
-      return { targetType: 'entity', targetId: op.payload.entityId };
+      return { targetType: 'entity', targetId: op.payload.entityId, ...(previous ? { previous } : {}) };
     }
-    case 'archive_entity':
+    case 'archive_entity': {
+      const previous = before(sql, 'entity', op.payload.entityId);
       setStatus(sql, 'entities', op.payload.entityId, 'archived', ctx.now);
-      return { targetType: 'entity', targetId: op.payload.entityId };
+      return { targetType: 'entity', targetId: op.payload.entityId, ...(previous ? { previous } : {}) };
+    }
     case 'merge_entities': {
       const { sourceEntityId: from, targetEntityId: to } = op.payload;
       const source = sql.get<{ name: string }>(raw('SELECT name FROM entities WHERE id = ?', from));
@@ -157,12 +174,16 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       insertAspect(sql, { id, agentId: ctx.agentId, entityId: op.payload.entityId, name: op.payload.name, now: ctx.now });
       return { targetType: 'aspect', targetId: id };
     }
-    case 'rename_aspect':
+    case 'rename_aspect': {
+      const previous = before(sql, 'aspect', op.payload.aspectId);
       sql.run(raw('UPDATE entity_aspects SET name = ?, canonical_name = ?, updated_at = ? WHERE id = ?', op.payload.name, canonicalEntityName(op.payload.name), ctx.now, op.payload.aspectId));
-      return { targetType: 'aspect', targetId: op.payload.aspectId };
-    case 'archive_aspect':
+      return { targetType: 'aspect', targetId: op.payload.aspectId, ...(previous ? { previous } : {}) };
+    }
+    case 'archive_aspect': {
+      const previous = before(sql, 'aspect', op.payload.aspectId);
       setStatus(sql, 'entity_aspects', op.payload.aspectId, 'archived', ctx.now);
-      return { targetType: 'aspect', targetId: op.payload.aspectId };
+      return { targetType: 'aspect', targetId: op.payload.aspectId, ...(previous ? { previous } : {}) };
+    }
     case 'merge_aspects':
       sql.run(raw('UPDATE entity_attributes SET aspect_id = ?, entity_id = (SELECT entity_id FROM entity_aspects WHERE id = ?) WHERE aspect_id = ?', op.payload.targetAspectId, op.payload.targetAspectId, op.payload.sourceAspectId));
       setStatus(sql, 'entity_aspects', op.payload.sourceAspectId, 'archived', ctx.now);
@@ -188,16 +209,19 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       supersede(sql, ctx, op.payload.claimId, id, op.payload.validFrom);
       return { targetType: 'claim', targetId: id };
     }
-    case 'archive_claim':
+    case 'archive_claim': {
+      const previous = before(sql, 'claim', op.payload.claimId);
       setStatus(sql, 'entity_attributes', op.payload.claimId, 'archived', ctx.now);
-      return { targetType: 'claim', targetId: op.payload.claimId };
+      return { targetType: 'claim', targetId: op.payload.claimId, ...(previous ? { previous } : {}) };
+    }
     case 'create_link': {
       const id = ctx.nextId();
       insertDependency(sql, { id, agentId: ctx.agentId, sourceEntityId: op.payload.sourceEntityId, targetEntityId: op.payload.targetEntityId, type: op.payload.type, ...(op.payload.strength !== undefined ? { strength: op.payload.strength } : {}), ...(op.payload.reason ? { reason: op.payload.reason } : {}), now: ctx.now });
       if (op.confidence !== undefined) sql.run(raw('UPDATE entity_dependencies SET confidence = ? WHERE id = ?', op.confidence, id));
       return { targetType: 'link', targetId: id };
     }
-    case 'update_link':
+    case 'update_link': {
+      const previous = before(sql, 'link', op.payload.linkId);
       sql.run(
         raw(
           'UPDATE entity_dependencies SET dependency_type = coalesce(?, dependency_type), strength = coalesce(?, strength), reason = coalesce(?, reason), updated_at = ? WHERE id = ?',
@@ -208,10 +232,13 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
           op.payload.linkId,
         ),
       );
-      return { targetType: 'link', targetId: op.payload.linkId };
-    case 'archive_link':
+      return { targetType: 'link', targetId: op.payload.linkId, ...(previous ? { previous } : {}) };
+    }
+    case 'archive_link': {
+      const previous = before(sql, 'link', op.payload.linkId);
       setStatus(sql, 'entity_dependencies', op.payload.linkId, 'archived', ctx.now);
-      return { targetType: 'link', targetId: op.payload.linkId };
+      return { targetType: 'link', targetId: op.payload.linkId, ...(previous ? { previous } : {}) };
+    }
     case 'remember_memory': {
       const content = normalizeForStorage(op.payload.content);
       const hash = contentHash(content);

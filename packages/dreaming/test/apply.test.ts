@@ -98,6 +98,11 @@ describe('the apply seam', () => {
     const attention = store.read((sql) => sql.get(raw("SELECT resolution, resolved_by_pass_id AS pass FROM dreaming_attention WHERE id = 'att-dup'")));
     expect(attention).toEqual({ resolution: 'resolved', pass: 'pass-1' });
     expect(store.read((sql) => sql.get(raw("SELECT status FROM entities WHERE id = 'atlas-dup'")))).toEqual({ status: 'archived' });
+    // A rename keeps the previous row with its provenance, and the old name as an alias.
+    const renamed = applyDreamingOperations(store, defaultConfig, ctx, [{ operation: 'rename_entity', payload: { entityId: 'atlas', name: 'Atlas Billing' }, evidence: cite }]);
+    expect(renamed.applied).toHaveLength(1);
+    const previous = store.read((sql) => sql.get<{ p: string }>(raw("SELECT previous_json AS p FROM dreaming_provenance WHERE operation = 'rename_entity'")))?.p ?? '{}';
+    expect(JSON.parse(previous)).toMatchObject({ id: 'atlas', name: 'Atlas', status: 'active' });
     // The old name now resolves to the survivor.
     expect(store.read((sql) => sql.get(raw("SELECT entity_id FROM entity_aliases WHERE canonical_alias = 'project atlas'")))).toEqual({ entity_id: 'atlas' });
   });

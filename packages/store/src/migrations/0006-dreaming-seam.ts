@@ -48,6 +48,8 @@ export const dreamingSeam: Migration = {
       target_id TEXT NOT NULL,
       evidence_json TEXT NOT NULL,
       confidence REAL,
+      -- The target's row before an update or archive (renames, link updates, status changes).
+      previous_json TEXT,
       created_at INTEGER NOT NULL
     )`,
     `CREATE INDEX IF NOT EXISTS dreaming_provenance_target ON dreaming_provenance (target_type, target_id)`,

@@ -263,6 +263,8 @@ CREATE TABLE dreaming_provenance (
       target_id TEXT NOT NULL,
       evidence_json TEXT NOT NULL,
       confidence REAL,
+      -- The target's row before an update or archive (renames, link updates, status changes).
+      previous_json TEXT,
       created_at INTEGER NOT NULL
     );
 
