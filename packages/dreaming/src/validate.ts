@@ -81,6 +81,18 @@ export function hygieneSubjects(op: DreamingOperation): string[] {
 
 const SUBJECT = /^(entity|aspect|claim|link|memory):(.{1,200})$/s;
 
+/** Takes one place under a cap, counting what the batch already took; false when full. */
+function reserve(taken: Map<string, number>, key: string, existing: number, cap: number): boolean {
+  const pending = taken.get(key) ?? 0;
+  if (existing + pending >= cap) return false;
+  taken.set(key, pending + 1);
+  return true;
+}
+
+function hasActiveClaim(sql: SqlExecutor, aspectId: string, claimKey: string): boolean {
+  return sql.get(raw("SELECT 1 AS x FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' LIMIT 1", aspectId, claimKey)) !== undefined;
+}
+
 interface BatchState {
   /** Subjects flagged by valid `flag` operations earlier in the batch. */
   readonly flagged: Set<string>;
@@ -130,11 +142,9 @@ function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
     case 'create_aspect': {
       const missing = requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
       if (missing) return missing;
-      const pending = batch.newAspects.get(op.payload.entityId) ?? 0;
-      if (countActiveAspects(sql, op.payload.entityId) + pending >= policy.maxAspectsPerEntity) {
+      if (!reserve(batch.newAspects, op.payload.entityId, countActiveAspects(sql, op.payload.entityId), policy.maxAspectsPerEntity)) {
         return `entity ${op.payload.entityId} already has ${policy.maxAspectsPerEntity} aspects; attach to an existing aspect or archive one first`;
       }
-      batch.newAspects.set(op.payload.entityId, pending + 1);
       return undefined;
     }
     case 'rename_aspect':
@@ -148,11 +158,11 @@ function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
       const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
       if (missing) return missing;
       if (op.payload.validFrom !== undefined && op.payload.validUntil !== undefined && op.payload.validUntil <= op.payload.validFrom) return 'validUntil must be after validFrom';
-      const pending = batch.newClaims.get(op.payload.aspectId) ?? 0;
-      if (countActiveClaims(sql, op.payload.aspectId) + pending >= policy.maxClaimsPerAspect) {
+      // set_claim over an existing key replaces it: the count does not grow.
+      if (op.operation === 'set_claim' && hasActiveClaim(sql, op.payload.aspectId, op.payload.claimKey)) return undefined;
+      if (!reserve(batch.newClaims, op.payload.aspectId, countActiveClaims(sql, op.payload.aspectId), policy.maxClaimsPerAspect)) {
         return `aspect ${op.payload.aspectId} already has ${policy.maxClaimsPerAspect} active claims; supersede one instead of adding alongside`;
       }
-      batch.newClaims.set(op.payload.aspectId, pending + 1);
       return undefined;
     }
     case 'supersede_claim':

@@ -128,6 +128,8 @@ describe('deciding a batch before any write', () => {
     const claims = Array.from({ length: 3 }, (_, i) => ({ operation: 'add_claim', payload: { aspectId: 'schedule', claimKey: `k${i}`, content: 'x' }, evidence: cite }));
     const capped = decide(store, claims, { maxClaimsPerAspect: 3 });
     expect(capped.map((d) => d.status)).toEqual(['apply', 'apply', 'rejected']);
+    // Setting an existing key replaces the claim, so it fits even at the cap.
+    expect(decide(store, [{ operation: 'set_claim', payload: { aspectId: 'schedule', claimKey: 'launch', content: 'March' }, evidence: cite }], { maxClaimsPerAspect: 1 })[0]).toMatchObject({ status: 'apply' });
   });
 
   it('never lets an operation through whose evidence is outside the agent’s scope (property)', async () => {
