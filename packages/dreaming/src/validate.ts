@@ -1,4 +1,4 @@
-import type { MemoryConfig } from '@memory/core';
+import { type MemoryConfig, contentHash, normalizeForStorage } from '@memory/core';
 import {
   type SqlExecutor,
   activeEntityByCanonicalName,
@@ -6,6 +6,7 @@ import {
   canonicalEntityName,
   countActiveAspects,
   countActiveClaims,
+  findLiveMemoryIdByHash,
   graphRowState,
   raw,
 } from '@memory/store';
@@ -89,6 +90,10 @@ function reserve(taken: Map<string, number>, key: string, existing: number, cap:
   return true;
 }
 
+function activeAspectNamed(sql: SqlExecutor, entityId: string, name: string): string | undefined {
+  return sql.get<{ id: string }>(raw("SELECT id FROM entity_aspects WHERE entity_id = ? AND canonical_name = ? AND status = 'active'", entityId, canonicalEntityName(name)))?.id;
+}
+
 function hasActiveClaim(sql: SqlExecutor, aspectId: string, claimKey: string): boolean {
   return sql.get(raw("SELECT 1 AS x FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' LIMIT 1", aspectId, claimKey)) !== undefined;
 }
@@ -142,12 +147,23 @@ function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
     case 'create_aspect': {
       const missing = requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
       if (missing) return missing;
+      const existing = activeAspectNamed(sql, op.payload.entityId, op.payload.name);
+      if (existing) return `entity ${op.payload.entityId} already has an aspect "${op.payload.name}" (${existing}); attach claims to it`;
+      const key = `${op.payload.entityId}\u0000${canonicalEntityName(op.payload.name)}`;
+      if (batch.newNames.has(key)) return `aspect "${op.payload.name}" is created twice in this batch`;
+      batch.newNames.add(key);
       if (!reserve(batch.newAspects, op.payload.entityId, countActiveAspects(sql, op.payload.entityId), policy.maxAspectsPerEntity)) {
         return `entity ${op.payload.entityId} already has ${policy.maxAspectsPerEntity} aspects; attach to an existing aspect or archive one first`;
       }
       return undefined;
     }
-    case 'rename_aspect':
+    case 'rename_aspect': {
+      const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
+      if (missing) return missing;
+      const entityId = sql.get<{ entity_id: string }>(raw('SELECT entity_id FROM entity_aspects WHERE id = ?', op.payload.aspectId))?.entity_id ?? '';
+      const taken = activeAspectNamed(sql, entityId, op.payload.name);
+      return taken && taken !== op.payload.aspectId ? `the entity already has an aspect "${op.payload.name}" (${taken}); merge them instead` : undefined;
+    }
     case 'archive_aspect':
       return requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
     case 'merge_aspects':
@@ -181,6 +197,10 @@ function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
       if (!policy.allowUpdateDelete) return `${op.operation} needs dreaming.allowUpdateDelete, which is off; propose it with risk: "review_required" instead`;
       const missing = requireActive(sql, agentId, 'memory', op.payload.memoryId, 'memoryId');
       if (missing) return missing;
+      if (op.operation === 'supersede_memory') {
+        const clash = findLiveMemoryIdByHash(sql, agentId, contentHash(normalizeForStorage(op.payload.content)));
+        if (clash && clash !== op.payload.memoryId) return `memory ${clash} already holds this content; archive ${op.payload.memoryId} instead`;
+      }
       if (op.operation === 'archive_memory' && op.payload.force !== true) {
         const pinned = sql.get<{ pinned: number }>(raw('SELECT pinned FROM memories WHERE id = ?', op.payload.memoryId))?.pinned === 1;
         if (pinned) return `memory ${op.payload.memoryId} is pinned; it is never archived without force: true`;

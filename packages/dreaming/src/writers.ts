@@ -156,7 +156,21 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
     case 'merge_entities': {
       const { sourceEntityId: from, targetEntityId: to } = op.payload;
       const source = sql.get<{ name: string }>(raw('SELECT name FROM entities WHERE id = ?', from));
-      sql.run(raw('UPDATE entity_aspects SET entity_id = ?, updated_at = ? WHERE entity_id = ?', to, ctx.now, from));
+      // Aspects both entities have (same name): fold the source's claims into the target's aspect.
+      const shared = sql.all<{ fromAspect: string; toAspect: string }>(
+        raw(
+          `SELECT s.id AS fromAspect, t.id AS toAspect FROM entity_aspects AS s
+           JOIN entity_aspects AS t ON t.entity_id = ? AND t.canonical_name = s.canonical_name AND t.status = 'active'
+           WHERE s.entity_id = ? AND s.status = 'active'`,
+          to,
+          from,
+        ),
+      );
+      for (const { fromAspect, toAspect } of shared) {
+        sql.run(raw('UPDATE entity_attributes SET aspect_id = ? WHERE aspect_id = ?', toAspect, fromAspect));
+        setStatus(sql, 'entity_aspects', fromAspect, 'archived', ctx.now);
+      }
+      sql.run(raw("UPDATE entity_aspects SET entity_id = ?, updated_at = ? WHERE entity_id = ? AND status = 'active'", to, ctx.now, from));
       sql.run(raw('UPDATE entity_attributes SET entity_id = ? WHERE entity_id = ?', to, from));
       sql.run(raw('INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, agent_id, mention_text, confidence, created_at) SELECT memory_id, ?, agent_id, mention_text, confidence, created_at FROM memory_entity_mentions WHERE entity_id = ?', to, from));
       sql.run(raw('DELETE FROM memory_entity_mentions WHERE entity_id = ?', from));

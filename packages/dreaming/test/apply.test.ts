@@ -93,11 +93,18 @@ describe('the apply seam', () => {
 
   it('hygiene resolves the attention it acted on', async () => {
     const store = await world();
+    // Both entities have a "schedule" aspect: the merge folds the duplicate's claims into the survivor's.
+    store.write((sql) => {
+      insertAspect(sql, { id: 'dup-schedule', agentId: 'a', entityId: 'atlas-dup', name: 'Schedule', now: NOW });
+      insertClaim(sql, { id: 'dup-claim', agentId: 'a', entityId: 'atlas-dup', aspectId: 'dup-schedule', claimKey: 'review', content: 'review on Friday', now: NOW });
+    });
     const result = applyDreamingOperations(store, defaultConfig, ctx, [{ operation: 'merge_entities', payload: { sourceEntityId: 'atlas-dup', targetEntityId: 'atlas' }, evidence: [{ sourceRef: 'attention:att-dup', quote: '' }] }]);
     expect(result.applied).toHaveLength(1);
     const attention = store.read((sql) => sql.get(raw("SELECT resolution, resolved_by_pass_id AS pass FROM dreaming_attention WHERE id = 'att-dup'")));
     expect(attention).toEqual({ resolution: 'resolved', pass: 'pass-1' });
     expect(store.read((sql) => sql.get(raw("SELECT status FROM entities WHERE id = 'atlas-dup'")))).toEqual({ status: 'archived' });
+    expect(store.read((sql) => sql.get(raw("SELECT aspect_id AS aspect, entity_id AS entity FROM entity_attributes WHERE id = 'dup-claim'")))).toEqual({ aspect: 'schedule', entity: 'atlas' });
+    expect(store.read((sql) => sql.get(raw("SELECT status FROM entity_aspects WHERE id = 'dup-schedule'")))).toEqual({ status: 'archived' });
     // A rename keeps the previous row with its provenance, and the old name as an alias.
     const renamed = applyDreamingOperations(store, defaultConfig, ctx, [{ operation: 'rename_entity', payload: { entityId: 'atlas', name: 'Atlas Billing' }, evidence: cite }]);
     expect(renamed.applied).toHaveLength(1);

@@ -82,6 +82,7 @@ describe('deciding a batch before any write', () => {
     ['superseding a memory while updates are off', { operation: 'supersede_memory', payload: { memoryId: 'mem-a', content: 'x' }, evidence: cite }, /allowUpdateDelete/],
     ['declining another agent’s attention', { operation: 'decline_attention', payload: { attentionId: 'att-b' } }, /another agent's scope/],
     ['a link to itself', { operation: 'create_link', payload: { sourceEntityId: 'atlas', targetEntityId: 'atlas', type: 'x' }, evidence: cite }, /two different entities/],
+    ['an aspect the entity already has', { operation: 'create_aspect', payload: { entityId: 'atlas', name: 'SCHEDULE' }, evidence: cite }, /already has an aspect "SCHEDULE" \(schedule\)/],
     ['a claim ending before it starts', { operation: 'add_claim', payload: { aspectId: 'schedule', claimKey: 'k', content: 'x', validFrom: 10, validUntil: 5 }, evidence: cite }, /validUntil must be after validFrom/],
   ])('rejects %s with a reason', async (_name, op, reason) => {
     const store = await world();
