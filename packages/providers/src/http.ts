@@ -1,4 +1,4 @@
-import { MemoryError, type Scheduler, createTimerScheduler } from '@memory/core';
+import { type Clock, MemoryError, type Scheduler, createTimerScheduler, systemClock } from '@memory/core';
 
 export interface HttpClientOptions {
   /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` (Ollama), `http://localhost:8000/v1` (vLLM). */
@@ -15,6 +15,8 @@ export interface HttpClientOptions {
   readonly retryBaseMs?: number;
   /** Timers for timeouts and backoff. @default Node timers */
   readonly scheduler?: Scheduler;
+  /** Reads `Retry-After` dates against it. @default the system clock */
+  readonly clock?: Clock;
   /** @default globalThis.fetch */
   readonly fetch?: typeof fetch;
 }
@@ -43,13 +45,13 @@ function aborted(signal: AbortSignal | undefined): MemoryError {
   return new MemoryError('PROVIDER_ERROR', 'the provider request was aborted', { cause: signal?.reason, details: { reason: 'aborted' } });
 }
 
-function retryAfterMs(response: Response): number | undefined {
+function retryAfterMs(response: Response, clock: Clock): number | undefined {
   const header = response.headers.get('retry-after');
   if (header === null) return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.min(60_000, Math.max(0, seconds * 1000));
   const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.min(60_000, Math.max(0, date - Date.now()));
+  return Number.isNaN(date) ? undefined : Math.min(60_000, Math.max(0, date - clock.now()));
 }
 
 /** What a server said, without echoing anything that could be a credential. */
@@ -78,6 +80,7 @@ export function createHttpClient(options: HttpClientOptions, name: string) {
   const retryBaseMs = options.retryBaseMs ?? 500;
   const scheduler = options.scheduler ?? createTimerScheduler();
   const doFetch = options.fetch ?? globalThis.fetch;
+  const clock = options.clock ?? systemClock;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
 
@@ -125,7 +128,7 @@ export function createHttpClient(options: HttpClientOptions, name: string) {
           });
         }
         const backoff = Math.min(30_000, retryBaseMs * 2 ** retry);
-        await sleep(scheduler, (response && retryAfterMs(response)) ?? backoff, signal);
+        await sleep(scheduler, (response && retryAfterMs(response, clock)) ?? backoff, signal);
       }
     },
   };

@@ -72,6 +72,29 @@ describe('OpenAI-compatible chat client', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('reads a Retry-After date against the injected clock', async () => {
+    const { createManualClock, createManualScheduler } = await import('@memory/core');
+    const t0 = Date.UTC(2026, 0, 1);
+    const clock = createManualClock(t0);
+    const scheduler = createManualScheduler(clock);
+    const arrivals: number[] = [];
+    const at = (reply: ReturnType<typeof json>): ReturnType<typeof json> => (req, res) => {
+      arrivals.push(clock.now());
+      reply(req, res);
+    };
+    server = await scriptedServer([at(json(503, 'busy', { 'retry-after': new Date(t0 + 7000).toUTCString() })), at(json(200, completion({ content: 'ok' })))]);
+    const llm = createOpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'm', clock, scheduler, retryBaseMs: 500 });
+    const pending = llm.generate({ messages: [{ role: 'user', content: 'hi' }] });
+    // Drive virtual time in 100 ms steps until the retry arrives; real I/O happens in between.
+    for (let i = 0; i < 200 && arrivals.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 2));
+      await scheduler.advance(100);
+    }
+    expect((await pending).text).toBe('ok');
+    // The retry waited for the date the server named (7 s), not the 500 ms backoff.
+    expect(arrivals[1]).toBeGreaterThanOrEqual(t0 + 7000);
+  });
+
   it('gives up after maxRetries with the status and attempts in the error', async () => {
     server = await scriptedServer([json(500, { error: { message: 'boom' } })]);
     const llm = createOpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'm', retryBaseMs: 1, maxRetries: 2 });
