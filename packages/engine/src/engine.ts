@@ -141,7 +141,7 @@ export interface EngineJobs {
   registerHandler(registration: HandlerRegistration): void;
 }
 
-/** Dreaming's audited write seam (passes and the agent are being built on it). */
+/** Dreaming: the audited write seam, bi-temporal claims, and passes of the bounded agent. */
 export interface EngineDreaming {
   /**
    * Applies operations through the seam: the whole batch is validated first (exact quotes from the
@@ -153,7 +153,8 @@ export interface EngineDreaming {
   claimsAsOf(input: { agentId: string; entityId: string; asOf: number }): Promise<ClaimAsOf[]>;
   /**
    * Runs one Dreaming pass for an agent now (needs an `llm`): the mode is chosen from the work
-   * unless given; everything it does is recorded. Scheduled passes are not wired yet.
+   * unless given; everything it does is recorded. With `dreaming.enabled`, the engine's schedule
+   * also runs passes when an agent has work.
    */
   runPass(input: PassInput): Promise<PassResult>;
 }
@@ -388,7 +389,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
           llm: options.llm ? { available: true } : { available: false, reason: 'no llm provider configured; LLM workers stay idle' },
           embedder: options.embedder
             ? { available: true, model: options.embedder.model, dimensions: options.embedder.dimensions }
-            : { available: false, reason: 'no embedder configured; recall uses the lexical channel only' },
+            : { available: false, reason: 'no embedder configured; recall runs without its semantic channel (lexical, hints, graph and links only)' },
           vector: store.vector,
         },
       })),

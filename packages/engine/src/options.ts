@@ -13,7 +13,7 @@ export interface MemoryEngineOptions {
   readonly database: DatabaseOption;
   /** Enables the semantic channel and vectors at write time. */
   readonly embedder?: EmbeddingProvider;
-  /** Enables LLM workers (hints, Dreaming) as they ship; nothing calls it yet. */
+  /** Enables the prospective-hints worker and Dreaming passes. Called only outside write transactions. */
   readonly llm?: LlmProvider;
   /** When background work runs. @default timers */
   readonly scheduler?: Scheduler;
