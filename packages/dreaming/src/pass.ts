@@ -24,6 +24,8 @@ export interface PassResult {
   readonly error?: string;
   readonly toolCalls: number;
   readonly mutations: { readonly applied: number; readonly rejected: number; readonly proposals: number };
+  /** Memories the pass wrote or changed (the engine gives them vectors after the pass). */
+  readonly memoryIds: readonly string[];
 }
 
 interface State {
@@ -117,7 +119,8 @@ export async function runDreamingPass(deps: { readonly store: Store; readonly co
         );
       }
     });
-    return { passId, status, mode, summary: fields.summary ?? '', ...(fields.error ? { error: fields.error } : {}), toolCalls: fields.run?.calls.length ?? 0, mutations };
+    const memoryIds = [...new Set(results.flatMap((r) => r.applied.filter((a) => a.targetType === 'memory' && a.deduped !== true && a.operation !== 'archive_memory').map((a) => a.targetId)))];
+    return { passId, status, mode, summary: fields.summary ?? '', ...(fields.error ? { error: fields.error } : {}), toolCalls: fields.run?.calls.length ?? 0, mutations, memoryIds };
   };
 
   if (mode === null) return record('skipped', { summary: 'no evidence and no attention: the model was not called' });

@@ -26,7 +26,15 @@ const CANDIDATE_AGENTS = `
  * from its state (halt, backoff, saturation, attention, backlog, interval) whether a pass runs, and
  * run at most one pass per agent under the shared LLM limit. Failures are recorded by the pass.
  */
-export function createDreamingSchedule(deps: { readonly store: Store; readonly config: MemoryConfig; readonly llm: LlmProvider; readonly clock: Clock; readonly limiter: PassLimiter }) {
+export function createDreamingSchedule(deps: {
+  readonly store: Store;
+  readonly config: MemoryConfig;
+  readonly llm: LlmProvider;
+  readonly clock: Clock;
+  readonly limiter: PassLimiter;
+  /** Called after each pass (the engine embeds the memories it wrote). */
+  readonly afterPass?: (agentId: string, pass: PassResult) => Promise<unknown>;
+}) {
   const { store, config, llm, clock, limiter } = deps;
   return {
     /** One check over the agents; returns the decisions made and the passes run. */
@@ -55,6 +63,7 @@ export function createDreamingSchedule(deps: { readonly store: Store; readonly c
           continue;
         }
         const pass = await limiter.run(() => runDreamingPass({ store, config, llm, clock }, { agentId, trigger: decision.trigger }));
+        await deps.afterPass?.(agentId, pass);
         out.push({ agentId, decision, pass });
       }
       return out;

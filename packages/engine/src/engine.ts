@@ -41,6 +41,7 @@ import {
   TRANSCRIPT_IMPORT_JOB,
   createDocuments,
   createImports,
+  embedStoredMemories,
   createInputSchemas,
   createTranscriptSchemas,
   createTranscripts,
@@ -327,6 +328,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
         saturated: () => limit.size > 0 || limit.pending >= limit.concurrency || hintsBacklog() > DREAMING_DEFER_BACKLOG,
         run: (task) => limit.add(task),
       },
+      afterPass: (agentId, pass) => embedStoredMemories(writer, agentId, pass.memoryIds),
     });
   }
   const after = createAfterResponseWriter(store, scheduler, store.logger);
@@ -354,11 +356,21 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     recall: (input) => call(() => recall(input)),
     memoryHead: (agentId) => call(() => store.read((sql) => readMemoryHead(sql, parseAgent(agentId)))),
     dreaming: Object.freeze({
-      apply: (context, operations) => call(() => applyDreamingOperations(store, config, context, operations)),
+      apply: (context, operations) =>
+        call(async () => {
+          const result = applyDreamingOperations(store, config, context, operations);
+          // The seam never calls providers; memories it wrote get their vectors now.
+          const written = result.applied.filter((a) => a.targetType === 'memory' && a.deduped !== true && a.operation !== 'archive_memory').map((a) => a.targetId);
+          await embedStoredMemories(writer, parseInput(agentIdSchema, (context as { agentId?: unknown }).agentId, 'dreaming.apply'), written);
+          return result;
+        }),
       runPass: (input) =>
         call(() => {
           if (!llm) throw new MemoryError('INVALID_CONFIG', 'dreaming.runPass needs an llm provider in createMemoryEngine options');
-          return runDreamingPass({ store, config, llm, clock: store.clock }, input);
+          return runDreamingPass({ store, config, llm, clock: store.clock }, input).then(async (pass) => {
+            await embedStoredMemories(writer, parseAgent((input as { agentId?: unknown }).agentId), pass.memoryIds);
+            return pass;
+          });
         }),
       claimsAsOf: (input) =>
         call(() => {

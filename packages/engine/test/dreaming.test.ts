@@ -87,3 +87,21 @@ describe('scheduled Dreaming', () => {
     await engine.close();
   });
 });
+
+describe('memories Dreaming writes', () => {
+  it('get vectors after the seam commits, so the semantic channel finds them', async () => {
+    const { createBagOfWordsEmbedder } = await import('./helpers.js');
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(':memory:');
+    const { engine } = await createTestEngine({ database: { database: db }, embedder: createBagOfWordsEmbedder(64) });
+    await engine.transcripts.append({ agentId: 'a', sessionKey: 's1', turns: [{ role: 'user', content: 'The quarterly budget review moved to Thursday.' }] });
+    await engine.transcripts.complete({ agentId: 'a', sessionKey: 's1' });
+    const result = await engine.dreaming.apply({ agentId: 'a' }, [
+      { operation: 'remember_memory', payload: { content: 'Quarterly budget review is on Thursday.', type: 'fact' }, evidence: [{ sourceRef: 'transcript:s1', quote: 'budget review moved to Thursday' }] },
+    ]);
+    const id = result.applied[0]?.targetId;
+    expect(db.prepare("SELECT count(*) AS n FROM embeddings WHERE source_type = 'memory' AND source_id = ?").get(id)).toEqual({ n: 1 });
+    const response = await engine.recall({ agentId: 'a', query: 'quarterly budget thursday' });
+    expect(response.results[0]).toMatchObject({ id, channels: { semantic: expect.any(Number) } });
+  });
+});

@@ -10,6 +10,7 @@ export type {
 } from './inputs.js';
 export type { AuditContext, MemoryWriter } from './writer.js';
 export { remember, rememberMany } from './remember.js';
+export { embedStoredMemories } from './embed-existing.js';
 export type { RememberResult } from './remember.js';
 export { forgetMemory, modifyMemory, recoverMemory } from './lifecycle.js';
 export type { ForgetResult } from './lifecycle.js';
