@@ -367,7 +367,8 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
       runPass: (input) =>
         call(() => {
           if (!llm) throw new MemoryError('INVALID_CONFIG', 'dreaming.runPass needs an llm provider in createMemoryEngine options');
-          return runDreamingPass({ store, config, llm, clock: store.clock }, input).then(async (pass) => {
+          // Under the shared LLM limit, like every other caller of the model.
+          return background.admission.llm.add(() => runDreamingPass({ store, config, llm, clock: store.clock }, input)).then(async (pass) => {
             await embedStoredMemories(writer, parseAgent((input as { agentId?: unknown }).agentId), pass.memoryIds);
             return pass;
           });

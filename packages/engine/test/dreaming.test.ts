@@ -105,3 +105,29 @@ describe('memories Dreaming writes', () => {
     expect(response.results[0]).toMatchObject({ id, channels: { semantic: expect.any(Number) } });
   });
 });
+
+describe('explicit passes and the LLM limit', () => {
+  it('queue behind the shared limit: two agents’ passes never call the model at once with llmConcurrency 1', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const { engine } = await createTestEngine({
+      llm: {
+        async generate() {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          inFlight--;
+          return { text: 'nothing to do' };
+        },
+      },
+      config: { queue: { llmConcurrency: 1 }, hints: { enabled: false } },
+    });
+    for (const agentId of ['a', 'b']) {
+      await engine.transcripts.append({ agentId, sessionKey: 's', turns: [{ role: 'user', content: `notes for ${agentId}` }] });
+      await engine.transcripts.complete({ agentId, sessionKey: 's' });
+    }
+    const passes = await Promise.all([engine.dreaming.runPass({ agentId: 'a' }), engine.dreaming.runPass({ agentId: 'b' })]);
+    expect(passes.map((p) => p.status)).toEqual(['completed', 'completed']);
+    expect(maxInFlight).toBe(1);
+  });
+});
