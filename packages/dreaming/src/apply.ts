@@ -45,6 +45,11 @@ function recordProvenance(sql: SqlExecutor, ctx: WriteContext, operation: Operat
   );
 }
 
+/** Memories an apply wrote or changed (not archived, not deduplicated): they need vectors. */
+export function writtenMemoryIds(result: ApplyResult): string[] {
+  return result.applied.filter((a) => a.targetType === 'memory' && a.deduped !== true && a.operation !== 'archive_memory').map((a) => a.targetId);
+}
+
 /** Hygiene acted on its subjects: their open attention records are resolved by this pass. */
 function resolveAttention(sql: SqlExecutor, ctx: WriteContext, subjects: readonly string[]): void {
   for (const subject of subjects) {

@@ -50,6 +50,11 @@ const DETECTORS: ReadonlyArray<(agentId: string, policy: MemoryConfig['dreaming'
   }),
 ];
 
+/** Open attention records of one agent. */
+export function openAttentionCount(sql: SqlExecutor, agentId: string): number {
+  return sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL', agentId))?.n ?? 0;
+}
+
 /**
  * Deterministic hygiene detection for one agent: duplicate entities (a name that is another
  * entity's alias), entities with no active aspects or claims, over-cap aspects and claims, and

@@ -15,7 +15,7 @@ export {
 export type { DreamingOperation, OperationName, ParsedOperations } from './operations.js';
 export { decideOperations } from './validate.js';
 export type { OperationDecision, ProposalRoute } from './validate.js';
-export { applyDreamingOperations } from './apply.js';
+export { applyDreamingOperations, writtenMemoryIds } from './apply.js';
 export type { ApplyContext, ApplyResult } from './apply.js';
 export type { WriteOutcome } from './writers.js';
 export { chooseMode, decideTrigger, dreamingBackoffMs } from './triggers.js';
@@ -27,7 +27,7 @@ export type { AgentLimits, AgentRun, AgentStop, AgentTool, ToolCallRecord } from
 export { runDreamingPass } from './pass.js';
 export type { PassInput, PassResult } from './pass.js';
 export { RUNBOOK_VERSION, buildRunbook } from './runbook.js';
-export { detectAttention } from './attention.js';
+export { detectAttention, openAttentionCount } from './attention.js';
 export { createDreamingSchedule } from './schedule.js';
 export type { PassLimiter } from './schedule.js';
 export { MEMORY_HEAD_MAX_CHARS, readMemoryHead, renderMemoryHead, writeMemoryHead } from './memory-head.js';

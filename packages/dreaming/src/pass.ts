@@ -1,9 +1,9 @@
 import { type Clock, type LlmProvider, type MemoryConfig, MemoryError, agentIdSchema, parseInput } from '@memory/core';
-import { type SqlExecutor, type Store, raw } from '@memory/store';
+import { type Store, raw } from '@memory/store';
 import { z } from 'zod';
 import { type AgentRun, runAgent } from './agent.js';
-import type { ApplyResult } from './apply.js';
-import { detectAttention } from './attention.js';
+import { type ApplyResult, writtenMemoryIds } from './apply.js';
+import { detectAttention, openAttentionCount } from './attention.js';
 import { type DeliveredSpan, backlogTokens, recordDelivered, selectEvidence } from './evidence-window.js';
 import { RUNBOOK_VERSION, buildRunbook } from './runbook.js';
 import { passTools } from './tools.js';
@@ -33,10 +33,6 @@ interface State {
   readonly last_mode: DreamingMode | null;
 }
 
-function openAttention(sql: SqlExecutor, agentId: string): number {
-  return sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL', agentId))?.n ?? 0;
-}
-
 /**
  * Runs one Dreaming pass for an agent: choose the mode, select the evidence window, run the bounded
  * agent with tools scoped to the agent, and record everything (the pass, its tool calls, delivered
@@ -53,7 +49,7 @@ export async function runDreamingPass(deps: { readonly store: Store; readonly co
   store.write((sql) => detectAttention(sql, agentId, config.dreaming, started, () => store.ids.next()));
   const prepared = store.read((sql) => {
     const state = sql.get<State>(raw('SELECT consecutive_failures, last_mode FROM dreaming_state WHERE agent_id = ?', agentId));
-    const attention = openAttention(sql, agentId);
+    const attention = openAttentionCount(sql, agentId);
     const backlog = backlogTokens(sql, agentId);
     const mode = request.mode ?? chooseMode(state?.last_mode ?? null, { hygiene: attention > 0, content: backlog > 0 });
     const window = mode === null || mode === 'incremental-hygiene' ? undefined : selectEvidence(sql, agentId, { budgetTokens: config.dreaming.inputBudgetTokens, fragmentChars: config.dreaming.fragmentChars });
@@ -119,7 +115,7 @@ export async function runDreamingPass(deps: { readonly store: Store; readonly co
         );
       }
     });
-    const memoryIds = [...new Set(results.flatMap((r) => r.applied.filter((a) => a.targetType === 'memory' && a.deduped !== true && a.operation !== 'archive_memory').map((a) => a.targetId)))];
+    const memoryIds = [...new Set(results.flatMap((r) => writtenMemoryIds(r)))];
     return { passId, status, mode, summary: fields.summary ?? '', ...(fields.error ? { error: fields.error } : {}), toolCalls: fields.run?.calls.length ?? 0, mutations, memoryIds };
   };
 

@@ -1,5 +1,6 @@
 import type { Clock, LlmProvider, MemoryConfig } from '@memory/core';
 import { type Store, raw } from '@memory/store';
+import { openAttentionCount } from './attention.js';
 import { backlogTokens } from './evidence-window.js';
 import { type PassResult, runDreamingPass } from './pass.js';
 import { type TriggerDecision, decideTrigger } from './triggers.js';
@@ -47,13 +48,12 @@ export function createDreamingSchedule(deps: {
           const row = sql.get<{ consecutive_failures: number; last_failure_at: number | null; last_pass_at: number | null }>(
             raw('SELECT consecutive_failures, last_failure_at, last_pass_at FROM dreaming_state WHERE agent_id = ?', agentId),
           );
-          const attention = sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL', agentId))?.n ?? 0;
           return {
             consecutiveFailures: row?.consecutive_failures ?? 0,
             lastFailureAt: row?.last_failure_at ?? null,
             lastPassAt: row?.last_pass_at ?? null,
             backlogTokens: backlogTokens(sql, agentId),
-            pendingAttention: attention,
+            pendingAttention: openAttentionCount(sql, agentId),
             saturated: limiter.saturated(),
           };
         });

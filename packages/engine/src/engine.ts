@@ -62,7 +62,7 @@ import {
   createHintsHandler,
   createRecall,
 } from '@memory/recall';
-import { type ApplyContext, type ApplyResult, type MemoryHead, type PassInput, type PassResult, applyDreamingOperations, createDreamingSchedule, readMemoryHead, runDreamingPass } from '@memory/dreaming';
+import { type ApplyContext, type ApplyResult, type MemoryHead, type PassInput, type PassResult, applyDreamingOperations, createDreamingSchedule, readMemoryHead, runDreamingPass, writtenMemoryIds } from '@memory/dreaming';
 import { type ClaimAsOf, type RecallTelemetryRow, type Store, type VectorSupport, claimsAsOf, deleteHints, listRecallTelemetry, openStore, purgeRecallTelemetry } from '@memory/store';
 import { type HandlerRegistration, createBackground } from './background.js';
 import { type MemoryEngineOptions, checkOptions } from './options.js';
@@ -360,8 +360,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
         call(async () => {
           const result = applyDreamingOperations(store, config, context, operations);
           // The seam never calls providers; memories it wrote get their vectors now.
-          const written = result.applied.filter((a) => a.targetType === 'memory' && a.deduped !== true && a.operation !== 'archive_memory').map((a) => a.targetId);
-          await embedStoredMemories(writer, parseInput(agentIdSchema, (context as { agentId?: unknown }).agentId, 'dreaming.apply'), written);
+          await embedStoredMemories(writer, parseAgent((context as { agentId?: unknown }).agentId), writtenMemoryIds(result));
           return result;
         }),
       runPass: (input) =>

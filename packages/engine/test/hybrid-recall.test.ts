@@ -81,7 +81,8 @@ describe('semantic channel', () => {
     expect(first?.channels.lexical).toBe(1);
     expect(first?.channels.semantic).toBeGreaterThan(0);
     const second = results.find((r) => r.id === meaningOnly.id);
-    if (second) expect(second.score).toBeLessThan(first?.score ?? 0);
+    expect(second?.channels.lexical).toBeUndefined();
+    expect(second?.score).toBeLessThan(first?.score ?? 0);
   });
 });
 
