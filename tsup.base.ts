@@ -1,4 +1,4 @@
-import { type Options, defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 /** The build every package shares: ESM for Node 20 with .d.ts (composite off: tsup's dts build needs it, TS6307). */
 export function packageBuild(entry: string[]): ReturnType<typeof defineConfig> {

@@ -12,7 +12,15 @@ const typeFailures = typecheck.status === 0 ? 0 : 1;
 
 const out = new URL('.test-results.json', root);
 rmSync(out, { force: true });
-const run = pnpm(['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out.pathname}`, ...process.argv.slice(2)]);
+const run = pnpm([
+  'exec',
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${out.pathname}`,
+  ...process.argv.slice(2),
+]);
 if (!existsSync(out)) {
   console.log(`0 passed, ${1 + typeFailures} failed`);
   process.exit(run.status || 1);

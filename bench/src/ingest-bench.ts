@@ -7,12 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { type EmbeddingProvider, createMemoryEngine } from '@memory/engine';
+import { createMemoryEngine, type EmbeddingProvider } from '@memory/engine';
 import { fmt } from './stats.js';
 
 const { values } = parseArgs({
   allowPositionals: true,
-  options: { records: { type: 'string', default: '10000' }, messages: { type: 'string', default: '10' }, 'doc-mib': { type: 'string', default: '10' } },
+  options: {
+    records: { type: 'string', default: '10000' },
+    messages: { type: 'string', default: '10' },
+    'doc-mib': { type: 'string', default: '10' },
+  },
 });
 const records = Number(values.records);
 const perRecord = Number(values.messages);
@@ -21,14 +25,35 @@ const dir = mkdtempSync(join(tmpdir(), 'memory-ingest-bench-'));
 
 // 1. Import
 const file = join(dir, 'export.jsonl');
-const topics = ['billing', 'onboarding', 'the offsite', 'hiring', 'the roadmap', 'incident review', 'pricing', 'the migration'];
+const topics = [
+  'billing',
+  'onboarding',
+  'the offsite',
+  'hiring',
+  'the roadmap',
+  'incident review',
+  'pricing',
+  'the migration',
+];
 const lines: string[] = [];
 for (let n = 0; n < records; n++) {
   const messages = Array.from({ length: perRecord }, (_, i) => ({
     role: i % 2 ? 'assistant' : 'user',
     content: `${i % 2 ? 'Sure —' : 'Can we talk about'} ${topics[(n + i) % topics.length]} for project ${n % 97}? Point ${i}: ${'details '.repeat(4 + (i % 5))}`,
   }));
-  lines.push(JSON.stringify({ id: `r${n}`, source: 'bench', harness: 'bench', agent_id: 'x', session_key: `s${n}`, project: `p${n % 13}`, timestamp: '2025-03-01T10:00:00Z', message_count: messages.length, messages }));
+  lines.push(
+    JSON.stringify({
+      id: `r${n}`,
+      source: 'bench',
+      harness: 'bench',
+      agent_id: 'x',
+      session_key: `s${n}`,
+      project: `p${n % 13}`,
+      timestamp: '2025-03-01T10:00:00Z',
+      message_count: messages.length,
+      messages,
+    }),
+  );
 }
 writeFileSync(file, `${lines.join('\n')}\n`);
 lines.length = 0;
@@ -42,11 +67,16 @@ await importEngine.runDue();
 const importSeconds = (performance.now() - t0) / 1000;
 const status = await importEngine.imports.status({ jobId });
 await importEngine.close();
-console.log(`import                      ${fmt(totalMessages / importSeconds, 0)} messages/s (${totalMessages.toLocaleString('en-US')} messages in ${records.toLocaleString('en-US')} records, ${fmt(importSeconds, 2)} s; ${status?.counters.imported} imported, ${status?.status})`);
-console.log(`peak RSS                    ${fmt(process.resourceUsage().maxRSS / 1024, 0)} MiB (RSS before the import ${fmt(rssBefore / 1024 / 1024, 0)} MiB)`);
+console.log(
+  `import                      ${fmt(totalMessages / importSeconds, 0)} messages/s (${totalMessages.toLocaleString('en-US')} messages in ${records.toLocaleString('en-US')} records, ${fmt(importSeconds, 2)} s; ${status?.counters.imported} imported, ${status?.status})`,
+);
+console.log(
+  `peak RSS                    ${fmt(process.resourceUsage().maxRSS / 1024, 0)} MiB (RSS before the import ${fmt(rssBefore / 1024 / 1024, 0)} MiB)`,
+);
 
 // 2. Documents
-const paragraph = (i: number) => `Section ${i}. ${'The quarterly planning review covers budget, hiring and the release train. '.repeat(6)}`;
+const paragraph = (i: number) =>
+  `Section ${i}. ${'The quarterly planning review covers budget, hiring and the release train. '.repeat(6)}`;
 let text = '';
 for (let i = 0; Buffer.byteLength(text) < docMiB * 1024 * 1024; i++) text += `${paragraph(i)}\n\n`;
 
@@ -68,14 +98,23 @@ const hashingEmbedder: EmbeddingProvider = {
   },
 };
 
-for (const [label, embedder] of [['no embedder', undefined], ['hashing embedder', hashingEmbedder]] as const) {
-  const engine = await createMemoryEngine({ database: { path: join(dir, `docs-${label.replace(/\W/g, '')}.db`) }, ...(embedder ? { embedder } : {}), config: { documents: { maxBytes: 64 * 1024 * 1024 } } });
+for (const [label, embedder] of [
+  ['no embedder', undefined],
+  ['hashing embedder', hashingEmbedder],
+] as const) {
+  const engine = await createMemoryEngine({
+    database: { path: join(dir, `docs-${label.replace(/\W/g, '')}.db`) },
+    ...(embedder ? { embedder } : {}),
+    config: { documents: { maxBytes: 64 * 1024 * 1024 } },
+  });
   t0 = performance.now();
   const { id } = await engine.documents.add({ agentId: 'bench', content: text, title: 'Planning handbook' });
   await engine.runDue();
   const seconds = (performance.now() - t0) / 1000;
   const doc = await engine.documents.get({ agentId: 'bench', id });
-  console.log(`document ${docMiB} MiB, ${label.padEnd(16)} ${fmt((doc?.chunkCount ?? 0) / seconds, 0)} chunks/s (${doc?.chunkCount} chunks in ${fmt(seconds, 2)} s, status ${doc?.status})`);
+  console.log(
+    `document ${docMiB} MiB, ${label.padEnd(16)} ${fmt((doc?.chunkCount ?? 0) / seconds, 0)} chunks/s (${doc?.chunkCount} chunks in ${fmt(seconds, 2)} s, status ${doc?.status})`,
+  );
   await engine.close();
 }
 rmSync(dir, { recursive: true, force: true });

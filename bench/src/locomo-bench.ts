@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import type { MemoryConfigInput } from '@memory/core';
 import { createMemoryEngine } from '@memory/engine';
 import { createOfflineEmbedder } from '@memory/providers';
-import { type QuestionScores, fmtCi, meanWithInterval, pairedDifference, scoreRanking } from './retrieval-metrics.js';
+import { fmtCi, meanWithInterval, pairedDifference, type QuestionScores, scoreRanking } from './retrieval-metrics.js';
 
 const { values } = parseArgs({
   allowPositionals: true,
@@ -24,9 +24,22 @@ const { values } = parseArgs({
   },
 });
 
-interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
-interface Qa { question: string; category: number; evidence?: string[] }
-interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: Qa[] }
+interface Turn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
+interface Qa {
+  question: string;
+  category: number;
+  evidence?: string[];
+}
+interface Sample {
+  sample_id: string;
+  conversation: Record<string, unknown>;
+  qa: Qa[];
+}
 
 const samples = JSON.parse(readFileSync(join(values.data, 'locomo', 'locomo10.json'), 'utf8')) as Sample[];
 
@@ -34,7 +47,20 @@ const samples = JSON.parse(readFileSync(join(values.data, 'locomo', 'locomo10.js
 function sessionTime(text: unknown): number | undefined {
   const m = typeof text === 'string' ? text.match(/(\d+):(\d+)\s*(am|pm)\s+on\s+(\d+)\s+(\w+),?\s+(\d{4})/i) : null;
   if (!m) return undefined;
-  const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+  const months = [
+    'january',
+    'february',
+    'march',
+    'april',
+    'may',
+    'june',
+    'july',
+    'august',
+    'september',
+    'october',
+    'november',
+    'december',
+  ];
   const month = months.indexOf((m[5] ?? '').toLowerCase());
   let hour = Number(m[1]) % 12;
   if ((m[3] ?? '').toLowerCase() === 'pm') hour += 12;
@@ -45,7 +71,9 @@ function sessionTime(text: unknown): number | undefined {
 function normaliseEvidence(evidence: readonly string[]): string[] {
   return evidence
     .flatMap((e) => e.split(/[;\s]+/))
-    .map((e) => e.replace(/^D:/, 'D').replace(/^D(\d+):0*(\d+)$/, (_x, s: string, t: string) => `D${Number(s)}:${Number(t)}`))
+    .map((e) =>
+      e.replace(/^D:/, 'D').replace(/^D(\d+):0*(\d+)$/, (_x, s: string, t: string) => `D${Number(s)}:${Number(t)}`),
+    )
     .filter((e) => /^D\d+:\d+$/.test(e));
 }
 
@@ -59,7 +87,13 @@ const MODES: Record<Mode, { embed: boolean; config: MemoryConfigInput }> = {
 const modes = values.modes.split(',').filter((m): m is Mode => m in MODES);
 const embedder = createOfflineEmbedder(values.vectors ? { vectorsPath: values.vectors } : {});
 
-interface Run { byCategory: Map<number, QuestionScores[]>; adversarial: QuestionScores[]; skipped: number; seconds: number; latencies: number[] }
+interface Run {
+  byCategory: Map<number, QuestionScores[]>;
+  adversarial: QuestionScores[];
+  skipped: number;
+  seconds: number;
+  latencies: number[];
+}
 
 async function run(mode: Mode): Promise<Run> {
   const byCategory = new Map<number, QuestionScores[]>();
@@ -72,7 +106,11 @@ async function run(mode: Mode): Promise<Run> {
       database: { path: ':memory:' },
       ...(MODES[mode].embed ? { embedder } : {}),
       // LoCoMo's sessions are from 2023: search every date, not the default 90-day window.
-      config: { ...MODES[mode].config, recall: { searchWindowDays: null, ...MODES[mode].config.recall }, limits: { maxBatchInputs: 100_000 } },
+      config: {
+        ...MODES[mode].config,
+        recall: { searchWindowDays: null, ...MODES[mode].config.recall },
+        limits: { maxBatchInputs: 100_000 },
+      },
     });
     const agentId = sample.sample_id;
     const turns: Array<{ dia: string; content: string; at: number | undefined }> = [];
@@ -82,10 +120,21 @@ async function run(mode: Mode): Promise<Run> {
       if (!Array.isArray(session)) continue;
       const at = sessionTime(sample.conversation[`session_${n}_date_time`]);
       for (const t of session as Turn[]) {
-        turns.push({ dia: t.dia_id, content: `${t.speaker}: ${t.text}${t.blip_caption ? ` [photo: ${t.blip_caption}]` : ''}`, at });
+        turns.push({
+          dia: t.dia_id,
+          content: `${t.speaker}: ${t.text}${t.blip_caption ? ` [photo: ${t.blip_caption}]` : ''}`,
+          at,
+        });
       }
     }
-    const results = await engine.rememberMany(turns.map((t) => ({ agentId, content: t.content, source: { type: 'locomo', id: t.dia }, ...(t.at ? { createdAt: t.at } : {}) })));
+    const results = await engine.rememberMany(
+      turns.map((t) => ({
+        agentId,
+        content: t.content,
+        source: { type: 'locomo', id: t.dia },
+        ...(t.at ? { createdAt: t.at } : {}),
+      })),
+    );
     // Identical turns deduplicate into one memory: it stands for every turn id it came from.
     const diasOf = new Map<string, string[]>();
     results.forEach((r, i) => diasOf.set(r.id, [...(diasOf.get(r.id) ?? []), turns[i]?.dia ?? '']));
@@ -98,7 +147,10 @@ async function run(mode: Mode): Promise<Run> {
       }
       const response = await engine.recall({ agentId, query: qa.question, limit: 50 });
       latencies.push(response.timings.totalMs);
-      const scores = scoreRanking(response.results.map((h) => diasOf.get(h.id) ?? []), gold);
+      const scores = scoreRanking(
+        response.results.map((h) => diasOf.get(h.id) ?? []),
+        gold,
+      );
       if (qa.category === 5) adversarial.push(scores);
       else byCategory.set(qa.category, [...(byCategory.get(qa.category) ?? []), scores]);
     }
@@ -119,7 +171,9 @@ const allOf = (r: Run): QuestionScores[] => [1, 2, 3, 4].flatMap((c) => r.byCate
 const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
 for (const [mode, r] of runs) {
   const lat = sorted(r.latencies);
-  console.log(`\nLoCoMo turn-level retrieval — ${mode}, ${samples.length} conversations, ${r.seconds.toFixed(1)} s; recall p50 ${(lat[Math.floor(lat.length / 2)] ?? 0).toFixed(2)} ms, p95 ${(lat[Math.floor(lat.length * 0.95)] ?? 0).toFixed(2)} ms`);
+  console.log(
+    `\nLoCoMo turn-level retrieval — ${mode}, ${samples.length} conversations, ${r.seconds.toFixed(1)} s; recall p50 ${(lat[Math.floor(lat.length / 2)] ?? 0).toFixed(2)} ms, p95 ${(lat[Math.floor(lat.length * 0.95)] ?? 0).toFixed(2)} ms`,
+  );
   row('categories 1-4', allOf(r));
   for (const c of [1, 2, 3, 4]) row(`  ${c} ${NAMES[c]}`, r.byCategory.get(c) ?? []);
   row('5 adversarial', r.adversarial);
@@ -127,14 +181,23 @@ for (const [mode, r] of runs) {
 }
 const hybrid = runs.get('hybrid');
 if (hybrid) {
-  console.log('\nPaired bootstrap, hybrid minus single channel, categories 1-4 (95% interval; above 0 = hybrid better):');
+  console.log(
+    '\nPaired bootstrap, hybrid minus single channel, categories 1-4 (95% interval; above 0 = hybrid better):',
+  );
   for (const other of ['lexical', 'semantic'] as const) {
     const r = runs.get(other);
     if (!r) continue;
     const a = allOf(hybrid);
     const b = allOf(r);
     for (const metric of ['recall10', 'ndcg10', 'mrr'] as const) {
-      console.log(`  vs ${other.padEnd(8)} ${metric.padEnd(8)} ${fmtCi(pairedDifference(a.map((s) => s[metric]), b.map((s) => s[metric])))}`);
+      console.log(
+        `  vs ${other.padEnd(8)} ${metric.padEnd(8)} ${fmtCi(
+          pairedDifference(
+            a.map((s) => s[metric]),
+            b.map((s) => s[metric]),
+          ),
+        )}`,
+      );
     }
   }
 }

@@ -43,7 +43,9 @@ function enqueueMany(q: Awaited<ReturnType<typeof freshQueue>>, count: number, t
     n++;
   }
   const seconds = (performance.now() - t0) / 1000;
-  console.log(`one process                ${fmt(n / seconds, 0)} lease+complete cycles/s (${n.toLocaleString('en-US')} jobs)`);
+  console.log(
+    `one process                ${fmt(n / seconds, 0)} lease+complete cycles/s (${n.toLocaleString('en-US')} jobs)`,
+  );
   q.store.close();
 }
 
@@ -58,16 +60,24 @@ function enqueueMany(q: Awaited<ReturnType<typeof freshQueue>>, count: number, t
     [0, 1, 2, 3].map(
       (i) =>
         new Promise<number>((resolve, reject) => {
-          const proc = spawn(process.execPath, ['--conditions=@memory/source', '--import', 'tsx', child, path, `p${i}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+          const proc = spawn(
+            process.execPath,
+            ['--conditions=@memory/source', '--import', 'tsx', child, path, `p${i}`],
+            { stdio: ['ignore', 'pipe', 'inherit'] },
+          );
           let out = '';
           proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-          proc.on('exit', (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`child ${i} exited ${code}`))));
+          proc.on('exit', (code) =>
+            code === 0 ? resolve(Number(out.trim())) : reject(new Error(`child ${i} exited ${code}`)),
+          );
         }),
     ),
   );
   const seconds = (performance.now() - t0) / 1000;
   const total = counts.reduce((a, b) => a + b, 0);
-  console.log(`four processes, one file   ${fmt(total / seconds, 0)} cycles/s (${counts.join(' + ')} = ${total.toLocaleString('en-US')} jobs, including process start-up)`);
+  console.log(
+    `four processes, one file   ${fmt(total / seconds, 0)} cycles/s (${counts.join(' + ')} = ${total.toLocaleString('en-US')} jobs, including process start-up)`,
+  );
   q.store.close();
 }
 
@@ -86,7 +96,9 @@ for (const backlog of [1000, 100_000]) {
     // Keep the backlog constant.
     q.queue.enqueue({ jobType: job.jobType });
   }
-  console.log(`lease latency, ${backlog.toLocaleString('en-US').padStart(7)} pending  p50 ${fmt(percentile(lat, 50), 3)} ms   p95 ${fmt(percentile(lat, 95), 3)} ms   (${lat.length} leases over 2 of 5 types)`);
+  console.log(
+    `lease latency, ${backlog.toLocaleString('en-US').padStart(7)} pending  p50 ${fmt(percentile(lat, 50), 3)} ms   p95 ${fmt(percentile(lat, 95), 3)} ms   (${lat.length} leases over 2 of 5 types)`,
+  );
   q.store.close();
 }
 rmSync(dir, { recursive: true, force: true });

@@ -3,13 +3,14 @@
 // 100 agents; p50/p95 per configuration with mean stage timings.
 //   npm run bench:recall
 //   npm run bench:recall -- --count 20000 --queries 200
-import Database from 'better-sqlite3';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MemoryConfigInput } from '@memory/core';
 import { createMemoryEngine, type RecallTimings } from '@memory/engine';
+import Database from 'better-sqlite3';
 import { createDenseEmbedder } from './dense-embedder.js';
 import { fmt, percentile } from './stats.js';
 import { createGenerator } from './synthetic.js';
@@ -30,31 +31,59 @@ const queryCount = Number(values.queries);
 const embedder = createDenseEmbedder(Number(values.dims));
 const dir = mkdtempSync(join(tmpdir(), 'memory-recall-bench-'));
 
-const STAGES: ReadonlyArray<keyof RecallTimings> = ['lexicalMs', 'hintsMs', 'traversalMs', 'embedWaitMs', 'semanticMs', 'fusionMs'];
+const STAGES: ReadonlyArray<keyof RecallTimings> = [
+  'lexicalMs',
+  'hintsMs',
+  'traversalMs',
+  'embedWaitMs',
+  'semanticMs',
+  'fusionMs',
+];
 
 async function build(path: string, agents: number): Promise<string[]> {
   const gen = createGenerator(42);
   const agentIds = Array.from({ length: agents }, (_, i) => `agent-${i}`);
-  const engine = await createMemoryEngine({ database: { path }, embedder, config: { limits: { maxBatchInputs: 100_000 } } });
+  const engine = await createMemoryEngine({
+    database: { path },
+    embedder,
+    config: { limits: { maxBatchInputs: 100_000 } },
+  });
   const started = performance.now();
   for (let done = 0; done < total; ) {
     const n = Math.min(10_000, total - done);
     await engine.rememberMany(
       Array.from({ length: n }, (_, i) => {
         const m = gen.memory();
-        return { agentId: agentIds[(done + i) % agents] as string, content: m.content, type: m.type, who: m.who, project: m.project };
+        return {
+          agentId: agentIds[(done + i) % agents] as string,
+          content: m.content,
+          type: m.type,
+          who: m.who,
+          project: m.project,
+        };
       }),
     );
     done += n;
   }
-  console.log(`  built ${total.toLocaleString('en-US')} memories with ${embedder.dimensions}-d vectors over ${agents} agent(s) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  built ${total.toLocaleString('en-US')} memories with ${embedder.dimensions}-d vectors over ${agents} agent(s) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   await engine.close();
   return agentIds;
 }
 
-async function measure(label: string, path: string, agentIds: readonly string[], options: { embed: boolean; config?: MemoryConfigInput }): Promise<void> {
+async function measure(
+  label: string,
+  path: string,
+  agentIds: readonly string[],
+  options: { embed: boolean; config?: MemoryConfigInput },
+): Promise<void> {
   const db = new Database(path);
-  const engine = await createMemoryEngine({ database: { database: db }, ...(options.embed ? { embedder } : {}), config: { recall: { searchWindowDays: null }, ...options.config } });
+  const engine = await createMemoryEngine({
+    database: { database: db },
+    ...(options.embed ? { embedder } : {}),
+    config: { recall: { searchWindowDays: null }, ...options.config },
+  });
   const gen = createGenerator(7);
   const latencies: number[] = [];
   const stages = new Map<string, number>();
@@ -68,7 +97,9 @@ async function measure(label: string, path: string, agentIds: readonly string[],
     completeness = response.vectorCompleteness;
   }
   const mean = STAGES.map((s) => `${s.replace('Ms', '')} ${fmt((stages.get(s) ?? 0) / queryCount, 2)}`).join(' · ');
-  console.log(`  ${label.padEnd(30)} p50 ${fmt(percentile(latencies, 50), 2)} ms  p95 ${fmt(percentile(latencies, 95), 2)} ms  (vectors: ${completeness}; mean ms: ${mean})`);
+  console.log(
+    `  ${label.padEnd(30)} p50 ${fmt(percentile(latencies, 50), 2)} ms  p95 ${fmt(percentile(latencies, 95), 2)} ms  (vectors: ${completeness}; mean ms: ${mean})`,
+  );
   await engine.close();
   db.close();
 }
@@ -76,10 +107,15 @@ async function measure(label: string, path: string, agentIds: readonly string[],
 const layouts = values.layouts ? values.layouts.split(',').map(Number) : [1, spread];
 for (const agents of layouts) {
   const path = join(dir, `recall-${agents}.db`);
-  console.log(`\n${agents === 1 ? 'one agent' : `${agents} agents (${Math.round(total / agents).toLocaleString('en-US')} memories each)`}`);
+  console.log(
+    `\n${agents === 1 ? 'one agent' : `${agents} agents (${Math.round(total / agents).toLocaleString('en-US')} memories each)`}`,
+  );
   const agentIds = await build(path, agents);
   await measure('lexical only', path, agentIds, { embed: false });
   await measure('hybrid, sqlite-vec KNN', path, agentIds, { embed: true });
-  await measure('hybrid, scan fallback (10k)', path, agentIds, { embed: true, config: { store: { vectorExtension: 'off' } } });
+  await measure('hybrid, scan fallback (10k)', path, agentIds, {
+    embed: true,
+    config: { store: { vectorExtension: 'off' } },
+  });
 }
 rmSync(dir, { recursive: true, force: true });

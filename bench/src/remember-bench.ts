@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { createMemoryEngine } from '@memory/engine';
-import { createGenerator } from './synthetic.js';
+import Database from 'better-sqlite3';
 import { fmt, percentile } from './stats.js';
+import { createGenerator } from './synthetic.js';
 
 const { values } = parseArgs({
   allowPositionals: true,
@@ -82,9 +82,19 @@ const walBytes = statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
 db.close();
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`memories loaded            ${total.toLocaleString('en-US')} (${deduped.toLocaleString('en-US')} deduplicated) into one agent, file database`);
-console.log(`remember (single calls)    ${fmt(singles / singleSeconds, 0)} memories/s  (${singles.toLocaleString('en-US')} calls)`);
-console.log(`rememberMany               ${fmt(rest / manySeconds, 0)} memories/s  (${rest.toLocaleString('en-US')} memories)`);
-console.log(`keyword recall             p50 ${fmt(percentile(latencies, 50), 2)} ms   p95 ${fmt(percentile(latencies, 95), 2)} ms   max ${fmt(Math.max(...latencies), 2)} ms  (${queryCount} queries, ${hits} with results)`);
-console.log(`database size              ${fmt(bytes / 1024 / 1024, 1)} MiB (${fmt(bytes / total, 0)} bytes/memory; WAL file ${fmt(walBytes / 1024 / 1024, 1)} MiB)`);
+console.log(
+  `memories loaded            ${total.toLocaleString('en-US')} (${deduped.toLocaleString('en-US')} deduplicated) into one agent, file database`,
+);
+console.log(
+  `remember (single calls)    ${fmt(singles / singleSeconds, 0)} memories/s  (${singles.toLocaleString('en-US')} calls)`,
+);
+console.log(
+  `rememberMany               ${fmt(rest / manySeconds, 0)} memories/s  (${rest.toLocaleString('en-US')} memories)`,
+);
+console.log(
+  `keyword recall             p50 ${fmt(percentile(latencies, 50), 2)} ms   p95 ${fmt(percentile(latencies, 95), 2)} ms   max ${fmt(Math.max(...latencies), 2)} ms  (${queryCount} queries, ${hits} with results)`,
+);
+console.log(
+  `database size              ${fmt(bytes / 1024 / 1024, 1)} MiB (${fmt(bytes / total, 0)} bytes/memory; WAL file ${fmt(walBytes / 1024 / 1024, 1)} MiB)`,
+);
 console.log(`longest event-loop stall   ${fmt(loadStallMs, 1)} ms during the load`);

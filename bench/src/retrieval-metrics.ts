@@ -28,7 +28,14 @@ export function scoreRanking(ranked: readonly (readonly string[])[], gold: Reado
   }
   let idcg = 0;
   for (let i = 0; i < Math.min(10, gold.size); i++) idcg += 1 / Math.log2(i + 2);
-  return { recall5: recallAt(5), recall10: recallAt(10), hit10: recallAt(10) > 0 ? 1 : 0, mrr, ndcg10: idcg > 0 ? dcg / idcg : 0, recall100: recallAt(100) };
+  return {
+    recall5: recallAt(5),
+    recall10: recallAt(10),
+    hit10: recallAt(10) > 0 ? 1 : 0,
+    mrr,
+    ndcg10: idcg > 0 ? dcg / idcg : 0,
+    recall100: recallAt(100),
+  };
 }
 
 /** Mean and a bootstrap 95% interval (1,000 resamples of questions, seeded). */
@@ -46,10 +53,18 @@ export function meanWithInterval(values: readonly number[], seed = 7): { mean: n
   return { mean, low: means[24] ?? mean, high: means[974] ?? mean };
 }
 
-export const fmtCi = (m: { mean: number; low: number; high: number }): string => `${m.mean.toFixed(3)} [${m.low.toFixed(3)}, ${m.high.toFixed(3)}]`;
+export const fmtCi = (m: { mean: number; low: number; high: number }): string =>
+  `${m.mean.toFixed(3)} [${m.low.toFixed(3)}, ${m.high.toFixed(3)}]`;
 
 /** Paired bootstrap of mean(a − b) over the same questions: the difference and its 95% interval. */
-export function pairedDifference(a: readonly number[], b: readonly number[], seed = 11): { mean: number; low: number; high: number } {
+export function pairedDifference(
+  a: readonly number[],
+  b: readonly number[],
+  seed = 11,
+): { mean: number; low: number; high: number } {
   if (a.length !== b.length) throw new Error('paired samples must have the same length');
-  return meanWithInterval(a.map((x, i) => x - (b[i] ?? 0)), seed);
+  return meanWithInterval(
+    a.map((x, i) => x - (b[i] ?? 0)),
+    seed,
+  );
 }

@@ -6,4 +6,5 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank] as number;
 }
 
-export const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 1) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

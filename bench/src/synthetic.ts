@@ -2,16 +2,151 @@
 // facts and procedures built from word lists with a seeded random source (never random strings).
 import { createSeededRandom } from '@memory/core';
 
-const FIRST = ['Alice', 'Bob', 'Carmen', 'Dana', 'Elif', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kemal', 'Lena', 'Mateo', 'Nadia', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sam', 'Tariq', 'Uma', 'Viktor', 'Wen', 'Ximena', 'Yusuf', 'Zoe'];
-const LAST = ['Andersen', 'Baker', 'Chen', 'Diaz', 'Eriksen', 'Fischer', 'Garcia', 'Haddad', 'Ito', 'Jensen', 'Kowalski', 'Lopez', 'Moreau', 'Nakamura', 'Okafor', 'Patel', 'Rossi', 'Silva', 'Tanaka', 'Ueda', 'Varga', 'Weber', 'Yilmaz', 'Zhang'];
-const PROJECTS = ['Atlas', 'Beacon', 'Cobalt', 'Delta', 'Ember', 'Falcon', 'Granite', 'Harbor', 'Iris', 'Juniper', 'Kestrel', 'Lumen', 'Meridian', 'Nimbus', 'Onyx', 'Pioneer', 'Quartz', 'Redwood', 'Summit', 'Tundra'];
-const DRINKS = ['green tea', 'black coffee', 'oat milk lattes', 'sparkling water', 'chai', 'espresso', 'herbal tea', 'cold brew'];
-const FOODS = ['vegetarian food', 'sushi', 'spicy ramen', 'Mediterranean salads', 'tacos', 'dumplings', 'pasta', 'curry'];
+const FIRST = [
+  'Alice',
+  'Bob',
+  'Carmen',
+  'Dana',
+  'Elif',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Kemal',
+  'Lena',
+  'Mateo',
+  'Nadia',
+  'Omar',
+  'Priya',
+  'Quinn',
+  'Rosa',
+  'Sam',
+  'Tariq',
+  'Uma',
+  'Viktor',
+  'Wen',
+  'Ximena',
+  'Yusuf',
+  'Zoe',
+];
+const LAST = [
+  'Andersen',
+  'Baker',
+  'Chen',
+  'Diaz',
+  'Eriksen',
+  'Fischer',
+  'Garcia',
+  'Haddad',
+  'Ito',
+  'Jensen',
+  'Kowalski',
+  'Lopez',
+  'Moreau',
+  'Nakamura',
+  'Okafor',
+  'Patel',
+  'Rossi',
+  'Silva',
+  'Tanaka',
+  'Ueda',
+  'Varga',
+  'Weber',
+  'Yilmaz',
+  'Zhang',
+];
+const PROJECTS = [
+  'Atlas',
+  'Beacon',
+  'Cobalt',
+  'Delta',
+  'Ember',
+  'Falcon',
+  'Granite',
+  'Harbor',
+  'Iris',
+  'Juniper',
+  'Kestrel',
+  'Lumen',
+  'Meridian',
+  'Nimbus',
+  'Onyx',
+  'Pioneer',
+  'Quartz',
+  'Redwood',
+  'Summit',
+  'Tundra',
+];
+const DRINKS = [
+  'green tea',
+  'black coffee',
+  'oat milk lattes',
+  'sparkling water',
+  'chai',
+  'espresso',
+  'herbal tea',
+  'cold brew',
+];
+const FOODS = [
+  'vegetarian food',
+  'sushi',
+  'spicy ramen',
+  'Mediterranean salads',
+  'tacos',
+  'dumplings',
+  'pasta',
+  'curry',
+];
 const CHANNELS = ['email', 'Slack', 'phone calls', 'short video calls', 'written memos', 'text messages'];
-const TIMES = ['early mornings', 'late afternoons', 'Tuesdays', 'Friday mornings', 'after lunch', 'the first week of the month'];
-const TECH = ['PostgreSQL', 'SQLite', 'Redis', 'Kafka', 'TypeScript', 'Rust', 'Go', 'Python', 'GraphQL', 'gRPC', 'Kubernetes', 'Terraform'];
-const CITIES = ['Lisbon', 'Berlin', 'Nairobi', 'Osaka', 'Toronto', 'Bogotá', 'Istanbul', 'Melbourne', 'Warsaw', 'Mumbai'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const TIMES = [
+  'early mornings',
+  'late afternoons',
+  'Tuesdays',
+  'Friday mornings',
+  'after lunch',
+  'the first week of the month',
+];
+const TECH = [
+  'PostgreSQL',
+  'SQLite',
+  'Redis',
+  'Kafka',
+  'TypeScript',
+  'Rust',
+  'Go',
+  'Python',
+  'GraphQL',
+  'gRPC',
+  'Kubernetes',
+  'Terraform',
+];
+const CITIES = [
+  'Lisbon',
+  'Berlin',
+  'Nairobi',
+  'Osaka',
+  'Toronto',
+  'Bogotá',
+  'Istanbul',
+  'Melbourne',
+  'Warsaw',
+  'Mumbai',
+];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const TYPES = ['preference', 'decision', 'fact', 'procedural', 'constraint'] as const;
 
 export type SyntheticType = (typeof TYPES)[number];
@@ -37,7 +172,8 @@ export function createGenerator(seed: number) {
       ])(),
     decision: () =>
       pick([
-        () => `We decided to migrate ${pick(PROJECTS)} from ${pick(TECH)} to ${pick(TECH)} by ${pick(MONTHS)} ${int(2024, 2027)}.`,
+        () =>
+          `We decided to migrate ${pick(PROJECTS)} from ${pick(TECH)} to ${pick(TECH)} by ${pick(MONTHS)} ${int(2024, 2027)}.`,
         () => `Decision: ${pick(PROJECTS)} ships release ${int(1, 9)}.${int(0, 20)} only after ${person()} signs off.`,
         () => `The team agreed that ${pick(PROJECTS)} will hold its planning review every ${pick(TIMES)}.`,
       ])(),
@@ -45,7 +181,8 @@ export function createGenerator(seed: number) {
       pick([
         () => `${person()} leads the ${pick(PROJECTS)} project from the ${pick(CITIES)} office.`,
         () => `${pick(PROJECTS)} stores about ${int(2, 900)} GB of data in ${pick(TECH)}.`,
-        () => `${person()} joined the ${pick(PROJECTS)} team in ${pick(MONTHS)} ${int(2015, 2026)} and speaks ${int(2, 4)} languages.`,
+        () =>
+          `${person()} joined the ${pick(PROJECTS)} team in ${pick(MONTHS)} ${int(2015, 2026)} and speaks ${int(2, 4)} languages.`,
         () => `The ${pick(PROJECTS)} on-call rotation has ${int(3, 12)} engineers and pages ${person()} first.`,
       ])(),
     procedural: () =>
@@ -63,7 +200,12 @@ export function createGenerator(seed: number) {
   return {
     memory(): SyntheticMemory {
       const type = pick(TYPES);
-      return { content: templates[type](), type, who: pick(FIRST).toLowerCase(), project: pick(PROJECTS).toLowerCase() };
+      return {
+        content: templates[type](),
+        type,
+        who: pick(FIRST).toLowerCase(),
+        project: pick(PROJECTS).toLowerCase(),
+      };
     },
     query(): string {
       return pick([

@@ -29,6 +29,10 @@ describe('retrieval metrics', () => {
 
 describe('csv', () => {
   it('parses quoted fields with commas, quotes and newlines', () => {
-    expect(parseCsv('id,text\n1,"a, b"\n2,"say ""hi""\nthere"\n')).toEqual([['id', 'text'], ['1', 'a, b'], ['2', 'say "hi"\nthere']]);
+    expect(parseCsv('id,text\n1,"a, b"\n2,"say ""hi""\nthere"\n')).toEqual([
+      ['id', 'text'],
+      ['1', 'a, b'],
+      ['2', 'say "hi"\nthere'],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -42,7 +42,9 @@ function workspaceDeps(pkg: string): { runtime: string[]; imports: string[] } {
 }
 
 describe('package layering', () => {
-  const packages = readdirSync(packagesDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const packages = readdirSync(packagesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
 
   it('knows every package in the workspace', () => {
     expect(packages.filter((p) => !(p in ALLOWED))).toEqual([]);

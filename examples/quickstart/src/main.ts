@@ -3,8 +3,8 @@
 // and documents through the background queue.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMemoryEngine, formatRecall, isMemoryError } from '@memory/engine';
 import type { RecallResponse, RememberInput } from '@memory/engine';
+import { createMemoryEngine, formatRecall, isMemoryError } from '@memory/engine';
 import { createOfflineEmbedder } from '@memory/providers';
 
 const file = join(import.meta.dirname, '..', 'quickstart.db');
@@ -17,29 +17,72 @@ const heading = (text: string) => line(`\n== ${text} ${'='.repeat(Math.max(0, 70
 
 const support: Array<Omit<RememberInput, 'agentId'>> = [
   { content: 'Dana Whitfield is the customer success lead for the Northwind account.', type: 'fact', who: 'dana' },
-  { content: 'Northwind renews their enterprise contract every March; the renewal call is with Dana.', type: 'fact', project: 'northwind' },
-  { content: 'Dana prefers short status emails with a bullet list, no attachments.', type: 'preference', who: 'dana', linkedEntities: [{ type: 'contact', refId: 'crm-1042', label: 'Dana Whitfield' }] },
-  { content: 'We decided to give Northwind a 10% discount if they commit to two years.', type: 'decision', project: 'northwind' },
-  { content: 'Never promise a delivery date for custom integrations without engineering sign-off.', type: 'constraint', pinned: true },
-  { content: 'The escalation path is: support engineer, then Priya (support manager), then the CTO.', type: 'procedural' },
+  {
+    content: 'Northwind renews their enterprise contract every March; the renewal call is with Dana.',
+    type: 'fact',
+    project: 'northwind',
+  },
+  {
+    content: 'Dana prefers short status emails with a bullet list, no attachments.',
+    type: 'preference',
+    who: 'dana',
+    linkedEntities: [{ type: 'contact', refId: 'crm-1042', label: 'Dana Whitfield' }],
+  },
+  {
+    content: 'We decided to give Northwind a 10% discount if they commit to two years.',
+    type: 'decision',
+    project: 'northwind',
+  },
+  {
+    content: 'Never promise a delivery date for custom integrations without engineering sign-off.',
+    type: 'constraint',
+    pinned: true,
+  },
+  {
+    content: 'The escalation path is: support engineer, then Priya (support manager), then the CTO.',
+    type: 'procedural',
+  },
   { content: 'Priya Raman manages the support team and approves refunds above $500.', type: 'fact', who: 'priya' },
   { content: 'Refunds under $500 can be approved by any support engineer.', type: 'operating_rule' },
-  { content: 'Contoso reported an outage on 2026-02-03 caused by an expired TLS certificate.', type: 'incident', project: 'contoso' },
+  {
+    content: 'Contoso reported an outage on 2026-02-03 caused by an expired TLS certificate.',
+    type: 'incident',
+    project: 'contoso',
+  },
   { content: 'Contoso wants weekly usage reports sent on Monday mornings.', type: 'preference', project: 'contoso' },
-  { content: 'The Contoso integration uses the v2 webhooks API; v1 was retired in January.', type: 'fact', project: 'contoso' },
+  {
+    content: 'The Contoso integration uses the v2 webhooks API; v1 was retired in January.',
+    type: 'fact',
+    project: 'contoso',
+  },
   { content: 'Our support hours are 8:00 to 18:00 CET, Monday to Friday.', type: 'fact' },
   { content: 'Tickets tagged "billing" go to the finance queue, not to support.', type: 'operating_rule' },
-  { content: 'Marco from Contoso prefers phone calls over email for anything urgent.', type: 'preference', who: 'marco' },
+  {
+    content: 'Marco from Contoso prefers phone calls over email for anything urgent.',
+    type: 'preference',
+    who: 'marco',
+  },
   { content: 'The status page lives at status.example.com and is updated by the on-call engineer.', type: 'fact' },
-  { content: 'We agreed with Northwind that feature requests are reviewed in the monthly roadmap call.', type: 'agreement', project: 'northwind' },
+  {
+    content: 'We agreed with Northwind that feature requests are reviewed in the monthly roadmap call.',
+    type: 'agreement',
+    project: 'northwind',
+  },
   { content: 'Use the "apology credit" template when an outage lasts more than four hours.', type: 'procedural' },
-  { content: 'Dana is on parental leave from June to August; Priya covers the Northwind account.', type: 'fact', project: 'northwind' },
+  {
+    content: 'Dana is on parental leave from June to August; Priya covers the Northwind account.',
+    type: 'fact',
+    project: 'northwind',
+  },
 ];
 
 const coding: Array<Omit<RememberInput, 'agentId'>> = [
   { content: 'The monorepo uses pnpm workspaces and TypeScript project references.', type: 'fact' },
   { content: 'Run the test suite with npm test before pushing; CI runs the same command.', type: 'procedural' },
-  { content: 'We decided to keep SQLite as the default store and treat Postgres as an optional deployment target.', type: 'decision' },
+  {
+    content: 'We decided to keep SQLite as the default store and treat Postgres as an optional deployment target.',
+    type: 'decision',
+  },
   { content: 'Never call the LLM inside a database write transaction.', type: 'constraint', pinned: true },
   { content: 'Alex prefers small commits with messages that explain why, not what.', type: 'preference', who: 'alex' },
   { content: 'The renderer is written in C++ and the CLI in Node.js.', type: 'fact' },
@@ -48,7 +91,11 @@ const coding: Array<Omit<RememberInput, 'agentId'>> = [
   { content: 'The release train leaves every second Tuesday; hotfixes can go any day.', type: 'operating_rule' },
   { content: 'Alex owns the storage layer; Sam owns the recall ranking code.', type: 'fact' },
   { content: 'Flaky tests are quarantined with a linked issue, never silently skipped.', type: 'operating_rule' },
-  { content: 'Sam prefers code review comments as suggestions rather than blocking requests.', type: 'preference', who: 'sam' },
+  {
+    content: 'Sam prefers code review comments as suggestions rather than blocking requests.',
+    type: 'preference',
+    who: 'sam',
+  },
   { content: 'The ingest worker must never hold a write lock while fetching a URL.', type: 'constraint' },
   { content: 'Error codes are stable strings; callers branch on code, never on message.', type: 'decision' },
 ];
@@ -59,9 +106,15 @@ const codingIds = await engine.rememberMany(coding.map((m) => ({ agentId: 'codin
 line(`support-bot: ${supportIds.length} memories, coding-agent: ${codingIds.length} memories (file: ${file})`);
 
 heading('dedup (same content, normalized)');
-const again = await engine.remember({ agentId: 'support-bot', content: '  dana prefers SHORT status emails with a bullet list, no attachments ' });
+const again = await engine.remember({
+  agentId: 'support-bot',
+  content: '  dana prefers SHORT status emails with a bullet list, no attachments ',
+});
 line(`remember again → deduped: ${again.deduped}, same id: ${again.id === supportIds[2]?.id}`);
-const otherScope = await engine.remember({ agentId: 'coding-agent', content: 'Dana prefers short status emails with a bullet list, no attachments.' });
+const otherScope = await engine.remember({
+  agentId: 'coding-agent',
+  content: 'Dana prefers short status emails with a bullet list, no attachments.',
+});
 line(`same text for another agent → deduped: ${otherScope.deduped} (scopes never share memories)`);
 await engine.forget(otherScope.id, { agentId: 'coding-agent', reason: 'demo cleanup' });
 
@@ -72,7 +125,8 @@ const channels = (r: RecallResponse['results'][number]) =>
 const show = (label: string, response: RecallResponse) => {
   line(`\n? ${label}   [${response.timings.totalMs.toFixed(2)} ms, vectors: ${response.vectorCompleteness}]`);
   if (response.results.length === 0) line('  (nothing)');
-  for (const r of response.results.slice(0, 3)) line(`  ${r.score.toFixed(3)} ${r.tier.padEnd(7)} [${r.type}] ${r.content}   (${channels(r)})`);
+  for (const r of response.results.slice(0, 3))
+    line(`  ${r.score.toFixed(3)} ${r.tier.padEnd(7)} [${r.type}] ${r.content}   (${channels(r)})`);
 };
 
 heading('hybrid recall (words and meaning, one agent at a time)');
@@ -92,7 +146,12 @@ const queries: Array<[string, string]> = [
 for (const [agentId, query] of queries) show(`${agentId}: ${query}`, await engine.recall({ agentId, query, limit: 3 }));
 
 heading('linked context for a prompt (formatRecall)');
-const forDana = await engine.recall({ agentId: 'support-bot', query: 'Northwind renewal call', linkedEntities: [{ type: 'contact', refId: 'crm-1042' }], limit: 4 });
+const forDana = await engine.recall({
+  agentId: 'support-bot',
+  query: 'Northwind renewal call',
+  linkedEntities: [{ type: 'contact', refId: 'crm-1042' }],
+  limit: 4,
+});
 line(formatRecall(forDana, { budgetTokens: 200 }));
 
 heading('forget, recover, history');
@@ -101,9 +160,15 @@ await engine.forget(target, { agentId: 'support-bot', reason: 'discount offer wi
 show('after forget: northwind discount', await engine.recall({ agentId: 'support-bot', query: 'northwind discount' }));
 await engine.recover(target, { agentId: 'support-bot', reason: 'offer reinstated' });
 show('after recover: northwind discount', await engine.recall({ agentId: 'support-bot', query: 'northwind discount' }));
-await engine.modify(target, { agentId: 'support-bot', reason: 'terms changed', content: 'We decided to give Northwind a 12% discount if they commit to three years.' });
+await engine.modify(target, {
+  agentId: 'support-bot',
+  reason: 'terms changed',
+  content: 'We decided to give Northwind a 12% discount if they commit to three years.',
+});
 for (const h of await engine.history(target, { agentId: 'support-bot' })) {
-  line(`  ${h.event.padEnd(9)} by ${h.changedBy}${h.reason ? ` (${h.reason})` : ''}${h.newContent ? ` → ${h.newContent}` : ''}`);
+  line(
+    `  ${h.event.padEnd(9)} by ${h.changedBy}${h.reason ? ` (${h.reason})` : ''}${h.newContent ? ` → ${h.newContent}` : ''}`,
+  );
 }
 
 heading('pinned memories need force');
@@ -123,7 +188,11 @@ const session = await engine.transcripts.append({
   turns: [
     { role: 'user', content: 'Contoso says the v2 webhooks are timing out again.', id: 'm1' },
     { role: 'tool_call', content: '{"name":"status.check"}' },
-    { role: 'assistant', content: 'Checked: their endpoint answers in 31 s; our limit is 30 s. I asked Marco to raise it.', id: 'm2' },
+    {
+      role: 'assistant',
+      content: 'Checked: their endpoint answers in 31 s; our limit is 30 s. I asked Marco to raise it.',
+      id: 'm2',
+    },
   ],
 });
 line(`transcript: ${session.appended} turns kept, ${session.dropped} dropped (tool calls are not evidence)`);
@@ -143,10 +212,18 @@ await engine.remember({
 });
 const ran = await engine.runDue(); // serverless style: run due background work now
 const ingested = await engine.documents.get({ agentId: 'support-bot', id: doc.id });
-line(`background jobs run: ${ran.ran}; document "${ingested?.title}" → ${ingested?.status}, ${ingested?.chunkCount} chunk(s)`);
-const timeouts = await engine.recall({ agentId: 'support-bot', query: 'webhook timeout seconds', limit: 3, expand: true });
+line(
+  `background jobs run: ${ran.ran}; document "${ingested?.title}" → ${ingested?.status}, ${ingested?.chunkCount} chunk(s)`,
+);
+const timeouts = await engine.recall({
+  agentId: 'support-bot',
+  query: 'webhook timeout seconds',
+  limit: 3,
+  expand: true,
+});
 show('support-bot: webhook timeout limit (expand: true)', timeouts);
-for (const x of timeouts.expansions ?? []) line(`  session ${x.sessionKey}:\n    ${x.excerpt.replaceAll('\n', '\n    ')}`);
+for (const x of timeouts.expansions ?? [])
+  line(`  session ${x.sessionKey}:\n    ${x.excerpt.replaceAll('\n', '\n    ')}`);
 for (const hit of await engine.transcripts.search({ agentId: 'support-bot', query: 'webhooks timing out' })) {
   line(`  transcript ${hit.sessionKey} (${hit.role}): ${hit.content}`);
 }

@@ -238,7 +238,11 @@ const storeSchema = z.strictObject({
   /** How long a write waits for another connection's lock before failing. @default 5000 */
   busyTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
   /** Bytes of the file mapped into memory (file databases); speeds up vector and FTS reads. @default 268435456 */
-  mmapSizeBytes: z.number().int().min(0).default(256 * 1024 * 1024),
+  mmapSizeBytes: z
+    .number()
+    .int()
+    .min(0)
+    .default(256 * 1024 * 1024),
   /**
    * Run WAL checkpoints on a worker thread (file databases) so their fsync never lands inside a
    * commit on the host's event loop. @default true
@@ -325,9 +329,19 @@ const queueSchema = z.strictObject({
   /** The stale-lease reaper runs this often. @default 60000 */
   reaperIntervalMs: positiveInt(24 * 3600_000).default(60_000),
   /** Retry delay after a failed attempt: min(retryBaseMs · 2^(attempt−1), retryMaxMs). @default 5000 */
-  retryBaseMs: z.number().int().min(0).max(24 * 3600_000).default(5000),
+  retryBaseMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3600_000)
+    .default(5000),
   /** Cap on the retry delay. @default 300000 */
-  retryMaxMs: z.number().int().min(0).max(7 * 24 * 3600_000).default(300_000),
+  retryMaxMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600_000)
+    .default(300_000),
   /** `close()` waits this long for in-flight jobs before releasing them. @default 10000 */
   closeDeadlineMs: z.number().int().min(0).max(600_000).default(10_000),
   /** Largest job payload, in UTF-8 bytes of JSON. @default 1048576 */
@@ -345,26 +359,31 @@ const queueSchema = z.strictObject({
 });
 
 /** The engine's configuration. Every field is optional on input; defaults are documented per field. */
-export const memoryConfigSchema = z.strictObject({
-  limits: limitsSchema.prefault({}),
-  remember: rememberSchema.prefault({}),
-  recall: recallSchema.prefault({}),
-  traversal: traversalSchema.prefault({}),
-  hints: hintsSchema.prefault({}),
-  telemetry: telemetrySchema.prefault({}),
-  dreaming: dreamingSchema.prefault({}),
-  retention: retentionSchema.prefault({}),
-  store: storeSchema.prefault({}),
-  transcripts: transcriptsSchema.prefault({}),
-  documents: documentsSchema.prefault({}),
-  imports: importsSchema.prefault({}),
-  queue: queueSchema
-    .prefault({})
-    .refine((q) => q.heartbeatMs < q.leaseMs, { message: 'queue.heartbeatMs must be below queue.leaseMs', path: ['heartbeatMs'] }),
-}).refine((c) => c.documents.chunkOverlap < c.documents.chunkSize, {
-  message: 'documents.chunkOverlap must be below documents.chunkSize',
-  path: ['documents', 'chunkOverlap'],
-});
+export const memoryConfigSchema = z
+  .strictObject({
+    limits: limitsSchema.prefault({}),
+    remember: rememberSchema.prefault({}),
+    recall: recallSchema.prefault({}),
+    traversal: traversalSchema.prefault({}),
+    hints: hintsSchema.prefault({}),
+    telemetry: telemetrySchema.prefault({}),
+    dreaming: dreamingSchema.prefault({}),
+    retention: retentionSchema.prefault({}),
+    store: storeSchema.prefault({}),
+    transcripts: transcriptsSchema.prefault({}),
+    documents: documentsSchema.prefault({}),
+    imports: importsSchema.prefault({}),
+    queue: queueSchema
+      .prefault({})
+      .refine((q) => q.heartbeatMs < q.leaseMs, {
+        message: 'queue.heartbeatMs must be below queue.leaseMs',
+        path: ['heartbeatMs'],
+      }),
+  })
+  .refine((c) => c.documents.chunkOverlap < c.documents.chunkSize, {
+    message: 'documents.chunkOverlap must be below documents.chunkSize',
+    path: ['documents', 'chunkOverlap'],
+  });
 
 /** A partial configuration, as hosts pass it. */
 export type MemoryConfigInput = z.input<typeof memoryConfigSchema>;

@@ -1,19 +1,18 @@
-export { MEMORY_ERROR_CODES, MemoryError, TransactionBoundaryError, isMemoryError } from './errors.js';
-export type { ErrorDetails, MemoryErrorCode, MemoryErrorOptions } from './errors.js';
-export { createIdGenerator, createSequentialIds, isWellFormedId } from './ids.js';
-export type { Brand, DocumentId, EntityId, HistoryId, IdGenerator, JobId, MemoryId } from './ids.js';
-export { createManualClock, systemClock } from './clock.js';
 export type { Clock, ManualClock } from './clock.js';
-export { createCryptoRandom, createSeededRandom, cryptoRandom } from './random.js';
-export type { RandomSource } from './random.js';
-export { createManualScheduler, createTimerScheduler } from './scheduler.js';
-export type { ManualScheduler, ScheduledHandle, ScheduledTask, Scheduler } from './scheduler.js';
-export { silentLogger } from './logger.js';
+export { createManualClock, systemClock } from './clock.js';
+export type { MemoryConfig, MemoryConfigInput } from './config.js';
+export { defaultConfig, memoryConfigSchema, resolveConfig } from './config.js';
+export type { ErrorDetails, MemoryErrorCode, MemoryErrorOptions } from './errors.js';
+export { isMemoryError, MEMORY_ERROR_CODES, MemoryError, TransactionBoundaryError } from './errors.js';
+export type { Brand, DocumentId, EntityId, HistoryId, IdGenerator, JobId, MemoryId } from './ids.js';
+export { createIdGenerator, createSequentialIds, isWellFormedId } from './ids.js';
 export type { LogFields, Logger } from './logger.js';
+export { silentLogger } from './logger.js';
+export { parseLenientJson, stripThinkBlocks } from './model-output.js';
 export type {
   ChatMessage,
-  EmbedOptions,
   EmbeddingProvider,
+  EmbedOptions,
   GenerateRequest,
   GenerateResult,
   LlmProvider,
@@ -21,10 +20,18 @@ export type {
   ToolSpec,
   Usage,
 } from './providers.js';
-export { parseLenientJson, stripThinkBlocks } from './model-output.js';
+export type { RandomSource } from './random.js';
+export { createCryptoRandom, createSeededRandom, cryptoRandom } from './random.js';
+export type { ManualScheduler, ScheduledHandle, ScheduledTask, Scheduler } from './scheduler.js';
+export { createManualScheduler, createTimerScheduler } from './scheduler.js';
 export { STOP_WORDS } from './stop-words.js';
-export { contentHash, hashNormalized, isWellFormedText, normalizeForHash, normalizeForStorage, utf8Length } from './text.js';
-export { defaultConfig, memoryConfigSchema, resolveConfig } from './config.js';
-export type { MemoryConfig, MemoryConfigInput } from './config.js';
+export {
+  contentHash,
+  hashNormalized,
+  isWellFormedText,
+  normalizeForHash,
+  normalizeForStorage,
+  utf8Length,
+} from './text.js';
 export { agentIdSchema, idSchema, invalidInput, labelSchema, parseInput, timeSchema } from './validation.js';
 export { yieldToEventLoop } from './yield.js';

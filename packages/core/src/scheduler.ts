@@ -26,14 +26,17 @@ export function createTimerScheduler(options: { onError?: (error: unknown) => vo
   const onError = options.onError ?? ((): void => undefined);
   return {
     schedule(task, delayMs) {
-      const timer = setTimeout(() => {
-        try {
-          const result = task();
-          if (result instanceof Promise) result.catch(onError);
-        } catch (error) {
-          onError(error);
-        }
-      }, Math.max(0, delayMs));
+      const timer = setTimeout(
+        () => {
+          try {
+            const result = task();
+            if (result instanceof Promise) result.catch(onError);
+          } catch (error) {
+            onError(error);
+          }
+        },
+        Math.max(0, delayMs),
+      );
       timer.unref();
       return { cancel: () => clearTimeout(timer) };
     },

@@ -11,7 +11,10 @@ export const agentIdSchema = z
   .string({ error: 'agentId must be a string' })
   .min(1, 'agentId must not be empty')
   .max(256, 'agentId must be at most 256 characters')
-  .refine((s) => s.trim() === s && !CONTROL.test(s), 'agentId must not have surrounding whitespace or control characters');
+  .refine(
+    (s) => s.trim() === s && !CONTROL.test(s),
+    'agentId must not have surrounding whitespace or control characters',
+  );
 
 /** An id this library minted (see `isWellFormedId`). */
 export const idSchema = z.string({ error: 'id must be a string' }).refine(isWellFormedId, 'id is not a well-formed id');
@@ -26,7 +29,9 @@ export const labelSchema = (max: number, what: string) =>
 
 /** A point in time: epoch milliseconds, a Date, or an ISO-8601 string; parsed to epoch milliseconds. */
 export const timeSchema = z
-  .union([z.number().finite(), z.date(), z.string().min(1)], { error: 'expected epoch milliseconds, a Date or an ISO-8601 string' })
+  .union([z.number().finite(), z.date(), z.string().min(1)], {
+    error: 'expected epoch milliseconds, a Date or an ISO-8601 string',
+  })
   .transform((value, ctx) => {
     const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : value.getTime();
     if (!Number.isFinite(ms)) {

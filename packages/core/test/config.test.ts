@@ -30,7 +30,15 @@ describe('configuration', () => {
       hintOnlyCap: 0.75,
       recencyBoost: 0.1,
       recencyDays: 365,
-      dampening: { gravity: true, gravityFactor: 0.5, hub: true, hubFactor: 0.7, hubPercentile: 0.9, resolution: true, resolutionFactor: 1.2 },
+      dampening: {
+        gravity: true,
+        gravityFactor: 0.5,
+        hub: true,
+        hubFactor: 0.7,
+        hubPercentile: 0.9,
+        resolution: true,
+        resolutionFactor: 1.2,
+      },
     });
     expect(defaultConfig.traversal).toMatchObject({ enabled: true, maxHops: 1, flatReserve: 0.4, unanchoredCap: 0.35 });
     expect(defaultConfig.hints).toMatchObject({ enabled: true, maxPerMemory: 5 });
@@ -68,7 +76,9 @@ describe('configuration', () => {
   it('rejects retired extraction settings with the name of what replaced them', () => {
     expect(() => resolveConfig({ pipeline: { extraction: { provider: 'ollama' } } })).toThrow(/Dreaming/);
     expect(() => resolveConfig({ extractionModel: 'qwen3' })).toThrow(/retired/);
-    expect(() => resolveConfig({ pipeline: { minFactConfidenceForWrite: 0.7 } })).toThrow(/dreaming\.minConfidenceForWrite/);
+    expect(() => resolveConfig({ pipeline: { minFactConfidenceForWrite: 0.7 } })).toThrow(
+      /dreaming\.minConfidenceForWrite/,
+    );
     expect(() => resolveConfig({ autonomous: { allowUpdateDelete: true } })).toThrow(/dreaming\.allowUpdateDelete/);
     expect(codeOf(() => resolveConfig({ pipeline: { shadowMode: true } }))).toBe('INVALID_CONFIG');
   });

@@ -28,9 +28,11 @@ describe('parseLenientJson', () => {
   });
 
   it('never throws on arbitrary text', () => {
-    fc.assert(fc.property(fc.string(), (text) => {
-      parseLenientJson(text);
-      stripThinkBlocks(text);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        parseLenientJson(text);
+        stripThinkBlocks(text);
+      }),
+    );
   });
 });

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
-  MEMORY_ERROR_CODES,
-  MemoryError,
-  TransactionBoundaryError,
   agentIdSchema,
   createIdGenerator,
   createManualClock,
@@ -11,10 +9,12 @@ import {
   createSequentialIds,
   isMemoryError,
   isWellFormedId,
+  MEMORY_ERROR_CODES,
+  MemoryError,
   parseInput,
+  TransactionBoundaryError,
   timeSchema,
 } from '../src/index.js';
-import { z } from 'zod';
 
 describe('MemoryError', () => {
   it('carries a stable code, JSON-safe details and the cause', () => {
@@ -24,7 +24,12 @@ describe('MemoryError', () => {
     expect(isMemoryError(error, 'STORAGE_ERROR')).toBe(true);
     expect(isMemoryError(error, 'NOT_FOUND')).toBe(false);
     expect(error.cause).toBe(cause);
-    expect(JSON.parse(JSON.stringify(error))).toEqual({ name: 'MemoryError', code: 'STORAGE_ERROR', message: 'write failed', details: { table: 'memories' } });
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      name: 'MemoryError',
+      code: 'STORAGE_ERROR',
+      message: 'write failed',
+      details: { table: 'memories' },
+    });
     expect(isMemoryError(new Error('x'))).toBe(false);
   });
 

@@ -1,4 +1,13 @@
-import { type ChatMessage, type Clock, type LlmProvider, type ToolCall, type ToolSpec, type Usage, parseLenientJson, stripThinkBlocks } from '@memory/core';
+import {
+  type ChatMessage,
+  type Clock,
+  type LlmProvider,
+  parseLenientJson,
+  stripThinkBlocks,
+  type ToolCall,
+  type ToolSpec,
+  type Usage,
+} from '@memory/core';
 import { z } from 'zod';
 
 /** A tool the Dreaming agent may call: its schema is the single source of both validation and the JSON Schema the model sees. */
@@ -56,7 +65,12 @@ function textToolCalls(text: string, turn: number): ToolCall[] {
   const calls: ToolCall[] = [];
   items.forEach((item: unknown, i) => {
     const parsed = textCallSchema.safeParse(item);
-    if (parsed.success) calls.push({ id: `text-${turn}-${i}`, name: parsed.data.tool, arguments: JSON.stringify(parsed.data.arguments ?? {}) });
+    if (parsed.success)
+      calls.push({
+        id: `text-${turn}-${i}`,
+        name: parsed.data.tool,
+        arguments: JSON.stringify(parsed.data.arguments ?? {}),
+      });
   });
   return calls;
 }
@@ -67,11 +81,16 @@ function cap(text: string, max: number): string {
 
 function runTool(tools: ReadonlyMap<string, AgentTool>, call: ToolCall): { ok: boolean; result: string } {
   const tool = tools.get(call.name);
-  if (!tool) return { ok: false, result: `error: no tool named "${call.name}"; available: ${[...tools.keys()].join(', ')}` };
+  if (!tool)
+    return { ok: false, result: `error: no tool named "${call.name}"; available: ${[...tools.keys()].join(', ')}` };
   const args = call.arguments.trim() === '' ? {} : parseLenientJson(call.arguments);
   if (args === undefined) return { ok: false, result: 'error: the arguments are not valid JSON; send one JSON object' };
   const parsed = tool.input.safeParse(args);
-  if (!parsed.success) return { ok: false, result: `error: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      result: `error: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`,
+    };
   try {
     return { ok: true, result: JSON.stringify(tool.run(parsed.data)) };
   } catch (error) {
@@ -96,7 +115,11 @@ export async function runAgent(input: {
   readonly signal?: AbortSignal;
 }): Promise<AgentRun> {
   const tools = new Map<string, AgentTool>(input.tools.map((t) => [t.name, t as unknown as AgentTool]));
-  const specs: ToolSpec[] = input.tools.map((t) => ({ name: t.name, description: t.description, parameters: z.toJSONSchema(t.input, { unrepresentable: 'any' }) as Record<string, unknown> }));
+  const specs: ToolSpec[] = input.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    parameters: z.toJSONSchema(t.input, { unrepresentable: 'any' }) as Record<string, unknown>,
+  }));
   const messages: ChatMessage[] = [
     { role: 'system', content: `${input.system}\n\n${JSON_PROTOCOL}` },
     { role: 'user', content: input.user },
@@ -113,14 +136,19 @@ export async function runAgent(input: {
     if (input.signal?.aborted) return stop('aborted');
     if (input.clock.now() >= input.limits.deadlineAt) return stop('deadline');
     if (turn >= input.limits.maxTurns) return stop('turn_cap');
-    const answer = await input.llm.generate({ messages, tools: specs, maxOutputTokens: input.limits.maxOutputTokens, temperature: 0.2 }, input.signal ? { signal: input.signal } : {});
+    const answer = await input.llm.generate(
+      { messages, tools: specs, maxOutputTokens: input.limits.maxOutputTokens, temperature: 0.2 },
+      input.signal ? { signal: input.signal } : {},
+    );
     addUsage(answer.usage);
     const text = stripThinkBlocks(answer.text);
     const native = answer.toolCalls !== undefined && answer.toolCalls.length > 0;
     const toolCalls = native ? (answer.toolCalls ?? []) : textToolCalls(text, turn);
     if (toolCalls.length === 0) return stop('finished', text);
     // Native calls go back as tool messages; JSON-protocol calls as one user message of results.
-    messages.push(native ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: answer.text });
+    messages.push(
+      native ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: answer.text },
+    );
     const textResults: string[] = [];
     for (const call of toolCalls) {
       if (calls.length >= input.limits.maxToolCalls) return stop('tool_call_cap');
@@ -128,7 +156,14 @@ export async function runAgent(input: {
       const started = performance.now();
       const { ok, result } = runTool(tools, call);
       const shown = cap(result, input.limits.maxResultChars);
-      calls.push({ ordinal: calls.length, tool: call.name.slice(0, 100), arguments: cap(call.arguments, input.limits.maxResultChars), result: shown, ok, durationMs: performance.now() - started });
+      calls.push({
+        ordinal: calls.length,
+        tool: call.name.slice(0, 100),
+        arguments: cap(call.arguments, input.limits.maxResultChars),
+        result: shown,
+        ok,
+        durationMs: performance.now() - started,
+      });
       if (native) messages.push({ role: 'tool', toolCallId: call.id, content: shown });
       else textResults.push(`Result of ${call.name}: ${shown}`);
     }

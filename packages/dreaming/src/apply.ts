@@ -1,8 +1,8 @@
-import { type MemoryConfig, MemoryError, agentIdSchema, labelSchema, parseInput } from '@memory/core';
-import { type SqlExecutor, type Store, raw } from '@memory/store';
+import { agentIdSchema, labelSchema, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
+import { raw, type SqlExecutor, type Store } from '@memory/store';
 import { z } from 'zod';
 import { HYGIENE_OPERATIONS, type OperationName, parseOperations } from './operations.js';
-import { type ProposalRoute, decideOperations, hygieneSubjects } from './validate.js';
+import { decideOperations, hygieneSubjects, type ProposalRoute } from './validate.js';
 import { type WriteContext, type WriteOutcome, writeOperation } from './writers.js';
 
 const contextSchema = z.strictObject({
@@ -26,7 +26,14 @@ export interface ApplyResult {
   readonly retryFrom?: number;
 }
 
-function recordProvenance(sql: SqlExecutor, ctx: WriteContext, operation: OperationName, outcome: WriteOutcome, evidence: unknown, confidence: number | undefined): void {
+function recordProvenance(
+  sql: SqlExecutor,
+  ctx: WriteContext,
+  operation: OperationName,
+  outcome: WriteOutcome,
+  evidence: unknown,
+  confidence: number | undefined,
+): void {
   sql.run(
     raw(
       `INSERT INTO dreaming_provenance (agent_id, pass_id, actor, operation, target_type, target_id, evidence_json, confidence, previous_json, created_at)
@@ -47,14 +54,22 @@ function recordProvenance(sql: SqlExecutor, ctx: WriteContext, operation: Operat
 
 /** Memories an apply wrote or changed (not archived, not deduplicated): they need vectors. */
 export function writtenMemoryIds(result: ApplyResult): string[] {
-  return result.applied.filter((a) => a.targetType === 'memory' && a.deduped !== true && a.operation !== 'archive_memory').map((a) => a.targetId);
+  return result.applied
+    .filter((a) => a.targetType === 'memory' && a.deduped !== true && a.operation !== 'archive_memory')
+    .map((a) => a.targetId);
 }
 
 /** Hygiene acted on its subjects: their open attention records are resolved by this pass. */
 function resolveAttention(sql: SqlExecutor, ctx: WriteContext, subjects: readonly string[]): void {
   for (const subject of subjects) {
     sql.run(
-      raw("UPDATE dreaming_attention SET resolved_at = ?, resolved_by_pass_id = ?, resolution = 'resolved' WHERE agent_id = ? AND subject_ref = ? AND resolved_at IS NULL", ctx.now, ctx.passId, ctx.agentId, subject),
+      raw(
+        "UPDATE dreaming_attention SET resolved_at = ?, resolved_by_pass_id = ?, resolution = 'resolved' WHERE agent_id = ? AND subject_ref = ? AND resolved_at IS NULL",
+        ctx.now,
+        ctx.passId,
+        ctx.agentId,
+        subject,
+      ),
     );
   }
 }
@@ -67,14 +82,26 @@ function resolveAttention(sql: SqlExecutor, ctx: WriteContext, subjects: readonl
  * part-way stops there and returns `retryFrom`. Invalid operations come back in `rejected`, never
  * as a thrown error; only a malformed batch or context throws `INVALID_INPUT`.
  */
-export function applyDreamingOperations(store: Store, config: MemoryConfig, context: unknown, operations: unknown): ApplyResult {
+export function applyDreamingOperations(
+  store: Store,
+  config: MemoryConfig,
+  context: unknown,
+  operations: unknown,
+): ApplyResult {
   const ctxInput = parseInput(contextSchema, context, 'dreaming.apply');
   const policy = config.dreaming;
   const parsed = parseOperations(operations);
   if (!parsed.ok) throw new MemoryError('INVALID_INPUT', `invalid input to dreaming.apply: ${parsed.reason}`);
   if (policy.mutationsFrozen) {
     const count = Array.isArray(operations) ? operations.length : 0;
-    return { applied: [], rejected: Array.from({ length: count }, (_, index) => ({ index, reason: 'dreaming.mutationsFrozen is on: nothing is written' })), proposals: [] };
+    return {
+      applied: [],
+      rejected: Array.from({ length: count }, (_, index) => ({
+        index,
+        reason: 'dreaming.mutationsFrozen is on: nothing is written',
+      })),
+      proposals: [],
+    };
   }
   const ctx: WriteContext = {
     agentId: ctxInput.agentId,
@@ -84,7 +111,10 @@ export function applyDreamingOperations(store: Store, config: MemoryConfig, cont
     nextId: () => store.ids.next(),
   };
   const decisions = store.read((sql) => decideOperations(sql, ctx.agentId, policy, parsed.valid));
-  const rejected = [...parsed.rejected, ...decisions.flatMap((d) => (d.status === 'rejected' ? [{ index: d.index, reason: d.reason }] : []))].sort((a, b) => a.index - b.index);
+  const rejected = [
+    ...parsed.rejected,
+    ...decisions.flatMap((d) => (d.status === 'rejected' ? [{ index: d.index, reason: d.reason }] : [])),
+  ].sort((a, b) => a.index - b.index);
 
   const proposals: Array<{ index: number; id: string; route: ProposalRoute }> = [];
   const toPropose = decisions.flatMap((d) => (d.status === 'proposal' ? [d] : []));
@@ -136,13 +166,18 @@ export function applyDreamingOperations(store: Store, config: MemoryConfig, cont
           const outcome = store.write((inner) => {
             const result = writeOperation(inner, ctx, d.operation);
             recordProvenance(inner, ctx, d.operation.operation, result, d.operation.evidence, d.operation.confidence);
-            if (HYGIENE_OPERATIONS.has(d.operation.operation)) resolveAttention(inner, ctx, hygieneSubjects(d.operation));
+            if (HYGIENE_OPERATIONS.has(d.operation.operation))
+              resolveAttention(inner, ctx, hygieneSubjects(d.operation));
             return result;
           });
           const { previous: _previous, ...visible } = outcome;
           applied.push({ index: d.index, operation: d.operation.operation, ...visible });
         } catch (error) {
-          store.logger.warn('dreaming operation failed; stopping the batch', { index: d.index, operation: d.operation.operation, error: error instanceof Error ? error.message : String(error) });
+          store.logger.warn('dreaming operation failed; stopping the batch', {
+            index: d.index,
+            operation: d.operation.operation,
+            error: error instanceof Error ? error.message : String(error),
+          });
           retryFrom = d.index;
           return;
         }

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '@memory/store';
-import { type SourceRef, lookupEvidence, parseSourceRef } from './evidence.js';
+import { lookupEvidence, parseSourceRef, type SourceRef } from './evidence.js';
 
 /** One citation as an operation carries it. */
 export interface Citation {
@@ -12,7 +12,9 @@ export const MIN_QUOTE_CHARS = 8;
 /** Longest quote accepted: citations point at evidence, they do not copy it. */
 export const MAX_QUOTE_CHARS = 2000;
 
-export type CitationCheck = { readonly ok: true; readonly refs: readonly SourceRef[] } | { readonly ok: false; readonly reason: string };
+export type CitationCheck =
+  | { readonly ok: true; readonly refs: readonly SourceRef[] }
+  | { readonly ok: false; readonly reason: string };
 
 /** Unicode-normalizes (NFC) and unifies line endings: differences that are encoding, not wording. */
 function canonical(text: string): string {
@@ -25,16 +27,33 @@ function canonical(text: string): string {
  * reason written for the model: what was wrong and how to fix it.
  */
 export function checkCitations(sql: SqlExecutor, agentId: string, citations: readonly Citation[]): CitationCheck {
-  if (citations.length === 0) return { ok: false, reason: 'cite at least one piece of evidence: { sourceRef: "transcript:<sessionKey>" | "memory:<id>" | "document:<id>" | "import:<recordId>", quote }' };
+  if (citations.length === 0)
+    return {
+      ok: false,
+      reason:
+        'cite at least one piece of evidence: { sourceRef: "transcript:<sessionKey>" | "memory:<id>" | "document:<id>" | "import:<recordId>", quote }',
+    };
   const refs: SourceRef[] = [];
   const texts = new Map<string, string>();
   for (const [i, citation] of citations.entries()) {
     const where = `evidence[${i}]`;
     const ref = parseSourceRef(citation.sourceRef);
-    if (!ref || ref.kind === 'attention') return { ok: false, reason: `${where}: "${String(citation.sourceRef).slice(0, 80)}" is not an evidence reference; use transcript:<sessionKey>, memory:<id>, document:<id> or import:<recordId>` };
+    if (!ref || ref.kind === 'attention')
+      return {
+        ok: false,
+        reason: `${where}: "${String(citation.sourceRef).slice(0, 80)}" is not an evidence reference; use transcript:<sessionKey>, memory:<id>, document:<id> or import:<recordId>`,
+      };
     const quote = typeof citation.quote === 'string' ? canonical(citation.quote) : '';
-    if (quote.trim().length < MIN_QUOTE_CHARS) return { ok: false, reason: `${where}: quote at least ${MIN_QUOTE_CHARS} characters copied verbatim from ${citation.sourceRef}` };
-    if (quote.length > MAX_QUOTE_CHARS) return { ok: false, reason: `${where}: quote at most ${MAX_QUOTE_CHARS} characters; cite the sentence that supports the operation` };
+    if (quote.trim().length < MIN_QUOTE_CHARS)
+      return {
+        ok: false,
+        reason: `${where}: quote at least ${MIN_QUOTE_CHARS} characters copied verbatim from ${citation.sourceRef}`,
+      };
+    if (quote.length > MAX_QUOTE_CHARS)
+      return {
+        ok: false,
+        reason: `${where}: quote at most ${MAX_QUOTE_CHARS} characters; cite the sentence that supports the operation`,
+      };
     let text = texts.get(citation.sourceRef);
     if (text === undefined) {
       const found = lookupEvidence(sql, agentId, ref);
@@ -51,7 +70,10 @@ export function checkCitations(sql: SqlExecutor, agentId: string, citations: rea
       texts.set(citation.sourceRef, text);
     }
     if (!text.includes(quote)) {
-      return { ok: false, reason: `${where}: the quote is not in ${citation.sourceRef} word for word; copy the exact text instead of paraphrasing` };
+      return {
+        ok: false,
+        reason: `${where}: the quote is not in ${citation.sourceRef} word for word; copy the exact text instead of paraphrasing`,
+      };
     }
     refs.push(ref);
   }

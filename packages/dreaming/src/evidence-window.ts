@@ -1,4 +1,4 @@
-import { type SqlExecutor, raw } from '@memory/store';
+import { raw, type SqlExecutor } from '@memory/store';
 
 /** One piece of evidence delivered to a pass: a slice of a source's rendering. */
 export interface EvidenceFragment {
@@ -45,7 +45,10 @@ export function fragmentEnd(text: string, from: number, max: number): number {
   const paragraph = span.lastIndexOf('\n\n');
   if (paragraph >= floor) return from + paragraph + 2;
   // A sentence ends after its punctuation and the following space or newline.
-  const ends = ['. ', '? ', '! ', '.\n'].map((mark) => span.lastIndexOf(mark)).filter((i) => i >= 0).map((i) => i + 2);
+  const ends = ['. ', '? ', '! ', '.\n']
+    .map((mark) => span.lastIndexOf(mark))
+    .filter((i) => i >= 0)
+    .map((i) => i + 2);
   const newline = span.lastIndexOf('\n');
   const sentence = Math.max(-1, ...ends, newline >= 0 ? newline + 1 : -1);
   if (sentence > floor) return from + sentence;
@@ -91,7 +94,9 @@ const RENDERING: Record<string, string> = {
 function rendering(sql: SqlExecutor, agentId: string, sourceRef: string): string | undefined {
   const colon = sourceRef.indexOf(':');
   const query = RENDERING[sourceRef.slice(0, colon)];
-  return query ? (sql.get<{ text: string | null }>(raw(query, agentId, sourceRef.slice(colon + 1)))?.text ?? undefined) : undefined;
+  return query
+    ? (sql.get<{ text: string | null }>(raw(query, agentId, sourceRef.slice(colon + 1)))?.text ?? undefined)
+    : undefined;
 }
 
 /**
@@ -99,7 +104,11 @@ function rendering(sql: SqlExecutor, agentId: string, sourceRef: string): string
  * each source's delivered offset, cut into fragments of at most `fragmentChars` at paragraph or
  * sentence boundaries, until `budgetTokens` is spent. Reads only the sources it delivers.
  */
-export function selectEvidence(sql: SqlExecutor, agentId: string, options: { budgetTokens: number; fragmentChars: number }): EvidenceWindow {
+export function selectEvidence(
+  sql: SqlExecutor,
+  agentId: string,
+  options: { budgetTokens: number; fragmentChars: number },
+): EvidenceWindow {
   const budgetChars = options.budgetTokens * CHARS_PER_TOKEN;
   const fragments: EvidenceFragment[] = [];
   const spans: DeliveredSpan[] = [];

@@ -1,4 +1,4 @@
-import { type SqlExecutor, raw } from '@memory/store';
+import { raw, type SqlExecutor } from '@memory/store';
 
 /** The kinds of evidence a Dreaming operation can cite. */
 export const EVIDENCE_KINDS = ['transcript', 'memory', 'document', 'import'] as const;
@@ -36,10 +36,12 @@ interface Row {
 const LOOKUPS: Record<EvidenceKind, string> = {
   memory: 'SELECT agent_id, content AS text, (is_deleted = 0) AS ready FROM memories WHERE id = ?',
   // A transcript is evidence once completed: its rendered content is what Dreaming reads.
-  transcript: 'SELECT agent_id, content AS text, (completed_at IS NOT NULL) AS ready FROM session_transcripts WHERE session_key = ? ORDER BY (agent_id = ?) DESC LIMIT 1',
+  transcript:
+    'SELECT agent_id, content AS text, (completed_at IS NOT NULL) AS ready FROM session_transcripts WHERE session_key = ? ORDER BY (agent_id = ?) DESC LIMIT 1',
   document: "SELECT agent_id, raw_content AS text, (status = 'done') AS ready FROM documents WHERE id = ?",
   // An imported conversation, by its record id in the export.
-  import: 'SELECT agent_id, content AS text, (completed_at IS NOT NULL) AS ready FROM session_transcripts WHERE source_record_id = ? ORDER BY (agent_id = ?) DESC LIMIT 1',
+  import:
+    'SELECT agent_id, content AS text, (completed_at IS NOT NULL) AS ready FROM session_transcripts WHERE source_record_id = ? ORDER BY (agent_id = ?) DESC LIMIT 1',
 };
 
 /**

@@ -1,13 +1,13 @@
-import { type Clock, type LlmProvider, type MemoryConfig, MemoryError, agentIdSchema, parseInput } from '@memory/core';
-import { type Store, raw } from '@memory/store';
+import { agentIdSchema, type Clock, type LlmProvider, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
+import { raw, type Store } from '@memory/store';
 import { z } from 'zod';
 import { type AgentRun, runAgent } from './agent.js';
 import { type ApplyResult, writtenMemoryIds } from './apply.js';
 import { detectAttention, openAttentionCount } from './attention.js';
-import { type DeliveredSpan, backlogTokens, recordDelivered, selectEvidence } from './evidence-window.js';
-import { RUNBOOK_VERSION, buildRunbook } from './runbook.js';
+import { backlogTokens, type DeliveredSpan, recordDelivered, selectEvidence } from './evidence-window.js';
+import { buildRunbook, RUNBOOK_VERSION } from './runbook.js';
 import { passTools } from './tools.js';
-import { type DreamingMode, chooseMode } from './triggers.js';
+import { chooseMode, type DreamingMode } from './triggers.js';
 
 const passInputSchema = z.strictObject({
   agentId: agentIdSchema,
@@ -39,26 +39,47 @@ interface State {
  * offsets, the agent's state). A pass that hits a bound or whose model fails is recorded as failed
  * with what it did; evidence it did not finish is delivered again next time.
  */
-export async function runDreamingPass(deps: { readonly store: Store; readonly config: MemoryConfig; readonly llm: LlmProvider; readonly clock: Clock; readonly signal?: AbortSignal }, input: unknown): Promise<PassResult> {
+export async function runDreamingPass(
+  deps: {
+    readonly store: Store;
+    readonly config: MemoryConfig;
+    readonly llm: LlmProvider;
+    readonly clock: Clock;
+    readonly signal?: AbortSignal;
+  },
+  input: unknown,
+): Promise<PassResult> {
   const { store, config, llm, clock } = deps;
   const request = parseInput(passInputSchema, input, 'dreaming.runPass');
-  if (config.dreaming.mutationsFrozen) throw new MemoryError('CONFLICT', 'dreaming.mutationsFrozen is on: no passes run');
+  if (config.dreaming.mutationsFrozen)
+    throw new MemoryError('CONFLICT', 'dreaming.mutationsFrozen is on: no passes run');
   const agentId = request.agentId;
   const passId = store.ids.next();
   const started = clock.now();
   store.write((sql) => detectAttention(sql, agentId, config.dreaming, started, () => store.ids.next()));
   const prepared = store.read((sql) => {
-    const state = sql.get<State>(raw('SELECT consecutive_failures, last_mode FROM dreaming_state WHERE agent_id = ?', agentId));
+    const state = sql.get<State>(
+      raw('SELECT consecutive_failures, last_mode FROM dreaming_state WHERE agent_id = ?', agentId),
+    );
     const attention = openAttentionCount(sql, agentId);
     const backlog = backlogTokens(sql, agentId);
     const mode = request.mode ?? chooseMode(state?.last_mode ?? null, { hygiene: attention > 0, content: backlog > 0 });
-    const window = mode === null || mode === 'incremental-hygiene' ? undefined : selectEvidence(sql, agentId, { budgetTokens: config.dreaming.inputBudgetTokens, fragmentChars: config.dreaming.fragmentChars });
+    const window =
+      mode === null || mode === 'incremental-hygiene'
+        ? undefined
+        : selectEvidence(sql, agentId, {
+            budgetTokens: config.dreaming.inputBudgetTokens,
+            fragmentChars: config.dreaming.fragmentChars,
+          });
     return { state, attention, mode, window };
   });
   const { mode, window, attention } = prepared;
   const fragments = window?.fragments ?? [];
   const spans = window?.spans ?? [];
-  const record = (status: PassResult['status'], fields: { summary?: string; error?: string; run?: AgentRun; results?: ApplyResult[]; delivered?: DeliveredSpan[] }): PassResult => {
+  const record = (
+    status: PassResult['status'],
+    fields: { summary?: string; error?: string; run?: AgentRun; results?: ApplyResult[]; delivered?: DeliveredSpan[] },
+  ): PassResult => {
     const results = fields.results ?? [];
     const mutations = {
       applied: results.reduce((n, r) => n + r.applied.length, 0),
@@ -88,7 +109,17 @@ export async function runDreamingPass(deps: { readonly store: Store; readonly co
       );
       for (const call of fields.run?.calls ?? []) {
         sql.run(
-          raw('INSERT INTO dreaming_tool_calls (pass_id, ordinal, tool, arguments, result, ok, duration_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', passId, call.ordinal, call.tool, call.arguments, call.result, call.ok ? 1 : 0, call.durationMs, now),
+          raw(
+            'INSERT INTO dreaming_tool_calls (pass_id, ordinal, tool, arguments, result, ok, duration_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+            passId,
+            call.ordinal,
+            call.tool,
+            call.arguments,
+            call.result,
+            call.ok ? 1 : 0,
+            call.durationMs,
+            now,
+          ),
         );
       }
       if (fields.delivered && fields.delivered.length > 0) recordDelivered(sql, agentId, fields.delivered, now);
@@ -116,7 +147,16 @@ export async function runDreamingPass(deps: { readonly store: Store; readonly co
       }
     });
     const memoryIds = [...new Set(results.flatMap((r) => writtenMemoryIds(r)))];
-    return { passId, status, mode, summary: fields.summary ?? '', ...(fields.error ? { error: fields.error } : {}), toolCalls: fields.run?.calls.length ?? 0, mutations, memoryIds };
+    return {
+      passId,
+      status,
+      mode,
+      summary: fields.summary ?? '',
+      ...(fields.error ? { error: fields.error } : {}),
+      toolCalls: fields.run?.calls.length ?? 0,
+      mutations,
+      memoryIds,
+    };
   };
 
   if (mode === null) return record('skipped', { summary: 'no evidence and no attention: the model was not called' });
@@ -142,7 +182,10 @@ export async function runDreamingPass(deps: { readonly store: Store; readonly co
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
   } catch (error) {
-    return record('failed', { error: `model call failed: ${error instanceof Error ? error.message : String(error)}`, results });
+    return record('failed', {
+      error: `model call failed: ${error instanceof Error ? error.message : String(error)}`,
+      results,
+    });
   }
   // Evidence the agent actually read is delivered; the rest comes back next pass.
   const delivered = spans.flatMap((s) => {

@@ -20,11 +20,16 @@ const RULES = [
 const FOCUS: Record<DreamingMode, string> = {
   incremental: 'Read the new evidence and consolidate it; handle open attention records.',
   'incremental-content': 'Focus on content: read the new evidence page by page and consolidate what is settled.',
-  'incremental-hygiene': 'Focus on hygiene: work through the open attention records (duplicates, empty entities, over-full aspects, contested or stale claims); merge, archive, supersede or decline them.',
-  compact: 'Compact the graph: merge duplicates, archive what nothing supports, and supersede claims that newer evidence replaced.',
+  'incremental-hygiene':
+    'Focus on hygiene: work through the open attention records (duplicates, empty entities, over-full aspects, contested or stale claims); merge, archive, supersede or decline them.',
+  compact:
+    'Compact the graph: merge duplicates, archive what nothing supports, and supersede claims that newer evidence replaced.',
 };
 
-export function buildRunbook(mode: DreamingMode, overview: { fragments: number; tokens: number; attention: number }): { system: string; user: string } {
+export function buildRunbook(
+  mode: DreamingMode,
+  overview: { fragments: number; tokens: number; attention: number },
+): { system: string; user: string } {
   return {
     system: RULES.join('\n'),
     user: [

@@ -1,9 +1,9 @@
 import type { Clock, LlmProvider, MemoryConfig } from '@memory/core';
-import { type Store, raw } from '@memory/store';
+import { raw, type Store } from '@memory/store';
 import { openAttentionCount } from './attention.js';
 import { backlogTokens } from './evidence-window.js';
 import { type PassResult, runDreamingPass } from './pass.js';
-import { type TriggerDecision, decideTrigger } from './triggers.js';
+import { decideTrigger, type TriggerDecision } from './triggers.js';
 
 /** The shared LLM admission limit, as the scheduler sees it. */
 export interface PassLimiter {
@@ -40,13 +40,22 @@ export function createDreamingSchedule(deps: {
   return {
     /** One check over the agents; returns the decisions made and the passes run. */
     async check(): Promise<Array<{ agentId: string; decision: TriggerDecision; pass?: PassResult }>> {
-      const agents = store.read((sql) => sql.all<{ agent_id: string }>(raw(CANDIDATE_AGENTS, AGENTS_PER_CHECK)).map((r) => r.agent_id));
+      const agents = store.read((sql) =>
+        sql.all<{ agent_id: string }>(raw(CANDIDATE_AGENTS, AGENTS_PER_CHECK)).map((r) => r.agent_id),
+      );
       const out: Array<{ agentId: string; decision: TriggerDecision; pass?: PassResult }> = [];
       for (const agentId of agents) {
         const now = clock.now();
         const state = store.read((sql) => {
-          const row = sql.get<{ consecutive_failures: number; last_failure_at: number | null; last_pass_at: number | null }>(
-            raw('SELECT consecutive_failures, last_failure_at, last_pass_at FROM dreaming_state WHERE agent_id = ?', agentId),
+          const row = sql.get<{
+            consecutive_failures: number;
+            last_failure_at: number | null;
+            last_pass_at: number | null;
+          }>(
+            raw(
+              'SELECT consecutive_failures, last_failure_at, last_pass_at FROM dreaming_state WHERE agent_id = ?',
+              agentId,
+            ),
           );
           return {
             consecutiveFailures: row?.consecutive_failures ?? 0,
@@ -62,7 +71,9 @@ export function createDreamingSchedule(deps: {
           out.push({ agentId, decision });
           continue;
         }
-        const pass = await limiter.run(() => runDreamingPass({ store, config, llm, clock }, { agentId, trigger: decision.trigger }));
+        const pass = await limiter.run(() =>
+          runDreamingPass({ store, config, llm, clock }, { agentId, trigger: decision.trigger }),
+        );
         await deps.afterPass?.(agentId, pass);
         out.push({ agentId, decision, pass });
       }

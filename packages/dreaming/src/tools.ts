@@ -1,5 +1,13 @@
 import type { MemoryConfig } from '@memory/core';
-import { type Store, buildFtsMatch, canonicalEntityName, queryTokens, raw, searchMemoriesLexical, searchTranscriptTurns } from '@memory/store';
+import {
+  buildFtsMatch,
+  canonicalEntityName,
+  queryTokens,
+  raw,
+  type Store,
+  searchMemoriesLexical,
+  searchTranscriptTurns,
+} from '@memory/store';
 import { z } from 'zod';
 import type { AgentTool } from './agent.js';
 import { type ApplyResult, applyDreamingOperations } from './apply.js';
@@ -10,7 +18,16 @@ import { citationSchema, parseOperations } from './operations.js';
 import { decideOperations } from './validate.js';
 
 /** The tools of one pass, all scoped to its agent. */
-export function passTools(store: Store, config: MemoryConfig, agentId: string, passId: string, contentMode: boolean, fragments: readonly EvidenceFragment[], pulled: Map<string, number>, applyResults: ApplyResult[]): AgentTool<never>[] {
+export function passTools(
+  store: Store,
+  config: MemoryConfig,
+  agentId: string,
+  passId: string,
+  contentMode: boolean,
+  fragments: readonly EvidenceFragment[],
+  pulled: Map<string, number>,
+  applyResults: ApplyResult[],
+): AgentTool<never>[] {
   let cursor = 0;
   const pageSize = config.dreaming.evidencePageSize;
   const nextEvidence: AgentTool<Record<string, never>> = {
@@ -21,7 +38,11 @@ export function passTools(store: Store, config: MemoryConfig, agentId: string, p
       const page = fragments.slice(cursor, cursor + pageSize);
       cursor += page.length;
       for (const f of page) pulled.set(f.sourceRef, Math.max(pulled.get(f.sourceRef) ?? 0, f.offset + f.text.length));
-      return { fragments: page, remaining: fragments.length - cursor, ...(page.length === 0 ? { note: 'no more evidence in this pass' } : {}) };
+      return {
+        fragments: page,
+        remaining: fragments.length - cursor,
+        ...(page.length === 0 ? { note: 'no more evidence in this pass' } : {}),
+      };
     },
   };
   const searchEntities: AgentTool<{ query: string }> = {
@@ -49,7 +70,13 @@ export function passTools(store: Store, config: MemoryConfig, agentId: string, p
     input: z.strictObject({ entityId: z.string().min(1).max(200) }),
     run: ({ entityId }) =>
       store.read((sql) => {
-        const entity = sql.get(raw("SELECT id, name, entity_type AS type, description FROM entities WHERE id = ? AND agent_id = ? AND status = 'active'", entityId, agentId));
+        const entity = sql.get(
+          raw(
+            "SELECT id, name, entity_type AS type, description FROM entities WHERE id = ? AND agent_id = ? AND status = 'active'",
+            entityId,
+            agentId,
+          ),
+        );
         if (!entity) return { error: `entity ${entityId} not found in this scope` };
         const claims = sql.all(
           raw(
@@ -67,11 +94,20 @@ export function passTools(store: Store, config: MemoryConfig, agentId: string, p
     name: 'list_attention',
     description: 'Open attention records (what needs hygiene or review), highest priority first.',
     input: z.strictObject({}),
-    run: () => store.read((sql) => sql.all(raw('SELECT id, kind, subject_ref AS subjectRef, priority, details FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL ORDER BY priority DESC, created_at LIMIT 50', agentId))),
+    run: () =>
+      store.read((sql) =>
+        sql.all(
+          raw(
+            'SELECT id, kind, subject_ref AS subjectRef, priority, details FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL ORDER BY priority DESC, created_at LIMIT 50',
+            agentId,
+          ),
+        ),
+      ),
   };
   const apply: AgentTool<{ operations: unknown[] }> = {
     name: 'apply_operations',
-    description: 'Apply operations through the audited seam. Each needs exact-quote evidence (or attention for hygiene). Returns applied, rejected (with reasons) and proposals.',
+    description:
+      'Apply operations through the audited seam. Each needs exact-quote evidence (or attention for hygiene). Returns applied, rejected (with reasons) and proposals.',
     input: z.strictObject({ operations: z.array(z.unknown()).min(1).max(100) }),
     run: ({ operations }) => {
       const result = applyDreamingOperations(store, config, { agentId, passId }, operations);
@@ -81,13 +117,17 @@ export function passTools(store: Store, config: MemoryConfig, agentId: string, p
   };
   const searchEvidence: AgentTool<{ query: string }> = {
     name: 'search_evidence',
-    description: "Search this agent's completed conversations and memories by words; returns { sourceRef, text } you may quote.",
+    description:
+      "Search this agent's completed conversations and memories by words; returns { sourceRef, text } you may quote.",
     input: z.strictObject({ query: z.string().min(1).max(500) }),
     run: ({ query }) =>
       store.read((sql) => {
         const match = buildFtsMatch(queryTokens(query, config.recall.maxQueryTokens), 'OR');
         if (!match) return [];
-        const turns = searchTranscriptTurns(sql, { agentId, match, completedOnly: true, limit: 10 }).map((t) => ({ sourceRef: `transcript:${t.session_key}`, text: t.content }));
+        const turns = searchTranscriptTurns(sql, { agentId, match, completedOnly: true, limit: 10 }).map((t) => ({
+          sourceRef: `transcript:${t.session_key}`,
+          text: t.content,
+        }));
         const memories = searchMemoriesLexical(sql, { agentId, match, filters: {}, now: store.clock.now(), limit: 10 })
           .filter((m) => m.type !== 'document_chunk')
           .map((m) => ({ sourceRef: `memory:${m.id}`, text: m.content }));
@@ -114,29 +154,56 @@ export function passTools(store: Store, config: MemoryConfig, agentId: string, p
   };
   const validate: AgentTool<{ operations: unknown[] }> = {
     name: 'validate_operations',
-    description: 'Dry run: how the seam would decide these operations (applied, rejected with reasons, proposals for contradictions), plus warnings for weak names. Writes nothing.',
+    description:
+      'Dry run: how the seam would decide these operations (applied, rejected with reasons, proposals for contradictions), plus warnings for weak names. Writes nothing.',
     input: z.strictObject({ operations: z.array(z.unknown()).min(1).max(100) }),
     run: ({ operations }) => {
       const parsed = parseOperations(operations);
       if (!parsed.ok) return { error: parsed.reason };
       const decisions = store.read((sql) => decideOperations(sql, agentId, config.dreaming, parsed.valid));
       const warnings = parsed.valid.flatMap(({ index, operation }) =>
-        operation.operation === 'create_entity' && isWeakLabel(operation.payload.name) ? [{ index, warning: `"${operation.payload.name}" is a weak name: use the specific name the evidence gives` }] : [],
+        operation.operation === 'create_entity' && isWeakLabel(operation.payload.name)
+          ? [{ index, warning: `"${operation.payload.name}" is a weak name: use the specific name the evidence gives` }]
+          : [],
       );
-      return { rejected: parsed.rejected, decisions: decisions.map((d) => (d.status === 'rejected' ? { index: d.index, status: d.status, reason: d.reason } : d.status === 'proposal' ? { index: d.index, status: d.status, route: d.route } : { index: d.index, status: d.status })), warnings };
+      return {
+        rejected: parsed.rejected,
+        decisions: decisions.map((d) =>
+          d.status === 'rejected'
+            ? { index: d.index, status: d.status, reason: d.reason }
+            : d.status === 'proposal'
+              ? { index: d.index, status: d.status, route: d.route }
+              : { index: d.index, status: d.status },
+        ),
+        warnings,
+      };
     },
   };
   const listContradictions: AgentTool<Record<string, never>> = {
     name: 'list_contradictions',
     description: 'Open contradictions between proposed and active claims.',
     input: z.strictObject({}),
-    run: () => store.read((sql) => sql.all(raw("SELECT id, claim_id AS claimId, proposal_id AS proposalId, details FROM ontology_contradictions WHERE agent_id = ? AND status = 'open' ORDER BY created_at LIMIT 50", agentId))),
+    run: () =>
+      store.read((sql) =>
+        sql.all(
+          raw(
+            "SELECT id, claim_id AS claimId, proposal_id AS proposalId, details FROM ontology_contradictions WHERE agent_id = ? AND status = 'open' ORDER BY created_at LIMIT 50",
+            agentId,
+          ),
+        ),
+      ),
   };
   const readRunbook: AgentTool<Record<string, never>> = {
     name: 'read_runbook',
     description: 'Your notes from earlier passes for this agent (conventions, open questions).',
     input: z.strictObject({}),
-    run: () => ({ notes: store.read((sql) => sql.get<{ runbook: string }>(raw('SELECT runbook FROM dreaming_state WHERE agent_id = ?', agentId))?.runbook ?? '') }),
+    run: () => ({
+      notes: store.read(
+        (sql) =>
+          sql.get<{ runbook: string }>(raw('SELECT runbook FROM dreaming_state WHERE agent_id = ?', agentId))
+            ?.runbook ?? '',
+      ),
+    }),
   };
   const writeRunbook: AgentTool<{ notes: string }> = {
     name: 'write_runbook',
@@ -144,7 +211,14 @@ export function passTools(store: Store, config: MemoryConfig, agentId: string, p
     input: z.strictObject({ notes: z.string().max(4000) }),
     run: ({ notes }) => {
       store.write((sql) =>
-        sql.run(raw('INSERT INTO dreaming_state (agent_id, runbook, updated_at) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET runbook = excluded.runbook, updated_at = excluded.updated_at', agentId, notes, store.clock.now())),
+        sql.run(
+          raw(
+            'INSERT INTO dreaming_state (agent_id, runbook, updated_at) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET runbook = excluded.runbook, updated_at = excluded.updated_at',
+            agentId,
+            notes,
+            store.clock.now(),
+          ),
+        ),
       );
       return { saved: true };
     },
@@ -159,32 +233,83 @@ export function passTools(store: Store, config: MemoryConfig, agentId: string, p
       const found = store.read((sql) => lookupEvidence(sql, agentId, ref));
       if (!found.found && found.reason !== 'not_completed') return { error: `${sourceRef}: ${found.reason}` };
       store.write((sql) =>
-        sql.run(raw('INSERT OR REPLACE INTO dreaming_evidence_exclusions (agent_id, source_ref, reason, pass_id, created_at) VALUES (?, ?, ?, ?, ?)', agentId, sourceRef, reason, passId, store.clock.now())),
+        sql.run(
+          raw(
+            'INSERT OR REPLACE INTO dreaming_evidence_exclusions (agent_id, source_ref, reason, pass_id, created_at) VALUES (?, ?, ?, ?, ?)',
+            agentId,
+            sourceRef,
+            reason,
+            passId,
+            store.clock.now(),
+          ),
+        ),
       );
       return { excluded: sourceRef };
     },
   };
-  const reviewEvidence: AgentTool<{ sourceRef: string; verdict: 'consolidated' | 'nothing_durable' | 'needs_more_context' | 'contradicts_graph'; notes?: string | undefined }> = {
+  const reviewEvidence: AgentTool<{
+    sourceRef: string;
+    verdict: 'consolidated' | 'nothing_durable' | 'needs_more_context' | 'contradicts_graph';
+    notes?: string | undefined;
+  }> = {
     name: 'review_evidence',
-    description: 'Record what you concluded about a source (consolidated, nothing durable, needs more context, contradicts the graph).',
-    input: z.strictObject({ sourceRef: z.string().min(1).max(600), verdict: z.enum(['consolidated', 'nothing_durable', 'needs_more_context', 'contradicts_graph']), notes: z.string().max(1000).optional() }),
+    description:
+      'Record what you concluded about a source (consolidated, nothing durable, needs more context, contradicts the graph).',
+    input: z.strictObject({
+      sourceRef: z.string().min(1).max(600),
+      verdict: z.enum(['consolidated', 'nothing_durable', 'needs_more_context', 'contradicts_graph']),
+      notes: z.string().max(1000).optional(),
+    }),
     run: ({ sourceRef, verdict, notes }) => {
       const ref = parseSourceRef(sourceRef);
-      const found = ref && ref.kind !== 'attention' ? store.read((sql) => lookupEvidence(sql, agentId, ref)) : undefined;
+      const found =
+        ref && ref.kind !== 'attention' ? store.read((sql) => lookupEvidence(sql, agentId, ref)) : undefined;
       if (!found?.found) return { error: `${sourceRef} is not this agent's evidence` };
       store.write((sql) =>
-        sql.run(raw('INSERT INTO dreaming_evidence_reviews (agent_id, source_ref, pass_id, verdict, notes, created_at) VALUES (?, ?, ?, ?, ?, ?)', agentId, sourceRef, passId, verdict, notes ?? null, store.clock.now())),
+        sql.run(
+          raw(
+            'INSERT INTO dreaming_evidence_reviews (agent_id, source_ref, pass_id, verdict, notes, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+            agentId,
+            sourceRef,
+            passId,
+            verdict,
+            notes ?? null,
+            store.clock.now(),
+          ),
+        ),
       );
       return { recorded: true };
     },
   };
-  const tools: AgentTool<never>[] = [reviewEvidence, nextEvidence, searchEvidence, searchEntities, getEntity, walkLinks, listAttention, listContradictions, validate, apply, readRunbook, writeRunbook, excludeEvidence] as unknown as AgentTool<never>[];
+  const tools: AgentTool<never>[] = [
+    reviewEvidence,
+    nextEvidence,
+    searchEvidence,
+    searchEntities,
+    getEntity,
+    walkLinks,
+    listAttention,
+    listContradictions,
+    validate,
+    apply,
+    readRunbook,
+    writeRunbook,
+    excludeEvidence,
+  ] as unknown as AgentTool<never>[];
   if (contentMode) {
-    const writeHead: AgentTool<{ entries: Array<{ text: string; evidence: Array<{ sourceRef: string; quote: string }> }>; expectedRevision: number; expectedHash: string }> = {
+    const writeHead: AgentTool<{
+      entries: Array<{ text: string; evidence: Array<{ sourceRef: string; quote: string }> }>;
+      expectedRevision: number;
+      expectedHash: string;
+    }> = {
       name: 'write_memory_head',
-      description: 'Replace MEMORY.md, the short curated head of what matters most (about 1,000 tokens). Each entry needs exact-quote evidence. Pass the revision and hash you read with read_memory_head.',
+      description:
+        'Replace MEMORY.md, the short curated head of what matters most (about 1,000 tokens). Each entry needs exact-quote evidence. Pass the revision and hash you read with read_memory_head.',
       input: z.strictObject({
-        entries: z.array(z.strictObject({ text: z.string().min(1).max(400), evidence: z.array(citationSchema).min(1).max(5) })).min(1).max(40),
+        entries: z
+          .array(z.strictObject({ text: z.string().min(1).max(400), evidence: z.array(citationSchema).min(1).max(5) }))
+          .min(1)
+          .max(40),
         expectedRevision: z.number().int().min(0),
         expectedHash: z.string().max(100),
       }),
@@ -201,11 +326,26 @@ export function passTools(store: Store, config: MemoryConfig, agentId: string, p
   return tools;
 }
 
-const WEAK_LABELS = new Set(['thing', 'things', 'stuff', 'it', 'this', 'that', 'item', 'user', 'person', 'someone', 'something', 'topic', 'issue', 'project', 'task']);
+const WEAK_LABELS = new Set([
+  'thing',
+  'things',
+  'stuff',
+  'it',
+  'this',
+  'that',
+  'item',
+  'user',
+  'person',
+  'someone',
+  'something',
+  'topic',
+  'issue',
+  'project',
+  'task',
+]);
 
 /** A name too short or too generic to identify anything. */
 function isWeakLabel(name: string): boolean {
   const key = canonicalEntityName(name);
   return key.length < 3 || WEAK_LABELS.has(key);
 }
-

@@ -16,7 +16,11 @@ export interface TriggerState {
 
 export type TriggerDecision =
   | { readonly run: true; readonly trigger: 'attention' | 'first_run' | 'backlog_tokens' | 'interval' }
-  | { readonly run: false; readonly reason: 'disabled' | 'frozen' | 'halted' | 'backoff' | 'saturated' | 'no_work'; readonly retryAt?: number };
+  | {
+      readonly run: false;
+      readonly reason: 'disabled' | 'frozen' | 'halted' | 'backoff' | 'saturated' | 'no_work';
+      readonly retryAt?: number;
+    };
 
 /** Backoff after `failures` consecutive failures: base · 2^min(failures, 6). */
 export function dreamingBackoffMs(failures: number, baseMs: number): number {
@@ -57,8 +61,12 @@ export type DreamingMode = 'incremental' | 'compact' | 'incremental-hygiene' | '
  * The focus of an incremental pass: hygiene and content alternate when both have work; a focus
  * with no work is skipped (and with no work at all, no model is called: null).
  */
-export function chooseMode(previous: DreamingMode | null, work: { readonly hygiene: boolean; readonly content: boolean }): DreamingMode | null {
-  if (work.hygiene && work.content) return previous === 'incremental-hygiene' ? 'incremental-content' : 'incremental-hygiene';
+export function chooseMode(
+  previous: DreamingMode | null,
+  work: { readonly hygiene: boolean; readonly content: boolean },
+): DreamingMode | null {
+  if (work.hygiene && work.content)
+    return previous === 'incremental-hygiene' ? 'incremental-content' : 'incremental-hygiene';
   if (work.hygiene) return 'incremental-hygiene';
   if (work.content) return 'incremental-content';
   return null;

@@ -1,6 +1,5 @@
-import { type MemoryConfig, contentHash, normalizeForStorage } from '@memory/core';
+import { contentHash, type MemoryConfig, normalizeForStorage } from '@memory/core';
 import {
-  type SqlExecutor,
   activeEntityByCanonicalName,
   attentionState,
   canonicalEntityName,
@@ -9,6 +8,7 @@ import {
   findLiveMemoryIdByHash,
   graphRowState,
   raw,
+  type SqlExecutor,
 } from '@memory/store';
 import { checkCitations } from './citations.js';
 import { parseSourceRef } from './evidence.js';
@@ -24,7 +24,11 @@ export type ProposalRoute = 'shadow' | 'review_required' | 'contradiction';
 function contradictedClaim(sql: SqlExecutor, op: DreamingOperation): string | undefined {
   if (op.operation !== 'add_claim') return undefined;
   const row = sql.get<{ id: string; content: string }>(
-    raw("SELECT id, content FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1", op.payload.aspectId, op.payload.claimKey),
+    raw(
+      "SELECT id, content FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1",
+      op.payload.aspectId,
+      op.payload.claimKey,
+    ),
   );
   if (!row) return undefined;
   const same = row.content.trim().toLowerCase() === op.payload.content.trim().toLowerCase();
@@ -34,16 +38,32 @@ function contradictedClaim(sql: SqlExecutor, op: DreamingOperation): string | un
 /** What the seam decided for one operation, before anything is written. */
 export type OperationDecision =
   | { readonly index: number; readonly status: 'apply'; readonly operation: DreamingOperation }
-  | { readonly index: number; readonly status: 'proposal'; readonly route: ProposalRoute; readonly operation: DreamingOperation; readonly conflictsWith?: string }
+  | {
+      readonly index: number;
+      readonly status: 'proposal';
+      readonly route: ProposalRoute;
+      readonly operation: DreamingOperation;
+      readonly conflictsWith?: string;
+    }
   | { readonly index: number; readonly status: 'rejected'; readonly reason: string };
 
 type Kind = 'entity' | 'aspect' | 'claim' | 'link' | 'memory';
 
 /** Where a subject lives: in the agent's scope and active, elsewhere, or nowhere. */
-function subjectState(sql: SqlExecutor, agentId: string, kind: Kind, id: string): 'active' | 'inactive' | 'other_scope' | 'missing' {
+function subjectState(
+  sql: SqlExecutor,
+  agentId: string,
+  kind: Kind,
+  id: string,
+): 'active' | 'inactive' | 'other_scope' | 'missing' {
   const row =
     kind === 'memory'
-      ? sql.get<{ agentId: string; status: string }>(raw("SELECT agent_id AS agentId, CASE is_deleted WHEN 0 THEN 'active' ELSE 'deleted' END AS status FROM memories WHERE id = ?", id))
+      ? sql.get<{ agentId: string; status: string }>(
+          raw(
+            "SELECT agent_id AS agentId, CASE is_deleted WHEN 0 THEN 'active' ELSE 'deleted' END AS status FROM memories WHERE id = ?",
+            id,
+          ),
+        )
       : graphRowState(sql, kind, id);
   if (!row) return 'missing';
   if (row.agentId !== agentId) return 'other_scope';
@@ -91,11 +111,25 @@ function reserve(taken: Map<string, number>, key: string, existing: number, cap:
 }
 
 function activeAspectNamed(sql: SqlExecutor, entityId: string, name: string): string | undefined {
-  return sql.get<{ id: string }>(raw("SELECT id FROM entity_aspects WHERE entity_id = ? AND canonical_name = ? AND status = 'active'", entityId, canonicalEntityName(name)))?.id;
+  return sql.get<{ id: string }>(
+    raw(
+      "SELECT id FROM entity_aspects WHERE entity_id = ? AND canonical_name = ? AND status = 'active'",
+      entityId,
+      canonicalEntityName(name),
+    ),
+  )?.id;
 }
 
 function hasActiveClaim(sql: SqlExecutor, aspectId: string, claimKey: string): boolean {
-  return sql.get(raw("SELECT 1 AS x FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' LIMIT 1", aspectId, claimKey)) !== undefined;
+  return (
+    sql.get(
+      raw(
+        "SELECT 1 AS x FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' LIMIT 1",
+        aspectId,
+        claimKey,
+      ),
+    ) !== undefined
+  );
 }
 
 interface BatchState {
@@ -124,35 +158,54 @@ function checkHygiene(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
   return `none of the cited attention records is open and about ${subjects.join(' or ')}; cite the one whose subject is the target`;
 }
 
-function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, policy: MemoryConfig['dreaming'], batch: BatchState): string | undefined {
+function checkTargets(
+  sql: SqlExecutor,
+  agentId: string,
+  op: DreamingOperation,
+  policy: MemoryConfig['dreaming'],
+  batch: BatchState,
+): string | undefined {
   switch (op.operation) {
     case 'create_entity': {
       const key = canonicalEntityName(op.payload.name);
       const existing = activeEntityByCanonicalName(sql, agentId, key);
-      if (existing) return `entity "${op.payload.name}" already exists as ${existing}; attach to it instead of creating a duplicate`;
+      if (existing)
+        return `entity "${op.payload.name}" already exists as ${existing}; attach to it instead of creating a duplicate`;
       if (batch.newNames.has(key)) return `entity "${op.payload.name}" is created twice in this batch`;
       batch.newNames.add(key);
       return undefined;
     }
     case 'rename_entity': {
       const taken = activeEntityByCanonicalName(sql, agentId, canonicalEntityName(op.payload.name));
-      if (taken && taken !== op.payload.entityId) return `another entity (${taken}) is already named "${op.payload.name}"; merge them instead`;
+      if (taken && taken !== op.payload.entityId)
+        return `another entity (${taken}) is already named "${op.payload.name}"; merge them instead`;
       return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
     }
     case 'archive_entity':
       return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
     case 'merge_entities':
       if (op.payload.sourceEntityId === op.payload.targetEntityId) return 'merge_entities needs two different entities';
-      return requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId') ?? requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId');
+      return (
+        requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId') ??
+        requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId')
+      );
     case 'create_aspect': {
       const missing = requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
       if (missing) return missing;
       const existing = activeAspectNamed(sql, op.payload.entityId, op.payload.name);
-      if (existing) return `entity ${op.payload.entityId} already has an aspect "${op.payload.name}" (${existing}); attach claims to it`;
+      if (existing)
+        return `entity ${op.payload.entityId} already has an aspect "${op.payload.name}" (${existing}); attach claims to it`;
       const key = `${op.payload.entityId}\u0000${canonicalEntityName(op.payload.name)}`;
       if (batch.newNames.has(key)) return `aspect "${op.payload.name}" is created twice in this batch`;
       batch.newNames.add(key);
-      if (!reserve(batch.newAspects, op.payload.entityId, countActiveAspects(sql, op.payload.entityId), policy.maxAspectsPerEntity)) {
+      if (
+        !reserve(
+          batch.newAspects,
+          op.payload.entityId,
+          countActiveAspects(sql, op.payload.entityId),
+          policy.maxAspectsPerEntity,
+        )
+      ) {
         return `entity ${op.payload.entityId} already has ${policy.maxAspectsPerEntity} aspects; attach to an existing aspect or archive one first`;
       }
       return undefined;
@@ -160,23 +213,43 @@ function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
     case 'rename_aspect': {
       const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
       if (missing) return missing;
-      const entityId = sql.get<{ entity_id: string }>(raw('SELECT entity_id FROM entity_aspects WHERE id = ?', op.payload.aspectId))?.entity_id ?? '';
+      const entityId =
+        sql.get<{ entity_id: string }>(raw('SELECT entity_id FROM entity_aspects WHERE id = ?', op.payload.aspectId))
+          ?.entity_id ?? '';
       const taken = activeAspectNamed(sql, entityId, op.payload.name);
-      return taken && taken !== op.payload.aspectId ? `the entity already has an aspect "${op.payload.name}" (${taken}); merge them instead` : undefined;
+      return taken && taken !== op.payload.aspectId
+        ? `the entity already has an aspect "${op.payload.name}" (${taken}); merge them instead`
+        : undefined;
     }
     case 'archive_aspect':
       return requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
     case 'merge_aspects':
       if (op.payload.sourceAspectId === op.payload.targetAspectId) return 'merge_aspects needs two different aspects';
-      return requireActive(sql, agentId, 'aspect', op.payload.sourceAspectId, 'sourceAspectId') ?? requireActive(sql, agentId, 'aspect', op.payload.targetAspectId, 'targetAspectId');
+      return (
+        requireActive(sql, agentId, 'aspect', op.payload.sourceAspectId, 'sourceAspectId') ??
+        requireActive(sql, agentId, 'aspect', op.payload.targetAspectId, 'targetAspectId')
+      );
     case 'add_claim':
     case 'set_claim': {
       const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
       if (missing) return missing;
-      if (op.payload.validFrom !== undefined && op.payload.validUntil !== undefined && op.payload.validUntil <= op.payload.validFrom) return 'validUntil must be after validFrom';
+      if (
+        op.payload.validFrom !== undefined &&
+        op.payload.validUntil !== undefined &&
+        op.payload.validUntil <= op.payload.validFrom
+      )
+        return 'validUntil must be after validFrom';
       // set_claim over an existing key replaces it: the count does not grow.
-      if (op.operation === 'set_claim' && hasActiveClaim(sql, op.payload.aspectId, op.payload.claimKey)) return undefined;
-      if (!reserve(batch.newClaims, op.payload.aspectId, countActiveClaims(sql, op.payload.aspectId), policy.maxClaimsPerAspect)) {
+      if (op.operation === 'set_claim' && hasActiveClaim(sql, op.payload.aspectId, op.payload.claimKey))
+        return undefined;
+      if (
+        !reserve(
+          batch.newClaims,
+          op.payload.aspectId,
+          countActiveClaims(sql, op.payload.aspectId),
+          policy.maxClaimsPerAspect,
+        )
+      ) {
         return `aspect ${op.payload.aspectId} already has ${policy.maxClaimsPerAspect} active claims; supersede one instead of adding alongside`;
       }
       return undefined;
@@ -186,7 +259,10 @@ function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
       return requireActive(sql, agentId, 'claim', op.payload.claimId, 'claimId');
     case 'create_link':
       if (op.payload.sourceEntityId === op.payload.targetEntityId) return 'a link needs two different entities';
-      return requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId') ?? requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId');
+      return (
+        requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId') ??
+        requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId')
+      );
     case 'update_link':
     case 'archive_link':
       return requireActive(sql, agentId, 'link', op.payload.linkId, 'linkId');
@@ -194,15 +270,19 @@ function checkTargets(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
       return undefined;
     case 'supersede_memory':
     case 'archive_memory': {
-      if (!policy.allowUpdateDelete) return `${op.operation} needs dreaming.allowUpdateDelete, which is off; propose it with risk: "review_required" instead`;
+      if (!policy.allowUpdateDelete)
+        return `${op.operation} needs dreaming.allowUpdateDelete, which is off; propose it with risk: "review_required" instead`;
       const missing = requireActive(sql, agentId, 'memory', op.payload.memoryId, 'memoryId');
       if (missing) return missing;
       if (op.operation === 'supersede_memory') {
         const clash = findLiveMemoryIdByHash(sql, agentId, contentHash(normalizeForStorage(op.payload.content)));
-        if (clash && clash !== op.payload.memoryId) return `memory ${clash} already holds this content; archive ${op.payload.memoryId} instead`;
+        if (clash && clash !== op.payload.memoryId)
+          return `memory ${clash} already holds this content; archive ${op.payload.memoryId} instead`;
       }
       if (op.operation === 'archive_memory' && op.payload.force !== true) {
-        const pinned = sql.get<{ pinned: number }>(raw('SELECT pinned FROM memories WHERE id = ?', op.payload.memoryId))?.pinned === 1;
+        const pinned =
+          sql.get<{ pinned: number }>(raw('SELECT pinned FROM memories WHERE id = ?', op.payload.memoryId))?.pinned ===
+          1;
         if (pinned) return `memory ${op.payload.memoryId} is pinned; it is never archived without force: true`;
       }
       return undefined;
@@ -249,7 +329,9 @@ export function decideOperations(
   return operations.map(({ index, operation }): OperationDecision => {
     const reject = (reason: string): OperationDecision => ({ index, status: 'rejected', reason });
     if (operation.confidence !== undefined && operation.confidence < policy.minConfidenceForWrite) {
-      return reject(`confidence ${operation.confidence} is below dreaming.minConfidenceForWrite (${policy.minConfidenceForWrite}); write only settled facts`);
+      return reject(
+        `confidence ${operation.confidence} is below dreaming.minConfidenceForWrite (${policy.minConfidenceForWrite}); write only settled facts`,
+      );
     }
     if (CONTENT_OPERATIONS.has(operation.operation)) {
       const cited = checkCitations(sql, agentId, operation.evidence ?? []);

@@ -1,6 +1,5 @@
 import { contentHash, normalizeForHash, normalizeForStorage } from '@memory/core';
 import {
-  type SqlExecutor,
   canonicalEntityName,
   findLiveMemoryIdByHash,
   findMemory,
@@ -11,6 +10,7 @@ import {
   insertHistory,
   insertMemory,
   raw,
+  type SqlExecutor,
   updateMemory,
 } from '@memory/store';
 import { parseSourceRef } from './evidence.js';
@@ -43,7 +43,11 @@ const ROW_OF: Record<'entity' | 'aspect' | 'claim' | 'link', string> = {
 };
 
 /** The current row of a graph target, to archive with the provenance before it changes. */
-function before(sql: SqlExecutor, kind: keyof typeof ROW_OF, id: string): Readonly<Record<string, unknown>> | undefined {
+function before(
+  sql: SqlExecutor,
+  kind: keyof typeof ROW_OF,
+  id: string,
+): Readonly<Record<string, unknown>> | undefined {
   return sql.get<Record<string, unknown>>(raw(ROW_OF[kind], id));
 }
 
@@ -68,10 +72,29 @@ function addAlias(sql: SqlExecutor, ctx: WriteContext, entityId: string, alias: 
 /** Copies a memory row to the cold table before it changes (lossless, keyed by the history event). */
 function archiveToCold(sql: SqlExecutor, ctx: WriteContext, memoryId: string, historyId: string, reason: string): void {
   const row = findMemory(sql, ctx.agentId, memoryId, { includeDeleted: true });
-  if (row) sql.run(raw('INSERT INTO memories_cold (id, agent_id, row_json, reason, archived_at) VALUES (?, ?, ?, ?, ?)', historyId, ctx.agentId, JSON.stringify(row), reason, ctx.now));
+  if (row)
+    sql.run(
+      raw(
+        'INSERT INTO memories_cold (id, agent_id, row_json, reason, archived_at) VALUES (?, ?, ?, ?, ?)',
+        historyId,
+        ctx.agentId,
+        JSON.stringify(row),
+        reason,
+        ctx.now,
+      ),
+    );
 }
 
-function history(sql: SqlExecutor, ctx: WriteContext, id: string, memoryId: string, event: 'created' | 'updated' | 'deleted', oldContent: string | null, newContent: string | null, op: DreamingOperation): void {
+function history(
+  sql: SqlExecutor,
+  ctx: WriteContext,
+  id: string,
+  memoryId: string,
+  event: 'created' | 'updated' | 'deleted',
+  oldContent: string | null,
+  newContent: string | null,
+  op: DreamingOperation,
+): void {
   insertHistory(sql, {
     id,
     memory_id: memoryId,
@@ -82,14 +105,29 @@ function history(sql: SqlExecutor, ctx: WriteContext, id: string, memoryId: stri
     changed_by: ctx.actor.id,
     actor_type: ctx.actor.type,
     reason: op.reason ?? `dreaming ${op.operation}`,
-    metadata: JSON.stringify({ dreaming: { passId: ctx.passId, operation: op.operation, evidence: op.evidence ?? [] } }),
+    metadata: JSON.stringify({
+      dreaming: { passId: ctx.passId, operation: op.operation, evidence: op.evidence ?? [] },
+    }),
     session_id: null,
     request_id: ctx.passId,
     created_at: ctx.now,
   });
 }
 
-function insertNewClaim(sql: SqlExecutor, ctx: WriteContext, op: DreamingOperation, base: { entityId: string; aspectId: string; claimKey: string; kind: 'attribute' | 'constraint' }, fields: { content: string; importance?: number | undefined; validFrom?: number | undefined; validUntil?: number | undefined; occurredAt?: number | undefined; timePrecision?: string | undefined }): string {
+function insertNewClaim(
+  sql: SqlExecutor,
+  ctx: WriteContext,
+  op: DreamingOperation,
+  base: { entityId: string; aspectId: string; claimKey: string; kind: 'attribute' | 'constraint' },
+  fields: {
+    content: string;
+    importance?: number | undefined;
+    validFrom?: number | undefined;
+    validUntil?: number | undefined;
+    occurredAt?: number | undefined;
+    timePrecision?: string | undefined;
+  },
+): string {
   const id = ctx.nextId();
   // A claim that quotes a memory points at it, so recall's graph traversal can reach that memory.
   const sourceMemory = (op.evidence ?? []).map((c) => parseSourceRef(c.sourceRef)).find((r) => r?.kind === 'memory');
@@ -108,7 +146,15 @@ function insertNewClaim(sql: SqlExecutor, ctx: WriteContext, op: DreamingOperati
     evidence: op.evidence ?? [],
     now: ctx.now,
   });
-  sql.run(raw('UPDATE entity_attributes SET confidence = ?, occurred_at = ?, time_precision = ? WHERE id = ?', op.confidence ?? 1, fields.occurredAt ?? null, fields.timePrecision ?? null, id));
+  sql.run(
+    raw(
+      'UPDATE entity_attributes SET confidence = ?, occurred_at = ?, time_precision = ? WHERE id = ?',
+      op.confidence ?? 1,
+      fields.occurredAt ?? null,
+      fields.timePrecision ?? null,
+      id,
+    ),
+  );
   return id;
 }
 
@@ -116,7 +162,13 @@ function insertNewClaim(sql: SqlExecutor, ctx: WriteContext, op: DreamingOperati
  * Marks a claim superseded by another: record time moves on, nothing is deleted. When the new claim
  * says when it became true, the old one's event time ends there (unless it already ended).
  */
-function supersede(sql: SqlExecutor, ctx: WriteContext, oldId: string, newId: string, newValidFrom: number | undefined): void {
+function supersede(
+  sql: SqlExecutor,
+  ctx: WriteContext,
+  oldId: string,
+  newId: string,
+  newValidFrom: number | undefined,
+): void {
   sql.run(
     raw(
       "UPDATE entity_attributes SET status = 'superseded', superseded_by = ?, superseded_at = ?, valid_until = coalesce(valid_until, ?) WHERE id = ?",
@@ -137,14 +189,30 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
   switch (op.operation) {
     case 'create_entity': {
       const id = ctx.nextId();
-      insertEntity(sql, { id, agentId: ctx.agentId, name: op.payload.name, ...(op.payload.entityType ? { entityType: op.payload.entityType } : {}), aliases: op.payload.aliases ?? [], now: ctx.now });
-      if (op.payload.description) sql.run(raw('UPDATE entities SET description = ? WHERE id = ?', op.payload.description, id));
+      insertEntity(sql, {
+        id,
+        agentId: ctx.agentId,
+        name: op.payload.name,
+        ...(op.payload.entityType ? { entityType: op.payload.entityType } : {}),
+        aliases: op.payload.aliases ?? [],
+        now: ctx.now,
+      });
+      if (op.payload.description)
+        sql.run(raw('UPDATE entities SET description = ? WHERE id = ?', op.payload.description, id));
       return { targetType: 'entity', targetId: id };
     }
     case 'rename_entity': {
       const previous = before(sql, 'entity', op.payload.entityId);
       const old = previous as { name: string } | undefined;
-      sql.run(raw('UPDATE entities SET name = ?, canonical_name = ?, updated_at = ? WHERE id = ?', op.payload.name, canonicalEntityName(op.payload.name), ctx.now, op.payload.entityId));
+      sql.run(
+        raw(
+          'UPDATE entities SET name = ?, canonical_name = ?, updated_at = ? WHERE id = ?',
+          op.payload.name,
+          canonicalEntityName(op.payload.name),
+          ctx.now,
+          op.payload.entityId,
+        ),
+      );
       if (old) addAlias(sql, ctx, op.payload.entityId, old.name); // the old name still resolves
       return { targetType: 'entity', targetId: op.payload.entityId, ...(previous ? { previous } : {}) };
     }
@@ -170,27 +238,81 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
         sql.run(raw('UPDATE entity_attributes SET aspect_id = ? WHERE aspect_id = ?', toAspect, fromAspect));
         setStatus(sql, 'entity_aspects', fromAspect, 'archived', ctx.now);
       }
-      sql.run(raw("UPDATE entity_aspects SET entity_id = ?, updated_at = ? WHERE entity_id = ? AND status = 'active'", to, ctx.now, from));
+      sql.run(
+        raw(
+          "UPDATE entity_aspects SET entity_id = ?, updated_at = ? WHERE entity_id = ? AND status = 'active'",
+          to,
+          ctx.now,
+          from,
+        ),
+      );
       sql.run(raw('UPDATE entity_attributes SET entity_id = ? WHERE entity_id = ?', to, from));
-      sql.run(raw('INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, agent_id, mention_text, confidence, created_at) SELECT memory_id, ?, agent_id, mention_text, confidence, created_at FROM memory_entity_mentions WHERE entity_id = ?', to, from));
+      sql.run(
+        raw(
+          'INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, agent_id, mention_text, confidence, created_at) SELECT memory_id, ?, agent_id, mention_text, confidence, created_at FROM memory_entity_mentions WHERE entity_id = ?',
+          to,
+          from,
+        ),
+      );
       sql.run(raw('DELETE FROM memory_entity_mentions WHERE entity_id = ?', from));
-      sql.run(raw('UPDATE entity_dependencies SET source_entity_id = ?, updated_at = ? WHERE source_entity_id = ?', to, ctx.now, from));
-      sql.run(raw('UPDATE entity_dependencies SET target_entity_id = ?, updated_at = ? WHERE target_entity_id = ?', to, ctx.now, from));
-      sql.run(raw("UPDATE entity_dependencies SET status = 'archived' WHERE source_entity_id = ? AND target_entity_id = ?", to, to));
+      sql.run(
+        raw(
+          'UPDATE entity_dependencies SET source_entity_id = ?, updated_at = ? WHERE source_entity_id = ?',
+          to,
+          ctx.now,
+          from,
+        ),
+      );
+      sql.run(
+        raw(
+          'UPDATE entity_dependencies SET target_entity_id = ?, updated_at = ? WHERE target_entity_id = ?',
+          to,
+          ctx.now,
+          from,
+        ),
+      );
+      sql.run(
+        raw(
+          "UPDATE entity_dependencies SET status = 'archived' WHERE source_entity_id = ? AND target_entity_id = ?",
+          to,
+          to,
+        ),
+      );
       sql.run(raw('UPDATE OR IGNORE entity_aliases SET entity_id = ? WHERE entity_id = ?', to, from));
       if (source) addAlias(sql, ctx, to, source.name);
-      sql.run(raw('UPDATE entities SET mentions = (SELECT count(*) FROM memory_entity_mentions WHERE entity_id = ?), updated_at = ? WHERE id = ?', to, ctx.now, to));
+      sql.run(
+        raw(
+          'UPDATE entities SET mentions = (SELECT count(*) FROM memory_entity_mentions WHERE entity_id = ?), updated_at = ? WHERE id = ?',
+          to,
+          ctx.now,
+          to,
+        ),
+      );
       setStatus(sql, 'entities', from, 'archived', ctx.now);
       return { targetType: 'entity', targetId: to };
     }
     case 'create_aspect': {
       const id = ctx.nextId();
-      insertAspect(sql, { id, agentId: ctx.agentId, entityId: op.payload.entityId, name: op.payload.name, now: ctx.now });
+      insertAspect(sql, {
+        id,
+        agentId: ctx.agentId,
+        entityId: op.payload.entityId,
+        name: op.payload.name,
+        now: ctx.now,
+      });
       return { targetType: 'aspect', targetId: id };
     }
     case 'rename_aspect': {
       const previous = before(sql, 'aspect', op.payload.aspectId);
-      sql.run(raw('UPDATE entity_aspects SET name = ?, canonical_name = ?, updated_at = ? WHERE id = ?', op.payload.name, canonicalEntityName(op.payload.name), ctx.now, op.payload.aspectId));
+      sql.run(
+        raw(
+          'UPDATE entity_aspects SET name = ?, canonical_name = ?, updated_at = ? WHERE id = ?',
+          op.payload.name,
+          canonicalEntityName(op.payload.name),
+          ctx.now,
+          op.payload.aspectId,
+        ),
+      );
       return { targetType: 'aspect', targetId: op.payload.aspectId, ...(previous ? { previous } : {}) };
     }
     case 'archive_aspect': {
@@ -199,27 +321,68 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'aspect', targetId: op.payload.aspectId, ...(previous ? { previous } : {}) };
     }
     case 'merge_aspects':
-      sql.run(raw('UPDATE entity_attributes SET aspect_id = ?, entity_id = (SELECT entity_id FROM entity_aspects WHERE id = ?) WHERE aspect_id = ?', op.payload.targetAspectId, op.payload.targetAspectId, op.payload.sourceAspectId));
+      sql.run(
+        raw(
+          'UPDATE entity_attributes SET aspect_id = ?, entity_id = (SELECT entity_id FROM entity_aspects WHERE id = ?) WHERE aspect_id = ?',
+          op.payload.targetAspectId,
+          op.payload.targetAspectId,
+          op.payload.sourceAspectId,
+        ),
+      );
       setStatus(sql, 'entity_aspects', op.payload.sourceAspectId, 'archived', ctx.now);
       return { targetType: 'aspect', targetId: op.payload.targetAspectId };
     case 'add_claim':
     case 'set_claim': {
-      const aspect = sql.get<{ entity_id: string }>(raw('SELECT entity_id FROM entity_aspects WHERE id = ?', op.payload.aspectId));
+      const aspect = sql.get<{ entity_id: string }>(
+        raw('SELECT entity_id FROM entity_aspects WHERE id = ?', op.payload.aspectId),
+      );
       if (!aspect) throw new Error(`aspect ${op.payload.aspectId} disappeared`);
       const current =
         op.operation === 'set_claim'
-          ? sql.get<{ id: string }>(raw("SELECT id FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1", op.payload.aspectId, op.payload.claimKey))
+          ? sql.get<{ id: string }>(
+              raw(
+                "SELECT id FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1",
+                op.payload.aspectId,
+                op.payload.claimKey,
+              ),
+            )
           : undefined;
-      const id = insertNewClaim(sql, ctx, op, { entityId: aspect.entity_id, aspectId: op.payload.aspectId, claimKey: op.payload.claimKey, kind: op.payload.kind ?? 'attribute' }, op.payload);
+      const id = insertNewClaim(
+        sql,
+        ctx,
+        op,
+        {
+          entityId: aspect.entity_id,
+          aspectId: op.payload.aspectId,
+          claimKey: op.payload.claimKey,
+          kind: op.payload.kind ?? 'attribute',
+        },
+        op.payload,
+      );
       if (current) supersede(sql, ctx, current.id, id, op.payload.validFrom);
       return { targetType: 'claim', targetId: id };
     }
     case 'supersede_claim': {
-      const old = sql.get<{ entity_id: string; aspect_id: string; claim_key: string; kind: 'attribute' | 'constraint'; importance: number }>(
-        raw('SELECT entity_id, aspect_id, claim_key, kind, importance FROM entity_attributes WHERE id = ?', op.payload.claimId),
+      const old = sql.get<{
+        entity_id: string;
+        aspect_id: string;
+        claim_key: string;
+        kind: 'attribute' | 'constraint';
+        importance: number;
+      }>(
+        raw(
+          'SELECT entity_id, aspect_id, claim_key, kind, importance FROM entity_attributes WHERE id = ?',
+          op.payload.claimId,
+        ),
       );
       if (!old) throw new Error(`claim ${op.payload.claimId} disappeared`);
-      const id = insertNewClaim(sql, ctx, op, { entityId: old.entity_id, aspectId: old.aspect_id, claimKey: old.claim_key, kind: old.kind }, { importance: old.importance, ...op.payload });
+      const id = insertNewClaim(
+        sql,
+        ctx,
+        op,
+        { entityId: old.entity_id, aspectId: old.aspect_id, claimKey: old.claim_key, kind: old.kind },
+        { importance: old.importance, ...op.payload },
+      );
       supersede(sql, ctx, op.payload.claimId, id, op.payload.validFrom);
       return { targetType: 'claim', targetId: id };
     }
@@ -230,8 +393,18 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
     }
     case 'create_link': {
       const id = ctx.nextId();
-      insertDependency(sql, { id, agentId: ctx.agentId, sourceEntityId: op.payload.sourceEntityId, targetEntityId: op.payload.targetEntityId, type: op.payload.type, ...(op.payload.strength !== undefined ? { strength: op.payload.strength } : {}), ...(op.payload.reason ? { reason: op.payload.reason } : {}), now: ctx.now });
-      if (op.confidence !== undefined) sql.run(raw('UPDATE entity_dependencies SET confidence = ? WHERE id = ?', op.confidence, id));
+      insertDependency(sql, {
+        id,
+        agentId: ctx.agentId,
+        sourceEntityId: op.payload.sourceEntityId,
+        targetEntityId: op.payload.targetEntityId,
+        type: op.payload.type,
+        ...(op.payload.strength !== undefined ? { strength: op.payload.strength } : {}),
+        ...(op.payload.reason ? { reason: op.payload.reason } : {}),
+        now: ctx.now,
+      });
+      if (op.confidence !== undefined)
+        sql.run(raw('UPDATE entity_dependencies SET confidence = ? WHERE id = ?', op.confidence, id));
       return { targetType: 'link', targetId: id };
     }
     case 'update_link': {
@@ -288,7 +461,13 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       if (clash && clash !== row.id) throw new Error(`memory ${clash} already holds this content`);
       const historyId = ctx.nextId();
       archiveToCold(sql, ctx, row.id, historyId, 'dreaming supersede');
-      updateMemory(sql, ctx.agentId, row.id, { content, normalized_content: normalizeForHash(content), content_hash: hash, updated_at: ctx.now, update_count: row.update_count + 1 });
+      updateMemory(sql, ctx.agentId, row.id, {
+        content,
+        normalized_content: normalizeForHash(content),
+        content_hash: hash,
+        updated_at: ctx.now,
+        update_count: row.update_count + 1,
+      });
       history(sql, ctx, historyId, row.id, 'updated', row.content, content, op);
       return { targetType: 'memory', targetId: row.id };
     }
@@ -318,11 +497,25 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
           ctx.now,
         ),
       );
-      const open = sql.get<{ id: string }>(raw('SELECT id FROM dreaming_attention WHERE agent_id = ? AND kind = ? AND subject_ref = ? AND resolved_at IS NULL', ctx.agentId, op.payload.kind, op.payload.subjectRef));
+      const open = sql.get<{ id: string }>(
+        raw(
+          'SELECT id FROM dreaming_attention WHERE agent_id = ? AND kind = ? AND subject_ref = ? AND resolved_at IS NULL',
+          ctx.agentId,
+          op.payload.kind,
+          op.payload.subjectRef,
+        ),
+      );
       return { targetType: 'attention', targetId: open?.id ?? id };
     }
     case 'decline_attention':
-      sql.run(raw("UPDATE dreaming_attention SET resolved_at = ?, resolved_by_pass_id = ?, resolution = 'declined' WHERE id = ? AND resolved_at IS NULL", ctx.now, ctx.passId, op.payload.attentionId));
+      sql.run(
+        raw(
+          "UPDATE dreaming_attention SET resolved_at = ?, resolved_by_pass_id = ?, resolution = 'declined' WHERE id = ? AND resolved_at IS NULL",
+          ctx.now,
+          ctx.passId,
+          op.payload.attentionId,
+        ),
+      );
       return { targetType: 'attention', targetId: op.payload.attentionId };
     default: {
       const unhandled: never = op;

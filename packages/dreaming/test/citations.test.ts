@@ -1,5 +1,5 @@
 import { contentHash, normalizeForHash } from '@memory/core';
-import { type Store, completeTranscript, insertMemory, raw, upsertTranscript } from '@memory/store';
+import { completeTranscript, insertMemory, raw, type Store, upsertTranscript } from '@memory/store';
 import { createTestStore } from '@memory/store/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +30,8 @@ function memory(store: Store, id: string, agentId: string, content: string) {
 function transcript(store: Store, agentId: string, sessionKey: string, content: string, completed: boolean) {
   store.write((sql) => {
     upsertTranscript(sql, { agentId, sessionKey, harness: null, project: null, now: NOW });
-    if (completed) completeTranscript(sql, { agentId, sessionKey, content, contentHash: contentHash(content), now: NOW });
+    if (completed)
+      completeTranscript(sql, { agentId, sessionKey, content, contentHash: contentHash(content), now: NOW });
   });
 }
 
@@ -56,7 +57,13 @@ describe('citation checks', () => {
         { sourceRef: 'transcript:chat-1', quote: 'we moved the launch to March' },
       ]),
     );
-    expect(result).toEqual({ ok: true, refs: [{ kind: 'memory', id: 'mem-a' }, { kind: 'transcript', id: 'chat-1' }] });
+    expect(result).toEqual({
+      ok: true,
+      refs: [
+        { kind: 'memory', id: 'mem-a' },
+        { kind: 'transcript', id: 'chat-1' },
+      ],
+    });
   });
 
   it.each([
@@ -64,14 +71,37 @@ describe('citation checks', () => {
     ['a paraphrase', [{ sourceRef: 'memory:mem-a', quote: 'Alice likes green tea more than coffee' }], /word for word/],
     ['an invented id', [{ sourceRef: 'memory:mem-404', quote: 'prefers green tea over coffee' }], /does not exist/],
     ['another agent’s memory', [{ sourceRef: 'memory:mem-b', quote: 'prefers black coffee' }], /another agent's scope/],
-    ['another agent’s session (same key elsewhere only)', [{ sourceRef: 'transcript:b-only', quote: 'private to b' }], /another agent's scope/],
-    ['another agent’s text under a shared session key', [{ sourceRef: 'transcript:chat-1', quote: 'b has its own chat-1' }], /word for word/],
+    [
+      'another agent’s session (same key elsewhere only)',
+      [{ sourceRef: 'transcript:b-only', quote: 'private to b' }],
+      /another agent's scope/,
+    ],
+    [
+      'another agent’s text under a shared session key',
+      [{ sourceRef: 'transcript:chat-1', quote: 'b has its own chat-1' }],
+      /word for word/,
+    ],
     ['an open transcript', [{ sourceRef: 'transcript:open', quote: 'anything at all here' }], /not citable yet/],
     ['a forgotten memory', [{ sourceRef: 'memory:mem-gone', quote: 'later forgotten' }], /not citable yet/],
     ['a too-short quote', [{ sourceRef: 'memory:mem-a', quote: 'tea' }], /at least 8 characters/],
-    ['a reference of an unknown kind', [{ sourceRef: 'url:https://x', quote: 'prefers green tea' }], /not an evidence reference/],
-    ['an attention reference as evidence', [{ sourceRef: 'attention:42', quote: 'prefers green tea' }], /not an evidence reference/],
-    ['one bad citation among good ones', [{ sourceRef: 'memory:mem-a', quote: 'prefers green tea' }, { sourceRef: 'memory:mem-a', quote: 'prefers oolong tea' }], /evidence\[1\]/],
+    [
+      'a reference of an unknown kind',
+      [{ sourceRef: 'url:https://x', quote: 'prefers green tea' }],
+      /not an evidence reference/,
+    ],
+    [
+      'an attention reference as evidence',
+      [{ sourceRef: 'attention:42', quote: 'prefers green tea' }],
+      /not an evidence reference/,
+    ],
+    [
+      'one bad citation among good ones',
+      [
+        { sourceRef: 'memory:mem-a', quote: 'prefers green tea' },
+        { sourceRef: 'memory:mem-a', quote: 'prefers oolong tea' },
+      ],
+      /evidence\[1\]/,
+    ],
   ])('rejects %s with a reason the model can act on', async (_name, citations, reason) => {
     const store = await seeded();
     const result = store.read((sql) => checkCitations(sql, 'a', citations));
@@ -82,7 +112,9 @@ describe('citation checks', () => {
     const store = await createTestStore();
     memory(store, 'm', 'a', 'Meeting at the Café Zürich\nthen lunch');
     const decomposed = 'Cafe\u0301 Zu\u0308rich\r\nthen';
-    expect(store.read((sql) => checkCitations(sql, 'a', [{ sourceRef: 'memory:m', quote: decomposed }]))).toMatchObject({ ok: true });
+    expect(store.read((sql) => checkCitations(sql, 'a', [{ sourceRef: 'memory:m', quote: decomposed }]))).toMatchObject(
+      { ok: true },
+    );
   });
 
   it('accepts exactly the substrings of the evidence (property)', async () => {
@@ -90,12 +122,17 @@ describe('citation checks', () => {
     const text = 'The quarterly review moved to Thursday at 10:00 after the vendor delay; Priya approves the budget.';
     memory(store, 'm', 'a', text);
     await fc.assert(
-      fc.asyncProperty(fc.nat(text.length), fc.integer({ min: 8, max: 60 }), fc.string({ minLength: 0, maxLength: 3 }), async (start, length, noise) => {
-        const quote = text.slice(start, start + length) + noise;
-        const result = store.read((sql) => checkCitations(sql, 'a', [{ sourceRef: 'memory:m', quote }]));
-        const expected = quote.trim().length >= 8 && text.includes(quote);
-        expect(result.ok).toBe(expected);
-      }),
+      fc.asyncProperty(
+        fc.nat(text.length),
+        fc.integer({ min: 8, max: 60 }),
+        fc.string({ minLength: 0, maxLength: 3 }),
+        async (start, length, noise) => {
+          const quote = text.slice(start, start + length) + noise;
+          const result = store.read((sql) => checkCitations(sql, 'a', [{ sourceRef: 'memory:m', quote }]));
+          const expected = quote.trim().length >= 8 && text.includes(quote);
+          expect(result.ok).toBe(expected);
+        },
+      ),
     );
   });
 });

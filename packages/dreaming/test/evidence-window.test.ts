@@ -1,5 +1,5 @@
 import { contentHash, normalizeForHash } from '@memory/core';
-import { type Store, completeTranscript, insertMemory, raw, upsertTranscript } from '@memory/store';
+import { completeTranscript, insertMemory, raw, type Store, upsertTranscript } from '@memory/store';
 import { createTestStore } from '@memory/store/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,15 +10,34 @@ const NOW = Date.UTC(2026, 0, 1);
 function transcript(store: Store, agentId: string, key: string, content: string, at: number, completed = true) {
   store.write((sql) => {
     upsertTranscript(sql, { agentId, sessionKey: key, harness: null, project: null, now: at });
-    if (completed) completeTranscript(sql, { agentId, sessionKey: key, content, contentHash: contentHash(content), now: at });
+    if (completed)
+      completeTranscript(sql, { agentId, sessionKey: key, content, contentHash: contentHash(content), now: at });
   });
 }
 
-function memory(store: Store, id: string, agentId: string, content: string, extra: { type?: 'fact' | 'document_chunk'; sourceType?: string } = {}) {
+function memory(
+  store: Store,
+  id: string,
+  agentId: string,
+  content: string,
+  extra: { type?: 'fact' | 'document_chunk'; sourceType?: string } = {},
+) {
   store.write((sql) =>
     insertMemory(sql, {
-      id, agent_id: agentId, type: extra.type ?? 'fact', content, normalized_content: normalizeForHash(content), content_hash: contentHash(content),
-      confidence: 1, importance: 0.5, tags: '[]', linked_entities: '[]', pinned: 0, source_type: extra.sourceType ?? null, created_at: NOW + 10, updated_at: NOW,
+      id,
+      agent_id: agentId,
+      type: extra.type ?? 'fact',
+      content,
+      normalized_content: normalizeForHash(content),
+      content_hash: contentHash(content),
+      confidence: 1,
+      importance: 0.5,
+      tags: '[]',
+      linked_entities: '[]',
+      pinned: 0,
+      source_type: extra.sourceType ?? null,
+      created_at: NOW + 10,
+      updated_at: NOW,
     }),
   );
 }
@@ -65,7 +84,11 @@ describe('evidence windows', () => {
     memory(store, 'mine', 'a', 'written by dreaming', { sourceType: 'dreaming' });
 
     const first = store.read((sql) => selectEvidence(sql, 'a', { budgetTokens: 1000, fragmentChars: 2000 }));
-    expect(first.fragments[0]).toEqual({ sourceRef: 'transcript:old', offset: 0, text: 'user: the first conversation' });
+    expect(first.fragments[0]).toEqual({
+      sourceRef: 'transcript:old',
+      offset: 0,
+      text: 'user: the first conversation',
+    });
     expect(first.fragments.every((f) => f.text.length <= 2000)).toBe(true);
     expect(first.fragments.map((f) => f.sourceRef)).not.toContain('transcript:other');
     expect(first.fragments.map((f) => f.sourceRef)).not.toContain('transcript:open');
@@ -89,13 +112,24 @@ describe('evidence windows', () => {
     expect(second.more).toBe(false);
     store.write((sql) => recordDelivered(sql, 'a', second.spans, NOW));
     expect(store.read((sql) => backlogTokens(sql, 'a'))).toBe(0);
-    expect(store.read((sql) => selectEvidence(sql, 'a', { budgetTokens: 100_000, fragmentChars: 2000 })).fragments).toEqual([]);
+    expect(
+      store.read((sql) => selectEvidence(sql, 'a', { budgetTokens: 100_000, fragmentChars: 2000 })).fragments,
+    ).toEqual([]);
   });
 
   it('skips excluded sources', async () => {
     const store = await createTestStore();
     transcript(store, 'a', 'noise', 'user: spam spam spam', NOW);
-    store.write((sql) => sql.run(raw("INSERT INTO dreaming_evidence_exclusions (agent_id, source_ref, reason, created_at) VALUES ('a', 'transcript:noise', 'spam', ?)", NOW)));
-    expect(store.read((sql) => selectEvidence(sql, 'a', { budgetTokens: 1000, fragmentChars: 2000 })).fragments).toEqual([]);
+    store.write((sql) =>
+      sql.run(
+        raw(
+          "INSERT INTO dreaming_evidence_exclusions (agent_id, source_ref, reason, created_at) VALUES ('a', 'transcript:noise', 'spam', ?)",
+          NOW,
+        ),
+      ),
+    );
+    expect(
+      store.read((sql) => selectEvidence(sql, 'a', { budgetTokens: 1000, fragmentChars: 2000 })).fragments,
+    ).toEqual([]);
   });
 });

@@ -1,17 +1,46 @@
 import { parseLenientJson } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_OPERATIONS, HYGIENE_OPERATIONS, OPERATION_NAMES, operationJsonSchema, parseOperations } from '../src/index.js';
+import {
+  CONTENT_OPERATIONS,
+  HYGIENE_OPERATIONS,
+  OPERATION_NAMES,
+  operationJsonSchema,
+  parseOperations,
+} from '../src/index.js';
 
 const cite = [{ sourceRef: 'transcript:chat-1', quote: 'we moved the launch to March' }];
 
 describe('operation parsing (model output is untrusted)', () => {
   it('accepts well-formed operations of every family', () => {
     const ops = [
-      { operation: 'create_entity', payload: { name: 'Project Atlas', entityType: 'project', aliases: ['Atlas'] }, evidence: cite, confidence: 0.9 },
-      { operation: 'add_claim', payload: { aspectId: 'asp-1', claimKey: 'launch_month', content: 'The launch is in March.', validFrom: Date.UTC(2026, 2, 1), timePrecision: 'month' }, evidence: cite },
-      { operation: 'create_link', payload: { sourceEntityId: 'e1', targetEntityId: 'e2', type: 'depends_on', strength: 0.8 }, evidence: cite },
+      {
+        operation: 'create_entity',
+        payload: { name: 'Project Atlas', entityType: 'project', aliases: ['Atlas'] },
+        evidence: cite,
+        confidence: 0.9,
+      },
+      {
+        operation: 'add_claim',
+        payload: {
+          aspectId: 'asp-1',
+          claimKey: 'launch_month',
+          content: 'The launch is in March.',
+          validFrom: Date.UTC(2026, 2, 1),
+          timePrecision: 'month',
+        },
+        evidence: cite,
+      },
+      {
+        operation: 'create_link',
+        payload: { sourceEntityId: 'e1', targetEntityId: 'e2', type: 'depends_on', strength: 0.8 },
+        evidence: cite,
+      },
       { operation: 'remember_memory', payload: { content: 'Atlas launches in March.', type: 'fact' }, evidence: cite },
-      { operation: 'archive_entity', payload: { entityId: 'e9' }, evidence: [{ sourceRef: 'attention:17', quote: '' }] },
+      {
+        operation: 'archive_entity',
+        payload: { entityId: 'e9' },
+        evidence: [{ sourceRef: 'attention:17', quote: '' }],
+      },
       { operation: 'flag', payload: { kind: 'hygiene', subjectRef: 'entity:e9', details: 'duplicate of e1' } },
       { operation: 'decline_attention', payload: { attentionId: '17' }, reason: 'not a duplicate' },
     ];
@@ -49,7 +78,8 @@ describe('operation parsing (model output is untrusted)', () => {
   });
 
   it('parses what a model returned around <think> blocks and code fences', () => {
-    const output = '<think>I should add the launch claim</think>\n```json\n[{"operation": "add_claim", "payload": {"aspectId": "asp-1", "claimKey": "launch", "content": "Launch in March"}, "evidence": [{"sourceRef": "transcript:chat-1", "quote": "we moved the launch to March"}],}]\n```';
+    const output =
+      '<think>I should add the launch claim</think>\n```json\n[{"operation": "add_claim", "payload": {"aspectId": "asp-1", "claimKey": "launch", "content": "Launch in March"}, "evidence": [{"sourceRef": "transcript:chat-1", "quote": "we moved the launch to March"}],}]\n```';
     expect(parseOperations(parseLenientJson(output))).toMatchObject({ ok: true, rejected: [], valid: [{ index: 0 }] });
   });
 

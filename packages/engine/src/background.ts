@@ -1,14 +1,24 @@
-import { type Clock, type Logger, MemoryError, type RandomSource, type ScheduledHandle, type Scheduler, agentIdSchema, labelSchema, parseInput } from '@memory/core';
+import {
+  agentIdSchema,
+  type Clock,
+  type Logger,
+  labelSchema,
+  MemoryError,
+  parseInput,
+  type RandomSource,
+  type ScheduledHandle,
+  type Scheduler,
+} from '@memory/core';
 import {
   type Admission,
+  createAdmission,
+  createReaper,
+  createWorker,
   type JobHandler,
   type Queue,
   type Reaper,
   type Worker,
   type WorkerStatus,
-  createAdmission,
-  createReaper,
-  createWorker,
 } from '@memory/queue';
 import { z } from 'zod';
 
@@ -97,14 +107,20 @@ export function createBackground(deps: BackgroundDeps) {
   return {
     admission,
     register(registration: HandlerRegistration, internal = false): void {
-      if (typeof registration?.handler !== 'function') throw new MemoryError('INVALID_INPUT', 'registerHandler needs a handler function');
+      if (typeof registration?.handler !== 'function')
+        throw new MemoryError('INVALID_INPUT', 'registerHandler needs a handler function');
       const { handler, ...rest } = registration;
       const options = parseInput(registrationSchema, rest, 'registerHandler');
       for (const type of options.jobTypes) {
         if (!internal && RESERVED_JOB_TYPES.includes(type)) {
-          throw new MemoryError('INVALID_INPUT', `job type ${type} is reserved for the engine's own workers`, { details: { jobType: type } });
+          throw new MemoryError('INVALID_INPUT', `job type ${type} is reserved for the engine's own workers`, {
+            details: { jobType: type },
+          });
         }
-        if (claimed.has(type)) throw new MemoryError('CONFLICT', `a handler for job type ${type} is already registered`, { details: { jobType: type } });
+        if (claimed.has(type))
+          throw new MemoryError('CONFLICT', `a handler for job type ${type} is already registered`, {
+            details: { jobType: type },
+          });
       }
       for (const type of options.jobTypes) claimed.add(type);
       const worker = createWorker({

@@ -1,71 +1,108 @@
-import { type MemoryConfig, MemoryError, agentIdSchema, createTimerScheduler, cryptoRandom, parseInput, resolveConfig, timeSchema } from '@memory/core';
 import {
+  agentIdSchema,
+  createTimerScheduler,
+  cryptoRandom,
+  type MemoryConfig,
+  MemoryError,
+  parseInput,
+  resolveConfig,
+  timeSchema,
+} from '@memory/core';
+import {
+  type ApplyContext,
+  type ApplyResult,
+  applyDreamingOperations,
+  createDreamingSchedule,
+  type MemoryHead,
+  type PassInput,
+  type PassResult,
+  readMemoryHead,
+  runDreamingPass,
+  writtenMemoryIds,
+} from '@memory/dreaming';
+import type {
+  ForgetInput,
+  GetMemoryOptions,
+  ModifyInput,
+  RecoverInput,
+  RememberInput,
+  ScopeInput,
+} from '@memory/ingest';
+import {
+  type AddDocumentInput,
+  type AppendInput,
+  type AppendResult,
+  createDocuments,
+  createImports,
+  createInputSchemas,
+  createTranscriptSchemas,
+  createTranscripts,
+  DOCUMENT_INGEST_JOB,
+  type DocumentRef,
+  type DocumentView,
+  embedStoredMemories,
+  type ForgetResult,
+  forgetMemory,
+  getMemory,
+  type HistoryEntry,
+  type ImportRecordView,
+  type ImportRef,
+  type ImportStatusView,
+  type ListDocumentsInput,
+  type ListImportRecordsInput,
+  type ListTranscriptsInput,
+  type Memory,
+  type MemoryWriter,
+  memoryHistory,
+  modifyMemory,
+  type RememberResult,
+  recoverMemory,
+  remember,
+  rememberMany,
+  type SearchTranscriptsInput,
+  type SessionInput,
+  type StartImportInput,
+  TRANSCRIPT_IMPORT_JOB,
+  type Transcript,
+  type TranscriptSearchHit,
+  type TranscriptSummary,
+} from '@memory/ingest';
+import {
+  createQueue,
   type EnqueueInput,
   type EnqueueResult,
   type Job,
   type JobTypeHealth,
+  PermanentJobError,
   type PruneOptions,
   type PruneReport,
   type ReapResult,
   type RepairFilter,
   type RepairReport,
-  PermanentJobError,
   type WorkerStatus,
-  createQueue,
 } from '@memory/queue';
-import { z } from 'zod';
 import {
-  type ForgetResult,
-  type HistoryEntry,
-  type Memory,
-  type MemoryWriter,
-  type RememberResult,
-  type AppendInput,
-  type AppendResult,
-  type ListTranscriptsInput,
-  type SearchTranscriptsInput,
-  type SessionInput,
-  type Transcript,
-  type TranscriptSearchHit,
-  type TranscriptSummary,
-  type AddDocumentInput,
-  type DocumentRef,
-  type DocumentView,
-  type ListDocumentsInput,
-  DOCUMENT_INGEST_JOB,
-  type ImportRecordView,
-  type ImportRef,
-  type ImportStatusView,
-  type ListImportRecordsInput,
-  type StartImportInput,
-  TRANSCRIPT_IMPORT_JOB,
-  createDocuments,
-  createImports,
-  embedStoredMemories,
-  createInputSchemas,
-  createTranscriptSchemas,
-  createTranscripts,
-  forgetMemory,
-  getMemory,
-  memoryHistory,
-  modifyMemory,
-  recoverMemory,
-  remember,
-  rememberMany,
-} from '@memory/ingest';
-import type { ForgetInput, GetMemoryOptions, ModifyInput, RecoverInput, RememberInput, ScopeInput } from '@memory/ingest';
-import {
-  PROSPECTIVE_INDEX_JOB,
-  type RecallInput,
-  type RecallResponse,
   createAfterResponseWriter,
   createHintsHandler,
   createRecall,
+  PROSPECTIVE_INDEX_JOB,
+  type RecallInput,
+  type RecallResponse,
 } from '@memory/recall';
-import { type ApplyContext, type ApplyResult, type MemoryHead, type PassInput, type PassResult, applyDreamingOperations, createDreamingSchedule, readMemoryHead, runDreamingPass, writtenMemoryIds } from '@memory/dreaming';
-import { type ClaimAsOf, type RecallTelemetryRow, type Store, type VectorSupport, claimsAsOf, deleteHints, listRecallTelemetry, openStore, purgeRecallTelemetry } from '@memory/store';
-import { type HandlerRegistration, createBackground } from './background.js';
-import { type MemoryEngineOptions, checkOptions } from './options.js';
+import {
+  type ClaimAsOf,
+  claimsAsOf,
+  deleteHints,
+  listRecallTelemetry,
+  openStore,
+  purgeRecallTelemetry,
+  type RecallTelemetryRow,
+  type Store,
+  type VectorSupport,
+} from '@memory/store';
+import { z } from 'zod';
+import { createBackground, type HandlerRegistration } from './background.js';
+import { checkOptions, type MemoryEngineOptions } from './options.js';
 
 /** What the engine can do right now, and why not where it cannot. */
 export interface EngineDiagnostics {
@@ -76,7 +113,12 @@ export interface EngineDiagnostics {
   readonly workers: readonly WorkerStatus[];
   readonly providers: {
     readonly llm: { readonly available: boolean; readonly reason?: string };
-    readonly embedder: { readonly available: boolean; readonly model?: string; readonly dimensions?: number; readonly reason?: string };
+    readonly embedder: {
+      readonly available: boolean;
+      readonly model?: string;
+      readonly dimensions?: number;
+      readonly reason?: string;
+    };
     readonly vector: VectorSupport;
   };
 }
@@ -173,7 +215,11 @@ const DREAMING_DEFER_BACKLOG = 100;
 
 const parseAgent = (agentId: unknown): string => parseInput(agentIdSchema, agentId, 'agentId');
 
-const claimsAsOfSchema = z.strictObject({ agentId: agentIdSchema, entityId: z.string().min(1).max(200), asOf: timeSchema });
+const claimsAsOfSchema = z.strictObject({
+  agentId: agentIdSchema,
+  entityId: z.string().min(1).max(200),
+  asOf: timeSchema,
+});
 const telemetryListSchema = z.strictObject({ limit: z.number().int().min(1).max(10_000).optional() });
 const telemetryPurgeSchema = z.strictObject({ before: timeSchema.optional() });
 
@@ -273,7 +319,13 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     onContentWritten: (sql, memory) => {
       if (memory.changed) deleteHints(sql, memory.agentId, memory.id);
       if (!hintsOn || memory.type === 'document_chunk') return;
-      queue.enqueue({ jobType: PROSPECTIVE_INDEX_JOB, payload: { memoryId: memory.id, agentId: memory.agentId }, dedupKey: memory.id, agentId: memory.agentId, memoryId: memory.id });
+      queue.enqueue({
+        jobType: PROSPECTIVE_INDEX_JOB,
+        payload: { memoryId: memory.id, agentId: memory.agentId },
+        dedupKey: memory.id,
+        agentId: memory.agentId,
+        memoryId: memory.id,
+      });
     },
   };
   const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
@@ -282,9 +334,19 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
   const imports = createImports({ store, queue, config });
   // Scheduled Dreaming passes: checked on the engine's schedule when enabled and a model is present.
   let dreamingSchedule: ReturnType<typeof createDreamingSchedule> | undefined;
-  const dreamingTask = config.dreaming.enabled && llm ? [{ name: 'dreaming', intervalMs: config.dreaming.checkIntervalMs, run: () => dreamingSchedule?.check() }] : [];
+  const dreamingTask =
+    config.dreaming.enabled && llm
+      ? [{ name: 'dreaming', intervalMs: config.dreaming.checkIntervalMs, run: () => dreamingSchedule?.check() }]
+      : [];
   const background = createBackground({
-    periodic: [{ name: 'idle transcript sweep', intervalMs: config.transcripts.sweepIntervalMs, run: () => transcripts.completeIdle() }, ...dreamingTask],
+    periodic: [
+      {
+        name: 'idle transcript sweep',
+        intervalMs: config.transcripts.sweepIntervalMs,
+        run: () => transcripts.completeIdle(),
+      },
+      ...dreamingTask,
+    ],
     queue,
     scheduler,
     clock: store.clock,
@@ -292,7 +354,13 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     logger: store.logger,
   });
   background.register(
-    { jobTypes: [DOCUMENT_INGEST_JOB], handler: documents.ingest, admission: 'documentIngest', concurrency: config.queue.documentIngestConcurrency, name: 'document-ingest' },
+    {
+      jobTypes: [DOCUMENT_INGEST_JOB],
+      handler: documents.ingest,
+      admission: 'documentIngest',
+      concurrency: config.queue.documentIngestConcurrency,
+      name: 'document-ingest',
+    },
     true,
   );
   background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
@@ -316,7 +384,8 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     let backlog = { at: Number.NaN, due: 0 };
     const hintsBacklog = (): number => {
       const now = store.clock.now();
-      if (backlog.at !== now) backlog = { at: now, due: queue.health().find((h) => h.jobType === PROSPECTIVE_INDEX_JOB)?.due ?? 0 };
+      if (backlog.at !== now)
+        backlog = { at: now, due: queue.health().find((h) => h.jobType === PROSPECTIVE_INDEX_JOB)?.due ?? 0 };
       return backlog.due;
     };
     dreamingSchedule = createDreamingSchedule({
@@ -325,7 +394,8 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
       llm,
       clock: store.clock,
       limiter: {
-        saturated: () => limit.size > 0 || limit.pending >= limit.concurrency || hintsBacklog() > DREAMING_DEFER_BACKLOG,
+        saturated: () =>
+          limit.size > 0 || limit.pending >= limit.concurrency || hintsBacklog() > DREAMING_DEFER_BACKLOG,
         run: (task) => limit.add(task),
       },
       afterPass: (agentId, pass) => embedStoredMemories(writer, agentId, pass.memoryIds),
@@ -360,17 +430,27 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
         call(async () => {
           const result = applyDreamingOperations(store, config, context, operations);
           // The seam never calls providers; memories it wrote get their vectors now.
-          await embedStoredMemories(writer, parseAgent((context as { agentId?: unknown }).agentId), writtenMemoryIds(result));
+          await embedStoredMemories(
+            writer,
+            parseAgent((context as { agentId?: unknown }).agentId),
+            writtenMemoryIds(result),
+          );
           return result;
         }),
       runPass: (input) =>
         call(() => {
-          if (!llm) throw new MemoryError('INVALID_CONFIG', 'dreaming.runPass needs an llm provider in createMemoryEngine options');
+          if (!llm)
+            throw new MemoryError(
+              'INVALID_CONFIG',
+              'dreaming.runPass needs an llm provider in createMemoryEngine options',
+            );
           // Under the shared LLM limit, like every other caller of the model.
-          return background.admission.llm.add(() => runDreamingPass({ store, config, llm, clock: store.clock }, input)).then(async (pass) => {
-            await embedStoredMemories(writer, parseAgent((input as { agentId?: unknown }).agentId), pass.memoryIds);
-            return pass;
-          });
+          return background.admission.llm
+            .add(() => runDreamingPass({ store, config, llm, clock: store.clock }, input))
+            .then(async (pass) => {
+              await embedStoredMemories(writer, parseAgent((input as { agentId?: unknown }).agentId), pass.memoryIds);
+              return pass;
+            });
         }),
       claimsAsOf: (input) =>
         call(() => {
@@ -398,10 +478,16 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
         queue: queue.health(),
         workers: background.workerStatus(),
         providers: {
-          llm: options.llm ? { available: true } : { available: false, reason: 'no llm provider configured; LLM workers stay idle' },
+          llm: options.llm
+            ? { available: true }
+            : { available: false, reason: 'no llm provider configured; LLM workers stay idle' },
           embedder: options.embedder
             ? { available: true, model: options.embedder.model, dimensions: options.embedder.dimensions }
-            : { available: false, reason: 'no embedder configured; recall runs without its semantic channel (lexical, hints, graph and links only)' },
+            : {
+                available: false,
+                reason:
+                  'no embedder configured; recall runs without its semantic channel (lexical, hints, graph and links only)',
+              },
           vector: store.vector,
         },
       })),

@@ -1,10 +1,63 @@
-export { createMemoryEngine } from './engine.js';
-export type { EngineDiagnostics, EngineDocuments, EngineDreaming, EngineImports, EngineJobs, EngineRepairs, EngineTelemetry, EngineTranscripts, MemoryEngine } from './engine.js';
+export type {
+  Clock,
+  EmbeddingProvider,
+  IdGenerator,
+  LlmProvider,
+  Logger,
+  ManualClock,
+  ManualScheduler,
+  MemoryConfig,
+  MemoryConfigInput,
+  MemoryErrorCode,
+  MemoryId,
+  RandomSource,
+  Scheduler,
+} from '@memory/core';
+export {
+  createManualClock,
+  createManualScheduler,
+  createSeededRandom,
+  createSequentialIds,
+  defaultConfig,
+  isMemoryError,
+  MEMORY_ERROR_CODES,
+  MemoryError,
+  memoryConfigSchema,
+  resolveConfig,
+  TransactionBoundaryError,
+} from '@memory/core';
 export type { ApplyContext, ApplyResult, DreamingOperation, MemoryHead, PassInput, PassResult } from '@memory/dreaming';
-export type { ClaimAsOf } from '@memory/store';
-export { RESERVED_JOB_TYPES } from './background.js';
-export type { HandlerRegistration } from './background.js';
-export { PermanentJobError, RetryJobError } from '@memory/queue';
+export type {
+  AddDocumentInput,
+  AppendInput,
+  AppendResult,
+  DocumentRef,
+  DocumentView,
+  ForgetInput,
+  ForgetResult,
+  GetMemoryOptions,
+  HistoryEntry,
+  ImportCounters,
+  ImportRecordView,
+  ImportRef,
+  ImportStatusView,
+  LinkedEntity,
+  ListDocumentsInput,
+  ListImportRecordsInput,
+  ListTranscriptsInput,
+  Memory,
+  ModifyInput,
+  RecoverInput,
+  RememberInput,
+  RememberResult,
+  SearchTranscriptsInput,
+  SessionInput,
+  StartImportInput,
+  Transcript,
+  TranscriptSearchHit,
+  TranscriptSummary,
+  TranscriptTurn,
+} from '@memory/ingest';
 export type {
   EnqueueInput,
   EnqueueResult,
@@ -20,67 +73,7 @@ export type {
   RepairReport,
   WorkerStatus,
 } from '@memory/queue';
-export type { DatabaseOption, MemoryEngineOptions } from './options.js';
-export {
-  MEMORY_ERROR_CODES,
-  MemoryError,
-  TransactionBoundaryError,
-  createManualClock,
-  createManualScheduler,
-  createSeededRandom,
-  createSequentialIds,
-  defaultConfig,
-  isMemoryError,
-  memoryConfigSchema,
-  resolveConfig,
-} from '@memory/core';
-export type {
-  Clock,
-  EmbeddingProvider,
-  IdGenerator,
-  LlmProvider,
-  Logger,
-  MemoryConfig,
-  MemoryConfigInput,
-  MemoryErrorCode,
-  ManualClock,
-  ManualScheduler,
-  MemoryId,
-  RandomSource,
-  Scheduler,
-} from '@memory/core';
-export type {
-  ImportCounters,
-  ImportRecordView,
-  ImportRef,
-  ImportStatusView,
-  ListImportRecordsInput,
-  StartImportInput,
-  AddDocumentInput,
-  DocumentRef,
-  DocumentView,
-  ListDocumentsInput,
-  AppendInput,
-  AppendResult,
-  ListTranscriptsInput,
-  SearchTranscriptsInput,
-  SessionInput,
-  Transcript,
-  TranscriptSearchHit,
-  TranscriptSummary,
-  TranscriptTurn,
-  ForgetInput,
-  ForgetResult,
-  GetMemoryOptions,
-  HistoryEntry,
-  LinkedEntity,
-  Memory,
-  ModifyInput,
-  RecoverInput,
-  RememberInput,
-  RememberResult,
-} from '@memory/ingest';
-export { formatRecall } from '@memory/recall';
+export { PermanentJobError, RetryJobError } from '@memory/queue';
 export type {
   ChannelScores,
   DrillDown,
@@ -94,5 +87,20 @@ export type {
   SessionExcerpt,
   VectorCompleteness,
 } from '@memory/recall';
-export type { RecallTelemetryRow } from '@memory/store';
-export type { MemoryType, VectorSupport } from '@memory/store';
+export { formatRecall } from '@memory/recall';
+export type { ClaimAsOf, MemoryType, RecallTelemetryRow, VectorSupport } from '@memory/store';
+export type { HandlerRegistration } from './background.js';
+export { RESERVED_JOB_TYPES } from './background.js';
+export type {
+  EngineDiagnostics,
+  EngineDocuments,
+  EngineDreaming,
+  EngineImports,
+  EngineJobs,
+  EngineRepairs,
+  EngineTelemetry,
+  EngineTranscripts,
+  MemoryEngine,
+} from './engine.js';
+export { createMemoryEngine } from './engine.js';
+export type { DatabaseOption, MemoryEngineOptions } from './options.js';

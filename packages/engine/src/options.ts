@@ -1,4 +1,13 @@
-import type { Clock, EmbeddingProvider, IdGenerator, LlmProvider, Logger, MemoryConfigInput, RandomSource, Scheduler } from '@memory/core';
+import type {
+  Clock,
+  EmbeddingProvider,
+  IdGenerator,
+  LlmProvider,
+  Logger,
+  MemoryConfigInput,
+  RandomSource,
+  Scheduler,
+} from '@memory/core';
 import { MemoryError } from '@memory/core';
 import type { SqliteDatabase } from '@memory/store';
 
@@ -39,12 +48,25 @@ export function checkOptions(options: unknown): asserts options is MemoryEngineO
   const hasPath = typeof db?.['path'] === 'string' && (db['path'] as string).length > 0;
   const hasDatabase = typeof db?.['database'] === 'object' && db['database'] !== null;
   if (!db || hasPath === hasDatabase) {
-    throw new MemoryError('INVALID_CONFIG', 'options.database needs exactly one of { path } (a file or ":memory:") or { database } (a better-sqlite3 instance)');
+    throw new MemoryError(
+      'INVALID_CONFIG',
+      'options.database needs exactly one of { path } (a file or ":memory:") or { database } (a better-sqlite3 instance)',
+    );
   }
   if (embedder !== undefined) {
     const e = embedder as Partial<EmbeddingProvider> | null;
-    if (!e || typeof e.embed !== 'function' || typeof e.model !== 'string' || e.model.length === 0 || !Number.isInteger(e.dimensions) || (e.dimensions ?? 0) <= 0) {
-      throw new MemoryError('INVALID_CONFIG', 'options.embedder needs embed(), a non-empty model name and positive integer dimensions');
+    if (
+      !e ||
+      typeof e.embed !== 'function' ||
+      typeof e.model !== 'string' ||
+      e.model.length === 0 ||
+      !Number.isInteger(e.dimensions) ||
+      (e.dimensions ?? 0) <= 0
+    ) {
+      throw new MemoryError(
+        'INVALID_CONFIG',
+        'options.embedder needs embed(), a non-empty model name and positive integer dimensions',
+      );
     }
   }
   const { scheduler, random } = options as Record<string, unknown>;

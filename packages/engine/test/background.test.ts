@@ -1,15 +1,21 @@
-import Database from 'better-sqlite3';
 import { createManualClock, createManualScheduler } from '@memory/core';
 import { settle, waitForJob } from '@memory/queue/testing';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { type JobHandler, RetryJobError, createSeededRandom } from '../src/index.js';
-import { T0, createTestEngine } from './helpers.js';
+import { createSeededRandom, type JobHandler, RetryJobError } from '../src/index.js';
+import { createTestEngine, T0 } from './helpers.js';
 
 async function engineWithScheduler(config = {}) {
   const db = new Database(':memory:');
   const clock = createManualClock(T0);
   const scheduler = createManualScheduler(clock);
-  const { engine } = await createTestEngine({ database: { database: db }, clock, scheduler, random: createSeededRandom(9), config });
+  const { engine } = await createTestEngine({
+    database: { database: db },
+    clock,
+    scheduler,
+    random: createSeededRandom(9),
+    config,
+  });
   return { engine, clock, scheduler, db };
 }
 
@@ -17,7 +23,11 @@ describe('engine background work', () => {
   it('runs host jobs through registered handlers once started, and reports them in diagnostics', async () => {
     const { engine, scheduler } = await engineWithScheduler();
     const handled: unknown[] = [];
-    engine.jobs.registerHandler({ jobTypes: ['send_digest'], name: 'digest', handler: async (job) => handled.push(job.payload) });
+    engine.jobs.registerHandler({
+      jobTypes: ['send_digest'],
+      name: 'digest',
+      handler: async (job) => handled.push(job.payload),
+    });
     const { id } = await engine.jobs.enqueue({ jobType: 'send_digest', payload: { to: 'dana' } });
     await scheduler.advance(5000);
     await settle();
@@ -30,8 +40,18 @@ describe('engine background work', () => {
     expect(diagnostics.started).toBe(true);
     expect(diagnostics.queue).toEqual([expect.objectContaining({ jobType: 'send_digest', completed: 1, pending: 0 })]);
     expect(diagnostics.workers).toEqual([
-      expect.objectContaining({ workerId: 'document-ingest', jobTypes: ['document_ingest'], state: 'running', completed: 0 }),
-      expect.objectContaining({ workerId: 'transcript-import', jobTypes: ['transcript_import'], state: 'running', completed: 0 }),
+      expect.objectContaining({
+        workerId: 'document-ingest',
+        jobTypes: ['document_ingest'],
+        state: 'running',
+        completed: 0,
+      }),
+      expect.objectContaining({
+        workerId: 'transcript-import',
+        jobTypes: ['transcript_import'],
+        state: 'running',
+        completed: 0,
+      }),
       expect.objectContaining({ workerId: 'digest', state: 'running', completed: 1 }),
     ]);
     expect(diagnostics.providers.llm).toEqual({ available: false, reason: expect.stringMatching(/no llm/) });
@@ -55,7 +75,9 @@ describe('engine background work', () => {
     const { engine, scheduler, db } = await engineWithScheduler({ queue: { leaseMs: 30_000, heartbeatMs: 10_000 } });
     const { id } = await engine.jobs.enqueue({ jobType: 'work' });
     // A worker from a process that died: the row says leased, with an expiry in the past soon.
-    db.prepare("UPDATE memory_jobs SET status = 'leased', attempts = 1, lease_token = 'dead', lease_expires_at = ?, leased_at = ?, leased_by = 'ghost' WHERE id = ?").run(T0 + 30_000, T0, id);
+    db.prepare(
+      "UPDATE memory_jobs SET status = 'leased', attempts = 1, lease_token = 'dead', lease_expires_at = ?, leased_at = ?, leased_by = 'ghost' WHERE id = ?",
+    ).run(T0 + 30_000, T0, id);
     let ran = 0;
     engine.jobs.registerHandler({ jobTypes: ['work'], handler: async () => ++ran });
     await engine.start();
@@ -82,7 +104,12 @@ describe('engine background work', () => {
 
   it('exposes queue repairs as dry runs unless applied', async () => {
     const { engine } = await engineWithScheduler();
-    engine.jobs.registerHandler({ jobTypes: ['flaky'], handler: async () => { throw new RetryJobError('later', 1) } });
+    engine.jobs.registerHandler({
+      jobTypes: ['flaky'],
+      handler: async () => {
+        throw new RetryJobError('later', 1);
+      },
+    });
     const { id } = await engine.jobs.enqueue({ jobType: 'flaky', maxAttempts: 1 });
     await engine.runDue();
     expect((await engine.jobs.get(id))?.status).toBe('dead');
@@ -99,13 +126,23 @@ describe('engine background work', () => {
   it('refuses reserved or duplicate job types and bad registrations', async () => {
     const { engine } = await engineWithScheduler();
     const handler: JobHandler = async () => null;
-    expect(() => engine.jobs.registerHandler({ jobTypes: ['document_ingest'], handler })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => engine.jobs.registerHandler({ jobTypes: ['document_ingest'], handler })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
     engine.jobs.registerHandler({ jobTypes: ['mine'], handler });
-    expect(() => engine.jobs.registerHandler({ jobTypes: ['mine'], handler })).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
-    expect(() => engine.jobs.registerHandler({ jobTypes: [], handler })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
-    expect(() => engine.jobs.registerHandler({ jobTypes: ['x'] } as never)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => engine.jobs.registerHandler({ jobTypes: ['mine'], handler })).toThrow(
+      expect.objectContaining({ code: 'CONFLICT' }),
+    );
+    expect(() => engine.jobs.registerHandler({ jobTypes: [], handler })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    expect(() => engine.jobs.registerHandler({ jobTypes: ['x'] } as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
     await engine.close();
-    expect(() => engine.jobs.registerHandler({ jobTypes: ['y'], handler })).toThrow(expect.objectContaining({ code: 'ENGINE_CLOSED' }));
+    expect(() => engine.jobs.registerHandler({ jobTypes: ['y'], handler })).toThrow(
+      expect.objectContaining({ code: 'ENGINE_CLOSED' }),
+    );
   });
 
   it('close under load aborts in-flight jobs, waits for them and leaves nothing leased', async () => {
@@ -113,7 +150,8 @@ describe('engine background work', () => {
     engine.jobs.registerHandler({
       jobTypes: ['long'],
       concurrency: 3,
-      handler: (_job, { signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      handler: (_job, { signal }) =>
+        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
     });
     for (let i = 0; i < 10; i++) await engine.jobs.enqueue({ jobType: 'long' });
     await engine.start();
@@ -121,7 +159,9 @@ describe('engine background work', () => {
     await settle();
     expect(db.prepare("SELECT count(*) AS n FROM memory_jobs WHERE status = 'leased'").get()).toEqual({ n: 3 });
     await engine.close();
-    expect(db.prepare("SELECT status, count(*) AS n FROM memory_jobs GROUP BY status").all()).toEqual([{ status: 'pending', n: 10 }]);
+    expect(db.prepare('SELECT status, count(*) AS n FROM memory_jobs GROUP BY status').all()).toEqual([
+      { status: 'pending', n: 10 },
+    ]);
     await expect(engine.runDue()).rejects.toMatchObject({ code: 'ENGINE_CLOSED' });
   });
 });

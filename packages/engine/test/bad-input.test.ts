@@ -1,7 +1,7 @@
+import { normalizeForHash } from '@memory/core';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeForHash } from '@memory/core';
 import { isMemoryError } from '../src/index.js';
 import { createTestEngine, snapshotCounts } from './helpers.js';
 
@@ -48,18 +48,46 @@ describe('bad input to remember', () => {
 
 describe('hostile recall queries', () => {
   const queries = [
-    '?!?!...', '"', 'hello "world', 'foo:bar', 'well-known', '-known', 'e-mail', 'AND', 'OR zurich', 'NOT', 'c++', 'node.js',
-    '-', ':', 'NEAR(', 'NEAR(a b', '(cafe', 'cafe)', "'", '*', 'caf*', '^cafe', 'title:cafe', '🙂🔥', '\u0000', 'DROP TABLE memories;--',
-    'x'.repeat(5000), Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' '),
+    '?!?!...',
+    '"',
+    'hello "world',
+    'foo:bar',
+    'well-known',
+    '-known',
+    'e-mail',
+    'AND',
+    'OR zurich',
+    'NOT',
+    'c++',
+    'node.js',
+    '-',
+    ':',
+    'NEAR(',
+    'NEAR(a b',
+    '(cafe',
+    'cafe)',
+    "'",
+    '*',
+    'caf*',
+    '^cafe',
+    'title:cafe',
+    '🙂🔥',
+    '\u0000',
+    'DROP TABLE memories;--',
+    'x'.repeat(5000),
+    Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' '),
   ];
-  it.each(queries.map((q) => [q.length > 40 ? `${q.slice(0, 20)}… (${q.length} chars)` : q, q]))('%s → results or empty, never an error', async (_label, query) => {
-    const { engine, db } = await hostEngine();
-    const before = snapshotCounts(db);
-    const response = await engine.recall({ agentId: 'a', query });
-    expect(Array.isArray(response.results)).toBe(true);
-    expect(response.query.tokens.length).toBeLessThanOrEqual(24);
-    expect(snapshotCounts(db)).toEqual(before);
-  });
+  it.each(queries.map((q) => [q.length > 40 ? `${q.slice(0, 20)}… (${q.length} chars)` : q, q]))(
+    '%s → results or empty, never an error',
+    async (_label, query) => {
+      const { engine, db } = await hostEngine();
+      const before = snapshotCounts(db);
+      const response = await engine.recall({ agentId: 'a', query });
+      expect(Array.isArray(response.results)).toBe(true);
+      expect(response.query.tokens.length).toBeLessThanOrEqual(24);
+      expect(snapshotCounts(db)).toEqual(before);
+    },
+  );
 
   it('finds what a hostile-looking query asks for', async () => {
     const { engine } = await hostEngine();
@@ -68,7 +96,9 @@ describe('hostile recall queries', () => {
 
   it('rejects a query over the character cap and an empty one', async () => {
     const { engine } = await hostEngine();
-    await expect(engine.recall({ agentId: 'a', query: 'x'.repeat(8193) })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.recall({ agentId: 'a', query: 'x'.repeat(8193) })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     await expect(engine.recall({ agentId: 'a', query: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(engine.recall({ agentId: 'a', query: 7 } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
@@ -83,12 +113,19 @@ describe('hostile recall queries', () => {
     ['an unknown option', { fuzzy: true }, /fuzzy/],
   ])('rejects %s with INVALID_INPUT naming the field', async (_name, extra, message) => {
     const { engine } = await hostEngine();
-    await expect(engine.recall({ agentId: 'a', query: 'tea', ...extra } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(message) });
+    await expect(engine.recall({ agentId: 'a', query: 'tea', ...extra } as never)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(message),
+    });
   });
 });
 
 describe('arbitrary strings (property)', () => {
-  const text = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom('NEAR(', '"a', 'a:b', '-x', '*', 'AND OR', ' '));
+  const text = fc.oneof(
+    fc.string({ maxLength: 300 }),
+    fc.string({ unit: 'binary', maxLength: 300 }),
+    fc.constantFrom('NEAR(', '"a', 'a:b', '-x', '*', 'AND OR', ' '),
+  );
 
   it('recall returns an array or INVALID_INPUT and never changes the database', async () => {
     const { engine, db } = await hostEngine();

@@ -1,32 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import { T0, createTestEngine } from './helpers.js';
+import { createTestEngine, T0 } from './helpers.js';
 
 describe('engine.dreaming', () => {
   it('applies audited operations whose claims recall then reaches through the graph', async () => {
     const { engine } = await createTestEngine();
-    const note = await engine.remember({ agentId: 'a', content: 'Standup notes: the launch slipped to March after the vendor delay' });
-    await engine.transcripts.append({ agentId: 'a', sessionKey: 'chat-1', turns: [{ role: 'user', content: 'Project Atlas is our billing rewrite; the launch slipped to March.' }] });
+    const note = await engine.remember({
+      agentId: 'a',
+      content: 'Standup notes: the launch slipped to March after the vendor delay',
+    });
+    await engine.transcripts.append({
+      agentId: 'a',
+      sessionKey: 'chat-1',
+      turns: [{ role: 'user', content: 'Project Atlas is our billing rewrite; the launch slipped to March.' }],
+    });
     await engine.transcripts.complete({ agentId: 'a', sessionKey: 'chat-1' });
 
     const first = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [
-      { operation: 'create_entity', payload: { name: 'Project Atlas', aliases: ['Atlas'] }, evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Project Atlas is our billing rewrite' }] },
+      {
+        operation: 'create_entity',
+        payload: { name: 'Project Atlas', aliases: ['Atlas'] },
+        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Project Atlas is our billing rewrite' }],
+      },
     ]);
     const atlas = first.applied[0]?.targetId ?? '';
-    const second = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [{ operation: 'create_aspect', payload: { entityId: atlas, name: 'schedule' }, evidence: [{ sourceRef: 'transcript:chat-1', quote: 'the launch slipped to March' }] }]);
+    const second = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [
+      {
+        operation: 'create_aspect',
+        payload: { entityId: atlas, name: 'schedule' },
+        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'the launch slipped to March' }],
+      },
+    ]);
     const aspect = second.applied[0]?.targetId ?? '';
     const third = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [
-      { operation: 'add_claim', payload: { aspectId: aspect, claimKey: 'launch', content: 'The launch is in March.', validFrom: T0 }, evidence: [{ sourceRef: `memory:${note.id}`, quote: 'the launch slipped to March' }] },
-      { operation: 'add_claim', payload: { aspectId: aspect, claimKey: 'owner', content: 'Dana owns it.' }, evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Dana owns the rewrite' }] },
+      {
+        operation: 'add_claim',
+        payload: { aspectId: aspect, claimKey: 'launch', content: 'The launch is in March.', validFrom: T0 },
+        evidence: [{ sourceRef: `memory:${note.id}`, quote: 'the launch slipped to March' }],
+      },
+      {
+        operation: 'add_claim',
+        payload: { aspectId: aspect, claimKey: 'owner', content: 'Dana owns it.' },
+        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Dana owns the rewrite' }],
+      },
     ]);
     expect(third.applied).toHaveLength(1);
     expect(third.rejected).toEqual([{ index: 1, reason: expect.stringMatching(/word for word/) }]);
 
     const response = await engine.recall({ agentId: 'a', query: 'how is Atlas doing?', explain: true });
     expect(response.results[0]).toMatchObject({ id: note.id, tier: 'linked', explanation: { path: { hops: 0 } } });
-    expect(await engine.dreaming.claimsAsOf({ agentId: 'a', entityId: atlas, asOf: T0 + 1 })).toEqual([expect.objectContaining({ content: 'The launch is in March.' })]);
+    expect(await engine.dreaming.claimsAsOf({ agentId: 'a', entityId: atlas, asOf: T0 + 1 })).toEqual([
+      expect.objectContaining({ content: 'The launch is in March.' }),
+    ]);
     // Another agent sees nothing of it.
     expect(await engine.dreaming.claimsAsOf({ agentId: 'b', entityId: atlas, asOf: T0 + 1 })).toEqual([]);
-    await expect(engine.dreaming.apply({ agentId: 'a' }, 'not a batch')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.dreaming.apply({ agentId: 'a' }, 'not a batch')).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     // Passes need a model.
     await expect(engine.dreaming.runPass({ agentId: 'a' })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
   });
@@ -38,16 +67,42 @@ describe('engine.dreaming', () => {
         async generate() {
           turn++;
           if (turn === 1) return { text: '', toolCalls: [{ id: 't1', name: 'next_evidence', arguments: '{}' }] };
-          if (turn === 2) return { text: '', toolCalls: [{ id: 't2', name: 'apply_operations', arguments: JSON.stringify({ operations: [{ operation: 'create_entity', payload: { name: 'Dana' }, evidence: [{ sourceRef: 'transcript:s1', quote: 'Dana runs the support team' }] }] }) }] };
+          if (turn === 2)
+            return {
+              text: '',
+              toolCalls: [
+                {
+                  id: 't2',
+                  name: 'apply_operations',
+                  arguments: JSON.stringify({
+                    operations: [
+                      {
+                        operation: 'create_entity',
+                        payload: { name: 'Dana' },
+                        evidence: [{ sourceRef: 'transcript:s1', quote: 'Dana runs the support team' }],
+                      },
+                    ],
+                  }),
+                },
+              ],
+            };
           return { text: 'Created Dana.' };
         },
       },
       config: { hints: { enabled: false } },
     });
-    await engine.transcripts.append({ agentId: 'a', sessionKey: 's1', turns: [{ role: 'user', content: 'Dana runs the support team.' }] });
+    await engine.transcripts.append({
+      agentId: 'a',
+      sessionKey: 's1',
+      turns: [{ role: 'user', content: 'Dana runs the support team.' }],
+    });
     await engine.transcripts.complete({ agentId: 'a', sessionKey: 's1' });
     const result = await engine.dreaming.runPass({ agentId: 'a' });
-    expect(result).toMatchObject({ status: 'completed', summary: 'Created Dana.', mutations: { applied: 1, rejected: 0 } });
+    expect(result).toMatchObject({
+      status: 'completed',
+      summary: 'Created Dana.',
+      mutations: { applied: 1, rejected: 0 },
+    });
     expect(await engine.memoryHead('a')).toBeUndefined();
     // The evidence was read; the next pass turns to hygiene (the new entity has no aspects yet).
     expect(await engine.dreaming.runPass({ agentId: 'a' })).toMatchObject({ mode: 'incremental-hygiene' });
@@ -70,16 +125,23 @@ describe('scheduled Dreaming', () => {
         async generate(request) {
           turns++;
           const last = request.messages.at(-1);
-          return last?.role === 'tool' ? { text: 'Read the new evidence; nothing settled yet.' } : { text: '', toolCalls: [{ id: `n${turns}`, name: 'next_evidence', arguments: '{}' }] };
+          return last?.role === 'tool'
+            ? { text: 'Read the new evidence; nothing settled yet.' }
+            : { text: '', toolCalls: [{ id: `n${turns}`, name: 'next_evidence', arguments: '{}' }] };
         },
       },
       config: { dreaming: { enabled: true, checkIntervalMs: 60_000 }, hints: { enabled: false } },
     });
-    await engine.transcripts.append({ agentId: 'a', sessionKey: 's1', turns: [{ role: 'user', content: 'We ship on Fridays only after the checklist.' }] });
+    await engine.transcripts.append({
+      agentId: 'a',
+      sessionKey: 's1',
+      turns: [{ role: 'user', content: 'We ship on Fridays only after the checklist.' }],
+    });
     await engine.transcripts.complete({ agentId: 'a', sessionKey: 's1' });
     await engine.start();
     await scheduler.advance(60_000);
-    const passes = () => db.prepare("SELECT trigger, status FROM dreaming_passes WHERE agent_id = 'a' ORDER BY started_at").all();
+    const passes = () =>
+      db.prepare("SELECT trigger, status FROM dreaming_passes WHERE agent_id = 'a' ORDER BY started_at").all();
     expect(passes()).toEqual([{ trigger: 'first_run', status: 'completed' }]);
     await scheduler.advance(60_000);
     expect(passes()).toHaveLength(1);
@@ -94,13 +156,23 @@ describe('memories Dreaming writes', () => {
     const Database = (await import('better-sqlite3')).default;
     const db = new Database(':memory:');
     const { engine } = await createTestEngine({ database: { database: db }, embedder: createBagOfWordsEmbedder(64) });
-    await engine.transcripts.append({ agentId: 'a', sessionKey: 's1', turns: [{ role: 'user', content: 'The quarterly budget review moved to Thursday.' }] });
+    await engine.transcripts.append({
+      agentId: 'a',
+      sessionKey: 's1',
+      turns: [{ role: 'user', content: 'The quarterly budget review moved to Thursday.' }],
+    });
     await engine.transcripts.complete({ agentId: 'a', sessionKey: 's1' });
     const result = await engine.dreaming.apply({ agentId: 'a' }, [
-      { operation: 'remember_memory', payload: { content: 'Quarterly budget review is on Thursday.', type: 'fact' }, evidence: [{ sourceRef: 'transcript:s1', quote: 'budget review moved to Thursday' }] },
+      {
+        operation: 'remember_memory',
+        payload: { content: 'Quarterly budget review is on Thursday.', type: 'fact' },
+        evidence: [{ sourceRef: 'transcript:s1', quote: 'budget review moved to Thursday' }],
+      },
     ]);
     const id = result.applied[0]?.targetId;
-    expect(db.prepare("SELECT count(*) AS n FROM embeddings WHERE source_type = 'memory' AND source_id = ?").get(id)).toEqual({ n: 1 });
+    expect(
+      db.prepare("SELECT count(*) AS n FROM embeddings WHERE source_type = 'memory' AND source_id = ?").get(id),
+    ).toEqual({ n: 1 });
     const response = await engine.recall({ agentId: 'a', query: 'quarterly budget thursday' });
     expect(response.results[0]).toMatchObject({ id, channels: { semantic: expect.any(Number) } });
   });
@@ -123,10 +195,17 @@ describe('explicit passes and the LLM limit', () => {
       config: { queue: { llmConcurrency: 1 }, hints: { enabled: false } },
     });
     for (const agentId of ['a', 'b']) {
-      await engine.transcripts.append({ agentId, sessionKey: 's', turns: [{ role: 'user', content: `notes for ${agentId}` }] });
+      await engine.transcripts.append({
+        agentId,
+        sessionKey: 's',
+        turns: [{ role: 'user', content: `notes for ${agentId}` }],
+      });
       await engine.transcripts.complete({ agentId, sessionKey: 's' });
     }
-    const passes = await Promise.all([engine.dreaming.runPass({ agentId: 'a' }), engine.dreaming.runPass({ agentId: 'b' })]);
+    const passes = await Promise.all([
+      engine.dreaming.runPass({ agentId: 'a' }),
+      engine.dreaming.runPass({ agentId: 'b' }),
+    ]);
     expect(passes.map((p) => p.status)).toEqual(['completed', 'completed']);
     expect(maxInFlight).toBe(1);
   });

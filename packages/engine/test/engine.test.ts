@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createMemoryEngine, isMemoryError } from '../src/index.js';
 import { createTestEngine } from './helpers.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type EmbeddingProvider, createManualClock, createSequentialIds } from '@memory/core';
-import { type MemoryEngineOptions, createMemoryEngine } from '../src/index.js';
+import { createManualClock, createSequentialIds, type EmbeddingProvider } from '@memory/core';
+import { createMemoryEngine, type MemoryEngineOptions } from '../src/index.js';
 
 /**
  * A deterministic offline embedder whose similar texts get similar vectors: words are hashed into
@@ -45,6 +45,7 @@ export async function createTestEngine(overrides: Partial<MemoryEngineOptions> =
 /** Row counts of every table an operation could touch, to prove bad input changed nothing. */
 export function snapshotCounts(database: { prepare(sql: string): { get(): unknown } }): Record<string, number> {
   const tables = ['memories', 'memory_history', 'memory_links', 'memory_entity_mentions', 'embeddings', 'memories_fts'];
-  return Object.fromEntries(tables.map((t) => [t, (database.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+  return Object.fromEntries(
+    tables.map((t) => [t, (database.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
+  );
 }
-

@@ -1,7 +1,7 @@
+import { createManualClock, createManualScheduler, type GenerateRequest, type LlmProvider } from '@memory/core';
 import Database from 'better-sqlite3';
-import { type GenerateRequest, type LlmProvider, createManualClock, createManualScheduler } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import { T0, createTestEngine } from './helpers.js';
+import { createTestEngine, T0 } from './helpers.js';
 
 /** A scripted model: answers in the messy ways real ones do, and records what it was asked. */
 function scriptedLlm(answer: (prompt: string, call: number) => string | Promise<string>) {
@@ -40,8 +40,18 @@ async function setup(llm: LlmProvider, config: Record<string, unknown> = {}) {
   const clock = createManualClock(T0);
   const scheduler = createManualScheduler(clock);
   const { engine } = await createTestEngine({ database: { database: db }, clock, scheduler, llm, config });
-  const hints = (memoryId: string) => (db.prepare('SELECT hint FROM memory_hints WHERE memory_id = ? ORDER BY seq').all(memoryId) as Array<{ hint: string }>).map((r) => r.hint);
-  const jobs = () => db.prepare("SELECT status, attempts, result FROM memory_jobs WHERE job_type = 'prospective_index' ORDER BY created_at, rowid").all() as Array<{ status: string; attempts: number; result: string | null }>;
+  const hints = (memoryId: string) =>
+    (
+      db.prepare('SELECT hint FROM memory_hints WHERE memory_id = ? ORDER BY seq').all(memoryId) as Array<{
+        hint: string;
+      }>
+    ).map((r) => r.hint);
+  const jobs = () =>
+    db
+      .prepare(
+        "SELECT status, attempts, result FROM memory_jobs WHERE job_type = 'prospective_index' ORDER BY created_at, rowid",
+      )
+      .all() as Array<{ status: string; attempts: number; result: string | null }>;
   return { engine, db, clock, scheduler, hints, jobs };
 }
 
@@ -84,7 +94,11 @@ describe('prospective hints worker', () => {
 
   it('replaces hints when the content changes, and skips memories forgotten before the job ran', async () => {
     let version = 0;
-    const model = scriptedLlm((prompt) => (prompt.includes('10:00') ? 'What time is standup now that it moved?' : `What time is the daily meeting ${++version}?`));
+    const model = scriptedLlm((prompt) =>
+      prompt.includes('10:00')
+        ? 'What time is standup now that it moved?'
+        : `What time is the daily meeting ${++version}?`,
+    );
     const { engine, hints, jobs } = await setup(model.llm);
     const { id } = await engine.remember({ agentId: 'a', content: 'Standup is at 9:30' });
     await engine.runDue();
@@ -112,7 +126,10 @@ describe('prospective hints worker', () => {
     expect(jobs()[0]).toMatchObject({ status: 'pending', attempts: 1 });
     await scheduler.advance(2000);
     await engine.runDue();
-    expect(jobs()[0]).toMatchObject({ status: 'completed', result: '{"hints":0,"skipped":"no usable hints in the model output"}' });
+    expect(jobs()[0]).toMatchObject({
+      status: 'completed',
+      result: '{"hints":0,"skipped":"no usable hints in the model output"}',
+    });
     expect(hints(id)).toEqual([]);
   });
 

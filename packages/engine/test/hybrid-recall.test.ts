@@ -1,10 +1,18 @@
-import Database from 'better-sqlite3';
-import { type EmbeddingProvider, createManualClock, createManualScheduler } from '@memory/core';
+import { createManualClock, createManualScheduler, type EmbeddingProvider } from '@memory/core';
 import { createHashingEmbedder, createOfflineEmbedder } from '@memory/providers';
-import { SqlExecutor, insertAspect, insertClaim, insertDependency, insertEntity, insertHints, insertMention } from '@memory/store';
+import {
+  insertAspect,
+  insertClaim,
+  insertDependency,
+  insertEntity,
+  insertHints,
+  insertMention,
+  SqlExecutor,
+} from '@memory/store';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { formatRecall } from '../src/index.js';
-import { T0, createTestEngine } from './helpers.js';
+import { createTestEngine, T0 } from './helpers.js';
 
 const DAY = 86_400_000;
 const offline = createOfflineEmbedder();
@@ -38,9 +46,13 @@ describe('semantic channel', () => {
   });
 
   it('falls back to a bounded scan without sqlite-vec and says how much it searched', async () => {
-    const { engine } = await engineOn({ embedder: createHashingEmbedder({ dimensions: 64 }), config: { store: { vectorExtension: 'off' }, recall: { vectorScanWindow: 3 } } });
+    const { engine } = await engineOn({
+      embedder: createHashingEmbedder({ dimensions: 64 }),
+      config: { store: { vectorExtension: 'off' }, recall: { vectorScanWindow: 3 } },
+    });
     expect(engine.vector.available).toBe(false);
-    for (const word of ['apple', 'banana', 'cherry']) await engine.remember({ agentId: 'a', content: `${word} orchard notes` });
+    for (const word of ['apple', 'banana', 'cherry'])
+      await engine.remember({ agentId: 'a', content: `${word} orchard notes` });
     let response = await engine.recall({ agentId: 'a', query: 'orchard' });
     expect(response.vectorCompleteness).toBe('complete');
     expect(response.searchedWindow).toBeUndefined();
@@ -108,22 +120,67 @@ describe('hints channel', () => {
 
 function seedGraph(sql: SqlExecutor, memories: { launch: string; budget: string; mentionsAtlas: string }) {
   const now = T0;
-  insertEntity(sql, { id: 'e-atlas', agentId: 'a', name: 'Project Atlas', entityType: 'project', aliases: ['Atlas'], now });
+  insertEntity(sql, {
+    id: 'e-atlas',
+    agentId: 'a',
+    name: 'Project Atlas',
+    entityType: 'project',
+    aliases: ['Atlas'],
+    now,
+  });
   insertEntity(sql, { id: 'e-finance', agentId: 'a', name: 'Finance Team', entityType: 'team', now });
   insertAspect(sql, { id: 'asp-1', agentId: 'a', entityId: 'e-atlas', name: 'schedule', now });
   insertAspect(sql, { id: 'asp-2', agentId: 'a', entityId: 'e-finance', name: 'budget', now });
-  insertClaim(sql, { id: 'c-1', agentId: 'a', entityId: 'e-atlas', aspectId: 'asp-1', claimKey: 'launch', content: 'launch is in March', sourceMemoryId: memories.launch, now });
-  insertClaim(sql, { id: 'c-2', agentId: 'a', entityId: 'e-finance', aspectId: 'asp-2', claimKey: 'cap', content: 'spend capped', sourceMemoryId: memories.budget, now });
-  insertDependency(sql, { id: 'd-1', agentId: 'a', sourceEntityId: 'e-atlas', targetEntityId: 'e-finance', type: 'depends_on', now });
-  insertMention(sql, { memoryId: memories.mentionsAtlas, entityId: 'e-atlas', agentId: 'a', mentionText: 'Atlas', confidence: 1, now });
+  insertClaim(sql, {
+    id: 'c-1',
+    agentId: 'a',
+    entityId: 'e-atlas',
+    aspectId: 'asp-1',
+    claimKey: 'launch',
+    content: 'launch is in March',
+    sourceMemoryId: memories.launch,
+    now,
+  });
+  insertClaim(sql, {
+    id: 'c-2',
+    agentId: 'a',
+    entityId: 'e-finance',
+    aspectId: 'asp-2',
+    claimKey: 'cap',
+    content: 'spend capped',
+    sourceMemoryId: memories.budget,
+    now,
+  });
+  insertDependency(sql, {
+    id: 'd-1',
+    agentId: 'a',
+    sourceEntityId: 'e-atlas',
+    targetEntityId: 'e-finance',
+    type: 'depends_on',
+    now,
+  });
+  insertMention(sql, {
+    memoryId: memories.mentionsAtlas,
+    entityId: 'e-atlas',
+    agentId: 'a',
+    mentionText: 'Atlas',
+    confidence: 1,
+    now,
+  });
 }
 
 describe('traversal channel', () => {
   async function graphEngine(config: Record<string, unknown> = {}) {
     const setup = await engineOn({ config });
-    const launch = await setup.engine.remember({ agentId: 'a', content: 'The launch slipped to March after the vendor delay' });
+    const launch = await setup.engine.remember({
+      agentId: 'a',
+      content: 'The launch slipped to March after the vendor delay',
+    });
     const budget = await setup.engine.remember({ agentId: 'a', content: 'Spending is capped at 40k this quarter' });
-    const mentionsAtlas = await setup.engine.remember({ agentId: 'a', content: 'Atlas standup notes: nothing blocking' });
+    const mentionsAtlas = await setup.engine.remember({
+      agentId: 'a',
+      content: 'Atlas standup notes: nothing blocking',
+    });
     seedGraph(setup.sql, { launch: launch.id, budget: budget.id, mentionsAtlas: mentionsAtlas.id });
     return { ...setup, ids: { launch: launch.id, budget: budget.id, mentionsAtlas: mentionsAtlas.id } };
   }
@@ -170,9 +227,18 @@ describe('traversal channel', () => {
 describe('linked channel, tiers, explain, drill-down, expand', () => {
   it('returns memories linked to host references in the linked tier, whatever their text', async () => {
     const { engine } = await engineOn();
-    const linked = await engine.remember({ agentId: 'a', content: 'Prefers calls after 3pm', linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana' }] });
+    const linked = await engine.remember({
+      agentId: 'a',
+      content: 'Prefers calls after 3pm',
+      linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana' }],
+    });
     const text = await engine.remember({ agentId: 'a', content: 'Invoice template for Dana' });
-    const response = await engine.recall({ agentId: 'a', query: 'invoice', linkedEntities: [{ type: 'contact', refId: '42' }], explain: true });
+    const response = await engine.recall({
+      agentId: 'a',
+      query: 'invoice',
+      linkedEntities: [{ type: 'contact', refId: '42' }],
+      explain: true,
+    });
     const first = response.results.find((r) => r.id === linked.id);
     expect(first).toMatchObject({ tier: 'linked', channels: { linked: 1 } });
     expect(first?.score).toBeGreaterThanOrEqual(0.5);
@@ -187,11 +253,26 @@ describe('linked channel, tiers, explain, drill-down, expand', () => {
 
   it('resolves host references the query names by their label (any case or spacing), only in scope', async () => {
     const { engine } = await engineOn();
-    const linked = await engine.remember({ agentId: 'a', content: 'Prefers calls after 3pm', linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana Whitfield' }] });
-    const other = await engine.remember({ agentId: 'b', content: 'Prefers email', linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana Whitfield' }] });
-    const response = await engine.recall({ agentId: 'a', query: 'what do we know about dana   WHITFIELD?', explain: true });
+    const linked = await engine.remember({
+      agentId: 'a',
+      content: 'Prefers calls after 3pm',
+      linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana Whitfield' }],
+    });
+    const other = await engine.remember({
+      agentId: 'b',
+      content: 'Prefers email',
+      linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana Whitfield' }],
+    });
+    const response = await engine.recall({
+      agentId: 'a',
+      query: 'what do we know about dana   WHITFIELD?',
+      explain: true,
+    });
     expect(response.results.map((r) => r.id)).toEqual([linked.id]);
-    expect(response.results[0]).toMatchObject({ tier: 'linked', explanation: { linkedBy: [{ type: 'contact', refId: '42' }] } });
+    expect(response.results[0]).toMatchObject({
+      tier: 'linked',
+      explanation: { linkedBy: [{ type: 'contact', refId: '42' }] },
+    });
     expect(response.results.some((r) => r.id === other.id)).toBe(false);
   });
 
@@ -206,8 +287,16 @@ describe('linked channel, tiers, explain, drill-down, expand', () => {
         { role: 'user', content: 'keep it under 5k and book the riverside hotel' },
       ],
     });
-    await engine.transcripts.append({ agentId: 'b', sessionKey: 'trip', turns: [{ role: 'user', content: 'b private Lisbon turn' }] });
-    const { id } = await engine.remember({ agentId: 'a', content: 'Lisbon offsite budget is 5k', source: { type: 'transcript', id: 'trip' } });
+    await engine.transcripts.append({
+      agentId: 'b',
+      sessionKey: 'trip',
+      turns: [{ role: 'user', content: 'b private Lisbon turn' }],
+    });
+    const { id } = await engine.remember({
+      agentId: 'a',
+      content: 'Lisbon offsite budget is 5k',
+      source: { type: 'transcript', id: 'trip' },
+    });
     const plain = await engine.recall({ agentId: 'a', query: 'Lisbon budget' });
     expect(plain.drillDown).toContainEqual(expect.objectContaining({ kind: 'expand_session', sessionKey: 'trip' }));
     const expanded = await engine.recall({ agentId: 'a', query: 'Lisbon budget', expand: true });
@@ -223,7 +312,11 @@ describe('linked channel, tiers, explain, drill-down, expand', () => {
     const m = await engine.remember({ agentId: 'a', content: 'Atlas launch checklist reviewed' });
     insertEntity(sql, { id: 'e1', agentId: 'a', name: 'Atlas', now: T0 });
     insertMention(sql, { memoryId: m.id, entityId: 'e1', agentId: 'a', mentionText: 'Atlas', confidence: 1, now: T0 });
-    const { drillDown } = await engine.recall({ agentId: 'a', query: 'launch checklist zebra quantum giraffe', windowDays: null });
+    const { drillDown } = await engine.recall({
+      agentId: 'a',
+      query: 'launch checklist zebra quantum giraffe',
+      windowDays: null,
+    });
     expect(drillDown).toContainEqual({ kind: 'narrower_query', query: 'launch checklist', reason: expect.any(String) });
     expect(drillDown).toContainEqual(expect.objectContaining({ kind: 'open_entity', entityId: 'e1', name: 'Atlas' }));
   });
@@ -232,9 +325,21 @@ describe('linked channel, tiers, explain, drill-down, expand', () => {
 describe('filters and the search window', () => {
   it('applies who, pinned and importance filters', async () => {
     const { engine } = await engineOn();
-    const dana = await engine.remember({ agentId: 'a', content: 'report format: bullet list', who: 'dana', importance: 0.9 });
-    const eli = await engine.remember({ agentId: 'a', content: 'report format: prose', who: 'eli', importance: 0.2, pinned: true });
-    const ids = async (input: Record<string, unknown>) => (await engine.recall({ agentId: 'a', query: 'report format', ...input })).results.map((r) => r.id);
+    const dana = await engine.remember({
+      agentId: 'a',
+      content: 'report format: bullet list',
+      who: 'dana',
+      importance: 0.9,
+    });
+    const eli = await engine.remember({
+      agentId: 'a',
+      content: 'report format: prose',
+      who: 'eli',
+      importance: 0.2,
+      pinned: true,
+    });
+    const ids = async (input: Record<string, unknown>) =>
+      (await engine.recall({ agentId: 'a', query: 'report format', ...input })).results.map((r) => r.id);
     expect(await ids({ who: 'dana' })).toEqual([dana.id]);
     expect(await ids({ pinned: true })).toEqual([eli.id]);
     expect(await ids({ importanceMin: 0.5 })).toEqual([dana.id]);
@@ -243,16 +348,24 @@ describe('filters and the search window', () => {
   it('searches 90 days by default, 7 with recentOnly, everything with windowDays: null; pinned memories are always in the window', async () => {
     const { engine, clock } = await engineOn();
     const old = await engine.remember({ agentId: 'a', content: 'garden plan: tomatoes', createdAt: T0 - 200 * DAY });
-    const oldPinned = await engine.remember({ agentId: 'a', content: 'garden rule: no pesticides', createdAt: T0 - 400 * DAY, pinned: true });
+    const oldPinned = await engine.remember({
+      agentId: 'a',
+      content: 'garden rule: no pesticides',
+      createdAt: T0 - 400 * DAY,
+      pinned: true,
+    });
     const month = await engine.remember({ agentId: 'a', content: 'garden plan: basil', createdAt: T0 - 30 * DAY });
     const today = await engine.remember({ agentId: 'a', content: 'garden plan: water daily' });
-    const ids = async (input: Record<string, unknown>) => (await engine.recall({ agentId: 'a', query: 'garden', ...input })).results.map((r) => r.id).sort();
+    const ids = async (input: Record<string, unknown>) =>
+      (await engine.recall({ agentId: 'a', query: 'garden', ...input })).results.map((r) => r.id).sort();
     expect(await ids({})).toEqual([oldPinned.id, month.id, today.id].sort());
     expect(await ids({ recentOnly: true })).toEqual([oldPinned.id, today.id].sort());
     expect(await ids({ windowDays: null })).toEqual([old.id, oldPinned.id, month.id, today.id].sort());
     const response = await engine.recall({ agentId: 'a', query: 'garden' });
     expect(response.window.since).toBe(clock.now() - 90 * DAY);
-    await expect(engine.recall({ agentId: 'a', query: 'garden', windowDays: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.recall({ agentId: 'a', query: 'garden', windowDays: 0 })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
   });
 });
 
@@ -260,7 +373,11 @@ describe('after the response', () => {
   it('counts accesses in one batched write on the next scheduler turn, and on close', async () => {
     const { engine, db, scheduler } = await engineOn();
     const { id } = await engine.remember({ agentId: 'a', content: 'coffee machine descaling every friday' });
-    const count = () => (db.prepare('SELECT access_count AS n, last_accessed AS at FROM memories WHERE id = ?').get(id) as { n: number; at: number | null });
+    const count = () =>
+      db.prepare('SELECT access_count AS n, last_accessed AS at FROM memories WHERE id = ?').get(id) as {
+        n: number;
+        at: number | null;
+      };
     await engine.recall({ agentId: 'a', query: 'coffee' });
     await engine.recall({ agentId: 'a', query: 'descaling' });
     expect(count().n).toBe(0); // not on the response path
@@ -278,7 +395,9 @@ describe('after the response', () => {
     await engine.recall({ agentId: 'b', query: 'beta' });
     await scheduler.runDue();
     const rows = await engine.telemetry.list('a');
-    expect(rows).toEqual([expect.objectContaining({ agentId: 'a', query: 'alpha', resultCount: 1, vectorCompleteness: 'none' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ agentId: 'a', query: 'alpha', resultCount: 1, vectorCompleteness: 'none' }),
+    ]);
     expect(await engine.telemetry.purge('a')).toBe(1);
     expect(await engine.telemetry.list('a')).toEqual([]);
     expect(await engine.telemetry.list('b')).toHaveLength(1);

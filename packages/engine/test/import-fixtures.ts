@@ -32,9 +32,20 @@ export function mixedExport(): { lines: string[]; expected: Array<[outcome: stri
     [JSON.stringify({ id: 'x', source: 's' }), ['rejected', 'schema_violation']],
     [JSON.stringify(record(3, { message_count: 7 })), ['rejected', 'message_count_mismatch']],
     [JSON.stringify(record(4, { messages: [], message_count: 0 })), ['rejected', 'empty_conversation']],
-    [JSON.stringify(record(5, { messages: [{ role: 'tool', content: 'x' }], message_count: 1 })), ['rejected', 'empty_conversation']],
-    [JSON.stringify(record(6, { messages: [{ role: 'user', content: 'y'.repeat(3000) }], message_count: 1 })), ['rejected', 'oversized_message']],
-    [JSON.stringify(record(7, { messages: Array.from({ length: 12 }, () => ({ role: 'user', content: 'hi' })), message_count: 12 })), ['rejected', 'too_many_messages']],
+    [
+      JSON.stringify(record(5, { messages: [{ role: 'tool', content: 'x' }], message_count: 1 })),
+      ['rejected', 'empty_conversation'],
+    ],
+    [
+      JSON.stringify(record(6, { messages: [{ role: 'user', content: 'y'.repeat(3000) }], message_count: 1 })),
+      ['rejected', 'oversized_message'],
+    ],
+    [
+      JSON.stringify(
+        record(7, { messages: Array.from({ length: 12 }, () => ({ role: 'user', content: 'hi' })), message_count: 12 }),
+      ),
+      ['rejected', 'too_many_messages'],
+    ],
     [JSON.stringify(record(8, { filler: 'z'.repeat(9000) })), ['rejected', 'oversized_record']],
     [JSON.stringify(record(1)), ['duplicate', null]],
     [JSON.stringify(record(9, { session_key: 'session-1' })), ['imported', null]],
@@ -44,7 +55,13 @@ export function mixedExport(): { lines: string[]; expected: Array<[outcome: stri
 }
 
 /** Import limits small enough for the mixed export to hit every cap. */
-export const SMALL_LIMITS = { maxRecordBytes: 8000, maxMessageBytes: 2000, maxMessages: 10, batchRecords: 2, inventoryBatchLines: 3 };
+export const SMALL_LIMITS = {
+  maxRecordBytes: 8000,
+  maxMessageBytes: 2000,
+  maxMessages: 10,
+  batchRecords: 2,
+  inventoryBatchLines: 3,
+};
 
 export function writeExport(path: string, lines: readonly string[]): void {
   writeFileSync(path, `${lines.join('\n')}\n`);
@@ -53,7 +70,10 @@ export function writeExport(path: string, lines: readonly string[]): void {
 export function generatedExport(path: string, records: number, messagesPerRecord: number): void {
   const lines: string[] = [];
   for (let n = 0; n < records; n++) {
-    const messages = Array.from({ length: messagesPerRecord }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `Turn ${i} of conversation ${n}: we talked about project ${n % 50} and the ${i % 7} open questions.` }));
+    const messages = Array.from({ length: messagesPerRecord }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: `Turn ${i} of conversation ${n}: we talked about project ${n % 50} and the ${i % 7} open questions.`,
+    }));
     lines.push(JSON.stringify({ ...record(n), messages, message_count: messages.length }));
   }
   writeExport(path, lines);

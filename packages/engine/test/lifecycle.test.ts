@@ -8,8 +8,24 @@ describe('modify / forget / recover / history', () => {
     const { engine, clock } = await createTestEngine();
     const { id } = await engine.remember({ agentId: 'a', content: 'Standup is at 9:30', importance: 0.4 });
     clock.advance(1000);
-    const updated = await engine.modify(id, { agentId: 'a', reason: 'moved', content: 'Standup is at 10:00', importance: 0.9, tags: ['team'], pinned: true, actor: { id: 'ops-1', type: 'operator' }, requestId: 'req-7' });
-    expect(updated).toMatchObject({ content: 'Standup is at 10:00', importance: 0.9, tags: ['team'], pinned: true, updateCount: 1, updatedAt: clock.now() });
+    const updated = await engine.modify(id, {
+      agentId: 'a',
+      reason: 'moved',
+      content: 'Standup is at 10:00',
+      importance: 0.9,
+      tags: ['team'],
+      pinned: true,
+      actor: { id: 'ops-1', type: 'operator' },
+      requestId: 'req-7',
+    });
+    expect(updated).toMatchObject({
+      content: 'Standup is at 10:00',
+      importance: 0.9,
+      tags: ['team'],
+      pinned: true,
+      updateCount: 1,
+      updatedAt: clock.now(),
+    });
     const history = await engine.history(id, { agentId: 'a' });
     expect(history.map((h) => h.event)).toEqual(['created', 'updated']);
     expect(history[1]).toMatchObject({
@@ -30,7 +46,10 @@ describe('modify / forget / recover / history', () => {
     const { engine } = await createTestEngine();
     const a = await engine.remember({ agentId: 'a', content: 'Alpha' });
     const b = await engine.remember({ agentId: 'a', content: 'Beta' });
-    await expect(engine.modify(b.id, { agentId: 'a', reason: 'x', content: 'alpha.' })).rejects.toMatchObject({ code: 'CONFLICT', details: { existingId: a.id } });
+    await expect(engine.modify(b.id, { agentId: 'a', reason: 'x', content: 'alpha.' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { existingId: a.id },
+    });
     expect((await engine.getMemory(b.id, { agentId: 'a' }))?.content).toBe('Beta');
   });
 
@@ -47,10 +66,18 @@ describe('modify / forget / recover / history', () => {
 
   it('requires force to forget a pinned memory', async () => {
     const { engine } = await createTestEngine();
-    const { id } = await engine.remember({ agentId: 'a', content: 'Never deploy on Fridays', type: 'constraint', pinned: true });
+    const { id } = await engine.remember({
+      agentId: 'a',
+      content: 'Never deploy on Fridays',
+      type: 'constraint',
+      pinned: true,
+    });
     await expect(engine.forget(id, { agentId: 'a', reason: 'cleanup' })).rejects.toMatchObject({ code: 'PINNED' });
     expect(await engine.getMemory(id, { agentId: 'a' })).toBeDefined();
-    expect(await engine.forget(id, { agentId: 'a', reason: 'policy changed', force: true })).toEqual({ id, forgotten: true });
+    expect(await engine.forget(id, { agentId: 'a', reason: 'policy changed', force: true })).toEqual({
+      id,
+      forgotten: true,
+    });
   });
 
   it('recovers within the window, not after it, and not over a live duplicate', async () => {
@@ -64,18 +91,33 @@ describe('modify / forget / recover / history', () => {
 
     await engine.forget(id, { agentId: 'a', reason: 'again' });
     const dup = await engine.remember({ agentId: 'a', content: 'lunch order: ramen' });
-    await expect(engine.recover(id, { agentId: 'a' })).rejects.toMatchObject({ code: 'CONFLICT', details: { existingId: dup.id } });
+    await expect(engine.recover(id, { agentId: 'a' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { existingId: dup.id },
+    });
 
     await engine.forget(dup.id, { agentId: 'a', reason: 'x' });
     clock.advance(8 * DAY);
-    await expect(engine.recover(id, { agentId: 'a' })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/7 days/) });
-    expect((await engine.history(id, { agentId: 'a' })).map((h) => h.event)).toEqual(['created', 'deleted', 'recovered', 'deleted']);
+    await expect(engine.recover(id, { agentId: 'a' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/7 days/),
+    });
+    expect((await engine.history(id, { agentId: 'a' })).map((h) => h.event)).toEqual([
+      'created',
+      'deleted',
+      'recovered',
+      'deleted',
+    ]);
   });
 
   it('reports unknown ids as NOT_FOUND and malformed ids as INVALID_INPUT', async () => {
     const { engine } = await createTestEngine();
-    await expect(engine.forget('id-999999', { agentId: 'a', reason: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(engine.modify('id-999999', { agentId: 'a', reason: 'x', importance: 0.1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(engine.forget('id-999999', { agentId: 'a', reason: 'x' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(engine.modify('id-999999', { agentId: 'a', reason: 'x', importance: 0.1 })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await expect(engine.history('id-999999', { agentId: 'a' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     for (const bad of ['', 'has space', '../../etc/passwd', 'x'.repeat(200)]) {
       await expect(engine.getMemory(bad, { agentId: 'a' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { T0, createTestEngine } from './helpers.js';
+import { createTestEngine, T0 } from './helpers.js';
 
 async function seeded() {
   const { engine, clock } = await createTestEngine();
@@ -7,10 +7,25 @@ async function seeded() {
   const add = async (key: string, content: string, extra: Record<string, unknown> = {}) => {
     ids[key] = (await engine.remember({ agentId: 'a', content, ...extra })).id;
   };
-  await add('tea', 'Alice prefers green tea over coffee', { type: 'preference', tags: ['drinks', 'alice'], project: 'home' });
-  await add('coffee', 'Bob drinks black coffee every morning', { type: 'preference', tags: ['drinks'], project: 'home' });
-  await add('deploy', 'We decided to deploy the billing service on Tuesdays', { type: 'decision', project: 'work', createdAt: T0 - 30 * 86_400_000 });
-  await add('freeze', 'Code freeze before the release: no deploys after Thursday', { type: 'constraint', project: 'work' });
+  await add('tea', 'Alice prefers green tea over coffee', {
+    type: 'preference',
+    tags: ['drinks', 'alice'],
+    project: 'home',
+  });
+  await add('coffee', 'Bob drinks black coffee every morning', {
+    type: 'preference',
+    tags: ['drinks'],
+    project: 'home',
+  });
+  await add('deploy', 'We decided to deploy the billing service on Tuesdays', {
+    type: 'decision',
+    project: 'work',
+    createdAt: T0 - 30 * 86_400_000,
+  });
+  await add('freeze', 'Code freeze before the release: no deploys after Thursday', {
+    type: 'constraint',
+    project: 'work',
+  });
   await add('cpp', 'The renderer is written in C++ and the CLI in Node.js', { type: 'fact', project: 'work' });
   return { engine, clock, ids };
 }
@@ -42,16 +57,29 @@ describe('lexical recall', () => {
 
   it('ORs long queries, dropping stop words', async () => {
     const { engine, ids } = await seeded();
-    const response = await engine.recall({ agentId: 'a', query: 'when is the release and when do we deploy the billing service' });
+    const response = await engine.recall({
+      agentId: 'a',
+      query: 'when is the release and when do we deploy the billing service',
+    });
     expect(response.query.mode).toBe('or');
     expect(response.query.tokens).not.toContain('the');
-    expect(response.results.slice(0, 2).map((r) => r.id).sort()).toEqual([ids['deploy'], ids['freeze']].sort());
+    expect(
+      response.results
+        .slice(0, 2)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([ids['deploy'], ids['freeze']].sort());
   });
 
   it('stems English words and folds diacritics', async () => {
     const { engine } = await createTestEngine();
-    const { id } = await engine.remember({ agentId: 'a', content: 'Northwind renews their contract at the Café Zürich' });
-    expect((await engine.recall({ agentId: 'a', query: 'when does the contract renew?' })).results.map((r) => r.id)).toEqual([id]);
+    const { id } = await engine.remember({
+      agentId: 'a',
+      content: 'Northwind renews their contract at the Café Zürich',
+    });
+    expect(
+      (await engine.recall({ agentId: 'a', query: 'when does the contract renew?' })).results.map((r) => r.id),
+    ).toEqual([id]);
     expect((await engine.recall({ agentId: 'a', query: 'cafe zurich' })).results.map((r) => r.id)).toEqual([id]);
   });
 
@@ -79,12 +107,20 @@ describe('lexical recall', () => {
 
   it('honours limit (default 10, max 50)', async () => {
     const { engine } = await createTestEngine();
-    await engine.rememberMany(Array.from({ length: 60 }, (_, i) => ({ agentId: 'a', content: `note ${i} about lanterns` })));
+    await engine.rememberMany(
+      Array.from({ length: 60 }, (_, i) => ({ agentId: 'a', content: `note ${i} about lanterns` })),
+    );
     expect((await engine.recall({ agentId: 'a', query: 'lanterns' })).results).toHaveLength(10);
     expect((await engine.recall({ agentId: 'a', query: 'lanterns', limit: 50 })).results).toHaveLength(50);
-    await expect(engine.recall({ agentId: 'a', query: 'lanterns', limit: 51 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(engine.recall({ agentId: 'a', query: 'lanterns', limit: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(engine.recall({ agentId: 'a', query: 'lanterns', limit: 2.5 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.recall({ agentId: 'a', query: 'lanterns', limit: 51 })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(engine.recall({ agentId: 'a', query: 'lanterns', limit: 0 })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(engine.recall({ agentId: 'a', query: 'lanterns', limit: 2.5 })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
   });
 
   it('skips expired memories', async () => {

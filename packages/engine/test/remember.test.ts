@@ -1,6 +1,6 @@
+import { signSketch } from '@memory/store';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { signSketch } from '@memory/store';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
 
 async function engineOnHostDb(overrides = {}) {
@@ -39,8 +39,15 @@ describe('remember', () => {
     });
     const history = await engine.history(id, { agentId: 'bot' });
     expect(history).toHaveLength(1);
-    expect(history[0]).toMatchObject({ event: 'created', newContent: 'Alice prefers green tea.', changedBy: 'bot', actorType: 'agent' });
-    expect(db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'green'").get()).toEqual({ n: 1 });
+    expect(history[0]).toMatchObject({
+      event: 'created',
+      newContent: 'Alice prefers green tea.',
+      changedBy: 'bot',
+      actorType: 'agent',
+    });
+    expect(db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'green'").get()).toEqual({
+      n: 1,
+    });
   });
 
   it('dedups the same normalized content within one agent and never across agents', async () => {
@@ -68,25 +75,42 @@ describe('remember', () => {
     const { id } = await engine.remember({
       agentId: 'a',
       content: 'Call back about the invoice',
-      linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana' }, { type: 'thread', refId: 't-9' }],
+      linkedEntities: [
+        { type: 'contact', refId: '42', label: 'Dana' },
+        { type: 'thread', refId: 't-9' },
+      ],
     });
-    expect(db.prepare('SELECT ref_type, ref_id, label FROM memory_links WHERE memory_id = ? ORDER BY ref_type').all(id)).toEqual([
+    expect(
+      db.prepare('SELECT ref_type, ref_id, label FROM memory_links WHERE memory_id = ? ORDER BY ref_type').all(id),
+    ).toEqual([
       { ref_type: 'contact', ref_id: '42', label: 'Dana' },
       { ref_type: 'thread', ref_id: 't-9', label: null },
     ]);
-    expect((await engine.getMemory(id, { agentId: 'a' }))?.linkedEntities).toEqual([{ type: 'contact', refId: '42', label: 'Dana' }, { type: 'thread', refId: 't-9' }]);
+    expect((await engine.getMemory(id, { agentId: 'a' }))?.linkedEntities).toEqual([
+      { type: 'contact', refId: '42', label: 'Dana' },
+      { type: 'thread', refId: 't-9' },
+    ]);
   });
 
   it('links to existing entities of the same agent only, by name or alias, and never creates entities', async () => {
     const { engine, db } = await engineOnHostDb();
-    const insert = db.prepare("INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)");
+    const insert = db.prepare(
+      'INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)',
+    );
     insert.run('e-alice', 'a', 'Alice', 'alice');
     insert.run('e-acme', 'a', 'Acme Corp', 'acme corp');
     insert.run('e-bob-b', 'b', 'Bob', 'bob');
-    db.prepare("INSERT INTO entity_aliases (entity_id, agent_id, alias, canonical_alias, created_at) VALUES ('e-acme', 'a', 'ACME', 'acme', 0)").run();
+    db.prepare(
+      "INSERT INTO entity_aliases (entity_id, agent_id, alias, canonical_alias, created_at) VALUES ('e-acme', 'a', 'ACME', 'acme', 0)",
+    ).run();
 
-    const { id } = await engine.remember({ agentId: 'a', content: "Alice's contract with ACME renews in May; Bob signs it." });
-    const mentions = db.prepare('SELECT entity_id, mention_text FROM memory_entity_mentions WHERE memory_id = ? ORDER BY entity_id').all(id);
+    const { id } = await engine.remember({
+      agentId: 'a',
+      content: "Alice's contract with ACME renews in May; Bob signs it.",
+    });
+    const mentions = db
+      .prepare('SELECT entity_id, mention_text FROM memory_entity_mentions WHERE memory_id = ? ORDER BY entity_id')
+      .all(id);
     expect(mentions).toEqual([
       { entity_id: 'e-acme', mention_text: 'ACME' },
       { entity_id: 'e-alice', mention_text: "Alice's" },
@@ -109,14 +133,24 @@ describe('remember', () => {
 
   it('rememberMany writes nothing when any input is invalid', async () => {
     const { engine, db } = await engineOnHostDb();
-    const inputs = [{ agentId: 'a', content: 'fine' }, { agentId: 'a', content: '   ' }];
-    await expect(engine.rememberMany(inputs)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/1\.content/) });
+    const inputs = [
+      { agentId: 'a', content: 'fine' },
+      { agentId: 'a', content: '   ' },
+    ];
+    await expect(engine.rememberMany(inputs)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/1\.content/),
+    });
     expect(db.prepare('SELECT count(*) AS n FROM memories').get()).toEqual({ n: 0 });
   });
 
   it('keeps a historical createdAt when given', async () => {
     const { engine } = await createTestEngine();
-    const { id } = await engine.remember({ agentId: 'a', content: 'We met in Lisbon', createdAt: '2023-05-08T13:56:00Z' });
+    const { id } = await engine.remember({
+      agentId: 'a',
+      content: 'We met in Lisbon',
+      createdAt: '2023-05-08T13:56:00Z',
+    });
     expect((await engine.getMemory(id, { agentId: 'a' }))?.createdAt).toBe(Date.UTC(2023, 4, 8, 13, 56));
   });
 });
@@ -136,10 +170,12 @@ describe('remember with an embedder', () => {
     ]);
     const [query] = await embedder.embed(['green tea']);
     const knn = db
-      .prepare('SELECT e.source_id FROM vec_memory_bits v JOIN embeddings e ON e.seq = v.rowid WHERE v.embedding MATCH vec_bit(?) AND k = 10 AND v.agent_id = ?')
+      .prepare(
+        'SELECT e.source_id FROM vec_memory_bits v JOIN embeddings e ON e.seq = v.rowid WHERE v.embedding MATCH vec_bit(?) AND k = 10 AND v.agent_id = ?',
+      )
       .all(signSketch(query!), 'a');
     expect(knn).toEqual([{ source_id: a.id }]);
-    expect((await engine.getMemory(a.id, { agentId: 'a' }))).toMatchObject({ content: 'Alice prefers green tea' });
+    expect(await engine.getMemory(a.id, { agentId: 'a' })).toMatchObject({ content: 'Alice prefers green tea' });
   });
 
   it('still stores the memory when the embedder fails or returns wrong dimensions', async () => {
@@ -149,7 +185,11 @@ describe('remember with an embedder', () => {
     expect(await engine.getMemory(id, { agentId: 'a' })).toBeDefined();
     expect(db.prepare('SELECT count(*) AS n FROM embeddings').get()).toEqual({ n: 0 });
 
-    const wrong = { model: 'liar', dimensions: 8, embed: async (t: readonly string[]) => t.map(() => new Float32Array(3)) };
+    const wrong = {
+      model: 'liar',
+      dimensions: 8,
+      embed: async (t: readonly string[]) => t.map(() => new Float32Array(3)),
+    };
     const second = await engineOnHostDb({ embedder: wrong });
     const r = await second.engine.remember({ agentId: 'a', content: 'Survives a bad vector' });
     expect(await second.engine.getMemory(r.id, { agentId: 'a' })).toBeDefined();

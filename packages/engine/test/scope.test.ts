@@ -10,8 +10,12 @@ describe('agent scope isolation', () => {
     expect(await engine.getMemory(mine.id, { agentId: 'bob-bot' })).toBeUndefined();
     expect(await engine.getMemory(mine.id, { agentId: 'bob-bot', includeDeleted: true })).toBeUndefined();
     await expect(engine.history(mine.id, { agentId: 'bob-bot' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(engine.modify(mine.id, { agentId: 'bob-bot', reason: 'x', content: 'hacked' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(engine.forget(mine.id, { agentId: 'bob-bot', reason: 'x', force: true })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(engine.modify(mine.id, { agentId: 'bob-bot', reason: 'x', content: 'hacked' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(engine.forget(mine.id, { agentId: 'bob-bot', reason: 'x', force: true })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await engine.forget(mine.id, { agentId: 'alice-bot', reason: 'rotate' });
     await expect(engine.recover(mine.id, { agentId: 'bob-bot' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await engine.recover(mine.id, { agentId: 'alice-bot' });

@@ -1,4 +1,4 @@
-import { type SqlExecutor, canonicalEntityName, insertMention, matchEntitiesByName } from '@memory/store';
+import { canonicalEntityName, insertMention, matchEntitiesByName, type SqlExecutor } from '@memory/store';
 
 // Runs of capitalized words ("Alice", "Acme Corp", "São Paulo", "O'Brien"), possibly joined by
 // short lower-case connectors inside a name ("Bank of America").

@@ -1,4 +1,31 @@
-export { createInputSchemas } from './inputs.js';
+export { blockedReason, isAllowed } from './documents/address-guard.js';
+export { chunkText } from './documents/chunk-text.js';
+export type {
+  AddDocumentInput,
+  DocumentRef,
+  Documents,
+  DocumentView,
+  ListDocumentsInput,
+} from './documents/documents.js';
+export { createDocuments, DOCUMENT_INGEST_JOB } from './documents/documents.js';
+export { extractText, htmlToText } from './documents/extract-text.js';
+export type { FetchedDocument, FetchFailure, FetchOptions } from './documents/fetch-document.js';
+export { DocumentFetchError, fetchDocument } from './documents/fetch-document.js';
+export { embedStoredMemories } from './embed-existing.js';
+export { linkMemoryToEntities, properNounCandidates } from './entity-linker.js';
+export type {
+  ImportCounters,
+  ImportRecordView,
+  ImportRef,
+  ImportStatusView,
+  Imports,
+  ListImportRecordsInput,
+  StartImportInput,
+} from './imports/imports.js';
+export { createImports, TRANSCRIPT_IMPORT_JOB } from './imports/imports.js';
+export { scanLines } from './imports/line-scanner.js';
+export type { RejectReason } from './imports/record.js';
+export { parseRecord } from './imports/record.js';
 export type {
   ForgetInput,
   GetMemoryOptions,
@@ -8,28 +35,28 @@ export type {
   RememberInput,
   ScopeInput,
 } from './inputs.js';
-export type { AuditContext, MemoryWriter } from './writer.js';
-export { remember, rememberMany } from './remember.js';
-export { embedStoredMemories } from './embed-existing.js';
-export type { RememberResult } from './remember.js';
-export { forgetMemory, modifyMemory, recoverMemory } from './lifecycle.js';
+export { createInputSchemas } from './inputs.js';
 export type { ForgetResult } from './lifecycle.js';
-export { getMemory, memoryHistory } from './read.js';
-export { linkMemoryToEntities, properNounCandidates } from './entity-linker.js';
+export { forgetMemory, modifyMemory, recoverMemory } from './lifecycle.js';
 export type { HistoryEntry, LinkedEntity, Memory } from './memory-view.js';
-export { DROPPED_ROLES, KEPT_ROLES, createTranscriptSchemas } from './transcripts/inputs.js';
-export type { AppendInput, ListTranscriptsInput, SearchTranscriptsInput, SessionInput, TranscriptSchemas } from './transcripts/inputs.js';
+export { getMemory, memoryHistory } from './read.js';
+export type { RememberResult } from './remember.js';
+export { remember, rememberMany } from './remember.js';
+export type {
+  AppendInput,
+  ListTranscriptsInput,
+  SearchTranscriptsInput,
+  SessionInput,
+  TranscriptSchemas,
+} from './transcripts/inputs.js';
+export { createTranscriptSchemas, DROPPED_ROLES, KEPT_ROLES } from './transcripts/inputs.js';
+export type {
+  AppendResult,
+  Transcript,
+  TranscriptSearchHit,
+  TranscriptSummary,
+  Transcripts,
+  TranscriptTurn,
+} from './transcripts/transcripts.js';
 export { createTranscripts, renderTranscript } from './transcripts/transcripts.js';
-export type { AppendResult, Transcript, TranscriptSearchHit, TranscriptSummary, TranscriptTurn, Transcripts } from './transcripts/transcripts.js';
-export { DOCUMENT_INGEST_JOB, createDocuments } from './documents/documents.js';
-export type { AddDocumentInput, DocumentRef, DocumentView, Documents, ListDocumentsInput } from './documents/documents.js';
-export { chunkText } from './documents/chunk-text.js';
-export { extractText, htmlToText } from './documents/extract-text.js';
-export { blockedReason, isAllowed } from './documents/address-guard.js';
-export { DocumentFetchError, fetchDocument } from './documents/fetch-document.js';
-export type { FetchFailure, FetchOptions, FetchedDocument } from './documents/fetch-document.js';
-export { TRANSCRIPT_IMPORT_JOB, createImports } from './imports/imports.js';
-export type { ImportCounters, ImportRecordView, ImportRef, ImportStatusView, Imports, ListImportRecordsInput, StartImportInput } from './imports/imports.js';
-export { parseRecord } from './imports/record.js';
-export type { RejectReason } from './imports/record.js';
-export { scanLines } from './imports/line-scanner.js';
+export type { AuditContext, MemoryWriter } from './writer.js';

@@ -1,4 +1,12 @@
-import { type MemoryConfig, agentIdSchema, idSchema, isWellFormedText, labelSchema, timeSchema, utf8Length } from '@memory/core';
+import {
+  agentIdSchema,
+  idSchema,
+  isWellFormedText,
+  labelSchema,
+  type MemoryConfig,
+  timeSchema,
+  utf8Length,
+} from '@memory/core';
 import { ACTOR_TYPES, MEMORY_TYPES } from '@memory/store';
 import { z } from 'zod';
 
@@ -26,7 +34,10 @@ export function createInputSchemas(config: MemoryConfig) {
     .string({ error: 'content must be a string' })
     .refine((s) => s.trim().length > 0, 'content must not be empty or whitespace')
     .refine(isWellFormedText, 'content must be well-formed Unicode (it holds a lone surrogate)')
-    .refine((s) => utf8Length(s) <= limits.maxContentBytes, `content must be at most ${limits.maxContentBytes} bytes (UTF-8)`);
+    .refine(
+      (s) => utf8Length(s) <= limits.maxContentBytes,
+      `content must be at most ${limits.maxContentBytes} bytes (UTF-8)`,
+    );
   const tags = z
     .array(labelSchema(limits.maxTagLength, 'tag'), { error: 'tags must be an array of strings' })
     .max(limits.maxTags, `at most ${limits.maxTags} tags`);
@@ -39,7 +50,10 @@ export function createInputSchemas(config: MemoryConfig) {
       }),
     )
     .max(limits.maxLinkedEntities, `at most ${limits.maxLinkedEntities} linked entities`);
-  const importance = z.number().min(0, 'importance must be between 0 and 1').max(1, 'importance must be between 0 and 1');
+  const importance = z
+    .number()
+    .min(0, 'importance must be between 0 and 1')
+    .max(1, 'importance must be between 0 and 1');
 
   const remember = z.strictObject({
     agentId: agentIdSchema,
@@ -94,7 +108,11 @@ export function createInputSchemas(config: MemoryConfig) {
     ...auditFields,
   });
 
-  const recover = z.strictObject({ agentId: agentIdSchema, reason: labelSchema(4096, 'reason').optional(), ...auditFields });
+  const recover = z.strictObject({
+    agentId: agentIdSchema,
+    reason: labelSchema(4096, 'reason').optional(),
+    ...auditFields,
+  });
 
   const get = z.strictObject({ agentId: agentIdSchema, includeDeleted: z.boolean().optional() });
 

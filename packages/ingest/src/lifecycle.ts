@@ -1,16 +1,23 @@
-import { MemoryError, type MemoryId, contentHash, normalizeForHash, normalizeForStorage, parseInput } from '@memory/core';
 import {
-  type MemoryRow,
-  type MemoryRowUpdate,
+  contentHash,
+  MemoryError,
+  type MemoryId,
+  normalizeForHash,
+  normalizeForStorage,
+  parseInput,
+} from '@memory/core';
+import {
   ensureVectorIndex,
   findLiveMemoryIdByHash,
   findMemory,
   insertHistory,
+  type MemoryRow,
+  type MemoryRowUpdate,
   updateMemory,
   upsertEmbedding,
 } from '@memory/store';
 import { type Memory, toMemory } from './memory-view.js';
-import { type AuditContext, type MemoryWriter, auditColumns, embedTexts } from './writer.js';
+import { type AuditContext, auditColumns, embedTexts, type MemoryWriter } from './writer.js';
 
 const DAY_MS = 86_400_000;
 
@@ -66,7 +73,9 @@ export async function modifyMemory(writer: MemoryWriter, id: unknown, input: unk
       const hash = contentHash(content);
       const clash = findLiveMemoryIdByHash(sql, row.agent_id, hash);
       if (clash && clash !== row.id) {
-        throw new MemoryError('CONFLICT', `memory ${clash} already holds this content`, { details: { id: memoryId, existingId: clash } });
+        throw new MemoryError('CONFLICT', `memory ${clash} already holds this content`, {
+          details: { id: memoryId, existingId: clash },
+        });
       }
       Object.assign(update, { content, normalized_content: normalizeForHash(content), content_hash: hash });
       changed.push('content');
@@ -86,18 +95,41 @@ export async function modifyMemory(writer: MemoryWriter, id: unknown, input: unk
     const vector = vectors?.[0];
     if (contentChanged && vector && embedder) {
       const mirror = ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
-      upsertEmbedding(sql, { agentId: row.agent_id, sourceType: 'memory', sourceId: row.id, contentHash: update.content_hash as string, model: embedder.model, vector, now }, mirror);
+      upsertEmbedding(
+        sql,
+        {
+          agentId: row.agent_id,
+          sourceType: 'memory',
+          sourceId: row.id,
+          contentHash: update.content_hash as string,
+          model: embedder.model,
+          vector,
+          now,
+        },
+        mirror,
+      );
       update.embedding_model = embedder.model;
     }
     updateMemory(sql, row.agent_id, row.id, update);
-    if (contentChanged) writer.onContentWritten?.(sql, { id: row.id, agentId: row.agent_id, type: row.type, changed: true });
+    if (contentChanged)
+      writer.onContentWritten?.(sql, { id: row.id, agentId: row.agent_id, type: row.type, changed: true });
     insertHistory(
       sql,
-      historyRow(writer, row, 'updated', patch, {
-        oldContent: row.content,
-        newContent: contentChanged ? (content ?? null) : row.content,
-        metadata: { changed, ...(patch.importance !== undefined ? { importance: [row.importance, patch.importance] } : {}) },
-      }, now),
+      historyRow(
+        writer,
+        row,
+        'updated',
+        patch,
+        {
+          oldContent: row.content,
+          newContent: contentChanged ? (content ?? null) : row.content,
+          metadata: {
+            changed,
+            ...(patch.importance !== undefined ? { importance: [row.importance, patch.importance] } : {}),
+          },
+        },
+        now,
+      ),
     );
     const after = findMemory(sql, row.agent_id, row.id);
     if (!after) throw notFound(memoryId);
@@ -121,11 +153,23 @@ export async function forgetMemory(writer: MemoryWriter, id: unknown, input: unk
     if (!row) throw notFound(memoryId);
     if (row.is_deleted === 1) return { id: memoryId, forgotten: false };
     if (row.pinned === 1 && !options.force) {
-      throw new MemoryError('PINNED', `memory ${memoryId} is pinned; pass force: true to forget it`, { details: { id: memoryId } });
+      throw new MemoryError('PINNED', `memory ${memoryId} is pinned; pass force: true to forget it`, {
+        details: { id: memoryId },
+      });
     }
     const now = store.clock.now();
     updateMemory(sql, row.agent_id, row.id, { is_deleted: 1, deleted_at: now, updated_at: now });
-    insertHistory(sql, historyRow(writer, row, 'deleted', options, { oldContent: row.content, newContent: null, metadata: { force: options.force === true } }, now));
+    insertHistory(
+      sql,
+      historyRow(
+        writer,
+        row,
+        'deleted',
+        options,
+        { oldContent: row.content, newContent: null, metadata: { force: options.force === true } },
+        now,
+      ),
+    );
     return { id: memoryId, forgotten: true };
   });
 }
@@ -138,13 +182,18 @@ export async function recoverMemory(writer: MemoryWriter, id: unknown, input: un
   return store.write((sql) => {
     const row = findMemory(sql, options.agentId, memoryId, { includeDeleted: true });
     if (!row) throw notFound(memoryId);
-    if (row.is_deleted === 0) throw new MemoryError('CONFLICT', `memory ${memoryId} is not forgotten`, { details: { id: memoryId } });
+    if (row.is_deleted === 0)
+      throw new MemoryError('CONFLICT', `memory ${memoryId} is not forgotten`, { details: { id: memoryId } });
     const now = store.clock.now();
     const windowMs = config.retention.recoverWindowDays * DAY_MS;
     if (row.deleted_at !== null && now - row.deleted_at > windowMs) {
-      throw new MemoryError('CONFLICT', `memory ${memoryId} was forgotten more than ${config.retention.recoverWindowDays} days ago and can no longer be recovered`, {
-        details: { id: memoryId, deletedAt: row.deleted_at },
-      });
+      throw new MemoryError(
+        'CONFLICT',
+        `memory ${memoryId} was forgotten more than ${config.retention.recoverWindowDays} days ago and can no longer be recovered`,
+        {
+          details: { id: memoryId, deletedAt: row.deleted_at },
+        },
+      );
     }
     const clash = findLiveMemoryIdByHash(sql, row.agent_id, row.content_hash);
     if (clash) {
@@ -153,7 +202,10 @@ export async function recoverMemory(writer: MemoryWriter, id: unknown, input: un
       });
     }
     updateMemory(sql, row.agent_id, row.id, { is_deleted: 0, deleted_at: null, updated_at: now });
-    insertHistory(sql, historyRow(writer, row, 'recovered', options, { oldContent: null, newContent: row.content, metadata: {} }, now));
+    insertHistory(
+      sql,
+      historyRow(writer, row, 'recovered', options, { oldContent: null, newContent: row.content, metadata: {} }, now),
+    );
     const after = findMemory(sql, row.agent_id, row.id);
     if (!after) throw notFound(memoryId);
     return toMemory(after);

@@ -62,7 +62,8 @@ export function parseJsonColumn<T>(text: string, fallback: T, check: (value: unk
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isLinkedEntities = (v: unknown): v is LinkedEntity[] =>
-  Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as LinkedEntity).refId === 'string');
+  Array.isArray(v) &&
+  v.every((x) => typeof x === 'object' && x !== null && typeof (x as LinkedEntity).refId === 'string');
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function toMemory(row: MemoryRow): Memory {

@@ -1,4 +1,4 @@
-import { type MemoryId, MemoryError, parseInput } from '@memory/core';
+import { MemoryError, type MemoryId, parseInput } from '@memory/core';
 import { findMemory, listHistory } from '@memory/store';
 import { type HistoryEntry, type Memory, toHistoryEntry, toMemory } from './memory-view.js';
 import type { MemoryWriter } from './writer.js';
@@ -7,7 +7,9 @@ import type { MemoryWriter } from './writer.js';
 export function getMemory(writer: MemoryWriter, id: unknown, options: unknown): Memory | undefined {
   const memoryId = parseInput(writer.schemas.id, id, 'getMemory') as MemoryId;
   const { agentId, includeDeleted } = parseInput(writer.schemas.get, options, 'getMemory');
-  const row = writer.store.read((sql) => findMemory(sql, agentId, memoryId, { includeDeleted: includeDeleted === true }));
+  const row = writer.store.read((sql) =>
+    findMemory(sql, agentId, memoryId, { includeDeleted: includeDeleted === true }),
+  );
   return row ? toMemory(row) : undefined;
 }
 

@@ -1,17 +1,26 @@
-import { MemoryError, type MemoryId, hashNormalized, invalidInput, normalizeForHash, normalizeForStorage, parseInput, yieldToEventLoop } from '@memory/core';
 import {
-  type SqlExecutor,
+  hashNormalized,
+  invalidInput,
+  MemoryError,
+  type MemoryId,
+  normalizeForHash,
+  normalizeForStorage,
+  parseInput,
+  yieldToEventLoop,
+} from '@memory/core';
+import {
   agentHasEntities,
   ensureVectorIndex,
   findLiveMemoryIdByHash,
   insertHistory,
   insertMemory,
   replaceMemoryLinks,
+  type SqlExecutor,
   upsertEmbedding,
 } from '@memory/store';
 import { linkMemoryToEntities } from './entity-linker.js';
 import type { ParsedRemember } from './inputs.js';
-import { type MemoryWriter, auditColumns, embedTexts } from './writer.js';
+import { auditColumns, embedTexts, type MemoryWriter } from './writer.js';
 
 export interface RememberResult {
   readonly id: MemoryId;
@@ -87,7 +96,9 @@ export function writeOne(
   if (!inserted) {
     const existing = findLiveMemoryIdByHash(sql, input.agentId, item.hash);
     if (existing) return { id: existing, deduped: true };
-    throw new MemoryError('STORAGE_ERROR', 'a memory insert was refused without a live duplicate', { details: { agentId: input.agentId } });
+    throw new MemoryError('STORAGE_ERROR', 'a memory insert was refused without a live duplicate', {
+      details: { agentId: input.agentId },
+    });
   }
   insertHistory(sql, {
     id: writer.store.ids.next(),
@@ -109,7 +120,15 @@ export function writeOne(
   if (vector && writer.embedder) {
     upsertEmbedding(
       sql,
-      { agentId: input.agentId, sourceType: 'memory', sourceId: id, contentHash: item.hash, model: writer.embedder.model, vector, now },
+      {
+        agentId: input.agentId,
+        sourceType: 'memory',
+        sourceId: id,
+        contentHash: item.hash,
+        model: writer.embedder.model,
+        vector,
+        now,
+      },
       mirror,
     );
   }
@@ -119,7 +138,10 @@ export function writeOne(
 /** Embeds what is new, then writes the batch in one transaction. */
 async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Promise<RememberResult[]> {
   const fresh = writer.embedder ? findNew(writer, items) : [];
-  const vectors = await embedTexts(writer, fresh.map((p) => p.content));
+  const vectors = await embedTexts(
+    writer,
+    fresh.map((p) => p.content),
+  );
   const vectorOf = new Map<Prepared, Float32Array>();
   for (let i = 0; vectors && i < fresh.length; i++) {
     const vector = vectors[i];
@@ -130,7 +152,10 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
   const { store, config, embedder } = writer;
   return store.write((sql) => {
     const now = store.clock.now();
-    const mirror = embedder !== undefined && vectorOf.size > 0 && ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
+    const mirror =
+      embedder !== undefined &&
+      vectorOf.size > 0 &&
+      ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
     const linking = new Map<string, boolean>();
     const shouldLink = (agentId: string): boolean => {
       if (!config.remember.inlineEntityLinking) return false;
@@ -138,7 +163,9 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
       if (has === undefined) linking.set(agentId, (has = agentHasEntities(sql, agentId)));
       return has;
     };
-    return items.map((item) => writeOne(writer, sql, item, vectorOf.get(item), mirror, shouldLink(item.input.agentId), now));
+    return items.map((item) =>
+      writeOne(writer, sql, item, vectorOf.get(item), mirror, shouldLink(item.input.agentId), now),
+    );
   });
 }
 
@@ -159,15 +186,20 @@ export async function remember(writer: MemoryWriter, input: unknown): Promise<Re
  */
 async function prepareAll(writer: MemoryWriter, inputs: unknown, chunk: number): Promise<Prepared[]> {
   const max = writer.config.limits.maxBatchInputs;
-  if (!Array.isArray(inputs)) throw invalidInput('rememberMany', [{ path: [], message: 'rememberMany needs an array of inputs' }]);
-  if (inputs.length > max) throw invalidInput('rememberMany', [{ path: [], message: `at most ${max} inputs per call, got ${inputs.length}` }]);
+  if (!Array.isArray(inputs))
+    throw invalidInput('rememberMany', [{ path: [], message: 'rememberMany needs an array of inputs' }]);
+  if (inputs.length > max)
+    throw invalidInput('rememberMany', [{ path: [], message: `at most ${max} inputs per call, got ${inputs.length}` }]);
   const prepared: Prepared[] = [];
   for (let start = 0; start < inputs.length; start += chunk) {
     if (start > 0) await yieldToEventLoop();
     const parsed = writer.schemas.rememberChunk.safeParse(inputs.slice(start, start + chunk));
     if (!parsed.success) {
       // Issue paths start with the index inside the chunk; report the index inside the whole input.
-      const issues = parsed.error.issues.map((i) => ({ ...i, path: [start + Number(i.path[0] ?? 0), ...i.path.slice(1)] }));
+      const issues = parsed.error.issues.map((i) => ({
+        ...i,
+        path: [start + Number(i.path[0] ?? 0), ...i.path.slice(1)],
+      }));
       throw invalidInput('rememberMany', issues, parsed.error);
     }
     parsed.data.forEach((input, i) => prepared.push(prepare(input, 'rememberMany', start + i)));

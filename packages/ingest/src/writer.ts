@@ -13,7 +13,9 @@ export interface MemoryWriter {
    * Called inside the write transaction when a memory's content is new (created, or changed by
    * modify): the engine uses it to queue derived work such as prospective hints.
    */
-  readonly onContentWritten?: ((sql: SqlExecutor, memory: { id: string; agentId: string; type: string; changed: boolean }) => void) | undefined;
+  readonly onContentWritten?:
+    | ((sql: SqlExecutor, memory: { id: string; agentId: string; type: string; changed: boolean }) => void)
+    | undefined;
 }
 
 /** The audit fields every mutation records. */
@@ -41,7 +43,9 @@ export async function embedTexts(writer: MemoryWriter, texts: readonly string[])
   if (!embedder || texts.length === 0) return undefined;
   try {
     const vectors = await embedder.embed(texts, { purpose: 'index' });
-    const bad = vectors.length !== texts.length || vectors.some((v) => v.length !== embedder.dimensions || !v.every(Number.isFinite));
+    const bad =
+      vectors.length !== texts.length ||
+      vectors.some((v) => v.length !== embedder.dimensions || !v.every(Number.isFinite));
     if (bad) {
       writer.store.logger.warn('embedder returned unusable vectors; memories stored without them', {
         model: embedder.model,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Prepared, batches } from '../src/remember.js';
+import { batches, type Prepared } from '../src/remember.js';
 
 const item = (content: string) => ({ content }) as Prepared;
 
@@ -14,15 +14,21 @@ describe('rememberMany batching', () => {
 
   it('keeps every item once, in order, within both bounds (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 50 }), { maxLength: 200 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 200 }), (texts, count, bytes) => {
-        const out = [...batches(texts.map(item), count, bytes)];
-        expect(out.flat().map((i) => i.content)).toEqual(texts);
-        for (const b of out) {
-          expect(b.length).toBeGreaterThan(0);
-          expect(b.length).toBeLessThanOrEqual(count);
-          if (b.length > 1) expect(b.reduce((s, i) => s + Buffer.byteLength(i.content), 0)).toBeLessThanOrEqual(bytes);
-        }
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 50 }), { maxLength: 200 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 200 }),
+        (texts, count, bytes) => {
+          const out = [...batches(texts.map(item), count, bytes)];
+          expect(out.flat().map((i) => i.content)).toEqual(texts);
+          for (const b of out) {
+            expect(b.length).toBeGreaterThan(0);
+            expect(b.length).toBeLessThanOrEqual(count);
+            if (b.length > 1)
+              expect(b.reduce((s, i) => s + Buffer.byteLength(i.content), 0)).toBeLessThanOrEqual(bytes);
+          }
+        },
+      ),
     );
   });
 });

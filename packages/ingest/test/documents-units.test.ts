@@ -4,16 +4,41 @@ import { blockedReason, chunkText, extractText, htmlToText, isAllowed } from '..
 
 describe('address guard', () => {
   it.each([
-    ['127.0.0.1', 'loopback'], ['127.255.0.9', 'loopback'], ['10.1.2.3', 'private'], ['172.16.0.1', 'private'], ['172.31.255.255', 'private'],
-    ['192.168.1.1', 'private'], ['169.254.169.254', 'link-local'], ['0.0.0.0', 'unspecified'], ['100.64.0.1', 'carrier-grade NAT'], ['224.0.0.1', 'multicast'],
-    ['::1', 'loopback'], ['::', 'unspecified'], ['fe80::1', 'link-local'], ['fd12:3456::1', 'private'], ['fc00::1', 'private'], ['ff02::1', 'multicast'],
-    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:10.0.0.1', 'private'], ['::ffff:169.254.169.254', 'link-local'], ['::127.0.0.1', 'loopback'],
+    ['127.0.0.1', 'loopback'],
+    ['127.255.0.9', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.1', 'private'],
+    ['169.254.169.254', 'link-local'],
+    ['0.0.0.0', 'unspecified'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['224.0.0.1', 'multicast'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fe80::1', 'link-local'],
+    ['fd12:3456::1', 'private'],
+    ['fc00::1', 'private'],
+    ['ff02::1', 'multicast'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:169.254.169.254', 'link-local'],
+    ['::127.0.0.1', 'loopback'],
     ['fe80::1%eth0', 'link-local'],
   ])('refuses %s (%s)', (address, reason) => {
     expect(blockedReason(address)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8'])('allows public %s', (address) => {
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '192.169.0.1',
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+  ])('allows public %s', (address) => {
     expect(blockedReason(address)).toBeUndefined();
   });
 
@@ -60,7 +85,9 @@ describe('chunking', () => {
   it('covers every word, never exceeds the size, always moves forward (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.stringMatching(/^[a-z]{1,12}$/), fc.constantFrom('.', '\n\n', '!', '\n')), { maxLength: 400 }),
+        fc.array(fc.oneof(fc.stringMatching(/^[a-z]{1,12}$/), fc.constantFrom('.', '\n\n', '!', '\n')), {
+          maxLength: 400,
+        }),
         fc.integer({ min: 20, max: 300 }),
         fc.integer({ min: 0, max: 100 }),
         (parts, size, overlap) => {
@@ -68,7 +95,8 @@ describe('chunking', () => {
           const chunks = chunkText(text, size, overlap);
           for (const c of chunks) expect(c.length).toBeLessThanOrEqual(size);
           const joined = chunks.join(' ');
-          for (const word of text.split(/\s+/).filter((w) => /^[a-z]+$/.test(w) && w.length < size)) expect(joined).toContain(word);
+          for (const word of text.split(/\s+/).filter((w) => /^[a-z]+$/.test(w) && w.length < size))
+            expect(joined).toContain(word);
           expect(chunks.length).toBeLessThanOrEqual(Math.max(1, text.length));
         },
       ),

@@ -1,4 +1,4 @@
-import { type ManualScheduler, createManualClock, createManualScheduler } from '@memory/core';
+import { createManualClock, createManualScheduler, type ManualScheduler } from '@memory/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentFetchError, type FetchOptions, fetchDocument } from '../src/index.js';
 import { startServer } from './http-server.js';
@@ -67,7 +67,9 @@ afterAll(async () => {
   await server.close();
 });
 
-function options(overrides: Partial<Omit<FetchOptions, 'scheduler'>> = {}): FetchOptions & { scheduler: ManualScheduler } {
+function options(
+  overrides: Partial<Omit<FetchOptions, 'scheduler'>> = {},
+): FetchOptions & { scheduler: ManualScheduler } {
   const clock = createManualClock(0);
   const scheduler = createManualScheduler(clock);
   return { maxBytes: 1000, timeoutMs: 30_000, maxRedirects: 5, allowList: ['127.0.0.1'], ...overrides, scheduler };
@@ -85,37 +87,63 @@ async function failure(url: string, opts = options()): Promise<DocumentFetchErro
 
 describe('fetchDocument against a real server on 127.0.0.1', () => {
   it('fetches text and decodes its charset', async () => {
-    expect(await fetchDocument(server.url('/text'), options())).toEqual({ url: server.url('/text'), contentType: 'text/plain', body: 'plain body ✓' });
+    expect(await fetchDocument(server.url('/text'), options())).toEqual({
+      url: server.url('/text'),
+      contentType: 'text/plain',
+      body: 'plain body ✓',
+    });
     expect((await fetchDocument(server.url('/latin1'), options())).body).toBe('café');
   });
 
   it('follows redirects, re-checking each one', async () => {
     expect((await fetchDocument(server.url('/hop1'), options())).url).toBe(server.url('/text'));
-    expect(await failure(server.url('/hop1'), options({ maxRedirects: 1 }))).toMatchObject({ reason: 'too-many-redirects', permanent: true });
+    expect(await failure(server.url('/hop1'), options({ maxRedirects: 1 }))).toMatchObject({
+      reason: 'too-many-redirects',
+      permanent: true,
+    });
     expect(await failure(server.url('/loop'))).toMatchObject({ reason: 'too-many-redirects' });
-    expect(await failure(server.url('/to-metadata'))).toMatchObject({ reason: 'refused-address', permanent: true, message: expect.stringMatching(/link-local/) });
+    expect(await failure(server.url('/to-metadata'))).toMatchObject({
+      reason: 'refused-address',
+      permanent: true,
+      message: expect.stringMatching(/link-local/),
+    });
     expect(await failure(server.url('/to-file'))).toMatchObject({ reason: 'bad-url', permanent: true });
   });
 
   it('refuses loopback without the allow-list, by address and by DNS name', async () => {
-    expect(await failure(server.url('/text'), options({ allowList: [] }))).toMatchObject({ reason: 'refused-address', message: expect.stringMatching(/loopback/) });
+    expect(await failure(server.url('/text'), options({ allowList: [] }))).toMatchObject({
+      reason: 'refused-address',
+      message: expect.stringMatching(/loopback/),
+    });
     const byName = server.url('/text').replace('127.0.0.1', 'localhost');
     expect(await failure(byName, options({ allowList: [] }))).toMatchObject({ reason: 'refused-address' });
     expect(await failure('http://[::1]:9/x', options({ allowList: [] }))).toMatchObject({ reason: 'refused-address' });
-    expect(await failure('http://[::ffff:127.0.0.1]:9/x', options({ allowList: [] }))).toMatchObject({ reason: 'refused-address' });
+    expect(await failure('http://[::ffff:127.0.0.1]:9/x', options({ allowList: [] }))).toMatchObject({
+      reason: 'refused-address',
+    });
     expect(await failure('ftp://example.com/x')).toMatchObject({ reason: 'bad-url' });
     expect(await failure('http://user:pw@127.0.0.1/x')).toMatchObject({ reason: 'bad-url' });
     expect(server.hits.filter((h) => h === '/text').length).toBeGreaterThan(0);
   });
 
   it('enforces the byte limit on the header and while streaming', async () => {
-    expect(await failure(server.url('/big-header'))).toMatchObject({ reason: 'too-large', message: expect.stringMatching(/Content-Length/) });
-    expect(await failure(server.url('/big-stream'))).toMatchObject({ reason: 'too-large', message: expect.stringMatching(/larger than 1000/) });
+    expect(await failure(server.url('/big-header'))).toMatchObject({
+      reason: 'too-large',
+      message: expect.stringMatching(/Content-Length/),
+    });
+    expect(await failure(server.url('/big-stream'))).toMatchObject({
+      reason: 'too-large',
+      message: expect.stringMatching(/larger than 1000/),
+    });
   });
 
   it('refuses unsupported content types; 4xx is permanent, 5xx is retried', async () => {
     expect(await failure(server.url('/image'))).toMatchObject({ reason: 'unsupported-type', permanent: true });
-    expect(await failure(server.url('/nope'))).toMatchObject({ reason: 'http-status', permanent: true, message: 'HTTP 404 from ' + server.url('').replace('http://', '') });
+    expect(await failure(server.url('/nope'))).toMatchObject({
+      reason: 'http-status',
+      permanent: true,
+      message: 'HTTP 404 from ' + server.url('').replace('http://', ''),
+    });
     expect(await failure(server.url('/unavailable'))).toMatchObject({ reason: 'http-status', permanent: false });
   });
 

@@ -1,10 +1,12 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A real HTTP server on 127.0.0.1 with per-path routes; close() ends open connections too. */
-export async function startServer(routes: Record<string, Route>): Promise<{ url: (path: string) => string; close: () => Promise<void>; hits: string[] }> {
+export async function startServer(
+  routes: Record<string, Route>,
+): Promise<{ url: (path: string) => string; close: () => Promise<void>; hits: string[] }> {
   const hits: string[] = [];
   const server: Server = createServer((req, res) => {
     hits.push(req.url ?? '');

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { DEFAULT_VECTORS_PATH } from '../src/offline/embedder.js';
-import { type WordVectorHeader, decodeWordVectors, encodeWordVectors } from '../src/offline/format.js';
+import { decodeWordVectors, encodeWordVectors, type WordVectorHeader } from '../src/offline/format.js';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -69,13 +69,27 @@ if (abtt > 0) {
   for (const v of sample) for (let d = 0; d < dimensions; d++) mean[d] = (mean[d] ?? 0) + (v[d] ?? 0) / sample.length;
   for (const v of raw) for (let d = 0; d < dimensions; d++) v[d] = (v[d] ?? 0) - (mean[d] ?? 0);
   const cov = Array.from({ length: dimensions }, () => new Float64Array(dimensions));
-  for (const v of sample) for (let a = 0; a < dimensions; a++) { const va = v[a] ?? 0; const row = cov[a] as Float64Array; for (let b = 0; b < dimensions; b++) row[b] = (row[b] ?? 0) + va * (v[b] ?? 0); }
+  for (const v of sample)
+    for (let a = 0; a < dimensions; a++) {
+      const va = v[a] ?? 0;
+      const row = cov[a] as Float64Array;
+      for (let b = 0; b < dimensions; b++) row[b] = (row[b] ?? 0) + va * (v[b] ?? 0);
+    }
   for (let k = 0; k < abtt; k++) {
     let u: Float64Array = Float64Array.from({ length: dimensions }, (_x, d) => 1 / Math.sqrt(dimensions) + d * 1e-3);
     for (let iter = 0; iter < 300; iter++) {
       const next = new Float64Array(dimensions);
-      for (let a = 0; a < dimensions; a++) { let sum = 0; const row = cov[a] as Float64Array; for (let b = 0; b < dimensions; b++) sum += (row[b] ?? 0) * (u[b] ?? 0); next[a] = sum; }
-      for (const prev of directions) { let dot = 0; for (let d = 0; d < dimensions; d++) dot += (next[d] ?? 0) * (prev[d] ?? 0); for (let d = 0; d < dimensions; d++) next[d] = (next[d] ?? 0) - dot * (prev[d] ?? 0); }
+      for (let a = 0; a < dimensions; a++) {
+        let sum = 0;
+        const row = cov[a] as Float64Array;
+        for (let b = 0; b < dimensions; b++) sum += (row[b] ?? 0) * (u[b] ?? 0);
+        next[a] = sum;
+      }
+      for (const prev of directions) {
+        let dot = 0;
+        for (let d = 0; d < dimensions; d++) dot += (next[d] ?? 0) * (prev[d] ?? 0);
+        for (let d = 0; d < dimensions; d++) next[d] = (next[d] ?? 0) - dot * (prev[d] ?? 0);
+      }
       const norm = Math.hypot(...next);
       u = next.map((x) => x / norm);
     }
@@ -123,4 +137,6 @@ const header: WordVectorHeader = {
 mkdirSync(dirname(outPath), { recursive: true });
 const encoded = encodeWordVectors({ header, components, scales, vectors, words });
 writeFileSync(outPath, encoded);
-process.stderr.write(`offline vectors: ${words.length} words, ${(encoded.length / 1048576).toFixed(1)} MiB, ${Date.now() - started} ms → ${outPath}\n`);
+process.stderr.write(
+  `offline vectors: ${words.length} words, ${(encoded.length / 1048576).toFixed(1)} MiB, ${Date.now() - started} ms → ${outPath}\n`,
+);

@@ -1,4 +1,11 @@
-import { type ChatMessage, type EmbeddingProvider, type GenerateResult, type LlmProvider, MemoryError, type ToolCall } from '@memory/core';
+import {
+  type ChatMessage,
+  type EmbeddingProvider,
+  type GenerateResult,
+  type LlmProvider,
+  MemoryError,
+  type ToolCall,
+} from '@memory/core';
 
 /**
  * The parts of the Vercel AI SDK (`ai`, v5 or later) the adapters call. Pass the module itself:
@@ -16,10 +23,21 @@ export interface AiSdkModule {
     maxRetries?: number;
   }): PromiseLike<{
     readonly text: string;
-    readonly toolCalls: ReadonlyArray<{ readonly toolCallId: string; readonly toolName: string; readonly input: unknown }>;
-    readonly usage?: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined } | undefined;
+    readonly toolCalls: ReadonlyArray<{
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: unknown;
+    }>;
+    readonly usage?:
+      | { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined }
+      | undefined;
   }>;
-  embedMany(options: { model: never; values: string[]; abortSignal?: AbortSignal; maxRetries?: number }): PromiseLike<{ readonly embeddings: ReadonlyArray<ReadonlyArray<number>> }>;
+  embedMany(options: {
+    model: never;
+    values: string[];
+    abortSignal?: AbortSignal;
+    maxRetries?: number;
+  }): PromiseLike<{ readonly embeddings: ReadonlyArray<ReadonlyArray<number>> }>;
   jsonSchema(schema: never): unknown;
   tool(definition: never): unknown;
 }
@@ -58,7 +76,10 @@ function parseArguments(text: string): unknown {
  * Our chat messages as AI SDK input: system messages joined into `system` (the SDK warns about
  * system messages inside `messages`), tool results carrying the name of the call they answer.
  */
-export function toAiSdkMessages(messages: readonly ChatMessage[], json: boolean): { system: string | undefined; messages: unknown[] } {
+export function toAiSdkMessages(
+  messages: readonly ChatMessage[],
+  json: boolean,
+): { system: string | undefined; messages: unknown[] } {
   const toolNames = new Map<string, string>();
   const system: string[] = [];
   const out: unknown[] = [];
@@ -73,12 +94,27 @@ export function toAiSdkMessages(messages: readonly ChatMessage[], json: boolean)
         role: 'assistant',
         content: [
           ...(m.content.length > 0 ? [{ type: 'text', text: m.content }] : []),
-          ...m.toolCalls.map((call) => ({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: parseArguments(call.arguments) })),
+          ...m.toolCalls.map((call) => ({
+            type: 'tool-call',
+            toolCallId: call.id,
+            toolName: call.name,
+            input: parseArguments(call.arguments),
+          })),
         ],
       });
     } else if (m.role === 'tool') {
       const id = m.toolCallId ?? '';
-      out.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: toolNames.get(id) ?? 'unknown', output: { type: 'text', value: m.content } }] });
+      out.push({
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: id,
+            toolName: toolNames.get(id) ?? 'unknown',
+            output: { type: 'text', value: m.content },
+          },
+        ],
+      });
     } else {
       out.push({ role: m.role, content: m.content });
     }
@@ -88,7 +124,11 @@ export function toAiSdkMessages(messages: readonly ChatMessage[], json: boolean)
 }
 
 function providerError(error: unknown, what: string): MemoryError {
-  return new MemoryError('PROVIDER_ERROR', `ai-sdk ${what} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new MemoryError(
+    'PROVIDER_ERROR',
+    `ai-sdk ${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
 }
 
 /**
@@ -104,7 +144,12 @@ export function createAiSdkLlm(options: AiSdkLlmOptions): LlmProvider {
     async generate(request, callOptions = {}): Promise<GenerateResult> {
       const tools =
         request.tools && request.tools.length > 0
-          ? Object.fromEntries(request.tools.map((t) => [t.name, ai.tool({ description: t.description, inputSchema: ai.jsonSchema(t.parameters as never) } as never)]))
+          ? Object.fromEntries(
+              request.tools.map((t) => [
+                t.name,
+                ai.tool({ description: t.description, inputSchema: ai.jsonSchema(t.parameters as never) } as never),
+              ]),
+            )
           : undefined;
       const prompt = toAiSdkMessages(request.messages, request.responseFormat === 'json');
       let result;
@@ -132,7 +177,12 @@ export function createAiSdkLlm(options: AiSdkLlmOptions): LlmProvider {
         text: result.text,
         ...(toolCalls.length > 0 ? { toolCalls } : {}),
         ...(usage
-          ? { usage: { ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}), ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}) } }
+          ? {
+              usage: {
+                ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),
+                ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
+              },
+            }
           : {}),
       };
     },
@@ -142,9 +192,12 @@ export function createAiSdkLlm(options: AiSdkLlmOptions): LlmProvider {
 /** An {@link EmbeddingProvider} over an AI SDK `EmbeddingModel`. */
 export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): EmbeddingProvider {
   const { ai, model, modelName, dimensions } = options;
-  if (typeof ai?.embedMany !== 'function') throw new MemoryError('INVALID_CONFIG', "ai-sdk adapter needs the 'ai' module: import * as ai from 'ai'");
-  if (typeof modelName !== 'string' || modelName.length === 0) throw new MemoryError('INVALID_CONFIG', 'ai-sdk embedder needs a modelName');
-  if (!Number.isInteger(dimensions) || dimensions < 1) throw new MemoryError('INVALID_CONFIG', 'ai-sdk embedder dimensions must be a positive integer');
+  if (typeof ai?.embedMany !== 'function')
+    throw new MemoryError('INVALID_CONFIG', "ai-sdk adapter needs the 'ai' module: import * as ai from 'ai'");
+  if (typeof modelName !== 'string' || modelName.length === 0)
+    throw new MemoryError('INVALID_CONFIG', 'ai-sdk embedder needs a modelName');
+  if (!Number.isInteger(dimensions) || dimensions < 1)
+    throw new MemoryError('INVALID_CONFIG', 'ai-sdk embedder dimensions must be a positive integer');
   return {
     model: modelName,
     dimensions,
@@ -152,13 +205,26 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): EmbeddingPro
       if (texts.length === 0) return [];
       let result;
       try {
-        result = await ai.embedMany({ model: model as never, values: [...texts], maxRetries: options.maxRetries ?? 2, ...(callOptions.signal ? { abortSignal: callOptions.signal } : {}) });
+        result = await ai.embedMany({
+          model: model as never,
+          values: [...texts],
+          maxRetries: options.maxRetries ?? 2,
+          ...(callOptions.signal ? { abortSignal: callOptions.signal } : {}),
+        });
       } catch (error) {
         throw providerError(error, 'embedMany');
       }
-      if (result.embeddings.length !== texts.length) throw new MemoryError('PROVIDER_ERROR', `ai-sdk embedMany returned ${result.embeddings.length} vectors for ${texts.length} texts`);
+      if (result.embeddings.length !== texts.length)
+        throw new MemoryError(
+          'PROVIDER_ERROR',
+          `ai-sdk embedMany returned ${result.embeddings.length} vectors for ${texts.length} texts`,
+        );
       return result.embeddings.map((v) => {
-        if (v.length !== dimensions) throw new MemoryError('PROVIDER_ERROR', `ai-sdk embedder returned ${v.length} dimensions, configured ${dimensions}`);
+        if (v.length !== dimensions)
+          throw new MemoryError(
+            'PROVIDER_ERROR',
+            `ai-sdk embedder returned ${v.length} dimensions, configured ${dimensions}`,
+          );
         return Float32Array.from(v);
       });
     },

@@ -1,4 +1,4 @@
-import { type Clock, MemoryError, type Scheduler, createTimerScheduler, systemClock } from '@memory/core';
+import { type Clock, createTimerScheduler, MemoryError, type Scheduler, systemClock } from '@memory/core';
 
 export interface HttpClientOptions {
   /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` (Ollama), `http://localhost:8000/v1` (vLLM). */
@@ -42,7 +42,10 @@ function sleep(scheduler: Scheduler, ms: number, signal: AbortSignal | undefined
 }
 
 function aborted(signal: AbortSignal | undefined): MemoryError {
-  return new MemoryError('PROVIDER_ERROR', 'the provider request was aborted', { cause: signal?.reason, details: { reason: 'aborted' } });
+  return new MemoryError('PROVIDER_ERROR', 'the provider request was aborted', {
+    cause: signal?.reason,
+    details: { reason: 'aborted' },
+  });
 }
 
 function retryAfterMs(response: Response, clock: Clock): number | undefined {
@@ -74,7 +77,8 @@ export function createHttpClient(options: HttpClientOptions, name: string) {
   } catch (cause) {
     throw new MemoryError('INVALID_CONFIG', `${name}: baseUrl is not a valid URL`, { cause });
   }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new MemoryError('INVALID_CONFIG', `${name}: baseUrl must be http or https`);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw new MemoryError('INVALID_CONFIG', `${name}: baseUrl must be http or https`);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 3;
   const retryBaseMs = options.retryBaseMs ?? 500;
@@ -84,7 +88,11 @@ export function createHttpClient(options: HttpClientOptions, name: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
 
-  async function attempt(path: string, body: unknown, signal: AbortSignal | undefined): Promise<{ response?: Response; text?: string; error?: unknown }> {
+  async function attempt(
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response?: Response; text?: string; error?: unknown }> {
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -94,7 +102,12 @@ export function createHttpClient(options: HttpClientOptions, name: string) {
       controller.abort(new Error('timeout'));
     }, timeoutMs);
     try {
-      const response = await doFetch(new URL(path, base), { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+      const response = await doFetch(new URL(path, base), {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
       const text = await response.text();
       return { response, text };
     } catch (error) {
@@ -116,12 +129,18 @@ export function createHttpClient(options: HttpClientOptions, name: string) {
           try {
             return JSON.parse(text) as unknown;
           } catch (cause) {
-            throw new MemoryError('PROVIDER_ERROR', `${name}: the server answered with invalid JSON`, { cause, details: { status: response.status } });
+            throw new MemoryError('PROVIDER_ERROR', `${name}: the server answered with invalid JSON`, {
+              cause,
+              details: { status: response.status },
+            });
           }
         }
         const retryable = error !== undefined || (status !== undefined && RETRYABLE.has(status));
         if (!retryable || retry >= maxRetries) {
-          const what = status === undefined ? `request failed: ${error instanceof Error ? error.message : String(error)}` : `HTTP ${status}: ${bodyExcerpt(text ?? '')}`;
+          const what =
+            status === undefined
+              ? `request failed: ${error instanceof Error ? error.message : String(error)}`
+              : `HTTP ${status}: ${bodyExcerpt(text ?? '')}`;
           throw new MemoryError('PROVIDER_ERROR', `${name}: ${what}`, {
             cause: error,
             details: { status: status ?? null, attempts: retry + 1 },

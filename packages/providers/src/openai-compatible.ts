@@ -7,7 +7,7 @@ import {
   type ToolCall,
   type Usage,
 } from '@memory/core';
-import { type HttpClientOptions, createHttpClient } from './http.js';
+import { createHttpClient, type HttpClientOptions } from './http.js';
 
 export interface OpenAICompatibleLlmOptions extends HttpClientOptions {
   /** The chat model, e.g. `gpt-4.1-mini`, `qwen3:8b`. */
@@ -31,15 +31,21 @@ export interface OpenAICompatibleEmbedderOptions extends HttpClientOptions {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function toWireMessage(message: ChatMessage): Json {
-  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: message.content };
+  if (message.role === 'tool')
+    return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: message.content };
   if (message.role === 'assistant' && message.toolCalls && message.toolCalls.length > 0) {
     return {
       role: 'assistant',
       content: message.content.length > 0 ? message.content : null,
-      tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      })),
     };
   }
   return { role: message.role, content: message.content };
@@ -85,14 +91,18 @@ function parseUsage(value: unknown): Usage | undefined {
  * included): callers treat it as untrusted input.
  */
 export function createOpenAICompatibleLlm(options: OpenAICompatibleLlmOptions): LlmProvider {
-  if (typeof options.model !== 'string' || options.model.length === 0) throw new MemoryError('INVALID_CONFIG', 'openai-compatible: model is required');
+  if (typeof options.model !== 'string' || options.model.length === 0)
+    throw new MemoryError('INVALID_CONFIG', 'openai-compatible: model is required');
   const http = createHttpClient(options, 'openai-compatible');
   const maxTokensField = options.maxTokensField ?? 'max_tokens';
   return {
     async generate(request, callOptions = {}): Promise<GenerateResult> {
       const body: Json = { model: options.model, messages: request.messages.map(toWireMessage) };
       if (request.tools && request.tools.length > 0) {
-        body['tools'] = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+        body['tools'] = request.tools.map((tool) => ({
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        }));
       }
       if (request.responseFormat === 'json') body['response_format'] = { type: 'json_object' };
       if (request.maxOutputTokens !== undefined) body[maxTokensField] = request.maxOutputTokens;
@@ -116,8 +126,10 @@ export function createOpenAICompatibleLlm(options: OpenAICompatibleLlmOptions): 
 
 /** An {@link EmbeddingProvider} for any server speaking the OpenAI embeddings API. */
 export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedderOptions): EmbeddingProvider {
-  if (typeof options.model !== 'string' || options.model.length === 0) throw new MemoryError('INVALID_CONFIG', 'openai-compatible: model is required');
-  if (!Number.isInteger(options.dimensions) || options.dimensions < 1) throw new MemoryError('INVALID_CONFIG', 'openai-compatible: dimensions must be a positive integer');
+  if (typeof options.model !== 'string' || options.model.length === 0)
+    throw new MemoryError('INVALID_CONFIG', 'openai-compatible: model is required');
+  if (!Number.isInteger(options.dimensions) || options.dimensions < 1)
+    throw new MemoryError('INVALID_CONFIG', 'openai-compatible: dimensions must be a positive integer');
   const http = createHttpClient(options, 'openai-compatible embeddings');
   const batchSize = options.batchSize ?? 64;
   const { model, dimensions } = options;
@@ -141,9 +153,13 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedder
         if (rows.length !== input.length) throw malformed(`expected ${input.length} embeddings, got ${rows.length}`);
         for (const row of rows) {
           if (row.embedding.length !== dimensions) {
-            throw new MemoryError('PROVIDER_ERROR', `openai-compatible embeddings: the model returned ${row.embedding.length} dimensions, configured ${dimensions}`);
+            throw new MemoryError(
+              'PROVIDER_ERROR',
+              `openai-compatible embeddings: the model returned ${row.embedding.length} dimensions, configured ${dimensions}`,
+            );
           }
-          if (!row.embedding.every((x) => typeof x === 'number' && Number.isFinite(x))) throw malformed('non-numeric vector');
+          if (!row.embedding.every((x) => typeof x === 'number' && Number.isFinite(x)))
+            throw malformed('non-numeric vector');
           out.push(Float32Array.from(row.embedding as number[]));
         }
       }

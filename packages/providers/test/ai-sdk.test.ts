@@ -3,7 +3,10 @@ import { MockEmbeddingModelV3, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createAiSdkEmbedder, createAiSdkLlm } from '../src/index.js';
 
-const usage = { inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 7, text: 7, reasoning: undefined } };
+const usage = {
+  inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 7, text: 7, reasoning: undefined },
+};
 
 describe('Vercel AI SDK adapter', () => {
   it('passes messages and tools through and returns tool calls as JSON text', async () => {
@@ -14,7 +17,12 @@ describe('Vercel AI SDK adapter', () => {
         return {
           content: [
             { type: 'text', text: '<think>plan</think>Looking it up.' },
-            { type: 'tool-call', toolCallId: 'c1', toolName: 'search_evidence', input: JSON.stringify({ query: 'tea' }) },
+            {
+              type: 'tool-call',
+              toolCallId: 'c1',
+              toolName: 'search_evidence',
+              input: JSON.stringify({ query: 'tea' }),
+            },
           ],
           finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
           usage,
@@ -27,17 +35,31 @@ describe('Vercel AI SDK adapter', () => {
       messages: [
         { role: 'system', content: 'You consolidate memories.' },
         { role: 'user', content: 'What does Alice drink?' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'c0', name: 'search_evidence', arguments: '{"query":"alice"}' }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'c0', name: 'search_evidence', arguments: '{"query":"alice"}' }],
+        },
         { role: 'tool', toolCallId: 'c0', content: 'memory:1 Alice prefers tea' },
       ],
-      tools: [{ name: 'search_evidence', description: 'Search evidence', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }],
+      tools: [
+        {
+          name: 'search_evidence',
+          description: 'Search evidence',
+          parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+        },
+      ],
       maxOutputTokens: 100,
       temperature: 0,
     });
     expect(result.text).toBe('<think>plan</think>Looking it up.');
     expect(result.toolCalls).toEqual([{ id: 'c1', name: 'search_evidence', arguments: '{"query":"tea"}' }]);
     expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 7 });
-    const call = seen[0] as { prompt: Array<{ role: string; content: unknown }>; tools: Array<{ name: string }>; maxOutputTokens: number };
+    const call = seen[0] as {
+      prompt: Array<{ role: string; content: unknown }>;
+      tools: Array<{ name: string }>;
+      maxOutputTokens: number;
+    };
     expect(call.prompt.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(call.prompt[0]?.content).toBe('You consolidate memories.');
     expect(JSON.stringify(call.prompt[3])).toContain('search_evidence');
@@ -52,7 +74,10 @@ describe('Vercel AI SDK adapter', () => {
       },
     });
     const llm = createAiSdkLlm({ ai, model, maxRetries: 0 });
-    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ code: 'PROVIDER_ERROR', message: expect.stringContaining('model overloaded') });
+    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: expect.stringContaining('model overloaded'),
+    });
   });
 
   it('embeds through embedMany and checks the declared dimensions', async () => {
@@ -62,7 +87,10 @@ describe('Vercel AI SDK adapter', () => {
     });
     const embedder = createAiSdkEmbedder({ ai, model, modelName: 'mock-3', dimensions: 3 });
     const vectors = await embedder.embed(['ab', 'abcd']);
-    expect(vectors.map((v) => [...v])).toEqual([[2, 1, 0], [4, 1, 0]]);
+    expect(vectors.map((v) => [...v])).toEqual([
+      [2, 1, 0],
+      [4, 1, 0],
+    ]);
     const wrong = createAiSdkEmbedder({ ai, model, modelName: 'mock-4', dimensions: 4 });
     await expect(wrong.embed(['x'])).rejects.toMatchObject({ code: 'PROVIDER_ERROR' });
   });

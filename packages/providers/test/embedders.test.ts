@@ -51,17 +51,36 @@ describe('offline GloVe SIF embedder', () => {
   it('reports a missing or foreign vectors file as INVALID_CONFIG when first used', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vectors-'));
     const missing = createOfflineEmbedder({ vectorsPath: join(dir, 'nope.bin') });
-    await expect(missing.embed(['x'])).rejects.toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringMatching(/build:vectors/) });
+    await expect(missing.embed(['x'])).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      message: expect.stringMatching(/build:vectors/),
+    });
     writeFileSync(join(dir, 'junk.bin'), 'not vectors at all');
-    await expect(createOfflineEmbedder({ vectorsPath: join(dir, 'junk.bin') }).embed(['x'])).rejects.toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringMatching(/bad magic/) });
+    await expect(createOfflineEmbedder({ vectorsPath: join(dir, 'junk.bin') }).embed(['x'])).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      message: expect.stringMatching(/bad magic/),
+    });
     const truncated = readFileSync(DEFAULT_VECTORS_PATH).subarray(0, 5000);
     writeFileSync(join(dir, 'short.bin'), truncated);
-    await expect(createOfflineEmbedder({ vectorsPath: join(dir, 'short.bin') }).embed(['x'])).rejects.toMatchObject({ code: 'INVALID_CONFIG', message: expect.stringMatching(/truncated/) });
+    await expect(createOfflineEmbedder({ vectorsPath: join(dir, 'short.bin') }).embed(['x'])).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      message: expect.stringMatching(/truncated/),
+    });
   });
 
   it('round-trips the file format', () => {
     const data = {
-      header: { version: 1 as const, model: 'm', dimensions: 2, count: 2, sifA: 1e-3, zipfH: 13, oovNorm: 4, components: 1, source: 'test' },
+      header: {
+        version: 1 as const,
+        model: 'm',
+        dimensions: 2,
+        count: 2,
+        sifA: 1e-3,
+        zipfH: 13,
+        oovNorm: 4,
+        components: 1,
+        source: 'test',
+      },
       components: Float32Array.from([1, 0]),
       scales: Float32Array.from([0.5, 0.25]),
       vectors: Int8Array.from([127, -127, 3, 4]),
@@ -80,7 +99,12 @@ describe('hashing embedder', () => {
   it('is deterministic, unit length, and similar for shared words', async () => {
     const embedder = createHashingEmbedder({ dimensions: 384 });
     expect(embedder).toMatchObject({ model: 'hashing-384', dimensions: 384 });
-    const [a, b, c, empty] = await embedder.embed(['alice drinks tea', 'alice drinks coffee', 'quarterly budget review', '']);
+    const [a, b, c, empty] = await embedder.embed([
+      'alice drinks tea',
+      'alice drinks coffee',
+      'quarterly budget review',
+      '',
+    ]);
     expect(norm(a!)).toBeCloseTo(1, 5);
     expect(norm(empty!)).toBeCloseTo(1, 5);
     expect(cos(a!, b!)).toBeGreaterThan(0.5);

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Recorded {
@@ -14,7 +14,9 @@ type Reply = (request: Recorded, res: ServerResponse) => void;
  * A real HTTP server on 127.0.0.1 that answers each request with the next scripted reply (the last
  * one repeats) and records what it received.
  */
-export async function scriptedServer(replies: readonly Reply[]): Promise<{ baseUrl: string; requests: Recorded[]; close(): Promise<void> }> {
+export async function scriptedServer(
+  replies: readonly Reply[],
+): Promise<{ baseUrl: string; requests: Recorded[]; close(): Promise<void> }> {
   const requests: Recorded[] = [];
   const open = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {

@@ -19,7 +19,13 @@ const completion = (message: Record<string, unknown>, usage = { prompt_tokens: 3
 describe('OpenAI-compatible chat client', () => {
   it('sends messages, tools and JSON mode in the wire format and reads text, tool calls and usage', async () => {
     server = await scriptedServer([
-      json(200, completion({ content: '<think>which tool?</think>', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'search', arguments: '{"q":"tea"}' } }] })),
+      json(
+        200,
+        completion({
+          content: '<think>which tool?</think>',
+          tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'search', arguments: '{"q":"tea"}' } }],
+        }),
+      ),
     ]);
     const llm = createOpenAICompatibleLlm({ baseUrl: server.baseUrl, apiKey: 'sk-secret', model: 'qwen3:8b' });
     const result = await llm.generate({
@@ -29,12 +35,22 @@ describe('OpenAI-compatible chat client', () => {
         { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'search', arguments: '{"q":"alice"}' }] },
         { role: 'tool', toolCallId: 'call_1', content: 'Alice prefers tea' },
       ],
-      tools: [{ name: 'search', description: 'search memories', parameters: { type: 'object', properties: { q: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'search',
+          description: 'search memories',
+          parameters: { type: 'object', properties: { q: { type: 'string' } } },
+        },
+      ],
       responseFormat: 'json',
       maxOutputTokens: 64,
       temperature: 0.2,
     });
-    expect(result).toEqual({ text: '<think>which tool?</think>', toolCalls: [{ id: 'call_9', name: 'search', arguments: '{"q":"tea"}' }], usage: { inputTokens: 30, outputTokens: 9 } });
+    expect(result).toEqual({
+      text: '<think>which tool?</think>',
+      toolCalls: [{ id: 'call_9', name: 'search', arguments: '{"q":"tea"}' }],
+      usage: { inputTokens: 30, outputTokens: 9 },
+    });
     const [request] = server.requests;
     expect(request?.url).toBe('/v1/chat/completions');
     expect(request?.headers['authorization']).toBe('Bearer sk-secret');
@@ -43,10 +59,23 @@ describe('OpenAI-compatible chat client', () => {
       messages: [
         { role: 'system', content: 'be brief' },
         { role: 'user', content: 'what does Alice drink?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"q":"alice"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"q":"alice"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'Alice prefers tea' },
       ],
-      tools: [{ type: 'function', function: { name: 'search', description: 'search memories', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'search',
+            description: 'search memories',
+            parameters: { type: 'object', properties: { q: { type: 'string' } } },
+          },
+        },
+      ],
       response_format: { type: 'json_object' },
       max_tokens: 64,
       temperature: 0.2,
@@ -54,7 +83,13 @@ describe('OpenAI-compatible chat client', () => {
   });
 
   it('accepts servers that return null content and tool arguments as objects (some local servers do)', async () => {
-    server = await scriptedServer([json(200, { choices: [{ message: { content: null, tool_calls: [{ function: { name: 'flag', arguments: { subject: 'x' } } }] } }] })]);
+    server = await scriptedServer([
+      json(200, {
+        choices: [
+          { message: { content: null, tool_calls: [{ function: { name: 'flag', arguments: { subject: 'x' } } }] } },
+        ],
+      }),
+    ]);
     const llm = createOpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'llama' });
     const result = await llm.generate({ messages: [{ role: 'user', content: 'go' }] });
     expect(result).toEqual({ text: '', toolCalls: [{ id: 'call_0', name: 'flag', arguments: '{"subject":"x"}' }] });
@@ -78,11 +113,16 @@ describe('OpenAI-compatible chat client', () => {
     const clock = createManualClock(t0);
     const scheduler = createManualScheduler(clock);
     const arrivals: number[] = [];
-    const at = (reply: ReturnType<typeof json>): ReturnType<typeof json> => (req, res) => {
-      arrivals.push(clock.now());
-      reply(req, res);
-    };
-    server = await scriptedServer([at(json(503, 'busy', { 'retry-after': new Date(t0 + 7000).toUTCString() })), at(json(200, completion({ content: 'ok' })))]);
+    const at =
+      (reply: ReturnType<typeof json>): ReturnType<typeof json> =>
+      (req, res) => {
+        arrivals.push(clock.now());
+        reply(req, res);
+      };
+    server = await scriptedServer([
+      at(json(503, 'busy', { 'retry-after': new Date(t0 + 7000).toUTCString() })),
+      at(json(200, completion({ content: 'ok' }))),
+    ]);
     const llm = createOpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'm', clock, scheduler, retryBaseMs: 500 });
     const pending = llm.generate({ messages: [{ role: 'user', content: 'hi' }] });
     // Drive virtual time in 100 ms steps until the retry arrives; real I/O happens in between.
@@ -98,7 +138,10 @@ describe('OpenAI-compatible chat client', () => {
   it('gives up after maxRetries with the status and attempts in the error', async () => {
     server = await scriptedServer([json(500, { error: { message: 'boom' } })]);
     const llm = createOpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'm', retryBaseMs: 1, maxRetries: 2 });
-    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ code: 'PROVIDER_ERROR', details: { status: 500, attempts: 3 } });
+    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+      details: { status: 500, attempts: 3 },
+    });
     expect(server.requests).toHaveLength(3);
   });
 
@@ -114,14 +157,29 @@ describe('OpenAI-compatible chat client', () => {
   it('rejects a 200 with a body that is not a chat completion', async () => {
     server = await scriptedServer([json(200, '<html>proxy login</html>'), json(200, { choices: [] })]);
     const llm = createOpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'm' });
-    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ code: 'PROVIDER_ERROR', message: expect.stringMatching(/invalid JSON/) });
-    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ code: 'PROVIDER_ERROR', message: expect.stringMatching(/malformed/) });
+    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: expect.stringMatching(/invalid JSON/),
+    });
+    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: expect.stringMatching(/malformed/),
+    });
   });
 
   it('times out an attempt that never answers', async () => {
     server = await scriptedServer([hang]);
-    const llm = createOpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'm', timeoutMs: 50, maxRetries: 1, retryBaseMs: 1 });
-    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ code: 'PROVIDER_ERROR', message: expect.stringMatching(/timed out after 50 ms/) });
+    const llm = createOpenAICompatibleLlm({
+      baseUrl: server.baseUrl,
+      model: 'm',
+      timeoutMs: 50,
+      maxRetries: 1,
+      retryBaseMs: 1,
+    });
+    await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: expect.stringMatching(/timed out after 50 ms/),
+    });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -137,7 +195,9 @@ describe('OpenAI-compatible chat client', () => {
   });
 
   it('refuses a bad configuration', () => {
-    expect(() => createOpenAICompatibleLlm({ baseUrl: 'not a url', model: 'm' })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
+    expect(() => createOpenAICompatibleLlm({ baseUrl: 'not a url', model: 'm' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG' }),
+    );
     expect(() => createOpenAICompatibleLlm({ baseUrl: 'ftp://x/v1', model: 'm' })).toThrow(/http or https/);
     expect(() => createOpenAICompatibleLlm({ baseUrl: 'http://x/v1', model: '' })).toThrow(/model/);
   });
@@ -149,22 +209,48 @@ describe('OpenAI-compatible embeddings client', () => {
       (req, res) => {
         const input = (req.body as { input: string[] }).input;
         // Answer out of order: the client must sort by index.
-        const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [text.length, index, 1] })).reverse();
+        const data = input
+          .map((text, index) => ({ object: 'embedding', index, embedding: [text.length, index, 1] }))
+          .reverse();
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ data, model: 'nomic' }));
       },
     ]);
-    const embedder = createOpenAICompatibleEmbedder({ baseUrl: server.baseUrl, model: 'nomic-embed-text', dimensions: 3, batchSize: 2 });
+    const embedder = createOpenAICompatibleEmbedder({
+      baseUrl: server.baseUrl,
+      model: 'nomic-embed-text',
+      dimensions: 3,
+      batchSize: 2,
+    });
     const vectors = await embedder.embed(['a', 'bb', 'ccc', 'dddd', 'eeeee']);
-    expect(vectors.map((v) => [...v])).toEqual([[1, 0, 1], [2, 1, 1], [3, 0, 1], [4, 1, 1], [5, 0, 1]]);
-    expect(server.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([['a', 'bb'], ['ccc', 'dddd'], ['eeeee']]);
+    expect(vectors.map((v) => [...v])).toEqual([
+      [1, 0, 1],
+      [2, 1, 1],
+      [3, 0, 1],
+      [4, 1, 1],
+      [5, 0, 1],
+    ]);
+    expect(server.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([
+      ['a', 'bb'],
+      ['ccc', 'dddd'],
+      ['eeeee'],
+    ]);
     expect(server.requests[0]?.body).toMatchObject({ model: 'nomic-embed-text', encoding_format: 'float' });
   });
 
   it('refuses vectors of the wrong size or with non-numbers', async () => {
-    server = await scriptedServer([json(200, { data: [{ index: 0, embedding: [1, 2] }] }), json(200, { data: [{ index: 0, embedding: [1, 'x', 3] }] })]);
+    server = await scriptedServer([
+      json(200, { data: [{ index: 0, embedding: [1, 2] }] }),
+      json(200, { data: [{ index: 0, embedding: [1, 'x', 3] }] }),
+    ]);
     const embedder = createOpenAICompatibleEmbedder({ baseUrl: server.baseUrl, model: 'e', dimensions: 3 });
-    await expect(embedder.embed(['x'])).rejects.toMatchObject({ code: 'PROVIDER_ERROR', message: expect.stringMatching(/2 dimensions, configured 3/) });
-    await expect(embedder.embed(['x'])).rejects.toMatchObject({ code: 'PROVIDER_ERROR', message: expect.stringMatching(/non-numeric/) });
+    await expect(embedder.embed(['x'])).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: expect.stringMatching(/2 dimensions, configured 3/),
+    });
+    await expect(embedder.embed(['x'])).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: expect.stringMatching(/non-numeric/),
+    });
   });
 });

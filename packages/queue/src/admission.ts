@@ -17,7 +17,10 @@ export function createAdmission(limits: { documentIngest: number; llm: number })
     throw new MemoryError('INVALID_CONFIG', `LLM concurrency must be 1..${LLM_CONCURRENCY_CEILING}, got ${limits.llm}`);
   }
   if (!Number.isInteger(limits.documentIngest) || limits.documentIngest < 1) {
-    throw new MemoryError('INVALID_CONFIG', `document ingest concurrency must be a positive integer, got ${limits.documentIngest}`);
+    throw new MemoryError(
+      'INVALID_CONFIG',
+      `document ingest concurrency must be a positive integer, got ${limits.documentIngest}`,
+    );
   }
   return {
     documentIngest: new PQueue({ concurrency: limits.documentIngest }),

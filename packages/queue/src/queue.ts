@@ -1,18 +1,18 @@
-import { type MemoryConfig, defaultConfig } from '@memory/core';
-import { type Store, raw } from '@memory/store';
+import { defaultConfig, type MemoryConfig } from '@memory/core';
+import { raw, type Store } from '@memory/store';
 import type { QueueContext } from './context.js';
 import { type Job, type JobRow, type JobStatus, toJob } from './job.js';
 import { complete } from './operations/complete.js';
+import type { EnqueueInput } from './operations/enqueue.js';
 import { type EnqueueResult, enqueue } from './operations/enqueue.js';
 import { type FailOptions, fail } from './operations/fail.js';
+import { health, type JobTypeHealth } from './operations/health.js';
 import { heartbeat } from './operations/heartbeat.js';
-import { type JobTypeHealth, health } from './operations/health.js';
 import { lease } from './operations/lease.js';
 import { type PruneOptions, type PruneReport, prune } from './operations/prune.js';
 import { type ReapResult, reapExpiredLeases, recoverOnStartup } from './operations/reap.js';
 import { release } from './operations/release.js';
-import { type RepairFilter, type RepairReport, cancel, releaseStale, requeueDead } from './operations/repair.js';
-import type { EnqueueInput } from './operations/enqueue.js';
+import { cancel, type RepairFilter, type RepairReport, releaseStale, requeueDead } from './operations/repair.js';
 
 /** The durable job queue over `memory_jobs`. Every operation is one short write transaction. */
 export interface Queue {

@@ -1,12 +1,12 @@
 import {
   type Clock,
+  cryptoRandom,
+  isMemoryError,
   type Logger,
   MemoryError,
   type RandomSource,
   type ScheduledHandle,
   type Scheduler,
-  cryptoRandom,
-  isMemoryError,
   silentLogger,
   yieldToEventLoop,
 } from '@memory/core';
@@ -155,7 +155,8 @@ export function createWorker(options: WorkerOptions): Worker {
     schedulePoll(consecutiveFailures > 0 ? nextDelay() : 0);
   };
 
-  const nextDelay = (): number => (consecutiveFailures > 0 ? pollBackoff(consecutiveFailures, random) : config.pollIntervalMs);
+  const nextDelay = (): number =>
+    consecutiveFailures > 0 ? pollBackoff(consecutiveFailures, random) : config.pollIntervalMs;
 
   const settle = (entry: InFlight, outcome: { ok: true; result: unknown } | { ok: false; error: unknown }): void => {
     const { job, token } = entry;
@@ -208,8 +209,16 @@ export function createWorker(options: WorkerOptions): Worker {
     const controller = new AbortController();
     const deadline = clock.now() + config.jobDeadlineMs;
     const entry: InFlight = {
-      job, token, controller, started: false, leaseLost: false, closing: false, deadlineHit: false,
-      heartbeat: undefined, deadline: undefined, promise: Promise.resolve(),
+      job,
+      token,
+      controller,
+      started: false,
+      leaseLost: false,
+      closing: false,
+      deadlineHit: false,
+      heartbeat: undefined,
+      deadline: undefined,
+      promise: Promise.resolve(),
     };
     inFlight.set(job.id, entry);
     beat(entry);
@@ -276,7 +285,16 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       return ran;
     },
-    status: () => ({ workerId, jobTypes, state, inFlight: inFlight.size, consecutiveFailures, completed, failed, lastError }),
+    status: () => ({
+      workerId,
+      jobTypes,
+      state,
+      inFlight: inFlight.size,
+      consecutiveFailures,
+      completed,
+      failed,
+      lastError,
+    }),
     close(closeOptions = {}) {
       closing ??= (async () => {
         state = 'closing';
@@ -305,7 +323,9 @@ export function createWorker(options: WorkerOptions): Worker {
         for (const entry of inFlight.values()) {
           entry.leaseLost = true;
           stopTimers(entry);
-          safely('release', entry.job.id, () => queue.release(entry.job.id, entry.token, { attemptConsumed: entry.started }));
+          safely('release', entry.job.id, () =>
+            queue.release(entry.job.id, entry.token, { attemptConsumed: entry.started }),
+          );
           releasedOnClose++;
         }
         inFlight.clear();

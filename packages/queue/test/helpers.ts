@@ -1,4 +1,10 @@
-import { type MemoryConfig, createManualClock, createManualScheduler, createSequentialIds, defaultConfig } from '@memory/core';
+import {
+  createManualClock,
+  createManualScheduler,
+  createSequentialIds,
+  defaultConfig,
+  type MemoryConfig,
+} from '@memory/core';
 import { openStore } from '@memory/store';
 import { createQueue } from '../src/index.js';
 
@@ -10,7 +16,11 @@ export async function setup(config: Partial<MemoryConfig['queue']> = {}, path = 
   const store = await openStore({ path, clock, ids: createSequentialIds('j') });
   const queue = createQueue({ store, config: { ...defaultConfig.queue, ...config } });
   const row = (id: string) =>
-    store.database.prepare('SELECT status, attempts, lease_token, lease_expires_at, leased_at, leased_by, run_at, error FROM memory_jobs WHERE id = ?').get(id) as {
+    store.database
+      .prepare(
+        'SELECT status, attempts, lease_token, lease_expires_at, leased_at, leased_by, run_at, error FROM memory_jobs WHERE id = ?',
+      )
+      .get(id) as {
       status: string;
       attempts: number;
       lease_token: string | null;

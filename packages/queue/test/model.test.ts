@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import { isMemoryError } from '@memory/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { setup } from './helpers.js';
 
@@ -15,7 +15,11 @@ type Action =
 
 const WORKERS = 4;
 const action: fc.Arbitrary<Action> = fc.oneof(
-  fc.record({ kind: fc.constant('enqueue' as const), type: fc.constantFrom('a' as const, 'b' as const), dedup: fc.option(fc.nat(3), { nil: null }) }),
+  fc.record({
+    kind: fc.constant('enqueue' as const),
+    type: fc.constantFrom('a' as const, 'b' as const),
+    dedup: fc.option(fc.nat(3), { nil: null }),
+  }),
   fc.record({ kind: fc.constant('lease' as const), worker: fc.nat(WORKERS - 1) }),
   fc.record({ kind: fc.constant('heartbeat' as const), worker: fc.nat(WORKERS - 1) }),
   fc.record({ kind: fc.constant('complete' as const), worker: fc.nat(WORKERS - 1) }),
@@ -47,10 +51,14 @@ describe('queue model (property)', () => {
         };
 
         const check = () => {
-          const rows = store.database.prepare('SELECT id, status, attempts, lease_token FROM memory_jobs').all() as Array<{ id: string; status: string; attempts: number; lease_token: string | null }>;
+          const rows = store.database
+            .prepare('SELECT id, status, attempts, lease_token FROM memory_jobs')
+            .all() as Array<{ id: string; status: string; attempts: number; lease_token: string | null }>;
           for (const r of rows) {
             // At most one live lease per job: no two workers hold the current token.
-            const holders = held.filter((h) => h && h.id === r.id && r.status === 'leased' && h.token === r.lease_token).length;
+            const holders = held.filter(
+              (h) => h && h.id === r.id && r.status === 'leased' && h.token === r.lease_token,
+            ).length;
             expect(holders).toBeLessThanOrEqual(1);
             if (r.status !== 'leased') expect(r.lease_token).toBeNull();
             // Attempts never decrease.
@@ -65,7 +73,9 @@ describe('queue model (property)', () => {
         for (const a of actions) {
           switch (a.kind) {
             case 'enqueue':
-              enqueued.add(queue.enqueue({ jobType: a.type, ...(a.dedup === null ? {} : { dedupKey: `k${a.dedup}` }) }).id);
+              enqueued.add(
+                queue.enqueue({ jobType: a.type, ...(a.dedup === null ? {} : { dedupKey: `k${a.dedup}` }) }).id,
+              );
               break;
             case 'lease': {
               if (held[a.worker]) break;
@@ -133,7 +143,10 @@ describe('queue model (property)', () => {
           if (queue.health().every((h) => h.pending === 0 && h.leased === 0)) break;
         }
         check();
-        const final = store.database.prepare('SELECT id, status FROM memory_jobs').all() as Array<{ id: string; status: string }>;
+        const final = store.database.prepare('SELECT id, status FROM memory_jobs').all() as Array<{
+          id: string;
+          status: string;
+        }>;
         expect(new Set(final.map((r) => r.id))).toEqual(enqueued);
         for (const r of final) expect(['completed', 'dead', 'cancelled']).toContain(r.status);
         store.close();

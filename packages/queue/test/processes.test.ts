@@ -10,7 +10,12 @@ import { createQueue } from '../src/index.js';
 const root = join(import.meta.dirname, '..', '..', '..');
 const fixture = join(import.meta.dirname, 'fixtures', 'queue-child.ts');
 
-function child(mode: 'drain' | 'hang', path: string, workerId: string, leaseMs?: number): { proc: ChildProcess; output: Promise<string>; exit: Promise<number | null> } {
+function child(
+  mode: 'drain' | 'hang',
+  path: string,
+  workerId: string,
+  leaseMs?: number,
+): { proc: ChildProcess; output: Promise<string>; exit: Promise<number | null> } {
   const args = [fixture, mode, path, workerId, ...(leaseMs === undefined ? [] : [String(leaseMs)])];
   const proc = spawn(process.execPath, ['--conditions=@memory/source', '--import', 'tsx', ...args], {
     cwd: root,
@@ -49,12 +54,16 @@ describe('queue across processes', () => {
       for (let i = 0; i < 2000; i++) queue.enqueue({ jobType: 'work', payload: { i } });
     });
     const children = [0, 1, 2, 3].map((i) => child('drain', path, `p${i}`));
-    const reports = (await Promise.all(children.map((c) => c.output))).map((o) => JSON.parse(o.trim().split('\n').pop() ?? '{}') as { workerId: string; done: string[] });
+    const reports = (await Promise.all(children.map((c) => c.output))).map(
+      (o) => JSON.parse(o.trim().split('\n').pop() ?? '{}') as { workerId: string; done: string[] },
+    );
     const all = reports.flatMap((r) => r.done);
     expect(all).toHaveLength(2000);
     expect(new Set(all).size).toBe(2000);
     expect(reports.filter((r) => r.done.length > 0).length).toBeGreaterThan(1); // the work really was shared
-    const rows = store.database.prepare("SELECT status, attempts, json_extract(result, '$.by') AS byWorker, id FROM memory_jobs").all() as Array<{ status: string; attempts: number; byWorker: string; id: string }>;
+    const rows = store.database
+      .prepare("SELECT status, attempts, json_extract(result, '$.by') AS byWorker, id FROM memory_jobs")
+      .all() as Array<{ status: string; attempts: number; byWorker: string; id: string }>;
     expect(rows.every((r) => r.status === 'completed' && r.attempts === 1)).toBe(true);
     const byReport = new Map(reports.flatMap((r) => r.done.map((id) => [id, r.workerId] as const)));
     for (const r of rows) expect(r.byWorker).toBe(byReport.get(r.id));

@@ -1,14 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { T0, setup } from './helpers.js';
+import { setup, T0 } from './helpers.js';
 
 const lost = (fn: () => unknown) => expect(fn).toThrow(expect.objectContaining({ code: 'LEASE_LOST' }));
 
 describe('enqueue', () => {
   it('adds a pending job with defaults', async () => {
     const { queue } = await setup();
-    const { id, deduped } = queue.enqueue({ jobType: 'document_ingest', payload: { documentId: 'd1' }, agentId: 'bot' });
+    const { id, deduped } = queue.enqueue({
+      jobType: 'document_ingest',
+      payload: { documentId: 'd1' },
+      agentId: 'bot',
+    });
     expect(deduped).toBe(false);
-    expect(queue.get(id)).toMatchObject({ status: 'pending', attempts: 0, maxAttempts: 3, runAt: T0, payload: { documentId: 'd1' }, agentId: 'bot' });
+    expect(queue.get(id)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      maxAttempts: 3,
+      runAt: T0,
+      payload: { documentId: 'd1' },
+      agentId: 'bot',
+    });
   });
 
   it('dedups a pending or leased job with the same type and key, and not a finished one', async () => {
@@ -24,12 +35,20 @@ describe('enqueue', () => {
 
   it('rejects bad input', async () => {
     const { queue } = await setup({ maxPayloadBytes: 100 });
-    for (const bad of [{}, { jobType: '' }, { jobType: 'x', payload: 'y'.repeat(200) }, { jobType: 'x', maxAttempts: 0 }, { jobType: 'x', extra: 1 }]) {
+    for (const bad of [
+      {},
+      { jobType: '' },
+      { jobType: 'x', payload: 'y'.repeat(200) },
+      { jobType: 'x', maxAttempts: 0 },
+      { jobType: 'x', extra: 1 },
+    ]) {
       expect(() => queue.enqueue(bad as never)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     }
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
-    expect(() => queue.enqueue({ jobType: 'x', payload: cyclic })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => queue.enqueue({ jobType: 'x', payload: cyclic })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
   });
 });
 
@@ -42,7 +61,13 @@ describe('lease', () => {
     queue.enqueue({ jobType: 'a', runAt: T0 + 1_000_000 });
     const job = queue.lease(['b', 'a'], 'w1');
     expect(job?.id).toBe(a.id);
-    expect(row(a.id)).toMatchObject({ status: 'leased', attempts: 1, leased_by: 'w1', leased_at: clock.now(), lease_expires_at: clock.now() + 60_000 });
+    expect(row(a.id)).toMatchObject({
+      status: 'leased',
+      attempts: 1,
+      leased_by: 'w1',
+      leased_at: clock.now(),
+      lease_expires_at: clock.now() + 60_000,
+    });
     expect(row(a.id).lease_token).toBeTruthy();
     expect(queue.lease(['a', 'b'], 'w2')?.id).toBe(b.id);
     expect(queue.lease(['a', 'b'], 'w3')).toBeUndefined();
@@ -67,7 +92,14 @@ describe('heartbeat / complete / fail / release with lease tokens', () => {
     clock.advance(30_000);
     expect(queue.heartbeat(id, token)).toBe(clock.now() + 60_000);
     queue.complete(id, token, { chunks: 3 });
-    expect(queue.get(id)).toMatchObject({ status: 'completed', result: { chunks: 3 }, completedAt: clock.now(), leaseToken: null, leasedAt: null, leaseExpiresAt: null });
+    expect(queue.get(id)).toMatchObject({
+      status: 'completed',
+      result: { chunks: 3 },
+      completedAt: clock.now(),
+      leaseToken: null,
+      leasedAt: null,
+      leaseExpiresAt: null,
+    });
     expect(row(id).leased_by).toBeNull();
   });
 
@@ -175,7 +207,11 @@ describe('reaping and recovery', () => {
       if (job.id === poison.id) continue; // the worker dies holding the lease
       queue.complete(job.id, job.leaseToken ?? '');
     }
-    expect(queue.get(poison.id)).toMatchObject({ status: 'dead', attempts: 3, error: 'lease expired on the final attempt' });
+    expect(queue.get(poison.id)).toMatchObject({
+      status: 'dead',
+      attempts: 3,
+      error: 'lease expired on the final attempt',
+    });
     for (const id of others) expect(queue.get(id)?.status).toBe('completed');
     // The poison job was tried first, but after its first crash the healthy jobs went ahead of it.
     expect(order.slice(0, 6)).toEqual([poison.id, ...others]);
@@ -188,7 +224,10 @@ describe('reaping and recovery', () => {
     store.database.prepare('UPDATE memory_jobs SET attempts = max_attempts WHERE id = ?').run(stuck.id);
     expect(queue.lease(['a'], 'w')?.id).toBe(fine.id); // the stuck one is skipped, not leased
     expect(queue.recoverOnStartup()).toBe(1);
-    expect(queue.get(stuck.id)).toMatchObject({ status: 'dead', error: 'found pending with no attempts left at startup' });
+    expect(queue.get(stuck.id)).toMatchObject({
+      status: 'dead',
+      error: 'found pending with no attempts left at startup',
+    });
     expect(queue.recoverOnStartup()).toBe(0);
   });
 });
@@ -200,7 +239,13 @@ describe('repairs (dry-run unless applied)', () => {
     const job = queue.lease(['a'], 'w');
     queue.fail(id, job?.leaseToken ?? '', 'x', { permanent: true });
     const dry = queue.requeueDead();
-    expect(dry).toMatchObject({ operation: 'requeueDead', applied: false, matched: 1, remaining: 0, jobs: [{ id, jobType: 'a', status: 'dead' }] });
+    expect(dry).toMatchObject({
+      operation: 'requeueDead',
+      applied: false,
+      matched: 1,
+      remaining: 0,
+      jobs: [{ id, jobType: 'a', status: 'dead' }],
+    });
     expect(queue.get(id)?.status).toBe('dead');
     expect(queue.requeueDead({ apply: true }).applied).toBe(true);
     expect(queue.get(id)).toMatchObject({ status: 'pending', attempts: 0 });
@@ -256,7 +301,9 @@ describe('repairs (dry-run unless applied)', () => {
     clock.advance(16 * 86_400_000);
     expect(await queue.prune({ apply: true })).toEqual({ applied: true, completed: 3, dead: 1 });
     expect(store.database.prepare('SELECT count(*) AS n FROM memory_jobs').get()).toEqual({ n: 1 });
-    const archived = store.database.prepare('SELECT id, status, row_json FROM memory_jobs_archive ORDER BY id').all() as Array<{ id: string; status: string; row_json: string }>;
+    const archived = store.database
+      .prepare('SELECT id, status, row_json FROM memory_jobs_archive ORDER BY id')
+      .all() as Array<{ id: string; status: string; row_json: string }>;
     expect(archived.map((a) => a.status).sort()).toEqual(['completed', 'completed', 'completed', 'dead']);
     expect(JSON.parse(archived[0]?.row_json ?? '{}')).toMatchObject({ job_type: 'a', attempts: 1 });
   });
@@ -272,8 +319,30 @@ describe('health', () => {
     const job = queue.lease(['hints'], 'w');
     queue.fail(bad.id, job?.leaseToken ?? '', 'model timeout');
     expect(queue.health()).toEqual([
-      { jobType: 'docs', pending: 2, due: 2, leased: 0, completed: 0, dead: 0, cancelled: 0, oldestPendingAgeMs: 5000, lastError: null, lastErrorAt: null },
-      { jobType: 'hints', pending: 1, due: 0, leased: 0, completed: 0, dead: 0, cancelled: 0, oldestPendingAgeMs: null, lastError: 'model timeout', lastErrorAt: clock.now() },
+      {
+        jobType: 'docs',
+        pending: 2,
+        due: 2,
+        leased: 0,
+        completed: 0,
+        dead: 0,
+        cancelled: 0,
+        oldestPendingAgeMs: 5000,
+        lastError: null,
+        lastErrorAt: null,
+      },
+      {
+        jobType: 'hints',
+        pending: 1,
+        due: 0,
+        leased: 0,
+        completed: 0,
+        dead: 0,
+        cancelled: 0,
+        oldestPendingAgeMs: null,
+        lastError: 'model timeout',
+        lastErrorAt: clock.now(),
+      },
     ]);
   });
 });
@@ -282,7 +351,11 @@ describe('lease query plan', () => {
   it('reads the pending index in order: no scan, no sort, whatever the backlog', async () => {
     const { OLDEST_ELIGIBLE } = await import('../src/operations/lease.js');
     const { store } = await setup();
-    const details = (store.database.prepare(`EXPLAIN QUERY PLAN ${OLDEST_ELIGIBLE}`).all('a', 0) as Array<{ detail: string }>).map((r) => r.detail);
-    expect(details).toEqual([expect.stringMatching(/^SEARCH memory_jobs USING INDEX memory_jobs_pending \(job_type=\? AND run_at<\?\)/)]);
+    const details = (
+      store.database.prepare(`EXPLAIN QUERY PLAN ${OLDEST_ELIGIBLE}`).all('a', 0) as Array<{ detail: string }>
+    ).map((r) => r.detail);
+    expect(details).toEqual([
+      expect.stringMatching(/^SEARCH memory_jobs USING INDEX memory_jobs_pending \(job_type=\? AND run_at<\?\)/),
+    ]);
   });
 });

@@ -1,12 +1,25 @@
 import { createSeededRandom } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import { type JobHandler, PermanentJobError, RetryJobError, createAdmission, createReaper, createWorker, pollBackoff } from '../src/index.js';
+import {
+  createAdmission,
+  createReaper,
+  createWorker,
+  type JobHandler,
+  PermanentJobError,
+  pollBackoff,
+  RetryJobError,
+} from '../src/index.js';
 import { drainQueue, settle, waitForJob } from '../src/testing/index.js';
 import { setup } from './helpers.js';
 
 /** A handler whose calls the test resolves or rejects by hand. */
 function controllable() {
-  const calls: Array<{ jobId: string; signal: AbortSignal; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
+  const calls: Array<{
+    jobId: string;
+    signal: AbortSignal;
+    resolve: (v: unknown) => void;
+    reject: (e: unknown) => void;
+  }> = [];
   const handler: JobHandler = (job, { signal }) =>
     new Promise((resolve, reject) => {
       calls.push({ jobId: job.id, signal, resolve, reject });
@@ -19,7 +32,10 @@ describe('worker runtime', () => {
     const { queue, scheduler, clock } = await setup();
     const seen: unknown[] = [];
     const worker = createWorker({
-      queue, jobTypes: ['echo'], scheduler, clock,
+      queue,
+      jobTypes: ['echo'],
+      scheduler,
+      clock,
       handler: async (job) => {
         seen.push(job.payload);
         return { echoed: job.payload };
@@ -29,7 +45,8 @@ describe('worker runtime', () => {
     worker.start();
     await drainQueue(queue, { scheduler });
     expect(seen).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
-    for (const [i, id] of ids.entries()) expect(queue.get(id)).toMatchObject({ status: 'completed', result: { echoed: { n: i + 1 } } });
+    for (const [i, id] of ids.entries())
+      expect(queue.get(id)).toMatchObject({ status: 'completed', result: { echoed: { n: i + 1 } } });
     expect(worker.status()).toMatchObject({ state: 'running', completed: 3, failed: 0, inFlight: 0 });
     await worker.close();
     expect(worker.status().state).toBe('closed');
@@ -38,7 +55,10 @@ describe('worker runtime', () => {
   it('maps RetryJobError, PermanentJobError and plain errors onto fail()', async () => {
     const { queue, scheduler, clock } = await setup({ retryBaseMs: 1000 });
     const worker = createWorker({
-      queue, jobTypes: ['x'], scheduler, clock,
+      queue,
+      jobTypes: ['x'],
+      scheduler,
+      clock,
       handler: async (job) => {
         const kind = (job.payload as { kind: string }).kind;
         if (kind === 'retry') throw new RetryJobError('rate limited', 120_000);
@@ -50,9 +70,19 @@ describe('worker runtime', () => {
     const permanent = queue.enqueue({ jobType: 'x', payload: { kind: 'permanent' } });
     const flaky = queue.enqueue({ jobType: 'x', payload: { kind: 'flaky' } });
     await worker.runOnce();
-    expect(queue.get(retry.id)).toMatchObject({ status: 'pending', attempts: 1, error: 'rate limited', runAt: clock.now() + 120_000 });
+    expect(queue.get(retry.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      error: 'rate limited',
+      runAt: clock.now() + 120_000,
+    });
     expect(queue.get(permanent.id)).toMatchObject({ status: 'dead', attempts: 1, error: 'document was deleted' });
-    expect(queue.get(flaky.id)).toMatchObject({ status: 'pending', attempts: 1, error: 'flaky', runAt: clock.now() + 1000 });
+    expect(queue.get(flaky.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      error: 'flaky',
+      runAt: clock.now() + 1000,
+    });
     expect(worker.status()).toMatchObject({ failed: 3, consecutiveFailures: 3, lastError: 'flaky' });
   });
 
@@ -106,7 +136,11 @@ describe('worker runtime', () => {
     const { queue, scheduler, clock } = await setup({ retryBaseMs: 0, maxAttempts: 10, pollIntervalMs: 100 });
     const leaseTimes: number[] = [];
     const worker = createWorker({
-      queue, jobTypes: ['x'], scheduler, clock, random: createSeededRandom(1),
+      queue,
+      jobTypes: ['x'],
+      scheduler,
+      clock,
+      random: createSeededRandom(1),
       handler: async () => {
         leaseTimes.push(clock.now());
         throw new Error('down');
@@ -141,7 +175,16 @@ describe('worker runtime', () => {
         });
       });
     const workers = ['w1', 'w2'].map((workerId) =>
-      createWorker({ queue, jobTypes: ['llm'], scheduler, clock, handler, concurrency: 3, admission: admission.llm, workerId }),
+      createWorker({
+        queue,
+        jobTypes: ['llm'],
+        scheduler,
+        clock,
+        handler,
+        concurrency: 3,
+        admission: admission.llm,
+        workerId,
+      }),
     );
     for (let i = 0; i < 8; i++) queue.enqueue({ jobType: 'llm' });
     for (const w of workers) w.start();
@@ -154,7 +197,9 @@ describe('worker runtime', () => {
     }
     expect(peak).toBe(2);
     expect(queue.health()[0]).toMatchObject({ completed: 8 });
-    expect(() => createAdmission({ documentIngest: 2, llm: 17 })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
+    expect(() => createAdmission({ documentIngest: 2, llm: 17 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIG' }),
+    );
     for (const w of workers) await w.close();
   });
 

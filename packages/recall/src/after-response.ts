@@ -1,5 +1,5 @@
 import type { Logger, Scheduler } from '@memory/core';
-import { type RecallTelemetryRow, type Store, insertRecallTelemetry, recordMemoryAccess } from '@memory/store';
+import { insertRecallTelemetry, type RecallTelemetryRow, recordMemoryAccess, type Store } from '@memory/store';
 
 /** Pending writes above this many memories are flushed at once instead of waiting for the scheduler. */
 const FLUSH_AT = 2000;

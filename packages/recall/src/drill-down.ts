@@ -15,14 +15,20 @@ export function buildDrillDown(results: readonly RecallResult[], plan: LexicalPl
     for (const r of results) {
       if (r.source?.type === 'transcript' && !sessions.has(r.source.id) && sessions.size < 2) {
         sessions.add(r.source.id);
-        out.push({ kind: 'expand_session', sessionKey: r.source.id, reason: 'recall again with expand: true to read the conversation around this result' });
+        out.push({
+          kind: 'expand_session',
+          sessionKey: r.source.id,
+          reason: 'recall again with expand: true to read the conversation around this result',
+        });
       }
     }
   }
   const counts = new Map<string, { name: string; n: number }>();
-  for (const r of results) for (const e of r.entities ?? []) counts.set(e.id, { name: e.name, n: (counts.get(e.id)?.n ?? 0) + 1 });
+  for (const r of results)
+    for (const e of r.entities ?? []) counts.set(e.id, { name: e.name, n: (counts.get(e.id)?.n ?? 0) + 1 });
   const entities = [...counts].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1)).slice(0, 2);
-  for (const [entityId, { name, n }] of entities) out.push({ kind: 'open_entity', entityId, name, reason: `${n} result${n === 1 ? '' : 's'} mention ${name}` });
+  for (const [entityId, { name, n }] of entities)
+    out.push({ kind: 'open_entity', entityId, name, reason: `${n} result${n === 1 ? '' : 's'} mention ${name}` });
   const best = results[0];
   if (plan.mode === 'or' && best) {
     const content = best.content.toLowerCase();

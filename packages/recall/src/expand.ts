@@ -1,4 +1,4 @@
-import { type SqlExecutor, ftsTokens, sessionTurns } from '@memory/store';
+import { ftsTokens, type SqlExecutor, sessionTurns } from '@memory/store';
 
 /** A bounded excerpt of a session transcript behind one or more results. */
 export interface SessionExcerpt {
@@ -17,7 +17,11 @@ const MAX_TURNS_READ = 2000;
  * Picks the turns to show: the one sharing the most query tokens, then its neighbours outwards,
  * until `maxChars` is spent. Ties go to the earlier turn. Pure.
  */
-export function selectExcerpt(turns: ReadonlyArray<{ role: string; content: string }>, queryTokens: readonly string[], maxChars: number): { text: string; truncated: boolean } {
+export function selectExcerpt(
+  turns: ReadonlyArray<{ role: string; content: string }>,
+  queryTokens: readonly string[],
+  maxChars: number,
+): { text: string; truncated: boolean } {
   if (turns.length === 0) return { text: '', truncated: false };
   const wanted = new Set(queryTokens);
   let best = 0;
@@ -35,7 +39,9 @@ export function selectExcerpt(turns: ReadonlyArray<{ role: string; content: stri
     return turn ? `${turn.role}: ${turn.content}` : '';
   };
   const first = line(best);
-  const chosen = new Map<number, string>([[best, first.length > maxChars ? `${first.slice(0, Math.max(0, maxChars - 1))}…` : first]]);
+  const chosen = new Map<number, string>([
+    [best, first.length > maxChars ? `${first.slice(0, Math.max(0, maxChars - 1))}…` : first],
+  ]);
   let used = Math.min(first.length, maxChars);
   // Grow outwards from the best turn; a side stops at the first turn that no longer fits.
   let before = best - 1;

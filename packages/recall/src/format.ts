@@ -36,10 +36,23 @@ function drillLine(d: DrillDown): string {
 export function formatRecall(response: RecallResponse, options: FormatRecallOptions = {}): string {
   const budgetChars = Math.max(40, (options.budgetTokens ?? 1000) * 4);
   const scores = options.scores ?? true;
-  const order = (a: RecallResult, b: RecallResult): number => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const order = (a: RecallResult, b: RecallResult): number =>
+    b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const sections: Array<[string, string[]]> = [
-    ['LINKED CONTEXT', response.results.filter((r) => r.tier === 'linked').sort(order).map((r) => resultLine(r, scores))],
-    ['POSSIBLY RELATED', response.results.filter((r) => r.tier === 'related').sort(order).map((r) => resultLine(r, scores))],
+    [
+      'LINKED CONTEXT',
+      response.results
+        .filter((r) => r.tier === 'linked')
+        .sort(order)
+        .map((r) => resultLine(r, scores)),
+    ],
+    [
+      'POSSIBLY RELATED',
+      response.results
+        .filter((r) => r.tier === 'related')
+        .sort(order)
+        .map((r) => resultLine(r, scores)),
+    ],
     ['DRILL-DOWN', response.drillDown.map(drillLine)],
   ];
   const out: string[] = [];
@@ -64,7 +77,8 @@ export function formatRecall(response: RecallResponse, options: FormatRecallOpti
     out.push(title, ...kept, '');
     used += title.length + 2;
   }
-  if (out.length === 0) return response.results.length === 0 ? 'NO RELEVANT MEMORIES' : `(${omitted} items did not fit the budget)`;
+  if (out.length === 0)
+    return response.results.length === 0 ? 'NO RELEVANT MEMORIES' : `(${omitted} items did not fit the budget)`;
   if (omitted > 0) out.push(`(${omitted} more items left out to fit the budget)`);
   return out.join('\n').trimEnd();
 }

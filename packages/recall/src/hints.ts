@@ -1,5 +1,5 @@
 import { type LlmProvider, type MemoryConfig, stripThinkBlocks } from '@memory/core';
-import { type Store, findMemory, insertHints } from '@memory/store';
+import { findMemory, insertHints, type Store } from '@memory/store';
 
 /** The job type of the hints worker; one job per new memory. */
 export const PROSPECTIVE_INDEX_JOB = 'prospective_index';
@@ -20,7 +20,8 @@ export function buildHintsPrompt(content: string, max: number): string {
 }
 
 // Lines that are the model talking about its answer, not a question.
-const RESIDUE = /^(?:here (?:are|is)\b|sure\b|certainly\b|okay\b|ok\b|questions?:|answer:|note:|i (?:hope|can)\b|let me\b|these questions\b)/i;
+const RESIDUE =
+  /^(?:here (?:are|is)\b|sure\b|certainly\b|okay\b|ok\b|questions?:|answer:|note:|i (?:hope|can)\b|let me\b|these questions\b)/i;
 const PREFIX = /^\s*(?:[-*•>]+|\(?\d{1,2}[.):]|\(?[a-z][.)]|q\d*[:.)]|question\s*\d*[:.)])\s*/i;
 
 /**
@@ -28,7 +29,10 @@ const PREFIX = /^\s*(?:[-*•>]+|\(?\d{1,2}[.):]|\(?[a-z][.)]|q\d*[:.)]|question
  * quotes; drops prompt residue, echoes of the memory, too-short or too-long lines and duplicates;
  * keeps at most `max`. Never throws.
  */
-export function parseHints(output: string, options: { max: number; maxChars: number; memoryContent?: string }): string[] {
+export function parseHints(
+  output: string,
+  options: { max: number; maxChars: number; memoryContent?: string },
+): string[] {
   const text = stripThinkBlocks(output).replace(/```[a-z]*\n?/gi, '');
   const seen = new Set<string>();
   const echo = options.memoryContent?.trim().toLowerCase();
@@ -63,12 +67,19 @@ export interface HintsWorkerDeps {
  */
 export function createHintsHandler(deps: HintsWorkerDeps) {
   const { store, llm, config } = deps;
-  return async (payload: { memoryId: string; agentId: string }, signal: AbortSignal): Promise<{ hints: number; skipped?: string }> => {
+  return async (
+    payload: { memoryId: string; agentId: string },
+    signal: AbortSignal,
+  ): Promise<{ hints: number; skipped?: string }> => {
     const memory = store.read((sql) => findMemory(sql, payload.agentId, payload.memoryId));
     if (!memory) return { hints: 0, skipped: 'memory not found' };
     const max = config.hints.maxPerMemory;
     const answer = await llm.generate(
-      { messages: [{ role: 'user', content: buildHintsPrompt(memory.content, max) }], maxOutputTokens: config.hints.maxOutputTokens, temperature: 0.7 },
+      {
+        messages: [{ role: 'user', content: buildHintsPrompt(memory.content, max) }],
+        maxOutputTokens: config.hints.maxOutputTokens,
+        temperature: 0.7,
+      },
       { signal },
     );
     const hints = parseHints(answer.text, { max, maxChars: config.hints.maxChars, memoryContent: memory.content });

@@ -1,19 +1,32 @@
-export { createRecall } from './recall.js';
-export type { Recall, RecallDeps } from './recall.js';
-export { createRecallSchema } from './schema.js';
-export type { RecallInput, RecallRequest } from './schema.js';
-export type { ChannelScores, DrillDown, RecallExplanation, RecallResponse, RecallResult, RecallTimings } from './types.js';
-export type { VectorCompleteness } from './channels/semantic.js';
-export type { SessionExcerpt } from './expand.js';
-export { createAfterResponseWriter } from './after-response.js';
-export type { AfterResponseWriter } from './after-response.js';
-export { formatRecall } from './format.js';
-export type { FormatRecallOptions } from './format.js';
-export { LINKED_FLOOR, dampen, fuseScore, isDated, sharesQueryTerm } from './shaping.js';
-export type { Adjustments, ChannelEvidence, DampeningContext, DampeningSubject, FusionOptions } from './shaping.js';
-export { entityNameCandidates } from './channels/traversal.js';
-export { matchExpressions, planLexicalQuery } from './query.js';
-export type { LexicalPlan } from './query.js';
 export { STOP_WORDS } from '@memory/store';
-export { HINTS_PROMPT_VERSION, PROSPECTIVE_INDEX_JOB, buildHintsPrompt, createHintsHandler, parseHints } from './hints.js';
+export type { AfterResponseWriter } from './after-response.js';
+export { createAfterResponseWriter } from './after-response.js';
+export type { VectorCompleteness } from './channels/semantic.js';
+export { entityNameCandidates } from './channels/traversal.js';
+export type { SessionExcerpt } from './expand.js';
+export type { FormatRecallOptions } from './format.js';
+export { formatRecall } from './format.js';
 export type { HintsWorkerDeps } from './hints.js';
+export {
+  buildHintsPrompt,
+  createHintsHandler,
+  HINTS_PROMPT_VERSION,
+  PROSPECTIVE_INDEX_JOB,
+  parseHints,
+} from './hints.js';
+export type { LexicalPlan } from './query.js';
+export { matchExpressions, planLexicalQuery } from './query.js';
+export type { Recall, RecallDeps } from './recall.js';
+export { createRecall } from './recall.js';
+export type { RecallInput, RecallRequest } from './schema.js';
+export { createRecallSchema } from './schema.js';
+export type { Adjustments, ChannelEvidence, DampeningContext, DampeningSubject, FusionOptions } from './shaping.js';
+export { dampen, fuseScore, isDated, LINKED_FLOOR, sharesQueryTerm } from './shaping.js';
+export type {
+  ChannelScores,
+  DrillDown,
+  RecallExplanation,
+  RecallResponse,
+  RecallResult,
+  RecallTimings,
+} from './types.js';

@@ -1,15 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { type EmbeddingProvider, type MemoryConfig, parseInput } from '@memory/core';
 import {
-  type EntityMatch,
-  type Store,
   claimCurrentness,
+  type EntityMatch,
   entitiesOfMemories,
   entityDegreePercentile,
   findLinkedMemories,
   memoryVectors,
   readMemoryCandidates,
   resolveLinkLabels,
+  type Store,
 } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
 import { type ChannelContext, cosineWithBlob } from './channels/context.js';
@@ -53,7 +53,8 @@ export function createRecall(deps: RecallDeps) {
     const warnings: string[] = [];
     // Started first, awaited last: the other channels run while the embedder works.
     const channels = config.recall.channels;
-    const vectorPromise = embedder && channels.semantic ? queryVector(embedder, request.query, warnings) : Promise.resolve(undefined);
+    const vectorPromise =
+      embedder && channels.semantic ? queryVector(embedder, request.query, warnings) : Promise.resolve(undefined);
     const now = store.clock.now();
     const limit = request.limit ?? config.recall.defaultLimit;
     const plan = planLexicalQuery(request.query, config.recall);
@@ -109,19 +110,29 @@ export function createRecall(deps: RecallDeps) {
         const budget = Math.floor(config.traversal.candidateBudget * (1 - config.traversal.flatReserve));
         const outcome = stage('traversal', () => traversalChannel(ctx, focal, budget, request.asOf ?? now), undefined);
         for (const [memoryId, path] of outcome?.memories ?? []) candidate(memoryId).path = path;
-        if (outcome?.truncated) warnings.push('traversal: stopped at a bound (entities, claims or time); results are partial');
+        if (outcome?.truncated)
+          warnings.push('traversal: stopped at a bound (entities, claims or time); results are partial');
       }
       t.traversal = performance.now() - mark;
 
       mark = performance.now();
       // Host references passed in, plus those the query names by their label (read-only).
-      const named = stage('linked', () => resolveLinkLabels(sql, request.agentId, entityNameCandidates(request.query), MAX_NAMED_REFS), []);
+      const named = stage(
+        'linked',
+        () => resolveLinkLabels(sql, request.agentId, entityNameCandidates(request.query), MAX_NAMED_REFS),
+        [],
+      );
       const refs = [...(request.linkedEntities ?? []), ...named];
       if (refs.length > 0) {
-        for (const link of stage('linked', () => findLinkedMemories(sql, request.agentId, refs, config.recall.linkedCandidates), [])) {
+        for (const link of stage(
+          'linked',
+          () => findLinkedMemories(sql, request.agentId, refs, config.recall.linkedCandidates),
+          [],
+        )) {
           const c = candidate(link.memoryId);
           c.evidence.linked = 1;
-          if (!c.linkedBy?.some((l) => l.type === link.refType && l.refId === link.refId)) (c.linkedBy ??= []).push({ type: link.refType, refId: link.refId });
+          if (!c.linkedBy?.some((l) => l.type === link.refType && l.refId === link.refId))
+            (c.linkedBy ??= []).push({ type: link.refType, refId: link.refId });
         }
       }
       t.linked = performance.now() - mark;
@@ -136,10 +147,23 @@ export function createRecall(deps: RecallDeps) {
     const entitiesOf = new Map<string, Array<{ id: string; name: string; degree: number }>>();
     const superseded = new Set<string>();
     store.read((sql) => {
-      const ctx: ChannelContext = { sql, agentId: request.agentId, config, plan, filters, now, limit, scopedLexical: true };
+      const ctx: ChannelContext = {
+        sql,
+        agentId: request.agentId,
+        config,
+        plan,
+        filters,
+        now,
+        limit,
+        scopedLexical: true,
+      };
       mark = performance.now();
       if (vector && embedder) {
-        semantic = stage('semantic', () => semanticChannel(ctx, vector, embedder.model, store.vector.available, semanticPool), semantic);
+        semantic = stage(
+          'semantic',
+          () => semanticChannel(ctx, vector, embedder.model, store.vector.available, semanticPool),
+          semantic,
+        );
         semantic.hits.forEach((hit, i) => {
           const c = candidate(hit.memoryId);
           c.evidence.semantic = clamp01(hit.cosine);
@@ -173,7 +197,11 @@ export function createRecall(deps: RecallDeps) {
         entitiesOf.set(e.memoryId, list);
       }
       if (entitiesOf.size > 0 && config.recall.dampening.hub) {
-        hubThreshold = stage('hub', () => entityDegreePercentile(sql, request.agentId, config.recall.dampening.hubPercentile), undefined);
+        hubThreshold = stage(
+          'hub',
+          () => entityDegreePercentile(sql, request.agentId, config.recall.dampening.hubPercentile),
+          undefined,
+        );
       }
       for (const c of stage('currentness', () => claimCurrentness(sql, request.agentId, ids), [])) {
         if (c.active === 0 && c.superseded > 0) superseded.add(c.memoryId);
@@ -190,13 +218,24 @@ export function createRecall(deps: RecallDeps) {
       const fused = fuseScore(c.evidence, { recall: config.recall, traversal: config.traversal, semanticRan });
       let base = fused;
       const extra: { graphBoost?: number } = {};
-      if (!config.traversal.enabled && focalIds.size > 0 && (entitiesOf.get(c.id) ?? []).some((e) => focalIds.has(e.id))) {
+      if (
+        !config.traversal.enabled &&
+        focalIds.size > 0 &&
+        (entitiesOf.get(c.id) ?? []).some((e) => focalIds.has(e.id))
+      ) {
         base = clamp01(base + config.traversal.graphBoost);
         extra.graphBoost = config.traversal.graphBoost;
       }
       const { score, raw, adjustments } = dampen(
         base,
-        { content: row.content, type: row.type, createdAt: row.created_at, semantic: c.evidence.semantic, entityDegrees: (entitiesOf.get(c.id) ?? []).map((e) => e.degree), superseded: superseded.has(c.id) },
+        {
+          content: row.content,
+          type: row.type,
+          createdAt: row.created_at,
+          semantic: c.evidence.semantic,
+          entityDegrees: (entitiesOf.get(c.id) ?? []).map((e) => e.degree),
+          superseded: superseded.has(c.id),
+        },
         { queryTokens: plan.tokens, hubThreshold, now },
         config.recall,
       );
@@ -207,17 +246,26 @@ export function createRecall(deps: RecallDeps) {
     }
     scored.sort((a, b) => b.raw - a.raw || (a.c.id < b.c.id ? -1 : 1));
     const top = scored.slice(0, limit);
-    const results: RecallResult[] = top.map((scoredCandidate) => toResult(scoredCandidate, entitiesOf.get(scoredCandidate.c.id), request.explain === true));
+    const results: RecallResult[] = top.map((scoredCandidate) =>
+      toResult(scoredCandidate, entitiesOf.get(scoredCandidate.c.id), request.explain === true),
+    );
     t.fusion = performance.now() - mark;
 
     mark = performance.now();
     const expansions = request.expand
-      ? stage('expand', () => store.read((sql) => expandSessions(sql, request.agentId, results, plan.tokens, config.recall.expand)), [])
+      ? stage(
+          'expand',
+          () => store.read((sql) => expandSessions(sql, request.agentId, results, plan.tokens, config.recall.expand)),
+          [],
+        )
       : undefined;
     t.expand = performance.now() - mark;
 
     const totalMs = performance.now() - started;
-    after.recordAccess(request.agentId, results.map((r) => r.id));
+    after.recordAccess(
+      request.agentId,
+      results.map((r) => r.id),
+    );
     if (config.telemetry.recallQa) {
       after.recordTelemetry({
         agentId: request.agentId,

@@ -7,7 +7,11 @@ const DAY_MS = 86_400_000;
 
 /** The filters a request asks for, with the search window (`recentOnly`, `windowDays`, or the configured default). */
 export function filtersOf(request: RecallRequest, config: MemoryConfig, now: number): MemoryFilters {
-  const days = request.recentOnly ? config.recall.recentOnlyDays : request.windowDays === undefined ? config.recall.searchWindowDays : request.windowDays;
+  const days = request.recentOnly
+    ? config.recall.recentOnlyDays
+    : request.windowDays === undefined
+      ? config.recall.searchWindowDays
+      : request.windowDays;
   return {
     types: request.type === undefined ? undefined : Array.isArray(request.type) ? request.type : [request.type],
     tags: request.tags,
@@ -22,7 +26,11 @@ export function filtersOf(request: RecallRequest, config: MemoryConfig, now: num
 }
 
 /** The query's unit vector, or undefined (with a warning) when the embedder fails or misbehaves. */
-export async function queryVector(embedder: EmbeddingProvider, query: string, warnings: string[]): Promise<Float32Array | undefined> {
+export async function queryVector(
+  embedder: EmbeddingProvider,
+  query: string,
+  warnings: string[],
+): Promise<Float32Array | undefined> {
   try {
     const [vector] = await embedder.embed([query], { purpose: 'query' });
     if (!vector || vector.length !== embedder.dimensions || !vector.every(Number.isFinite)) {
@@ -35,4 +43,3 @@ export async function queryVector(embedder: EmbeddingProvider, query: string, wa
     return undefined;
   }
 }
-

@@ -1,4 +1,4 @@
-import { type MemoryConfig, agentIdSchema, labelSchema, timeSchema } from '@memory/core';
+import { agentIdSchema, labelSchema, type MemoryConfig, timeSchema } from '@memory/core';
 import { MEMORY_TYPES } from '@memory/store';
 import { z } from 'zod';
 
@@ -13,7 +13,12 @@ export function createRecallSchema(config: MemoryConfig) {
         .min(1, 'query must not be empty')
         .max(config.limits.maxQueryChars, `query must be at most ${config.limits.maxQueryChars} characters`),
       /** 1..`config.recall.maxLimit`. @default config.recall.defaultLimit */
-      limit: z.number().int('limit must be an integer').min(1, 'limit must be at least 1').max(config.recall.maxLimit, `limit must be at most ${config.recall.maxLimit}`).optional(),
+      limit: z
+        .number()
+        .int('limit must be an integer')
+        .min(1, 'limit must be at least 1')
+        .max(config.recall.maxLimit, `limit must be at most ${config.recall.maxLimit}`)
+        .optional(),
       /** One type or a list; a memory matches any of them. */
       type: z.union([type, z.array(type).max(MEMORY_TYPES.length)]).optional(),
       /** A memory must carry every tag listed. */
@@ -36,7 +41,12 @@ export function createRecallSchema(config: MemoryConfig) {
       recentOnly: z.boolean().optional(),
       /** Host references (a contact, a thread): memories linked to them come back in the `linked` tier. */
       linkedEntities: z
-        .array(z.strictObject({ type: labelSchema(64, 'linkedEntities.type'), refId: labelSchema(256, 'linkedEntities.refId') }))
+        .array(
+          z.strictObject({
+            type: labelSchema(64, 'linkedEntities.type'),
+            refId: labelSchema(256, 'linkedEntities.refId'),
+          }),
+        )
         .max(config.limits.maxLinkedEntities)
         .optional(),
       /** Join bounded transcript excerpts for the sessions behind the results. */
@@ -46,7 +56,10 @@ export function createRecallSchema(config: MemoryConfig) {
       /** Claims valid at this time (traversal). @default now */
       asOf: timeSchema.optional(),
     })
-    .refine((r) => r.since === undefined || r.until === undefined || r.since < r.until, { message: 'since must be before until', path: ['since'] });
+    .refine((r) => r.since === undefined || r.until === undefined || r.since < r.until, {
+      message: 'since must be before until',
+      path: ['since'],
+    });
 }
 
 export type RecallRequest = z.output<ReturnType<typeof createRecallSchema>>;

@@ -155,7 +155,12 @@ export function dampen(
     out *= d.gravityFactor;
     adjustments.gravity = d.gravityFactor;
   }
-  if (d.hub && c.hubThreshold !== undefined && s.entityDegrees.length > 0 && s.entityDegrees.every((deg) => deg >= (c.hubThreshold ?? Infinity))) {
+  if (
+    d.hub &&
+    c.hubThreshold !== undefined &&
+    s.entityDegrees.length > 0 &&
+    s.entityDegrees.every((deg) => deg >= (c.hubThreshold ?? Infinity))
+  ) {
     out *= d.hubFactor;
     adjustments.hub = d.hubFactor;
   }

@@ -1,10 +1,16 @@
 import type { MemoryId } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import { formatRecall } from '../src/index.js';
 import { selectExcerpt } from '../src/expand.js';
+import { formatRecall } from '../src/index.js';
 import type { RecallResponse, RecallResult } from '../src/types.js';
 
-const result = (id: string, score: number, tier: 'linked' | 'related', content: string, extra: Partial<RecallResult> = {}): RecallResult => ({
+const result = (
+  id: string,
+  score: number,
+  tier: 'linked' | 'related',
+  content: string,
+  extra: Partial<RecallResult> = {},
+): RecallResult => ({
   id: id as MemoryId,
   content,
   type: 'fact',
@@ -27,7 +33,17 @@ const response = (results: RecallResult[], drillDown: RecallResponse['drillDown'
   window: { since: null },
   drillDown,
   warnings: [],
-  timings: { totalMs: 1, lexicalMs: 0, hintsMs: 0, traversalMs: 0, linkedMs: 0, embedWaitMs: 0, semanticMs: 0, fusionMs: 0, expandMs: 0 },
+  timings: {
+    totalMs: 1,
+    lexicalMs: 0,
+    hintsMs: 0,
+    traversalMs: 0,
+    linkedMs: 0,
+    embedWaitMs: 0,
+    semanticMs: 0,
+    fusionMs: 0,
+    expandMs: 0,
+  },
 });
 
 describe('formatRecall', () => {
@@ -36,7 +52,10 @@ describe('formatRecall', () => {
       response(
         [
           result('b', 0.41, 'related', 'Dana\nasked about invoices'),
-          result('a', 0.9, 'linked', 'Dana prefers short status emails', { type: 'preference', entities: [{ id: 'e1', name: 'Dana' }] }),
+          result('a', 0.9, 'linked', 'Dana prefers short status emails', {
+            type: 'preference',
+            entities: [{ id: 'e1', name: 'Dana' }],
+          }),
           result('c', 0.41, 'related', 'Quarterly review with Dana'),
         ],
         [{ kind: 'expand_session', sessionKey: 's-1', reason: 'read the conversation' }],
@@ -58,7 +77,9 @@ describe('formatRecall', () => {
   });
 
   it('stops at the token budget and says what it left out', () => {
-    const many = Array.from({ length: 40 }, (_, i) => result(`r${String(i).padStart(2, '0')}`, 1 - i / 100, 'related', `memory number ${i} `.repeat(5)));
+    const many = Array.from({ length: 40 }, (_, i) =>
+      result(`r${String(i).padStart(2, '0')}`, 1 - i / 100, 'related', `memory number ${i} `.repeat(5)),
+    );
     const text = formatRecall(response(many), { budgetTokens: 100 });
     expect(text.length).toBeLessThanOrEqual(400 + 60);
     expect(text).toMatch(/^POSSIBLY RELATED\n- \[fact · 2026-01-02 · 1.00\] memory number 0 /);
@@ -71,7 +92,13 @@ describe('formatRecall', () => {
 });
 
 describe('transcript excerpts', () => {
-  const turns = ['hi there', 'how was the trip to Lisbon?', 'Lisbon was great, we ate pastel de nata', 'nice', 'see you'].map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content }));
+  const turns = [
+    'hi there',
+    'how was the trip to Lisbon?',
+    'Lisbon was great, we ate pastel de nata',
+    'nice',
+    'see you',
+  ].map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content }));
 
   it('centres on the turn sharing most query terms and grows outwards within the budget', () => {
     const { text, truncated } = selectExcerpt(turns, ['lisbon', 'nata'], 120);

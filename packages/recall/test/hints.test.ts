@@ -25,8 +25,21 @@ I hope these help!`;
   });
 
   it('drops duplicates, echoes of the memory, fragments and over-long lines', () => {
-    const output = ['What does Alice drink?', 'what does alice  drink?', 'Alice prefers green tea over coffee', 'Tea?', 'ok', 'x'.repeat(400), '```', 'Which drink does Alice choose at breakfast?', '```'].join('\n');
-    expect(parseHints(output, options)).toEqual(['What does Alice drink?', 'Which drink does Alice choose at breakfast?']);
+    const output = [
+      'What does Alice drink?',
+      'what does alice  drink?',
+      'Alice prefers green tea over coffee',
+      'Tea?',
+      'ok',
+      'x'.repeat(400),
+      '```',
+      'Which drink does Alice choose at breakfast?',
+      '```',
+    ].join('\n');
+    expect(parseHints(output, options)).toEqual([
+      'What does Alice drink?',
+      'Which drink does Alice choose at breakfast?',
+    ]);
   });
 
   it('returns nothing for output with no usable line, and never throws', () => {

@@ -1,65 +1,52 @@
-export { openStore, raw } from './open-store.js';
-export type { OpenStoreOptions, RawQuery, Store, WriteCallback } from './open-store.js';
-export { SqlExecutor, queryBuilder } from './internal/sql.js';
-export type { RunResult } from './internal/sql.js';
-export type { SqliteDatabase } from './internal/sqlite.js';
+export { STOP_WORDS } from '@memory/core';
+export {
+  bm25Score,
+  buildFtsMatch,
+  ftsTokens,
+  queryTokens,
+  quoteFtsToken,
+  scopedMatch,
+  scopeToken,
+} from './fts-query.js';
 export type { CheckpointResult } from './internal/checkpointer.js';
-export { TransactionGuard } from './transaction-guard.js';
-export type { VectorSupport } from './vector-extension.js';
+export type { RunResult } from './internal/sql.js';
+export { queryBuilder, SqlExecutor } from './internal/sql.js';
+export type { SqliteDatabase } from './internal/sqlite.js';
 export { MIGRATIONS } from './migrations/index.js';
 export type { Migration } from './migrations/migration.js';
-export { migrationChecksum, runMigrations } from './migrations/runner.js';
 export type { MigrationResult, MigrationStatus } from './migrations/runner.js';
-export { bm25Score, buildFtsMatch, ftsTokens, queryTokens, quoteFtsToken, scopeToken, scopedMatch } from './fts-query.js';
-export { STOP_WORDS } from '@memory/core';
-export { ACTOR_TYPES, HISTORY_EVENTS, MEMORY_TYPES } from './schema/memories.js';
-export type {
-  ActorType,
-  HistoryEvent,
-  MemoryHistoryRow,
-  MemoryRow,
-  MemoryRowUpdate,
-  MemoryType,
-  NewMemoryRow,
-} from './schema/memories.js';
-export type { DatabaseSchema } from './schema/database.js';
-export type { EntityRow, MentionRow } from './schema/graph.js';
-export type { DocumentStatus } from './schema/documents.js';
-export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
-export {
-  findLiveMemoryIdByHash,
-  findMemory,
-  insertMemory,
-  updateMemory,
-} from './repositories/memories.js';
-export type { NewLiveMemory } from './repositories/memories.js';
-export { insertHistory, listHistory } from './repositories/history.js';
-export { findMemoryIdsByLink, replaceMemoryLinks } from './repositories/links.js';
-export type { LinkRef } from './repositories/links.js';
-export { agentHasEntities, insertMention, listMentions, matchEntitiesByName } from './repositories/mentions.js';
-export type { EntityMatch } from './repositories/mentions.js';
-export { canonicalEntityName, insertAspect, insertClaim, insertDependency, insertEntity } from './repositories/entities.js';
-export { VECTOR_TABLE, blobToVector, countEmbeddings, ensureVectorIndex, signSketch, sketchBits, upsertEmbedding } from './repositories/embeddings.js';
-export { searchMemoriesLexical } from './repositories/lexical-search.js';
-export type { LexicalHit } from './repositories/lexical-search.js';
-export { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, memoryFilterParams } from './repositories/memory-filters.js';
-export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
-export {
-  agentMemoryShare,
-  claimCurrentness,
-  countMemoryVectors,
-  findLinkedMemories,
-  memoryVectors,
-  knnMemoryVectors,
-  readMemoryCandidates,
-  recentMemoryVectors,
-  recordMemoryAccess,
-  resolveLinkLabels,
-  sessionTurns,
-  vectorIndexState,
-} from './repositories/recall-reads.js';
-export { deleteHints, insertHints, listHints, searchHints } from './repositories/hints.js';
+export { migrationChecksum, runMigrations } from './migrations/runner.js';
+export type { OpenStoreOptions, RawQuery, Store, WriteCallback } from './open-store.js';
+export { openStore, raw } from './open-store.js';
 export { markDerivedForReview } from './repositories/attention.js';
+export type { DocumentRow } from './repositories/documents.js';
+export {
+  countDocumentMemories,
+  exclusiveDocumentMemoryIds,
+  findDocument,
+  insertDocument,
+  linkDocumentMemory,
+  linkedChunkHashes,
+  listDocuments,
+  setDocumentStatus,
+} from './repositories/documents.js';
+export {
+  blobToVector,
+  countEmbeddings,
+  ensureVectorIndex,
+  signSketch,
+  sketchBits,
+  upsertEmbedding,
+  VECTOR_TABLE,
+} from './repositories/embeddings.js';
+export {
+  canonicalEntityName,
+  insertAspect,
+  insertClaim,
+  insertDependency,
+  insertEntity,
+} from './repositories/entities.js';
+export type { ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
 export {
   activeClaimsForEntities,
   activeEntityByCanonicalName,
@@ -73,32 +60,9 @@ export {
   graphRowState,
   memoriesMentioning,
 } from './repositories/graph-reads.js';
-export type { ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
-export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
-export type { RecallTelemetryRow } from './repositories/telemetry.js';
-export {
-  completeTranscript,
-  findIdleTranscripts,
-  findTranscript,
-  insertTurn,
-  listTranscripts,
-  listTurns,
-  searchTranscriptTurns,
-  upsertTranscript,
-} from './repositories/transcripts.js';
-export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
-export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
-export {
-  countDocumentMemories,
-  exclusiveDocumentMemoryIds,
-  findDocument,
-  insertDocument,
-  linkDocumentMemory,
-  linkedChunkHashes,
-  listDocuments,
-  setDocumentStatus,
-} from './repositories/documents.js';
-export type { DocumentRow } from './repositories/documents.js';
+export { deleteHints, insertHints, listHints, searchHints } from './repositories/hints.js';
+export { insertHistory, listHistory } from './repositories/history.js';
+export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';
 export {
   findImportJob,
   importCounters,
@@ -109,4 +73,62 @@ export {
   settleRecord,
   updateImportJob,
 } from './repositories/imports.js';
-export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';
+export type { LexicalHit } from './repositories/lexical-search.js';
+export { searchMemoriesLexical } from './repositories/lexical-search.js';
+export type { LinkRef } from './repositories/links.js';
+export { findMemoryIdsByLink, replaceMemoryLinks } from './repositories/links.js';
+export type { NewLiveMemory } from './repositories/memories.js';
+export {
+  findLiveMemoryIdByHash,
+  findMemory,
+  insertMemory,
+  updateMemory,
+} from './repositories/memories.js';
+export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
+export { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, memoryFilterParams } from './repositories/memory-filters.js';
+export type { EntityMatch } from './repositories/mentions.js';
+export { agentHasEntities, insertMention, listMentions, matchEntitiesByName } from './repositories/mentions.js';
+export {
+  agentMemoryShare,
+  claimCurrentness,
+  countMemoryVectors,
+  findLinkedMemories,
+  knnMemoryVectors,
+  memoryVectors,
+  readMemoryCandidates,
+  recentMemoryVectors,
+  recordMemoryAccess,
+  resolveLinkLabels,
+  sessionTurns,
+  vectorIndexState,
+} from './repositories/recall-reads.js';
+export type { RecallTelemetryRow } from './repositories/telemetry.js';
+export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
+export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
+export {
+  completeTranscript,
+  findIdleTranscripts,
+  findTranscript,
+  insertTurn,
+  listTranscripts,
+  listTurns,
+  searchTranscriptTurns,
+  upsertTranscript,
+} from './repositories/transcripts.js';
+export type { DatabaseSchema } from './schema/database.js';
+export type { DocumentStatus } from './schema/documents.js';
+export type { EntityRow, MentionRow } from './schema/graph.js';
+export type {
+  ActorType,
+  HistoryEvent,
+  MemoryHistoryRow,
+  MemoryRow,
+  MemoryRowUpdate,
+  MemoryType,
+  NewMemoryRow,
+} from './schema/memories.js';
+export { ACTOR_TYPES, HISTORY_EVENTS, MEMORY_TYPES } from './schema/memories.js';
+export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
+export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
+export { TransactionGuard } from './transaction-guard.js';
+export type { VectorSupport } from './vector-extension.js';

@@ -1,25 +1,25 @@
-import Database from 'better-sqlite3';
 import {
   type Clock,
-  type IdGenerator,
-  type Logger,
-  type MemoryConfig,
-  MemoryError,
   createIdGenerator,
   cryptoRandom,
   defaultConfig,
+  type IdGenerator,
   isMemoryError,
+  type Logger,
+  type MemoryConfig,
+  MemoryError,
   silentLogger,
   systemClock,
 } from '@memory/core';
+import Database from 'better-sqlite3';
 import { type CheckpointResult, startCheckpointer } from './internal/checkpointer.js';
-import { type RawQuery, SqlExecutor, raw } from './internal/sql.js';
+import { type RawQuery, raw, SqlExecutor } from './internal/sql.js';
 import type { SqliteDatabase } from './internal/sqlite.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/migration.js';
 import { type MigrationResult, runMigrations } from './migrations/runner.js';
 import { TransactionGuard } from './transaction-guard.js';
-import { type VectorSupport, loadVectorExtension } from './vector-extension.js';
+import { loadVectorExtension, type VectorSupport } from './vector-extension.js';
 
 export interface OpenStoreOptions {
   /** A file path or `":memory:"`. Exactly one of `path` and `database` is required. */
@@ -136,7 +136,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
 
   const vector = await loadVectorExtension(db, config.vectorExtension);
-  if (!vector.available) logger.warn('sqlite-vec is not available; vector search will use the bounded fallback', { reason: vector.reason });
+  if (!vector.available)
+    logger.warn('sqlite-vec is not available; vector search will use the bounded fallback', { reason: vector.reason });
 
   let migrations: MigrationResult[];
   try {
@@ -148,11 +149,17 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const failed = migrations.find((m) => m.status === 'failed' || m.status === 'checksum-mismatch');
   if (failed) {
     if (owned) db.close();
-    throw new MemoryError('MIGRATION_FAILED', `migration ${failed.version} (${failed.name}) ${failed.status}: ${failed.error ?? 'its content changed after it was applied'}`, {
-      details: { results: migrations.map((m) => `${m.version} ${m.name}: ${m.status}`) },
-    });
+    throw new MemoryError(
+      'MIGRATION_FAILED',
+      `migration ${failed.version} (${failed.name}) ${failed.status}: ${failed.error ?? 'its content changed after it was applied'}`,
+      {
+        details: { results: migrations.map((m) => `${m.version} ${m.name}: ${m.status}`) },
+      },
+    );
   }
-  for (const m of migrations) if (m.status === 'applied') logger.info('migration applied', { version: m.version, name: m.name, durationMs: m.durationMs });
+  for (const m of migrations)
+    if (m.status === 'applied')
+      logger.info('migration applied', { version: m.version, name: m.name, durationMs: m.durationMs });
 
   const checkpointer = isFile && config.backgroundCheckpoint ? startCheckpointer(db.name, logger) : undefined;
   if (isFile && config.backgroundCheckpoint && !checkpointer) db.pragma('wal_autocheckpoint = 1000');
@@ -181,7 +188,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       const body = (): T => {
         const result = fn(executor);
         if (typeof (result as { then?: unknown } | null)?.then === 'function') {
-          throw new MemoryError('TRANSACTION_BOUNDARY', 'write callbacks must be synchronous; await providers before the transaction');
+          throw new MemoryError(
+            'TRANSACTION_BOUNDARY',
+            'write callbacks must be synchronous; await providers before the transaction',
+          );
         }
         return result;
       };

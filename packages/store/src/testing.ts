@@ -1,5 +1,12 @@
-import { type Clock, type IdGenerator, type Logger, createManualClock, createSequentialIds, defaultConfig } from '@memory/core';
-import { type Store, openStore } from './open-store.js';
+import {
+  type Clock,
+  createManualClock,
+  createSequentialIds,
+  defaultConfig,
+  type IdGenerator,
+  type Logger,
+} from '@memory/core';
+import { openStore, type Store } from './open-store.js';
 
 export interface TestStoreOptions {
   /** @default a manual clock at 2026-01-01T00:00:00Z */

@@ -51,7 +51,11 @@ export class TransactionGuard {
   }
 
   /** Any async function (a fetch, a host callback), checked on every call. */
-  wrap<A extends unknown[], R>(provider: string, operation: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  wrap<A extends unknown[], R>(
+    provider: string,
+    operation: string,
+    fn: (...args: A) => Promise<R>,
+  ): (...args: A) => Promise<R> {
     return (...args: A) => {
       this.assertOutside(provider, operation);
       return fn(...args);

@@ -5,7 +5,17 @@ import { createTestStore } from '../src/testing.js';
 
 describe('FTS query construction', () => {
   it('splits into letter/digit tokens the way unicode61 does', () => {
-    expect(ftsTokens('C++ and node.js: well-known "quotes" NEAR(x)')).toEqual(['c', 'and', 'node', 'js', 'well', 'known', 'quotes', 'near', 'x']);
+    expect(ftsTokens('C++ and node.js: well-known "quotes" NEAR(x)')).toEqual([
+      'c',
+      'and',
+      'node',
+      'js',
+      'well',
+      'known',
+      'quotes',
+      'near',
+      'x',
+    ]);
     expect(ftsTokens('Zürich café 東京 🙂')).toEqual(['zürich', 'café', '東京']);
     expect(ftsTokens('?!... --- ::')).toEqual([]);
   });
@@ -26,13 +36,27 @@ describe('FTS query construction', () => {
       ),
     );
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('NEAR(', '"', 'a:b', '-x', '*', '^c', 'AND', '(cafe')), fc.boolean(), (text, and) => {
-        const match = buildFtsMatch(ftsTokens(text), and ? 'AND' : 'OR');
-        if (match === undefined) return;
-        store.read((sql) => sql.all(raw('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?', match)));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.constantFrom('NEAR(', '"', 'a:b', '-x', '*', '^c', 'AND', '(cafe'),
+        ),
+        fc.boolean(),
+        (text, and) => {
+          const match = buildFtsMatch(ftsTokens(text), and ? 'AND' : 'OR');
+          if (match === undefined) return;
+          store.read((sql) => sql.all(raw('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?', match)));
+        },
+      ),
       { numRuns: 500 },
     );
-    expect(store.read((sql) => sql.all(raw('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?', buildFtsMatch(['near', 'zurich'], 'AND'))))).toHaveLength(1);
+    expect(
+      store.read((sql) =>
+        sql.all(
+          raw('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?', buildFtsMatch(['near', 'zurich'], 'AND')),
+        ),
+      ),
+    ).toHaveLength(1);
   });
 });

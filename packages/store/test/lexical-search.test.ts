@@ -5,7 +5,9 @@ import { createTestStore } from '../src/testing.js';
 
 const WORDS = ['lantern', 'harbor', 'copper', 'violet', 'meadow', 'signal', 'ember', 'quartz'];
 
-async function storeWith(rows: Array<{ agent: string; words: number[]; type: string; created: number; tags: string[] }>) {
+async function storeWith(
+  rows: Array<{ agent: string; words: number[]; type: string; created: number; tags: string[] }>,
+) {
   const store = await createTestStore();
   store.write((sql) => {
     rows.forEach((r, i) => {
@@ -14,7 +16,15 @@ async function storeWith(rows: Array<{ agent: string; words: number[]; type: str
         raw(
           `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, tags, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          `m${i}`, r.agent, r.type, content, content, `h${i}`, JSON.stringify(r.tags), r.created, r.created,
+          `m${i}`,
+          r.agent,
+          r.type,
+          content,
+          content,
+          `h${i}`,
+          JSON.stringify(r.tags),
+          r.created,
+          r.created,
         ),
       );
     });
@@ -23,7 +33,14 @@ async function storeWith(rows: Array<{ agent: string; words: number[]; type: str
 }
 
 // The reference: the plain filtered join over every match, which the two-phase search must equal.
-function reference(store: Awaited<ReturnType<typeof createTestStore>>, agent: string, match: string, limit: number, type?: string, tag?: string) {
+function reference(
+  store: Awaited<ReturnType<typeof createTestStore>>,
+  agent: string,
+  match: string,
+  limit: number,
+  type?: string,
+  tag?: string,
+) {
   return store
     .read((sql) =>
       sql.all<{ id: string }>(
@@ -32,7 +49,13 @@ function reference(store: Awaited<ReturnType<typeof createTestStore>>, agent: st
            WHERE memories_fts MATCH ? AND m.agent_id = ? AND m.is_deleted = 0
              AND (? IS NULL OR m.type = ?) AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = ?))
            ORDER BY bm25(memories_fts), m.seq LIMIT ?`,
-          match, agent, type ?? null, type ?? null, tag ?? null, tag ?? null, limit,
+          match,
+          agent,
+          type ?? null,
+          type ?? null,
+          tag ?? null,
+          tag ?? null,
+          limit,
         ),
       ),
     )
@@ -43,15 +66,34 @@ describe('two-phase lexical search', () => {
   it('finds an agent’s matches even when other agents fill the top of the FTS ranking', async () => {
     const rows = [
       ...Array.from({ length: 300 }, () => ({ agent: 'noise', words: [0, 0, 0], type: 'fact', created: 0, tags: [] })),
-      ...Array.from({ length: 3 }, (_, i) => ({ agent: 'a', words: [0, 1, 2, 3, 4 + i], type: 'fact', created: 0, tags: [] })),
+      ...Array.from({ length: 3 }, (_, i) => ({
+        agent: 'a',
+        words: [0, 1, 2, 3, 4 + i],
+        type: 'fact',
+        created: 0,
+        tags: [],
+      })),
     ];
     const store = await storeWith(rows);
     const hits = store.read((sql) =>
-      searchMemoriesLexical(sql, { agentId: 'a', match: buildFtsMatch(['lantern'], 'OR') ?? '', filters: {}, now: 0, limit: 10 }),
+      searchMemoriesLexical(sql, {
+        agentId: 'a',
+        match: buildFtsMatch(['lantern'], 'OR') ?? '',
+        filters: {},
+        now: 0,
+        limit: 10,
+      }),
     );
     expect(hits.map((h) => h.id).sort()).toEqual(['m300', 'm301', 'm302']);
     const unscoped = store.read((sql) =>
-      searchMemoriesLexical(sql, { agentId: 'a', match: buildFtsMatch(['lantern'], 'OR') ?? '', filters: {}, now: 0, limit: 10, scoped: false }),
+      searchMemoriesLexical(sql, {
+        agentId: 'a',
+        match: buildFtsMatch(['lantern'], 'OR') ?? '',
+        filters: {},
+        now: 0,
+        limit: 10,
+        scoped: false,
+      }),
     );
     expect(unscoped.map((h) => h.id).sort()).toEqual(['m300', 'm301', 'm302']);
   });
@@ -77,7 +119,14 @@ describe('two-phase lexical search', () => {
           const store = await storeWith(rows);
           const match = buildFtsMatch([...new Set(queryWords.map((w) => WORDS[w] ?? ''))], 'OR') ?? '';
           const got = store.read((sql) =>
-            searchMemoriesLexical(sql, { agentId: 'a', match, filters: { types: type ? [type as 'fact'] : undefined, tags: tag ? [tag] : undefined }, now: 0, limit, scoped }),
+            searchMemoriesLexical(sql, {
+              agentId: 'a',
+              match,
+              filters: { types: type ? [type as 'fact'] : undefined, tags: tag ? [tag] : undefined },
+              now: 0,
+              limit,
+              scoped,
+            }),
           );
           // Same answer whether phase 1 ranks inside the agent's FTS scope or over the whole index.
           expect(got.map((h) => h.id)).toEqual(reference(store, 'a', match, limit, type, tag));
@@ -108,7 +157,11 @@ describe('recall write plans', () => {
   it('records accesses by primary-key lookups, never by scanning memories', async () => {
     const { RECORD_ACCESS } = await import('../src/repositories/recall-reads.js');
     const store = await createTestStore();
-    const plan = store.database.prepare(`EXPLAIN QUERY PLAN ${RECORD_ACCESS}`).all(1, 0, 'm', 'a') as Array<{ detail: string }>;
-    expect(plan.map((p) => p.detail)).toEqual([expect.stringMatching(/^SEARCH memories USING INDEX sqlite_autoindex_memories_1 \(id=\?\)/)]);
+    const plan = store.database.prepare(`EXPLAIN QUERY PLAN ${RECORD_ACCESS}`).all(1, 0, 'm', 'a') as Array<{
+      detail: string;
+    }>;
+    expect(plan.map((p) => p.detail)).toEqual([
+      expect.stringMatching(/^SEARCH memories USING INDEX sqlite_autoindex_memories_1 \(id=\?\)/),
+    ]);
   });
 });

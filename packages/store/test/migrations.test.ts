@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createManualClock, isMemoryError } from '@memory/core';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, type Migration, migrationChecksum, openStore, runMigrations } from '../src/index.js';
 
@@ -25,8 +25,18 @@ describe('migrations', () => {
     const results = runMigrations(db, MIGRATIONS, clock);
     expect(results.map((r) => r.status)).toEqual(MIGRATIONS.map(() => 'applied'));
     const recorded = db.prepare('SELECT version, name, checksum, applied_at FROM schema_migrations').all();
-    expect(recorded).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name, checksum: migrationChecksum(m), applied_at: clock.now() })));
-    const audit = db.prepare('SELECT version, status, duration_ms FROM schema_migrations_audit').all() as Array<{ duration_ms: number; status: string }>;
+    expect(recorded).toEqual(
+      MIGRATIONS.map((m) => ({
+        version: m.version,
+        name: m.name,
+        checksum: migrationChecksum(m),
+        applied_at: clock.now(),
+      })),
+    );
+    const audit = db.prepare('SELECT version, status, duration_ms FROM schema_migrations_audit').all() as Array<{
+      duration_ms: number;
+      status: string;
+    }>;
     expect(audit).toHaveLength(MIGRATIONS.length);
     expect(audit.every((a) => a.status === 'applied' && a.duration_ms >= 0)).toBe(true);
   });
@@ -49,12 +59,22 @@ describe('migrations', () => {
   it('rolls back a failing migration alone, keeps earlier ones, and reports the rest as not run', () => {
     const db = new Database(':memory:');
     const good: Migration = { version: 1, name: 'good', statements: ['CREATE TABLE IF NOT EXISTS a (x INTEGER)'] };
-    const bad: Migration = { version: 2, name: 'bad', statements: ['CREATE TABLE IF NOT EXISTS b (x INTEGER)', 'INSERT INTO missing VALUES (1)'] };
+    const bad: Migration = {
+      version: 2,
+      name: 'bad',
+      statements: ['CREATE TABLE IF NOT EXISTS b (x INTEGER)', 'INSERT INTO missing VALUES (1)'],
+    };
     const later: Migration = { version: 3, name: 'later', statements: ['CREATE TABLE IF NOT EXISTS c (x INTEGER)'] };
     const results = runMigrations(db, [good, bad, later], clock);
-    expect(results.map((r) => [r.name, r.status])).toEqual([['good', 'applied'], ['bad', 'failed'], ['later', 'not-run']]);
+    expect(results.map((r) => [r.name, r.status])).toEqual([
+      ['good', 'applied'],
+      ['bad', 'failed'],
+      ['later', 'not-run'],
+    ]);
     expect(results[1]?.error).toMatch(/missing/);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    ).map((r) => r.name);
     expect(tables).toContain('a');
     expect(tables).not.toContain('b');
     expect(tables).not.toContain('c');
@@ -74,7 +94,9 @@ describe('migrations', () => {
     const db = new Database(path);
     expect(runMigrations(db, [edited], clock)[0]?.status).toBe('checksum-mismatch');
     db.close();
-    await expect(openStore({ path, clock, migrations: [edited] })).rejects.toSatisfy((e) => isMemoryError(e, 'MIGRATION_FAILED'));
+    await expect(openStore({ path, clock, migrations: [edited] })).rejects.toSatisfy((e) =>
+      isMemoryError(e, 'MIGRATION_FAILED'),
+    );
   });
 
   it('lets two connections open one file concurrently without applying twice', async () => {

@@ -43,7 +43,10 @@ describe('link and mention repositories', () => {
       insertMemory(sql, memory('m2', 'a'));
       insertMemory(sql, memory('m3', 'b'));
       replaceMemoryLinks(sql, 'a', 'm1', [{ type: 'contact', refId: '42', label: 'Dana' }]);
-      replaceMemoryLinks(sql, 'a', 'm2', [{ type: 'contact', refId: '42' }, { type: 'thread', refId: 't' }]);
+      replaceMemoryLinks(sql, 'a', 'm2', [
+        { type: 'contact', refId: '42' },
+        { type: 'thread', refId: 't' },
+      ]);
       replaceMemoryLinks(sql, 'b', 'm3', [{ type: 'contact', refId: '42' }]);
     });
     expect(store.read((sql) => findMemoryIdsByLink(sql, 'a', 'contact', '42'))).toEqual(['m1', 'm2']);
@@ -66,12 +69,18 @@ describe('link and mention repositories', () => {
         { entityId: 'e-acme', canonicalName: 'acme' },
       ]),
     );
-    expect(store.read((sql) => matchEntitiesByName(sql, 'a', ['acme corp'])).map((m) => m.entityId)).toEqual(['e-acme']);
+    expect(store.read((sql) => matchEntitiesByName(sql, 'a', ['acme corp'])).map((m) => m.entityId)).toEqual([
+      'e-acme',
+    ]);
     const mention = { memoryId: 'm1', entityId: 'e-acme', agentId: 'a', mentionText: 'ACME', confidence: 1, now: 0 };
     expect(store.write((sql) => insertMention(sql, mention))).toBe(true);
     expect(store.write((sql) => insertMention(sql, mention))).toBe(false);
-    expect(store.read((sql) => listMentions(sql, 'a', 'm1')).map((m) => [m.entity_id, m.mention_text])).toEqual([['e-acme', 'ACME']]);
+    expect(store.read((sql) => listMentions(sql, 'a', 'm1')).map((m) => [m.entity_id, m.mention_text])).toEqual([
+      ['e-acme', 'ACME'],
+    ]);
     expect(store.read((sql) => listMentions(sql, 'b', 'm1'))).toEqual([]);
-    expect(store.read((sql) => sql.get(raw("SELECT mentions FROM entities WHERE id = 'e-acme'")))).toEqual({ mentions: 1 });
+    expect(store.read((sql) => sql.get(raw("SELECT mentions FROM entities WHERE id = 'e-acme'")))).toEqual({
+      mentions: 1,
+    });
   });
 });

@@ -1,10 +1,19 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, isMemoryError } from '@memory/core';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { VECTOR_TABLE, blobToVector, countEmbeddings, ensureVectorIndex, knnMemoryVectors, openStore, raw, upsertEmbedding } from '../src/index.js';
+import {
+  blobToVector,
+  countEmbeddings,
+  ensureVectorIndex,
+  knnMemoryVectors,
+  openStore,
+  raw,
+  upsertEmbedding,
+  VECTOR_TABLE,
+} from '../src/index.js';
 import { createTestStore } from '../src/testing.js';
 
 describe('openStore', () => {
@@ -45,7 +54,11 @@ describe('openStore', () => {
     const store = await createTestStore();
     expect(() =>
       store.write((sql) => {
-        sql.run(raw("INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES ('e1', 'a', 'A', 'a', 0, 0)"));
+        sql.run(
+          raw(
+            "INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES ('e1', 'a', 'A', 'a', 0, 0)",
+          ),
+        );
         sql.run(raw('INSERT INTO no_such_table VALUES (1)'));
       }),
     ).toThrow(expect.objectContaining({ code: 'STORAGE_ERROR' }));
@@ -57,7 +70,16 @@ describe('FTS5 projection', () => {
   it('stays in sync with inserts, content updates and deletes through the triggers', async () => {
     const store = await createTestStore();
     const match = (q: string) =>
-      store.read((sql) => sql.all<{ id: string }>(raw('SELECT m.id FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ?', q))).map((r) => r.id);
+      store
+        .read((sql) =>
+          sql.all<{ id: string }>(
+            raw(
+              'SELECT m.id FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ?',
+              q,
+            ),
+          ),
+        )
+        .map((r) => r.id);
     store.write((sql) =>
       sql.run(
         raw(
@@ -72,7 +94,9 @@ describe('FTS5 projection', () => {
     expect(match('okapi')).toEqual(['m1']);
     store.write((sql) => sql.run(raw("DELETE FROM memories WHERE id = 'm1'")));
     expect(match('okapi')).toEqual([]);
-    expect(store.read((sql) => sql.get(raw("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'runs'")))).toEqual({ n: 0 });
+    expect(
+      store.read((sql) => sql.get(raw("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'runs'"))),
+    ).toEqual({ n: 0 });
   });
 });
 
@@ -83,9 +107,45 @@ describe('vector mirror', () => {
     const store = await createTestStore();
     store.write((sql) => {
       expect(ensureVectorIndex(sql, true, 'toy', 3, 0)).toBe(true);
-      upsertEmbedding(sql, { agentId: 'a', sourceType: 'memory', sourceId: 'm1', contentHash: 'h', model: 'toy', vector: vec(1, 0, 0), now: 0 }, true);
-      upsertEmbedding(sql, { agentId: 'b', sourceType: 'memory', sourceId: 'm2', contentHash: 'h', model: 'toy', vector: vec(1, 0, 0), now: 0 }, true);
-      upsertEmbedding(sql, { agentId: 'a', sourceType: 'memory', sourceId: 'm1', contentHash: 'h2', model: 'toy', vector: vec(0, 1, 0), now: 0 }, true);
+      upsertEmbedding(
+        sql,
+        {
+          agentId: 'a',
+          sourceType: 'memory',
+          sourceId: 'm1',
+          contentHash: 'h',
+          model: 'toy',
+          vector: vec(1, 0, 0),
+          now: 0,
+        },
+        true,
+      );
+      upsertEmbedding(
+        sql,
+        {
+          agentId: 'b',
+          sourceType: 'memory',
+          sourceId: 'm2',
+          contentHash: 'h',
+          model: 'toy',
+          vector: vec(1, 0, 0),
+          now: 0,
+        },
+        true,
+      );
+      upsertEmbedding(
+        sql,
+        {
+          agentId: 'a',
+          sourceType: 'memory',
+          sourceId: 'm1',
+          contentHash: 'h2',
+          model: 'toy',
+          vector: vec(0, 1, 0),
+          now: 0,
+        },
+        true,
+      );
     });
     expect(store.read((sql) => countEmbeddings(sql, 'a', true))).toEqual({ canonical: 1, mirrored: 1 });
     // The coarse KNN stays inside agent a's partition and returns the current vector only.
@@ -98,7 +158,19 @@ describe('vector mirror', () => {
     const store = await createTestStore();
     store.write((sql) => {
       ensureVectorIndex(sql, true, 'small', 2, 0);
-      upsertEmbedding(sql, { agentId: 'a', sourceType: 'memory', sourceId: 'm1', contentHash: 'h', model: 'small', vector: vec(1, 0), now: 0 }, true);
+      upsertEmbedding(
+        sql,
+        {
+          agentId: 'a',
+          sourceType: 'memory',
+          sourceId: 'm1',
+          contentHash: 'h',
+          model: 'small',
+          vector: vec(1, 0),
+          now: 0,
+        },
+        true,
+      );
       ensureVectorIndex(sql, true, 'big', 4, 0);
     });
     expect(store.read((sql) => countEmbeddings(sql, 'a', true))).toEqual({ canonical: 1, mirrored: 0 });
@@ -108,7 +180,19 @@ describe('vector mirror', () => {
     const store = await createTestStore();
     expect(() =>
       store.write((sql) =>
-        upsertEmbedding(sql, { agentId: 'a', sourceType: 'memory', sourceId: 'm', contentHash: 'h', model: 't', vector: vec(Number.NaN, 1), now: 0 }, false),
+        upsertEmbedding(
+          sql,
+          {
+            agentId: 'a',
+            sourceType: 'memory',
+            sourceId: 'm',
+            contentHash: 'h',
+            model: 't',
+            vector: vec(Number.NaN, 1),
+            now: 0,
+          },
+          false,
+        ),
       ),
     ).toThrow(expect.objectContaining({ code: 'PROVIDER_ERROR' }));
   });
@@ -123,7 +207,14 @@ describe('background WAL checkpoints', () => {
       // A vec0 table in the schema must not trouble the worker's connection, which has no sqlite-vec.
       ensureVectorIndex(sql, store.vector.available, 'toy', 4, 0);
       for (let i = 0; i < 500; i++) {
-        sql.run(raw(`INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, 'a', ?, ?, 0, 0)`, `e${i}`, `n${i}`, `n${i}`));
+        sql.run(
+          raw(
+            `INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, 'a', ?, ?, 0, 0)`,
+            `e${i}`,
+            `n${i}`,
+            `n${i}`,
+          ),
+        );
       }
     });
     const result = await store.checkpoint();

@@ -1,4 +1,4 @@
-import { type EmbeddingProvider, type LlmProvider, TransactionBoundaryError, isMemoryError } from '@memory/core';
+import { type EmbeddingProvider, isMemoryError, type LlmProvider, TransactionBoundaryError } from '@memory/core';
 import { describe, expect, it } from 'vitest';
 import { raw } from '../src/index.js';
 import { createTestStore } from '../src/testing.js';
@@ -14,7 +14,12 @@ const entityCount = (store: Awaited<ReturnType<typeof createTestStore>>) =>
   store.read((sql) => sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM entities')))?.n;
 
 const insertEntity = (id: string) =>
-  raw("INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, 'a', ?, ?, 0, 0)", id, id, id);
+  raw(
+    "INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, 'a', ?, ?, 0, 0)",
+    id,
+    id,
+    id,
+  );
 
 describe('transaction boundary guard', () => {
   it('throws TransactionBoundaryError when a wrapped provider is called inside a write, and rolls back', async () => {
@@ -59,7 +64,9 @@ describe('transaction boundary guard', () => {
         expect(isMemoryError(error, 'TRANSACTION_BOUNDARY')).toBe(true);
       }
     });
-    expect(store.read((sql) => sql.all<{ id: string }>(raw('SELECT id FROM entities ORDER BY id')))).toEqual([{ id: 'outer' }]);
+    expect(store.read((sql) => sql.all<{ id: string }>(raw('SELECT id FROM entities ORDER BY id')))).toEqual([
+      { id: 'outer' },
+    ]);
   });
 
   it('refuses async write callbacks and rolls back what they did synchronously', async () => {

@@ -1,11 +1,22 @@
 import { createHash } from 'node:crypto';
-import { type DocumentId, MemoryError, type MemoryConfig, type Scheduler, agentIdSchema, isMemoryError, labelSchema, parseInput, utf8Length, yieldToEventLoop } from '@memory/core';
-import { PermanentJobError, type JobContext, type Job, type Queue } from '@memory/queue';
 import {
-  type DocumentRow,
-  type DocumentStatus,
+  agentIdSchema,
+  type DocumentId,
+  isMemoryError,
+  labelSchema,
+  type MemoryConfig,
+  MemoryError,
+  parseInput,
+  type Scheduler,
+  utf8Length,
+  yieldToEventLoop,
+} from '@memory/core';
+import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
+import {
   agentHasEntities,
   countDocumentMemories,
+  type DocumentRow,
+  type DocumentStatus,
   ensureVectorIndex,
   exclusiveDocumentMemoryIds,
   findDocument,
@@ -19,7 +30,7 @@ import {
 } from '@memory/store';
 import { z } from 'zod';
 import { prepare, writeOne } from '../remember.js';
-import { type MemoryWriter, embedTexts } from '../writer.js';
+import { embedTexts, type MemoryWriter } from '../writer.js';
 import { chunkText } from './chunk-text.js';
 import { extractText } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
@@ -62,11 +73,18 @@ const toView = (row: DocumentRow): DocumentView => ({
 });
 
 function schemas(config: MemoryConfig) {
-  const common = { agentId: agentIdSchema, title: labelSchema(1024, 'title').optional(), project: labelSchema(256, 'project').optional() };
+  const common = {
+    agentId: agentIdSchema,
+    title: labelSchema(1024, 'title').optional(),
+    project: labelSchema(256, 'project').optional(),
+  };
   const url = z
     .string()
     .max(8192)
-    .refine((u) => URL.canParse(u) && ['http:', 'https:'].includes(new URL(u).protocol), 'url must be an http or https URL');
+    .refine(
+      (u) => URL.canParse(u) && ['http:', 'https:'].includes(new URL(u).protocol),
+      'url must be an http or https URL',
+    );
   return {
     add: z.union([
       z.strictObject({ ...common, url }),
@@ -75,7 +93,10 @@ function schemas(config: MemoryConfig) {
         content: z
           .string()
           .refine((s) => s.trim().length > 0, 'content must not be empty')
-          .refine((s) => utf8Length(s) <= config.documents.maxBytes, `content must be at most ${config.documents.maxBytes} bytes`),
+          .refine(
+            (s) => utf8Length(s) <= config.documents.maxBytes,
+            `content must be at most ${config.documents.maxBytes} bytes`,
+          ),
         /** text/plain, text/markdown, text/html or application/json. @default 'text/plain' */
         contentType: z.enum(['text/plain', 'text/markdown', 'text/html', 'application/json']).optional(),
       }),
@@ -83,7 +104,9 @@ function schemas(config: MemoryConfig) {
     scoped: z.strictObject({ agentId: agentIdSchema, id: labelSchema(128, 'id') }),
     list: z.strictObject({
       agentId: agentIdSchema,
-      status: z.enum(['queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed', 'deleted']).optional(),
+      status: z
+        .enum(['queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed', 'deleted'])
+        .optional(),
       limit: z.number().int().min(1).max(500).optional(),
     }),
   };
@@ -109,7 +132,10 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     if (!moved) throw new DocumentGone();
   };
 
-  async function obtainText(doc: DocumentRow, signal: AbortSignal): Promise<{ text: string; title: string | undefined; contentType: string }> {
+  async function obtainText(
+    doc: DocumentRow,
+    signal: AbortSignal,
+  ): Promise<{ text: string; title: string | undefined; contentType: string }> {
     if (doc.source_type === 'url' && doc.source_url) {
       const fetched = await fetchDocument(doc.source_url, {
         maxBytes: settings.maxBytes,
@@ -127,7 +153,8 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
 
   async function ingest(job: Job, context: JobContext): Promise<unknown> {
     const payload = job.payload as { documentId?: unknown; agentId?: unknown };
-    if (typeof payload.documentId !== 'string' || typeof payload.agentId !== 'string') throw new PermanentJobError('document_ingest payload needs documentId and agentId');
+    if (typeof payload.documentId !== 'string' || typeof payload.agentId !== 'string')
+      throw new PermanentJobError('document_ingest payload needs documentId and agentId');
     const doc = store.read((sql) => findDocument(sql, payload.agentId as string, payload.documentId as string));
     if (!doc || doc.status === 'deleted') return { skipped: 'deleted' };
     const id = doc.id;
@@ -165,7 +192,10 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       for (let start = 0; writer.embedder && start < todo.length; start += settings.embedBatchSize) {
         if (context.signal.aborted) throw context.signal.reason;
         const batch = todo.slice(start, start + settings.embedBatchSize);
-        const result = await embedTexts(writer, batch.map(({ item }) => item.content));
+        const result = await embedTexts(
+          writer,
+          batch.map(({ item }) => item.content),
+        );
         batch.forEach(({ index }, i) => result?.[i] && vectors.set(index, result[i]));
       }
       advance(id, 'indexing');
@@ -176,7 +206,10 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           if (findDocument(sql, doc.agent_id, id)?.status !== 'indexing') throw new DocumentGone();
           const now = store.clock.now();
           const embedder = writer.embedder;
-          const mirror = embedder !== undefined && vectors.size > 0 && ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
+          const mirror =
+            embedder !== undefined &&
+            vectors.size > 0 &&
+            ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
           const link = config.remember.inlineEntityLinking && agentHasEntities(sql, doc.agent_id);
           for (const { item, index } of batch) {
             const { id: memoryId } = writeOne(writer, sql, item, vectors.get(index), mirror, link, now);
@@ -194,7 +227,11 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       const message = error instanceof Error ? error.message : String(error);
       // Interrupted by shutdown: not a failure of the document; it waits for the job's next run.
       const closing = isMemoryError(context.signal.reason, 'ENGINE_CLOSED');
-      store.write((sql) => setDocumentStatus(sql, id, closing ? 'queued' : 'failed', store.clock.now(), { error: closing ? null : message }));
+      store.write((sql) =>
+        setDocumentStatus(sql, id, closing ? 'queued' : 'failed', store.clock.now(), {
+          error: closing ? null : message,
+        }),
+      );
       if (error instanceof DocumentFetchError && error.permanent) throw new PermanentJobError(message);
       throw error;
     }
@@ -229,7 +266,13 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           updated_at: now,
           completed_at: null,
         });
-        const job = queue.enqueue({ jobType: DOCUMENT_INGEST_JOB, payload: { documentId: id, agentId: request.agentId }, dedupKey: id, agentId: request.agentId, documentId: id });
+        const job = queue.enqueue({
+          jobType: DOCUMENT_INGEST_JOB,
+          payload: { documentId: id, agentId: request.agentId },
+          dedupKey: id,
+          agentId: request.agentId,
+          documentId: id,
+        });
         return { id, jobId: job.id };
       });
     },
@@ -240,7 +283,11 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     },
     list(input: unknown): DocumentView[] {
       const request = parseInput(s.list, input, 'documents.list');
-      return store.read((sql) => listDocuments(sql, { agentId: request.agentId, status: request.status, limit: request.limit ?? 50 })).map(toView);
+      return store
+        .read((sql) =>
+          listDocuments(sql, { agentId: request.agentId, status: request.status, limit: request.limit ?? 50 }),
+        )
+        .map(toView);
     },
     /**
      * Deletes a document: it stops any ingest in flight (nothing is written after), cancels its

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns';
-import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Scheduler } from '@memory/core';
@@ -52,13 +52,20 @@ function guardedLookup(hostname: string, allowList: readonly string[]): LookupFu
   return (host, options, callback) => {
     dnsLookup(host, { all: true, family: options.family ?? 0 }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const refused = addresses.find((a) => blockedReason(a.address) !== undefined && !isAllowed(a.address, hostname, allowList));
+      const refused = addresses.find(
+        (a) => blockedReason(a.address) !== undefined && !isAllowed(a.address, hostname, allowList),
+      );
       if (refused) {
         const reason = blockedReason(refused.address) ?? 'refused';
-        return callback(new DocumentFetchError('refused-address', `${hostname} resolves to ${refused.address} (${reason})`, true), '', 0);
+        return callback(
+          new DocumentFetchError('refused-address', `${hostname} resolves to ${refused.address} (${reason})`, true),
+          '',
+          0,
+        );
       }
       // Node asks for every address when it races address families (autoSelectFamily).
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
       const first = addresses[0];
       if (!first) return callback(new DocumentFetchError('network', `${hostname} has no addresses`, false), '', 0);
       return callback(null, first.address, first.family);
@@ -73,13 +80,16 @@ function checkUrl(raw: string, allowList: readonly string[]): URL {
   } catch {
     throw new DocumentFetchError('bad-url', `not a URL: ${raw}`, true);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DocumentFetchError('bad-url', `only http and https URLs are fetched, not ${url.protocol}`, true);
-  if (url.username || url.password) throw new DocumentFetchError('bad-url', 'URLs with credentials are not fetched', true);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new DocumentFetchError('bad-url', `only http and https URLs are fetched, not ${url.protocol}`, true);
+  if (url.username || url.password)
+    throw new DocumentFetchError('bad-url', 'URLs with credentials are not fetched', true);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // IP literals are connected to without a lookup, so they are checked here.
   if (isIP(host) !== 0) {
     const reason = blockedReason(host);
-    if (reason && !isAllowed(host, host, allowList)) throw new DocumentFetchError('refused-address', `${host} is a ${reason} address`, true);
+    if (reason && !isAllowed(host, host, allowList))
+      throw new DocumentFetchError('refused-address', `${host} is a ${reason} address`, true);
   }
   return url;
 }
@@ -87,11 +97,24 @@ function checkUrl(raw: string, allowList: readonly string[]): URL {
 function once(url: URL, options: FetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = request(url, { method: 'GET', lookup: guardedLookup(url.hostname, options.allowList), signal, headers: { accept: 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.1', 'user-agent': '@memory/ingest' } });
+    const req = request(url, {
+      method: 'GET',
+      lookup: guardedLookup(url.hostname, options.allowList),
+      signal,
+      headers: {
+        accept: 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.1',
+        'user-agent': '@memory/ingest',
+      },
+    });
     req.on('response', resolve);
     req.on('error', (error) => {
       if (error instanceof DocumentFetchError) reject(error);
-      else if (signal.aborted) reject(signal.reason instanceof DocumentFetchError ? signal.reason : new DocumentFetchError('timeout', 'fetch aborted', false));
+      else if (signal.aborted)
+        reject(
+          signal.reason instanceof DocumentFetchError
+            ? signal.reason
+            : new DocumentFetchError('timeout', 'fetch aborted', false),
+        );
       else reject(new DocumentFetchError('network', `${url.host}: ${error.message}`, false));
     });
     req.end();
@@ -120,7 +143,11 @@ async function readBody(response: IncomingMessage, maxBytes: number): Promise<Bu
  */
 export async function fetchDocument(rawUrl: string, options: FetchOptions): Promise<FetchedDocument> {
   const controller = new AbortController();
-  const timer = options.scheduler.schedule(() => controller.abort(new DocumentFetchError('timeout', `no complete response within ${options.timeoutMs} ms`, false)), options.timeoutMs);
+  const timer = options.scheduler.schedule(
+    () =>
+      controller.abort(new DocumentFetchError('timeout', `no complete response within ${options.timeoutMs} ms`, false)),
+    options.timeoutMs,
+  );
   const onAbort = (): void => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -130,26 +157,45 @@ export async function fetchDocument(rawUrl: string, options: FetchOptions): Prom
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400 && response.headers.location) {
         response.resume();
-        if (redirects >= options.maxRedirects) throw new DocumentFetchError('too-many-redirects', `more than ${options.maxRedirects} redirects`, true);
+        if (redirects >= options.maxRedirects)
+          throw new DocumentFetchError('too-many-redirects', `more than ${options.maxRedirects} redirects`, true);
         url = checkUrl(new URL(response.headers.location, url).toString(), options.allowList);
         continue;
       }
       if (status < 200 || status >= 300) {
         response.resume();
-        throw new DocumentFetchError('http-status', `HTTP ${status} from ${url.host}`, status >= 400 && status < 500 && status !== 408 && status !== 429);
+        throw new DocumentFetchError(
+          'http-status',
+          `HTTP ${status} from ${url.host}`,
+          status >= 400 && status < 500 && status !== 408 && status !== 429,
+        );
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > options.maxBytes) {
         response.destroy();
-        throw new DocumentFetchError('too-large', `Content-Length ${declared} is over the ${options.maxBytes}-byte limit`, true);
+        throw new DocumentFetchError(
+          'too-large',
+          `Content-Length ${declared} is over the ${options.maxBytes}-byte limit`,
+          true,
+        );
       }
-      const [mediaType = '', ...params] = (response.headers['content-type'] ?? 'text/plain').split(';').map((p) => p.trim());
+      const [mediaType = '', ...params] = (response.headers['content-type'] ?? 'text/plain')
+        .split(';')
+        .map((p) => p.trim());
       const contentType = mediaType.toLowerCase();
       if (!ACCEPTED.test(contentType)) {
         response.destroy();
-        throw new DocumentFetchError('unsupported-type', `content type ${contentType || 'unknown'} is not ingested (text, HTML, Markdown and JSON are)`, true);
+        throw new DocumentFetchError(
+          'unsupported-type',
+          `content type ${contentType || 'unknown'} is not ingested (text, HTML, Markdown and JSON are)`,
+          true,
+        );
       }
-      const charset = params.find((p) => p.toLowerCase().startsWith('charset='))?.slice(8).replace(/"/g, '') ?? 'utf-8';
+      const charset =
+        params
+          .find((p) => p.toLowerCase().startsWith('charset='))
+          ?.slice(8)
+          .replace(/"/g, '') ?? 'utf-8';
       const bytes = await readBody(response, options.maxBytes);
       let body: string;
       try {

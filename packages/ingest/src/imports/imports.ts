@@ -3,23 +3,23 @@ import { type FileHandle, open, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MemoryError, type MemoryConfig, agentIdSchema, labelSchema, parseInput, yieldToEventLoop } from '@memory/core';
+import { agentIdSchema, labelSchema, type MemoryConfig, MemoryError, parseInput, yieldToEventLoop } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
 import {
+  findImportJob,
   type ImportJobRow,
   type ImportRecordRow,
   type ImportStatus,
-  type RecordOutcome,
-  type SqlExecutor,
-  type Store,
-  findImportJob,
   importCounters,
   insertImportJob,
   inventoryRecord,
   listImportRecords,
   markDerivedForReview,
   nextPendingRecords,
+  type RecordOutcome,
   raw,
+  type SqlExecutor,
+  type Store,
   settleRecord,
   updateImportJob,
 } from '@memory/store';
@@ -31,7 +31,9 @@ import { writeImportedRecord } from './write-record.js';
 export const TRANSCRIPT_IMPORT_JOB = 'transcript_import';
 
 const isStream = (value: unknown): value is AsyncIterable<Uint8Array | string> =>
-  typeof value === 'object' && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 
 const startSchema = z
   .strictObject({
@@ -40,7 +42,9 @@ const startSchema = z
     /** Absolute path of a signet-export v1 JSONL file. It is read by byte offset, never whole. */
     file: z.string().min(1).max(4096).refine(isAbsolute, 'file must be an absolute path').optional(),
     /** The export as a stream (a Node readable or any async iterable of bytes), spooled to `imports.spoolDirectory` first. */
-    stream: z.custom<AsyncIterable<Uint8Array | string>>(isStream, 'stream must be a readable stream or async iterable').optional(),
+    stream: z
+      .custom<AsyncIterable<Uint8Array | string>>(isStream, 'stream must be a readable stream or async iterable')
+      .optional(),
     /** What to do with a record already imported into this scope: report it as a duplicate. @default 'skip' */
     duplicateMode: z.literal('skip', { error: "duplicateMode supports 'skip' (report duplicates)" }).optional(),
   })
@@ -98,7 +102,14 @@ export interface ImportRecordView {
   readonly byteOffset: number;
 }
 
-const STOPPED: readonly ImportStatus[] = ['paused', 'cancelled', 'removed', 'completed', 'completed_with_rejections', 'failed'];
+const STOPPED: readonly ImportStatus[] = [
+  'paused',
+  'cancelled',
+  'removed',
+  'completed',
+  'completed_with_rejections',
+  'failed',
+];
 
 /** Signet-export v1 import: durable, resumable, one outcome per non-blank line. */
 export function createImports(deps: { store: Store; queue: Queue; config: MemoryConfig }) {
@@ -128,7 +139,8 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
     const job = queue.enqueue({ jobType: TRANSCRIPT_IMPORT_JOB, payload: { importId: id }, agentId });
     updateImportJob(sql, id, { jobId: job.id }, store.clock.now());
   };
-  const owns = (live: ImportJobRow | undefined, jobId: string): live is ImportJobRow => live?.status === 'running' && live.job_id === jobId;
+  const owns = (live: ImportJobRow | undefined, jobId: string): live is ImportJobRow =>
+    live?.status === 'running' && live.job_id === jobId;
 
   /** Locates every non-blank line, checkpointing the byte offset with each batch of records. */
   async function inventory(row: ImportJobRow, jobId: string, signal: AbortSignal): Promise<boolean> {
@@ -151,7 +163,12 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
             now,
           });
         }
-        updateImportJob(sql, row.id, { inventoryOffset: offset, nextLine: lineNo, ...(done ? { inventoryDone: true } : {}) }, now);
+        updateImportJob(
+          sql,
+          row.id,
+          { inventoryOffset: offset, nextLine: lineNo, ...(done ? { inventoryDone: true } : {}) },
+          now,
+        );
         batch = [];
         return true;
       });
@@ -183,7 +200,12 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
     }
   }
 
-  async function processWith(handle: FileHandle, row: ImportJobRow, jobId: string, signal: AbortSignal): Promise<boolean> {
+  async function processWith(
+    handle: FileHandle,
+    row: ImportJobRow,
+    jobId: string,
+    signal: AbortSignal,
+  ): Promise<boolean> {
     for (;;) {
       if (signal.aborted) throw signal.reason;
       const pending = store.read((sql) => nextPendingRecords(sql, row.id, limits.batchRecords));
@@ -201,7 +223,16 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
         const now = store.clock.now();
         for (const { record, result } of parsed) {
           if (!result.ok) {
-            settleRecord(sql, { importId: row.id, lineNo: record.line_no, outcome: 'rejected', reason: result.reason, recordId: result.id ?? null, sessionKey: null, messageCount: null, now });
+            settleRecord(sql, {
+              importId: row.id,
+              lineNo: record.line_no,
+              outcome: 'rejected',
+              reason: result.reason,
+              recordId: result.id ?? null,
+              sessionKey: null,
+              messageCount: null,
+              now,
+            });
             continue;
           }
           const written = writeImportedRecord(sql, row, result.record, now);
@@ -228,9 +259,15 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
     if (typeof importId !== 'string') throw new PermanentJobError('transcript_import payload needs importId');
     const row = current(importId);
     if (!row || STOPPED.includes(row.status) || row.job_id !== job.id) return { skipped: row?.status ?? 'missing' };
-    const size = await stat(row.source_path).then((s) => s.size, () => -1);
+    const size = await stat(row.source_path).then(
+      (s) => s.size,
+      () => -1,
+    );
     if (size !== row.file_size) {
-      const message = size < 0 ? `import file ${row.source_path} is gone` : `import file ${row.source_path} changed since the import started`;
+      const message =
+        size < 0
+          ? `import file ${row.source_path} is gone`
+          : `import file ${row.source_path} changed since the import started`;
       store.write((sql) => updateImportJob(sql, row.id, { status: 'failed', error: message }, store.clock.now()));
       throw new PermanentJobError(message);
     }
@@ -248,17 +285,31 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
       if (!owns(findImportJob(sql, row.id), job.id)) return { stopped: true };
       const counters = importCounters(sql, row.id);
       const now = store.clock.now();
-      updateImportJob(sql, row.id, { status: counters.rejected > 0 ? 'completed_with_rejections' : 'completed', completedAt: now }, now);
+      updateImportJob(
+        sql,
+        row.id,
+        { status: counters.rejected > 0 ? 'completed_with_rejections' : 'completed', completedAt: now },
+        now,
+      );
       return counters;
     });
   }
 
-  const setStatus = (input: unknown, operation: string, from: readonly ImportStatus[], to: ImportStatus, after?: (sql: SqlExecutor, row: ImportJobRow) => void): ImportStatusView => {
+  const setStatus = (
+    input: unknown,
+    operation: string,
+    from: readonly ImportStatus[],
+    to: ImportStatus,
+    after?: (sql: SqlExecutor, row: ImportJobRow) => void,
+  ): ImportStatusView => {
     const { jobId, agentId } = parseInput(refSchema, input, operation);
     return store.write((sql) => {
       const row = findImportJob(sql, jobId, agentId);
       if (!row) throw new MemoryError('NOT_FOUND', `no import ${jobId}`, { details: { jobId } });
-      if (!from.includes(row.status)) throw new MemoryError('CONFLICT', `import ${jobId} is ${row.status}; ${operation} needs ${from.join(' or ')}`, { details: { jobId, status: row.status } });
+      if (!from.includes(row.status))
+        throw new MemoryError('CONFLICT', `import ${jobId} is ${row.status}; ${operation} needs ${from.join(' or ')}`, {
+          details: { jobId, status: row.status },
+        });
       updateImportJob(sql, jobId, { status: to }, store.clock.now());
       after?.(sql, row);
       const updated = findImportJob(sql, jobId);
@@ -271,14 +322,21 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
   async function spool(stream: AsyncIterable<Uint8Array | string>, id: string): Promise<string> {
     const directory = limits.spoolDirectory;
     if (!directory) {
-      throw new MemoryError('INVALID_INPUT', 'importing from a stream needs config.imports.spoolDirectory (where the export is written first)');
+      throw new MemoryError(
+        'INVALID_INPUT',
+        'importing from a stream needs config.imports.spoolDirectory (where the export is written first)',
+      );
     }
     const path = join(directory, `import-${id}.jsonl`);
     try {
       await pipeline(Readable.from(stream), createWriteStream(path, { flags: 'wx' }));
     } catch (error) {
       await rm(path, { force: true });
-      throw new MemoryError('STORAGE_ERROR', `could not spool the import stream to ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new MemoryError(
+        'STORAGE_ERROR',
+        `could not spool the import stream to ${path}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
     return path;
   }
@@ -291,9 +349,18 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
       const id = store.ids.next();
       const path = request.stream ? await spool(request.stream, id) : (request.file ?? '');
       const info = await stat(path).catch(() => undefined);
-      if (!info?.isFile()) throw new MemoryError('INVALID_INPUT', `import file ${path} does not exist or is not a file`, { details: { file: path } });
+      if (!info?.isFile())
+        throw new MemoryError('INVALID_INPUT', `import file ${path} does not exist or is not a file`, {
+          details: { file: path },
+        });
       store.write((sql) => {
-        insertImportJob(sql, { id, agentId: request.agentId, sourcePath: path, fileSize: info.size, now: store.clock.now() });
+        insertImportJob(sql, {
+          id,
+          agentId: request.agentId,
+          sourcePath: path,
+          fileSize: info.size,
+          now: store.clock.now(),
+        });
         enqueueRun(sql, id, request.agentId);
       });
       return { jobId: id };
@@ -308,13 +375,28 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
     records(input: unknown): ImportRecordView[] {
       const request = parseInput(recordsSchema, input, 'imports.records');
       return store
-        .read((sql) => listImportRecords(sql, request.jobId, { outcome: request.outcome, afterLine: request.afterLine, limit: request.limit ?? 100 }))
-        .map((r) => ({ line: r.line_no, outcome: r.outcome, reason: r.reason, recordId: r.record_id, sessionKey: r.session_key, messageCount: r.message_count, byteOffset: r.byte_offset }));
+        .read((sql) =>
+          listImportRecords(sql, request.jobId, {
+            outcome: request.outcome,
+            afterLine: request.afterLine,
+            limit: request.limit ?? 100,
+          }),
+        )
+        .map((r) => ({
+          line: r.line_no,
+          outcome: r.outcome,
+          reason: r.reason,
+          recordId: r.record_id,
+          sessionKey: r.session_key,
+          messageCount: r.message_count,
+          byteOffset: r.byte_offset,
+        }));
     },
     /** Stops at the next batch boundary; what was committed stays. */
     pause: (input: unknown) => setStatus(input, 'imports.pause', ['queued', 'running'], 'paused'),
     /** Continues a paused import from its checkpoint. */
-    resume: (input: unknown) => setStatus(input, 'imports.resume', ['paused'], 'queued', (sql, row) => enqueueRun(sql, row.id, row.agent_id)),
+    resume: (input: unknown) =>
+      setStatus(input, 'imports.resume', ['paused'], 'queued', (sql, row) => enqueueRun(sql, row.id, row.agent_id)),
     /** Stops for good at the next batch boundary; committed records stay (remove them with removeSource). */
     cancel: (input: unknown) =>
       setStatus(input, 'imports.cancel', ['queued', 'running', 'paused'], 'cancelled', (_sql, row) => {
@@ -343,10 +425,23 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
         );
         // Knowledge distilled from these conversations is marked for review before they go.
         const refs = sql
-          .all<{ session_key: string; source_record_id: string | null }>(raw('SELECT session_key, source_record_id FROM session_transcripts WHERE agent_id = ? AND source_id = ?', row.agent_id, `import:${jobId}`))
-          .flatMap((s) => [`transcript:${s.session_key}`, ...(s.source_record_id ? [`import:${s.source_record_id}`] : [])]);
-        markDerivedForReview(sql, row.agent_id, refs, `its evidence was removed with import ${jobId}`, now, () => store.ids.next());
-        const removed = sql.run(raw('DELETE FROM session_transcripts WHERE agent_id = ? AND source_id = ?', row.agent_id, `import:${jobId}`)).changes;
+          .all<{ session_key: string; source_record_id: string | null }>(
+            raw(
+              'SELECT session_key, source_record_id FROM session_transcripts WHERE agent_id = ? AND source_id = ?',
+              row.agent_id,
+              `import:${jobId}`,
+            ),
+          )
+          .flatMap((s) => [
+            `transcript:${s.session_key}`,
+            ...(s.source_record_id ? [`import:${s.source_record_id}`] : []),
+          ]);
+        markDerivedForReview(sql, row.agent_id, refs, `its evidence was removed with import ${jobId}`, now, () =>
+          store.ids.next(),
+        );
+        const removed = sql.run(
+          raw('DELETE FROM session_transcripts WHERE agent_id = ? AND source_id = ?', row.agent_id, `import:${jobId}`),
+        ).changes;
         updateImportJob(sql, jobId, { status: 'removed' }, now);
         return { removedSessions: removed };
       });

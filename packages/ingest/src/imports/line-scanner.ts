@@ -44,5 +44,6 @@ export async function* scanLines(path: string, start: number, signal?: AbortSign
     if (blank) blank = rest.every(isBlankByte);
     position += buffer.length;
   }
-  if (!blank && position > lineStart) yield { offset: lineStart, length: position - lineStart, hash: hash.digest('hex'), next: position };
+  if (!blank && position > lineStart)
+    yield { offset: lineStart, length: position - lineStart, hash: hash.digest('hex'), next: position };
 }

@@ -34,7 +34,9 @@ export interface ImportRecord {
   readonly messages: ReadonlyArray<{ readonly role: string; readonly content: string }>;
 }
 
-export type ParsedRecord = { ok: true; record: ImportRecord } | { ok: false; reason: RejectReason; detail: string; id?: string };
+export type ParsedRecord =
+  | { ok: true; record: ImportRecord }
+  | { ok: false; reason: RejectReason; detail: string; id?: string };
 
 /** Parses and checks one line. Content is kept byte-exact; the embedded agent_id is ignored. */
 export function parseRecord(line: string, limits: MemoryConfig['imports']): ParsedRecord {
@@ -46,17 +48,27 @@ export function parseRecord(line: string, limits: MemoryConfig['imports']): Pars
   }
   const parsed = recordSchema.safeParse(value);
   if (!parsed.success) {
-    const id = typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string }).id : undefined;
-    return { ok: false, reason: 'schema_violation', detail: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), ...(id ? { id } : {}) };
+    const id =
+      typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'
+        ? (value as { id: string }).id
+        : undefined;
+    return {
+      ok: false,
+      reason: 'schema_violation',
+      detail: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      ...(id ? { id } : {}),
+    };
   }
   const r = parsed.data;
   const fail = (reason: RejectReason, detail: string): ParsedRecord => ({ ok: false, reason, detail, id: r.id });
   const timestamp = typeof r.timestamp === 'number' ? r.timestamp : Date.parse(r.timestamp);
   if (!Number.isFinite(timestamp)) return fail('schema_violation', 'timestamp: not a valid time');
-  if (r.messages.length > limits.maxMessages) return fail('too_many_messages', `${r.messages.length} messages (at most ${limits.maxMessages})`);
+  if (r.messages.length > limits.maxMessages)
+    return fail('too_many_messages', `${r.messages.length} messages (at most ${limits.maxMessages})`);
   const big = r.messages.findIndex((m) => Buffer.byteLength(m.content, 'utf8') > limits.maxMessageBytes);
   if (big !== -1) return fail('oversized_message', `message ${big} is over ${limits.maxMessageBytes} bytes`);
-  if (r.message_count !== r.messages.length) return fail('message_count_mismatch', `message_count ${r.message_count} but ${r.messages.length} messages`);
+  if (r.message_count !== r.messages.length)
+    return fail('message_count_mismatch', `message_count ${r.message_count} but ${r.messages.length} messages`);
   if (!r.messages.some((m) => (m.role === 'user' || m.role === 'assistant') && m.content.trim().length > 0)) {
     return fail('empty_conversation', 'no user or assistant message with content');
   }

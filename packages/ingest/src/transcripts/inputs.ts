@@ -1,16 +1,26 @@
-import { type MemoryConfig, agentIdSchema, isWellFormedText, labelSchema, timeSchema, utf8Length } from '@memory/core';
+import { agentIdSchema, isWellFormedText, labelSchema, type MemoryConfig, timeSchema, utf8Length } from '@memory/core';
 import { z } from 'zod';
 
 /** Roles that are memory evidence. */
 export const KEPT_ROLES = ['user', 'assistant'] as const;
 /** Roles accepted and dropped: tool calls, tool output and reasoning never become evidence. */
-export const DROPPED_ROLES = ['system', 'tool', 'tool_call', 'tool_result', 'function', 'thinking', 'reasoning'] as const;
+export const DROPPED_ROLES = [
+  'system',
+  'tool',
+  'tool_call',
+  'tool_result',
+  'function',
+  'thinking',
+  'reasoning',
+] as const;
 
 export function createTranscriptSchemas(config: MemoryConfig) {
   const { maxTurnBytes, maxTurnsPerAppend } = config.transcripts;
   const sessionKey = labelSchema(512, 'sessionKey');
   const turn = z.strictObject({
-    role: z.enum([...KEPT_ROLES, ...DROPPED_ROLES], { error: `role must be one of: ${[...KEPT_ROLES, ...DROPPED_ROLES].join(', ')}` }),
+    role: z.enum([...KEPT_ROLES, ...DROPPED_ROLES], {
+      error: `role must be one of: ${[...KEPT_ROLES, ...DROPPED_ROLES].join(', ')}`,
+    }),
     /** Kept exactly as given: whitespace and line breaks are evidence too. */
     content: z
       .string({ error: 'content must be a string' })
@@ -30,7 +40,10 @@ export function createTranscriptSchemas(config: MemoryConfig) {
       sessionKey,
       harness: labelSchema(128, 'harness').optional(),
       project: labelSchema(256, 'project').optional(),
-      turns: z.array(turn).min(1, 'append needs at least one turn').max(maxTurnsPerAppend, `at most ${maxTurnsPerAppend} turns per append`),
+      turns: z
+        .array(turn)
+        .min(1, 'append needs at least one turn')
+        .max(maxTurnsPerAppend, `at most ${maxTurnsPerAppend} turns per append`),
     }),
     session: z.strictObject({ agentId: agentIdSchema, sessionKey }),
     list: z.strictObject({

@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
-import { MemoryError, type MemoryConfig, parseInput, yieldToEventLoop } from '@memory/core';
+import { type MemoryConfig, MemoryError, parseInput, yieldToEventLoop } from '@memory/core';
 import {
-  type Store,
-  type TranscriptRole,
-  type TranscriptRow,
-  type TranscriptTurnRow,
   bm25Score,
   buildFtsMatch,
   completeTranscript,
   findIdleTranscripts,
   findTranscript,
-  queryTokens,
   insertTurn,
   listTranscripts,
   listTurns,
+  queryTokens,
+  type Store,
   searchTranscriptTurns,
+  type TranscriptRole,
+  type TranscriptRow,
+  type TranscriptTurnRow,
   upsertTranscript,
 } from '@memory/store';
 import { KEPT_ROLES, type TranscriptSchemas } from './inputs.js';
@@ -71,7 +71,9 @@ export function renderTranscript(turns: ReadonlyArray<{ role: string; content: s
 
 function turnKey(turn: { id?: string | undefined; role: string; content: string; at?: number | undefined }): string {
   if (turn.id !== undefined) return `id:${turn.id}`;
-  return `h:${createHash('sha256').update(`${turn.role}\u0000${turn.at ?? ''}\u0000${turn.content}`).digest('hex')}`;
+  return `h:${createHash('sha256')
+    .update(`${turn.role}\u0000${turn.at ?? ''}\u0000${turn.content}`)
+    .digest('hex')}`;
 }
 
 const isKept = (role: string): role is TranscriptRole => (KEPT_ROLES as readonly string[]).includes(role);
@@ -96,9 +98,20 @@ const toTurn = (t: TranscriptTurnRow): TranscriptTurn => ({ seq: t.seq, role: t.
 export function createTranscripts(deps: { store: Store; config: MemoryConfig; schemas: TranscriptSchemas }) {
   const { store, schemas, config } = deps;
 
-  const complete = (sql: Parameters<Parameters<Store['write']>[0]>[0], agentId: string, sessionKey: string, now: number): void => {
+  const complete = (
+    sql: Parameters<Parameters<Store['write']>[0]>[0],
+    agentId: string,
+    sessionKey: string,
+    now: number,
+  ): void => {
     const content = renderTranscript(listTurns(sql, agentId, sessionKey));
-    completeTranscript(sql, { agentId, sessionKey, content, contentHash: createHash('sha256').update(content).digest('hex'), now });
+    completeTranscript(sql, {
+      agentId,
+      sessionKey,
+      content,
+      contentHash: createHash('sha256').update(content).digest('hex'),
+      now,
+    });
   };
 
   return {
@@ -113,7 +126,13 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
             details: { sessionKey: request.sessionKey },
           });
         }
-        upsertTranscript(sql, { agentId: request.agentId, sessionKey: request.sessionKey, harness: request.harness ?? null, project: request.project ?? null, now });
+        upsertTranscript(sql, {
+          agentId: request.agentId,
+          sessionKey: request.sessionKey,
+          harness: request.harness ?? null,
+          project: request.project ?? null,
+          now,
+        });
         let appended = 0;
         let duplicates = 0;
         let dropped = 0;
@@ -143,7 +162,8 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
       const { agentId, sessionKey } = parseInput(schemas.session, input, 'transcripts.complete');
       return store.write((sql) => {
         const row = findTranscript(sql, agentId, sessionKey);
-        if (!row) throw new MemoryError('NOT_FOUND', `no session ${sessionKey} in this scope`, { details: { sessionKey } });
+        if (!row)
+          throw new MemoryError('NOT_FOUND', `no session ${sessionKey} in this scope`, { details: { sessionKey } });
         if (row.completed_at !== null) return { completed: false };
         complete(sql, agentId, sessionKey, store.clock.now());
         return { completed: true };
@@ -157,7 +177,11 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
         const row = findTranscript(sql, agentId, sessionKey);
         if (!row) return undefined;
         const turns = listTurns(sql, agentId, sessionKey).map(toTurn);
-        return { ...summary(row, turns.length), turns, content: row.completed_at === null ? renderTranscript(turns) : row.content };
+        return {
+          ...summary(row, turns.length),
+          turns,
+          content: row.completed_at === null ? renderTranscript(turns) : row.content,
+        };
       });
     },
 
@@ -165,9 +189,13 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
     list(input: unknown): TranscriptSummary[] {
       const request = parseInput(schemas.list, input, 'transcripts.list');
       return store.read((sql) =>
-        listTranscripts(sql, { agentId: request.agentId, project: request.project, completed: request.completed, after: request.after, limit: request.limit ?? 50 }).map(
-          (row) => summary(row, row.turn_count),
-        ),
+        listTranscripts(sql, {
+          agentId: request.agentId,
+          project: request.project,
+          completed: request.completed,
+          after: request.after,
+          limit: request.limit ?? 50,
+        }).map((row) => summary(row, row.turn_count)),
       );
     },
 
@@ -177,7 +205,12 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
       const match = buildFtsMatch(queryTokens(request.query, config.recall.maxQueryTokens), 'OR');
       if (!match) return [];
       return store.read((sql) =>
-        searchTranscriptTurns(sql, { agentId: request.agentId, match, completedOnly: request.completedOnly ?? true, limit: request.limit ?? 10 }).map((h) => ({
+        searchTranscriptTurns(sql, {
+          agentId: request.agentId,
+          match,
+          completedOnly: request.completedOnly ?? true,
+          limit: request.limit ?? 10,
+        }).map((h) => ({
           sessionKey: h.session_key,
           seq: h.seq,
           role: h.role,

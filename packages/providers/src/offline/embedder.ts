@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type EmbeddingProvider, MemoryError, STOP_WORDS } from '@memory/core';
 import { fnv1a, l2Normalize, wordTokens } from '../text-features.js';
-import { type WordVectors, decodeWordVectors } from './format.js';
+import { decodeWordVectors, type WordVectors } from './format.js';
 
 /** Where the package keeps its built vectors file, seen from `src/offline/` and from the bundled `dist/`. */
 export const DEFAULT_VECTORS_PATH = fileURLToPath(new URL('../../assets/glove-100d-sif.bin', import.meta.url));
@@ -63,7 +63,10 @@ export function createOfflineEmbedder(options: OfflineEmbedderOptions = {}): Emb
     async embed(texts) {
       const m = load();
       if (m.data.header.dimensions !== dimensions || m.data.header.model !== modelName) {
-        throw new MemoryError('INVALID_CONFIG', `offline embedder vectors file holds ${m.data.header.model} (${m.data.header.dimensions} dimensions), expected ${modelName}; rebuild it with --force`);
+        throw new MemoryError(
+          'INVALID_CONFIG',
+          `offline embedder vectors file holds ${m.data.header.model} (${m.data.header.dimensions} dimensions), expected ${modelName}; rebuild it with --force`,
+        );
       }
       return texts.map((text) => embedOne(m, text));
     },

@@ -71,7 +71,8 @@ function invalid(message: string): MemoryError {
 }
 
 export function decodeWordVectors(buffer: Buffer): WordVectors {
-  if (buffer.length < 12 || buffer.toString('latin1', 0, 8) !== MAGIC) throw invalid('not a word-vector file (bad magic)');
+  if (buffer.length < 12 || buffer.toString('latin1', 0, 8) !== MAGIC)
+    throw invalid('not a word-vector file (bad magic)');
   const headerLength = buffer.readUInt32LE(8);
   let header: WordVectorHeader;
   try {
@@ -80,7 +81,16 @@ export function decodeWordVectors(buffer: Buffer): WordVectors {
     throw new MemoryError('INVALID_CONFIG', 'offline embedder vectors file: unreadable header', { cause });
   }
   const { dimensions, count, components: k } = header;
-  if (header.version !== 1 || !Number.isInteger(dimensions) || !Number.isInteger(count) || !Number.isInteger(k) || dimensions < 1 || count < 1 || k < 0 || k > dimensions) {
+  if (
+    header.version !== 1 ||
+    !Number.isInteger(dimensions) ||
+    !Number.isInteger(count) ||
+    !Number.isInteger(k) ||
+    dimensions < 1 ||
+    count < 1 ||
+    k < 0 ||
+    k > dimensions
+  ) {
     throw invalid('unsupported header');
   }
   let offset = 12 + headerLength;

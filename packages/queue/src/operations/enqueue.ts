@@ -1,5 +1,5 @@
-import { type JobId, MemoryError, agentIdSchema, labelSchema, parseInput, timeSchema } from '@memory/core';
-import { type SqlExecutor, queryBuilder, raw } from '@memory/store';
+import { agentIdSchema, type JobId, labelSchema, MemoryError, parseInput, timeSchema } from '@memory/core';
+import { queryBuilder, raw, type SqlExecutor } from '@memory/store';
 import { z } from 'zod';
 import type { QueueContext } from '../context.js';
 
@@ -51,7 +51,12 @@ export function enqueue(ctx: QueueContext, input: unknown): EnqueueResult {
   return ctx.store.write((sql) => insertOrFind(sql, ctx, request, payload));
 }
 
-function insertOrFind(sql: SqlExecutor, ctx: QueueContext, request: z.output<typeof enqueueSchema>, payload: string): EnqueueResult {
+function insertOrFind(
+  sql: SqlExecutor,
+  ctx: QueueContext,
+  request: z.output<typeof enqueueSchema>,
+  payload: string,
+): EnqueueResult {
   if (request.dedupKey !== undefined) {
     const existing = sql.get<{ id: string }>(
       raw(

@@ -1,6 +1,6 @@
 import { queryBuilder } from '@memory/store';
 import type { QueueContext } from '../context.js';
-import { CLEARED_LEASE, type JobStatus, boundedError } from '../job.js';
+import { boundedError, CLEARED_LEASE, type JobStatus } from '../job.js';
 import { retryDelay } from '../retry.js';
 import { requireLease } from './lease-guard.js';
 
@@ -16,7 +16,13 @@ export interface FailOptions {
  * remain, otherwise (or when `permanent`) dead. `LEASE_LOST` (and no change) if the lease is gone.
  * Returns the job's new status.
  */
-export function fail(ctx: QueueContext, jobId: string, token: string, error: string, options: FailOptions = {}): JobStatus {
+export function fail(
+  ctx: QueueContext,
+  jobId: string,
+  token: string,
+  error: string,
+  options: FailOptions = {},
+): JobStatus {
   return ctx.store.write((sql) => {
     const row = requireLease(sql, jobId, token);
     const now = ctx.store.clock.now();

@@ -29,7 +29,11 @@ export function health(ctx: QueueContext): JobTypeHealth[] {
     return types.map((jobType) => {
       const count = (status: string) => counts.find((c) => c.job_type === jobType && c.status === status)?.n ?? 0;
       const due = sql.get<{ n: number; oldest: number | null }>(
-        raw("SELECT count(*) AS n, min(run_at) AS oldest FROM memory_jobs WHERE status = 'pending' AND job_type = ? AND run_at <= ?", jobType, now),
+        raw(
+          "SELECT count(*) AS n, min(run_at) AS oldest FROM memory_jobs WHERE status = 'pending' AND job_type = ? AND run_at <= ?",
+          jobType,
+          now,
+        ),
       );
       const last = sql.get<{ error: string; at: number }>(
         raw(

@@ -24,7 +24,10 @@ function pickOldest(sql: SqlExecutor, jobTypes: readonly string[], now: number):
   let best: { id: string; run_at: number; seq: number } | undefined;
   for (const jobType of jobTypes) {
     const candidate = sql.get<{ id: string; run_at: number; seq: number }>(raw(OLDEST_ELIGIBLE, jobType, now));
-    if (candidate && (!best || candidate.run_at < best.run_at || (candidate.run_at === best.run_at && candidate.seq < best.seq))) {
+    if (
+      candidate &&
+      (!best || candidate.run_at < best.run_at || (candidate.run_at === best.run_at && candidate.seq < best.seq))
+    ) {
       best = candidate;
     }
   }

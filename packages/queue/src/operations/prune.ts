@@ -45,7 +45,14 @@ export async function prune(ctx: QueueContext, options: PruneOptions = {}): Prom
     const removed = ctx.store.write((sql) => {
       const batch = JSON.stringify(
         sql
-          .all<{ id: string }>(raw(`SELECT id FROM memory_jobs WHERE ${EXPIRED} LIMIT ?`, completedCutoff, deadCutoff, ctx.config.pruneBatchSize))
+          .all<{ id: string }>(
+            raw(
+              `SELECT id FROM memory_jobs WHERE ${EXPIRED} LIMIT ?`,
+              completedCutoff,
+              deadCutoff,
+              ctx.config.pruneBatchSize,
+            ),
+          )
           .map((r) => r.id),
       );
       sql.run(

@@ -8,7 +8,12 @@ import { requireLease } from './lease-guard.js';
  * never started) the lease's attempt is refunded; a handler interrupted mid-run keeps its attempt,
  * so a job that hangs through every shutdown still runs out of attempts.
  */
-export function release(ctx: QueueContext, jobId: string, token: string, options: { attemptConsumed?: boolean } = {}): void {
+export function release(
+  ctx: QueueContext,
+  jobId: string,
+  token: string,
+  options: { attemptConsumed?: boolean } = {},
+): void {
   ctx.store.write((sql) => {
     requireLease(sql, jobId, token);
     const now = ctx.store.clock.now();

@@ -1,4 +1,4 @@
-import { type SqlExecutor, raw } from '@memory/store';
+import { raw, type SqlExecutor } from '@memory/store';
 import type { QueueContext } from '../context.js';
 import type { JobStatus } from '../job.js';
 
@@ -42,7 +42,11 @@ function select(sql: SqlExecutor, selection: Selection, filter: RepairFilter, li
   const doc = filter.documentId ?? null;
   const params = [...selection.params, filter.jobType ?? null, filter.jobType ?? null, ids, ids, doc, doc];
   const jobs = sql.all<{ id: string; jobType: string; status: JobStatus }>(
-    raw(`SELECT id, job_type AS jobType, status FROM memory_jobs WHERE ${where} ORDER BY created_at, id LIMIT ?`, ...params, limit),
+    raw(
+      `SELECT id, job_type AS jobType, status FROM memory_jobs WHERE ${where} ORDER BY created_at, id LIMIT ?`,
+      ...params,
+      limit,
+    ),
   );
   const total = sql.get<{ n: number }>(raw(`SELECT count(*) AS n FROM memory_jobs WHERE ${where}`, ...params))?.n ?? 0;
   return { jobs, remaining: Math.max(0, total - jobs.length) };
@@ -58,7 +62,8 @@ function repair(
   const limit = Math.max(1, Math.min(filter.limit ?? ctx.config.pruneBatchSize, 10_000));
   const run = (sql: SqlExecutor): RepairReport => {
     const { jobs, remaining } = select(sql, selection, filter, limit);
-    if (filter.apply === true && jobs.length > 0) change(sql, JSON.stringify(jobs.map((j) => j.id)), ctx.store.clock.now());
+    if (filter.apply === true && jobs.length > 0)
+      change(sql, JSON.stringify(jobs.map((j) => j.id)), ctx.store.clock.now());
     return { operation, applied: filter.apply === true, matched: jobs.length, remaining, jobs };
   };
   return filter.apply === true ? ctx.store.write(run) : ctx.store.read(run);
@@ -70,24 +75,9 @@ const CLEAR = 'lease_token = NULL, lease_expires_at = NULL, leased_at = NULL, le
 /** Dead jobs back to pending with attempts reset (after the cause was fixed). Dry-run unless `apply`. */
 export function requeueDead(ctx: QueueContext, filter: RepairFilter = {}): RepairReport {
   return repair(ctx, 'requeueDead', { where: "status = 'dead'", params: [] }, filter, (sql, ids, now) => {
-    sql.run(raw(`UPDATE memory_jobs SET status = 'pending', attempts = 0, run_at = ?, failed_at = NULL, updated_at = ?, ${CLEAR} WHERE ${IN_IDS}`, now, now, ids));
-  });
-}
-
-/**
- * Leases held longer than `olderThanMs` (default: one lease period) go back to pending, even if a
- * stuck worker keeps heartbeating. The attempt counts; out of attempts means dead. Dry-run unless `apply`.
- */
-export function releaseStale(ctx: QueueContext, filter: RepairFilter & { olderThanMs?: number } = {}): RepairReport {
-  const cutoff = ctx.store.clock.now() - (filter.olderThanMs ?? ctx.config.leaseMs);
-  return repair(ctx, 'releaseStale', { where: "status = 'leased' AND leased_at <= ?", params: [cutoff] }, filter, (sql, ids, now) => {
     sql.run(
       raw(
-        `UPDATE memory_jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END,
-           failed_at = CASE WHEN attempts >= max_attempts THEN ? ELSE failed_at END,
-           error = 'lease released as stale by repair', run_at = ?, updated_at = ?, ${CLEAR}
-         WHERE ${IN_IDS}`,
-        now,
+        `UPDATE memory_jobs SET status = 'pending', attempts = 0, run_at = ?, failed_at = NULL, updated_at = ?, ${CLEAR} WHERE ${IN_IDS}`,
         now,
         now,
         ids,
@@ -97,11 +87,46 @@ export function releaseStale(ctx: QueueContext, filter: RepairFilter & { olderTh
 }
 
 /**
+ * Leases held longer than `olderThanMs` (default: one lease period) go back to pending, even if a
+ * stuck worker keeps heartbeating. The attempt counts; out of attempts means dead. Dry-run unless `apply`.
+ */
+export function releaseStale(ctx: QueueContext, filter: RepairFilter & { olderThanMs?: number } = {}): RepairReport {
+  const cutoff = ctx.store.clock.now() - (filter.olderThanMs ?? ctx.config.leaseMs);
+  return repair(
+    ctx,
+    'releaseStale',
+    { where: "status = 'leased' AND leased_at <= ?", params: [cutoff] },
+    filter,
+    (sql, ids, now) => {
+      sql.run(
+        raw(
+          `UPDATE memory_jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END,
+           failed_at = CASE WHEN attempts >= max_attempts THEN ? ELSE failed_at END,
+           error = 'lease released as stale by repair', run_at = ?, updated_at = ?, ${CLEAR}
+         WHERE ${IN_IDS}`,
+          now,
+          now,
+          now,
+          ids,
+        ),
+      );
+    },
+  );
+}
+
+/**
  * Cancels pending or leased jobs. A worker holding a cancelled job's lease gets `LEASE_LOST` at its
  * next heartbeat or completion and changes nothing. Dry-run unless `apply`.
  */
 export function cancel(ctx: QueueContext, filter: RepairFilter = {}): RepairReport {
   return repair(ctx, 'cancel', { where: "status IN ('pending', 'leased')", params: [] }, filter, (sql, ids, now) => {
-    sql.run(raw(`UPDATE memory_jobs SET status = 'cancelled', updated_at = ?, completed_at = ?, ${CLEAR} WHERE ${IN_IDS}`, now, now, ids));
+    sql.run(
+      raw(
+        `UPDATE memory_jobs SET status = 'cancelled', updated_at = ?, completed_at = ?, ${CLEAR} WHERE ${IN_IDS}`,
+        now,
+        now,
+        ids,
+      ),
+    );
   });
 }

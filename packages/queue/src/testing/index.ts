@@ -1,5 +1,5 @@
-import { yieldToEventLoop } from '@memory/core';
 import type { ManualScheduler } from '@memory/core';
+import { yieldToEventLoop } from '@memory/core';
 import type { Job, JobStatus } from '../job.js';
 import type { Queue } from '../queue.js';
 
@@ -33,7 +33,8 @@ export async function waitForJob(
     await settle();
     const job = await queue.get(jobId);
     if (job && wanted.has(job.status)) return job;
-    if (step >= maxSteps) throw new Error(`job ${jobId} did not reach ${[...wanted].join('|')} (last: ${job?.status ?? 'missing'})`);
+    if (step >= maxSteps)
+      throw new Error(`job ${jobId} did not reach ${[...wanted].join('|')} (last: ${job?.status ?? 'missing'})`);
     await options.scheduler.advance(options.stepMs ?? 100);
   }
 }

@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '@memory/core';
-import { type MemoryFilters, type SqlExecutor, blobToVector } from '@memory/store';
+import { blobToVector, type MemoryFilters, type SqlExecutor } from '@memory/store';
 import type { LexicalPlan } from '../query.js';
 
 /** What every channel gets: the scope, the plan, the filters, the budget. */

@@ -11,7 +11,14 @@ export function lexicalChannel(ctx: ChannelContext, pool: number): LexicalHit[] 
   const seen = new Set<string>();
   for (const match of matchExpressions(ctx.plan)) {
     if (hits.length >= pool) break;
-    const found = searchMemoriesLexical(ctx.sql, { agentId: ctx.agentId, match, filters: ctx.filters, now: ctx.now, limit: Math.min(pool + seen.size, ctx.config.recall.lexicalCandidates), scoped: ctx.scopedLexical });
+    const found = searchMemoriesLexical(ctx.sql, {
+      agentId: ctx.agentId,
+      match,
+      filters: ctx.filters,
+      now: ctx.now,
+      limit: Math.min(pool + seen.size, ctx.config.recall.lexicalCandidates),
+      scoped: ctx.scopedLexical,
+    });
     for (const hit of found) {
       if (hits.length >= pool) break;
       if (seen.has(hit.id)) continue;

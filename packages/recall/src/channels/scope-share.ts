@@ -1,4 +1,4 @@
-import { type SqlExecutor, agentMemoryShare } from '@memory/store';
+import { agentMemoryShare, type SqlExecutor } from '@memory/store';
 
 const SHARE_TTL_MS = 60_000;
 const SHARE_ENTRIES = 1000;

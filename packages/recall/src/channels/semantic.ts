@@ -16,16 +16,29 @@ export interface SemanticOutcome {
  * before the mirror exists for this model): an exact cosine scan over the agent's newest
  * `vectorScanWindow` vectors, reported as `recent-window` when the agent has more.
  */
-export function semanticChannel(ctx: ChannelContext, query: Float32Array, model: string, vectorAvailable: boolean, k: number): SemanticOutcome {
+export function semanticChannel(
+  ctx: ChannelContext,
+  query: Float32Array,
+  model: string,
+  vectorAvailable: boolean,
+  k: number,
+): SemanticOutcome {
   const state = vectorAvailable ? vectorIndexState(ctx.sql) : undefined;
   if (state && state.model === model && state.dimensions === query.length) {
-    const hits = knnMemoryVectors(ctx.sql, ctx.agentId, query, k).map((h) => ({ memoryId: h.memoryId, cosine: cosineWithBlob(query, h.vector) }));
+    const hits = knnMemoryVectors(ctx.sql, ctx.agentId, query, k).map((h) => ({
+      memoryId: h.memoryId,
+      cosine: cosineWithBlob(query, h.vector),
+    }));
     return { hits: sortHits(hits), completeness: 'complete' };
   }
   const window = ctx.config.recall.vectorScanWindow;
   const rows = recentMemoryVectors(ctx.sql, ctx.agentId, model, window);
-  const hits = sortHits(rows.map((r) => ({ memoryId: r.memoryId, cosine: cosineWithBlob(query, r.vector) }))).slice(0, k);
-  if (rows.length < window || countMemoryVectors(ctx.sql, ctx.agentId, model) <= window) return { hits, completeness: 'complete' };
+  const hits = sortHits(rows.map((r) => ({ memoryId: r.memoryId, cosine: cosineWithBlob(query, r.vector) }))).slice(
+    0,
+    k,
+  );
+  if (rows.length < window || countMemoryVectors(ctx.sql, ctx.agentId, model) <= window)
+    return { hits, completeness: 'complete' };
   return { hits, completeness: 'recent-window', searchedWindow: window };
 }
 

@@ -1,5 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { type EntityMatch, activeClaimsForEntities, canonicalEntityName, dependencyNeighbors, ftsTokens, matchEntitiesByName, memoriesMentioning } from '@memory/store';
+import {
+  activeClaimsForEntities,
+  canonicalEntityName,
+  dependencyNeighbors,
+  type EntityMatch,
+  ftsTokens,
+  matchEntitiesByName,
+  memoriesMentioning,
+} from '@memory/store';
 import type { ChannelContext } from './context.js';
 
 /** How a memory was reached through the graph. */
@@ -23,7 +31,8 @@ export function entityNameCandidates(query: string, maxWords = 3): string[] {
   const words = ftsTokens(query);
   const names = new Set<string>();
   for (let i = 0; i < words.length && names.size < 200; i++) {
-    for (let n = 1; n <= maxWords && i + n <= words.length; n++) names.add(canonicalEntityName(words.slice(i, i + n).join(' ')));
+    for (let n = 1; n <= maxWords && i + n <= words.length; n++)
+      names.add(canonicalEntityName(words.slice(i, i + n).join(' ')));
   }
   return [...names];
 }
@@ -38,7 +47,12 @@ export function resolveFocalEntities(ctx: ChannelContext, query: string): Entity
  * at most `maxEntities` in all) → active claims on active aspects → the memories they cite, and
  * memories that mention the focal entities. Bounded by `budget` memories and the time budget.
  */
-export function traversalChannel(ctx: ChannelContext, focal: readonly EntityMatch[], budget: number, asOf: number | undefined): TraversalOutcome {
+export function traversalChannel(
+  ctx: ChannelContext,
+  focal: readonly EntityMatch[],
+  budget: number,
+  asOf: number | undefined,
+): TraversalOutcome {
   const t = ctx.config.traversal;
   const started = performance.now();
   const overTime = (): boolean => performance.now() - started > t.timeBudgetMs;
@@ -68,13 +82,23 @@ export function traversalChannel(ctx: ChannelContext, focal: readonly EntityMatc
     if (claims.length >= t.maxClaims) truncated = true;
     for (const claim of claims) {
       if (memories.size >= budget) break;
-      if (claim.memoryId && !memories.has(claim.memoryId)) memories.set(claim.memoryId, { entityId: claim.entityId, hops: hopsOf.get(claim.entityId) ?? 0, claimId: claim.claimId });
+      if (claim.memoryId && !memories.has(claim.memoryId))
+        memories.set(claim.memoryId, {
+          entityId: claim.entityId,
+          hops: hopsOf.get(claim.entityId) ?? 0,
+          claimId: claim.claimId,
+        });
     }
   } else {
     truncated = true;
   }
   if (memories.size < budget && !overTime()) {
-    for (const m of memoriesMentioning(ctx.sql, ctx.agentId, focal.map((e) => e.entityId), budget)) {
+    for (const m of memoriesMentioning(
+      ctx.sql,
+      ctx.agentId,
+      focal.map((e) => e.entityId),
+      budget,
+    )) {
       if (memories.size >= budget) break;
       if (!memories.has(m.memoryId)) memories.set(m.memoryId, { entityId: m.entityId, hops: 0 });
     }

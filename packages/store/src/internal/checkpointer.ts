@@ -65,7 +65,9 @@ export function startCheckpointer(path: string, logger: Logger): Checkpointer | 
   }
   worker.unref();
   let closed = false;
-  let pending: { promise: Promise<CheckpointResult | undefined>; resolve: (r: CheckpointResult | undefined) => void } | undefined;
+  let pending:
+    | { promise: Promise<CheckpointResult | undefined>; resolve: (r: CheckpointResult | undefined) => void }
+    | undefined;
   const settle = (result: CheckpointResult | undefined): void => {
     const current = pending;
     pending = undefined;

@@ -8,4 +8,12 @@ import { dreamingPasses } from './0007-dreaming-passes.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
-export const MIGRATIONS: readonly Migration[] = Object.freeze([baseline, jobArchive, transcriptTurns, imports, hintsTelemetry, dreamingSeam, dreamingPasses]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  baseline,
+  jobArchive,
+  transcriptTurns,
+  imports,
+  hintsTelemetry,
+  dreamingSeam,
+  dreamingPasses,
+]);

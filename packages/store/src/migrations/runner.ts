@@ -84,7 +84,11 @@ export function runMigrations(db: SqliteDatabase, migrations: readonly Migration
       }
       const previous = applied.get(migration.version);
       if (previous !== undefined) {
-        results.push({ ...base, status: previous === checksum ? 'already-applied' : 'checksum-mismatch', durationMs: 0 });
+        results.push({
+          ...base,
+          status: previous === checksum ? 'already-applied' : 'checksum-mismatch',
+          durationMs: 0,
+        });
         continue;
       }
       const startedAt = clock.now();

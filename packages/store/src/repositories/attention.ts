@@ -1,4 +1,4 @@
-import { type SqlExecutor, raw } from '../internal/sql.js';
+import { raw, type SqlExecutor } from '../internal/sql.js';
 
 // Knowledge derived from evidence that is gone: active claims citing it, and anything the Dreaming
 // seam wrote with it as provenance.
@@ -17,7 +17,14 @@ const DERIVED = `
  * removed (`refs`: `transcript:<key>`, `import:<recordId>`, …), so a Dreaming pass re-checks it.
  * Returns how many were opened.
  */
-export function markDerivedForReview(sql: SqlExecutor, agentId: string, refs: readonly string[], reason: string, now: number, nextId: () => string): number {
+export function markDerivedForReview(
+  sql: SqlExecutor,
+  agentId: string,
+  refs: readonly string[],
+  reason: string,
+  now: number,
+  nextId: () => string,
+): number {
   if (refs.length === 0) return 0;
   const json = JSON.stringify(refs);
   let opened = 0;

@@ -1,6 +1,6 @@
-import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
-import type { DocumentStatus, DocumentsTable } from '../schema/documents.js';
 import type { Selectable } from 'kysely';
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import type { DocumentStatus, DocumentsTable } from '../schema/documents.js';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
@@ -10,7 +10,9 @@ export function insertDocument(sql: SqlExecutor, row: DocumentRow): void {
 
 /** A document in `agentId`'s scope. */
 export function findDocument(sql: SqlExecutor, agentId: string, id: string): DocumentRow | undefined {
-  return sql.get(queryBuilder.selectFrom('documents').selectAll().where('id', '=', id).where('agent_id', '=', agentId).compile());
+  return sql.get(
+    queryBuilder.selectFrom('documents').selectAll().where('id', '=', id).where('agent_id', '=', agentId).compile(),
+  );
 }
 
 /**
@@ -22,7 +24,19 @@ export function setDocumentStatus(
   id: string,
   status: DocumentStatus,
   now: number,
-  extra: Partial<Pick<DocumentRow, 'error' | 'title' | 'content_type' | 'content_hash' | 'raw_content' | 'chunk_count' | 'memory_count' | 'completed_at'>> = {},
+  extra: Partial<
+    Pick<
+      DocumentRow,
+      | 'error'
+      | 'title'
+      | 'content_type'
+      | 'content_hash'
+      | 'raw_content'
+      | 'chunk_count'
+      | 'memory_count'
+      | 'completed_at'
+    >
+  > = {},
 ): boolean {
   return (
     sql.run(
@@ -37,7 +51,10 @@ export function setDocumentStatus(
 }
 
 /** Documents of one agent, newest first. */
-export function listDocuments(sql: SqlExecutor, filter: { agentId: string; status?: DocumentStatus | undefined; limit: number }): DocumentRow[] {
+export function listDocuments(
+  sql: SqlExecutor,
+  filter: { agentId: string; status?: DocumentStatus | undefined; limit: number },
+): DocumentRow[] {
   let query = queryBuilder.selectFrom('documents').selectAll().where('agent_id', '=', filter.agentId);
   if (filter.status) query = query.where('status', '=', filter.status);
   return sql.all(query.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).compile());
@@ -48,14 +65,24 @@ export function linkedChunkHashes(sql: SqlExecutor, documentId: string): Set<str
   return new Set(
     sql
       .all<{ content_hash: string }>(
-        raw('SELECT m.content_hash FROM document_memories d JOIN memories m ON m.id = d.memory_id WHERE d.document_id = ?', documentId),
+        raw(
+          'SELECT m.content_hash FROM document_memories d JOIN memories m ON m.id = d.memory_id WHERE d.document_id = ?',
+          documentId,
+        ),
       )
       .map((r) => r.content_hash),
   );
 }
 
 export function linkDocumentMemory(sql: SqlExecutor, documentId: string, memoryId: string, chunkIndex: number): void {
-  sql.run(raw('INSERT OR IGNORE INTO document_memories (document_id, memory_id, chunk_index) VALUES (?, ?, ?)', documentId, memoryId, chunkIndex));
+  sql.run(
+    raw(
+      'INSERT OR IGNORE INTO document_memories (document_id, memory_id, chunk_index) VALUES (?, ?, ?)',
+      documentId,
+      memoryId,
+      chunkIndex,
+    ),
+  );
 }
 
 /** Live memories linked to this document and to no other live document. */
@@ -75,5 +102,7 @@ export function exclusiveDocumentMemoryIds(sql: SqlExecutor, documentId: string)
 
 /** Memories linked to a document. */
 export function countDocumentMemories(sql: SqlExecutor, documentId: string): number {
-  return sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM document_memories WHERE document_id = ?', documentId))?.n ?? 0;
+  return (
+    sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM document_memories WHERE document_id = ?', documentId))?.n ?? 0
+  );
 }

@@ -1,5 +1,5 @@
 import { MemoryError } from '@memory/core';
-import { type SqlExecutor, raw } from '../internal/sql.js';
+import { raw, type SqlExecutor } from '../internal/sql.js';
 
 /**
  * The vec0 table mirroring `embeddings` as sign bits (binary quantization), partitioned by agent;
@@ -33,7 +33,13 @@ export function signSketch(vector: Float32Array): Buffer {
  * mirror is recreated and refilled from canonical vectors of the new model.
  * Call inside a write transaction; returns false when sqlite-vec is not loaded.
  */
-export function ensureVectorIndex(sql: SqlExecutor, vectorAvailable: boolean, model: string, dimensions: number, now: number): boolean {
+export function ensureVectorIndex(
+  sql: SqlExecutor,
+  vectorAvailable: boolean,
+  model: string,
+  dimensions: number,
+  now: number,
+): boolean {
   if (!vectorAvailable) return false;
   const state = sql.get<{ model: string; dimensions: number }>(
     raw('SELECT model, dimensions FROM vector_index_state WHERE name = ?', VECTOR_TABLE),
@@ -42,7 +48,11 @@ export function ensureVectorIndex(sql: SqlExecutor, vectorAvailable: boolean, mo
   sql.run(raw(`DROP TABLE IF EXISTS ${RETIRED_VECTOR_TABLE}`));
   sql.run(raw('DELETE FROM vector_index_state WHERE name = ?', RETIRED_VECTOR_TABLE));
   sql.run(raw(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`));
-  sql.run(raw(`CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(agent_id text partition key, embedding bit[${sketchBits(dimensions)}])`));
+  sql.run(
+    raw(
+      `CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(agent_id text partition key, embedding bit[${sketchBits(dimensions)}])`,
+    ),
+  );
   sql.run(
     raw(
       `INSERT INTO vector_index_state (name, model, dimensions, created_at) VALUES (?, ?, ?, ?)
@@ -54,7 +64,8 @@ export function ensureVectorIndex(sql: SqlExecutor, vectorAvailable: boolean, mo
     ),
   );
   const insert = `INSERT INTO ${VECTOR_TABLE} (rowid, agent_id, embedding) VALUES (?, ?, vec_bit(?))`;
-  const page = 'SELECT seq, agent_id, vector FROM embeddings WHERE model = ? AND dimensions = ? AND seq > ? ORDER BY seq LIMIT 1000';
+  const page =
+    'SELECT seq, agent_id, vector FROM embeddings WHERE model = ? AND dimensions = ? AND seq > ? ORDER BY seq LIMIT 1000';
   for (let after = 0; ; ) {
     const rows = sql.all<{ seq: number; agent_id: string; vector: Buffer }>(raw(page, model, dimensions, after));
     for (const row of rows) sql.run(raw(insert, BigInt(row.seq), row.agent_id, signSketch(blobToVector(row.vector))));
@@ -71,7 +82,15 @@ export function ensureVectorIndex(sql: SqlExecutor, vectorAvailable: boolean, mo
  */
 export function upsertEmbedding(
   sql: SqlExecutor,
-  row: { agentId: string; sourceType: string; sourceId: string; contentHash: string; model: string; vector: Float32Array; now: number },
+  row: {
+    agentId: string;
+    sourceType: string;
+    sourceId: string;
+    contentHash: string;
+    model: string;
+    vector: Float32Array;
+    now: number;
+  },
   mirror: boolean,
 ): void {
   if (!row.vector.every(Number.isFinite)) {
@@ -80,7 +99,12 @@ export function upsertEmbedding(
     });
   }
   const previous = sql.get<{ seq: number }>(
-    raw('SELECT seq FROM embeddings WHERE source_type = ? AND source_id = ? AND model = ?', row.sourceType, row.sourceId, row.model),
+    raw(
+      'SELECT seq FROM embeddings WHERE source_type = ? AND source_id = ? AND model = ?',
+      row.sourceType,
+      row.sourceId,
+      row.model,
+    ),
   );
   if (previous) {
     sql.run(raw('DELETE FROM embeddings WHERE seq = ?', previous.seq));
@@ -102,7 +126,14 @@ export function upsertEmbedding(
     ),
   )?.seq;
   if (mirror && seq !== undefined) {
-    sql.run(raw(`INSERT INTO ${VECTOR_TABLE} (rowid, agent_id, embedding) VALUES (?, ?, vec_bit(?))`, BigInt(seq), row.agentId, signSketch(row.vector)));
+    sql.run(
+      raw(
+        `INSERT INTO ${VECTOR_TABLE} (rowid, agent_id, embedding) VALUES (?, ?, vec_bit(?))`,
+        BigInt(seq),
+        row.agentId,
+        signSketch(row.vector),
+      ),
+    );
   }
 }
 
@@ -119,8 +150,13 @@ export function blobToVector(blob: Buffer): Float32Array {
 }
 
 /** Number of canonical vectors and of vec0 rows for an agent (diagnostics and tests). */
-export function countEmbeddings(sql: SqlExecutor, agentId: string, mirror: boolean): { canonical: number; mirrored: number } {
-  const canonical = sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM embeddings WHERE agent_id = ?', agentId))?.n ?? 0;
+export function countEmbeddings(
+  sql: SqlExecutor,
+  agentId: string,
+  mirror: boolean,
+): { canonical: number; mirrored: number } {
+  const canonical =
+    sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM embeddings WHERE agent_id = ?', agentId))?.n ?? 0;
   const mirrored = mirror
     ? (sql.get<{ n: number }>(raw(`SELECT count(*) AS n FROM ${VECTOR_TABLE} WHERE agent_id = ?`, agentId))?.n ?? 0)
     : 0;

@@ -1,4 +1,4 @@
-import { type SqlExecutor, queryBuilder } from '../internal/sql.js';
+import { queryBuilder, type SqlExecutor } from '../internal/sql.js';
 
 /** The lookup form of an entity name or alias: NFC, lower-cased, whitespace collapsed. */
 export function canonicalEntityName(name: string): string {
@@ -36,16 +36,24 @@ export function insertEntity(
     sql.run(
       queryBuilder
         .insertInto('entity_aliases')
-        .values({ entity_id: entity.id, agent_id: entity.agentId, alias, canonical_alias: canonicalEntityName(alias), created_at: entity.now })
+        .values({
+          entity_id: entity.id,
+          agent_id: entity.agentId,
+          alias,
+          canonical_alias: canonicalEntityName(alias),
+          created_at: entity.now,
+        })
         .onConflict((oc) => oc.doNothing())
         .compile(),
     );
   }
 }
 
-
 /** Inserts an active aspect of an entity. Audited writers only (the Dreaming seam) and tests. */
-export function insertAspect(sql: SqlExecutor, aspect: { id: string; agentId: string; entityId: string; name: string; weight?: number; now: number }): void {
+export function insertAspect(
+  sql: SqlExecutor,
+  aspect: { id: string; agentId: string; entityId: string; name: string; weight?: number; now: number },
+): void {
   sql.run(
     queryBuilder
       .insertInto('entity_aspects')
@@ -112,7 +120,16 @@ export function insertClaim(
 /** Inserts an active dependency link between two entities. Audited writers only and tests. */
 export function insertDependency(
   sql: SqlExecutor,
-  link: { id: string; agentId: string; sourceEntityId: string; targetEntityId: string; type: string; strength?: number; reason?: string; now: number },
+  link: {
+    id: string;
+    agentId: string;
+    sourceEntityId: string;
+    targetEntityId: string;
+    type: string;
+    strength?: number;
+    reason?: string;
+    now: number;
+  },
 ): void {
   sql.run(
     queryBuilder

@@ -1,4 +1,4 @@
-import { type SqlExecutor, raw } from '../internal/sql.js';
+import { raw, type SqlExecutor } from '../internal/sql.js';
 
 // Knowledge-graph reads for traversal and dampening. All scoped by agent; all bounded by a LIMIT.
 
@@ -9,7 +9,16 @@ export function activeClaimsForEntities(
   entityIds: readonly string[],
   limit: number,
   asOf?: number,
-): Array<{ claimId: string; entityId: string; aspect: string; content: string; importance: number; memoryId: string | null; validFrom: number | null; createdAt: number }> {
+): Array<{
+  claimId: string;
+  entityId: string;
+  aspect: string;
+  content: string;
+  importance: number;
+  memoryId: string | null;
+  validFrom: number | null;
+  createdAt: number;
+}> {
   if (entityIds.length === 0) return [];
   return sql.all(
     raw(
@@ -65,7 +74,12 @@ export function dependencyNeighbors(
 }
 
 /** Memories that mention the given entities (most recent first), at most `limit`. */
-export function memoriesMentioning(sql: SqlExecutor, agentId: string, entityIds: readonly string[], limit: number): Array<{ memoryId: string; entityId: string }> {
+export function memoriesMentioning(
+  sql: SqlExecutor,
+  agentId: string,
+  entityIds: readonly string[],
+  limit: number,
+): Array<{ memoryId: string; entityId: string }> {
   if (entityIds.length === 0) return [];
   return sql.all(
     raw(
@@ -102,11 +116,17 @@ export function entitiesOfMemories(
 
 /** The agent's entity degree at the given percentile (0..1), by mentions; undefined without entities. */
 export function entityDegreePercentile(sql: SqlExecutor, agentId: string, percentile: number): number | undefined {
-  const count = sql.get<{ n: number }>(raw("SELECT count(*) AS n FROM entities WHERE agent_id = ? AND status = 'active'", agentId))?.n ?? 0;
+  const count =
+    sql.get<{ n: number }>(raw("SELECT count(*) AS n FROM entities WHERE agent_id = ? AND status = 'active'", agentId))
+      ?.n ?? 0;
   if (count === 0) return undefined;
   const offset = Math.min(count - 1, Math.floor(count * (1 - percentile)));
   return sql.get<{ mentions: number }>(
-    raw("SELECT mentions FROM entities WHERE agent_id = ? AND status = 'active' ORDER BY mentions DESC LIMIT 1 OFFSET ?", agentId, offset),
+    raw(
+      "SELECT mentions FROM entities WHERE agent_id = ? AND status = 'active' ORDER BY mentions DESC LIMIT 1 OFFSET ?",
+      agentId,
+      offset,
+    ),
   )?.mentions;
 }
 
@@ -130,25 +150,51 @@ export function graphRowState(sql: SqlExecutor, kind: keyof typeof GRAPH_ROW, id
 
 /** Active aspects of an entity. */
 export function countActiveAspects(sql: SqlExecutor, entityId: string): number {
-  return sql.get<{ n: number }>(raw("SELECT count(*) AS n FROM entity_aspects WHERE entity_id = ? AND status = 'active'", entityId))?.n ?? 0;
+  return (
+    sql.get<{ n: number }>(
+      raw("SELECT count(*) AS n FROM entity_aspects WHERE entity_id = ? AND status = 'active'", entityId),
+    )?.n ?? 0
+  );
 }
 
 /** Active claims of an aspect. */
 export function countActiveClaims(sql: SqlExecutor, aspectId: string): number {
-  return sql.get<{ n: number }>(raw("SELECT count(*) AS n FROM entity_attributes WHERE aspect_id = ? AND status = 'active'", aspectId))?.n ?? 0;
+  return (
+    sql.get<{ n: number }>(
+      raw("SELECT count(*) AS n FROM entity_attributes WHERE aspect_id = ? AND status = 'active'", aspectId),
+    )?.n ?? 0
+  );
 }
 
 /** The active entity of `agentId` with this canonical name, if any. */
-export function activeEntityByCanonicalName(sql: SqlExecutor, agentId: string, canonicalName: string): string | undefined {
-  return sql.get<{ id: string }>(raw("SELECT id FROM entities WHERE agent_id = ? AND canonical_name = ? AND status = 'active'", agentId, canonicalName))?.id;
+export function activeEntityByCanonicalName(
+  sql: SqlExecutor,
+  agentId: string,
+  canonicalName: string,
+): string | undefined {
+  return sql.get<{ id: string }>(
+    raw(
+      "SELECT id FROM entities WHERE agent_id = ? AND canonical_name = ? AND status = 'active'",
+      agentId,
+      canonicalName,
+    ),
+  )?.id;
 }
 
 /** An attention record wherever it lives, with its subject and whether it is still open. */
-export function attentionState(sql: SqlExecutor, id: string): { agentId: string; kind: string; subjectRef: string; open: boolean } | undefined {
+export function attentionState(
+  sql: SqlExecutor,
+  id: string,
+): { agentId: string; kind: string; subjectRef: string; open: boolean } | undefined {
   const row = sql.get<{ agentId: string; kind: string; subjectRef: string; resolvedAt: number | null }>(
-    raw('SELECT agent_id AS agentId, kind, subject_ref AS subjectRef, resolved_at AS resolvedAt FROM dreaming_attention WHERE id = ?', id),
+    raw(
+      'SELECT agent_id AS agentId, kind, subject_ref AS subjectRef, resolved_at AS resolvedAt FROM dreaming_attention WHERE id = ?',
+      id,
+    ),
   );
-  return row ? { agentId: row.agentId, kind: row.kind, subjectRef: row.subjectRef, open: row.resolvedAt === null } : undefined;
+  return row
+    ? { agentId: row.agentId, kind: row.kind, subjectRef: row.subjectRef, open: row.resolvedAt === null }
+    : undefined;
 }
 
 /** A claim as the as-of query returns it. */

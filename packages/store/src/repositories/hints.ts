@@ -1,17 +1,35 @@
-import { type SqlExecutor, raw } from '../internal/sql.js';
+import { raw, type SqlExecutor } from '../internal/sql.js';
 
 /** Stores prospective hints for a memory (duplicates ignored). Returns how many were new. */
-export function insertHints(sql: SqlExecutor, agentId: string, memoryId: string, hints: readonly string[], now: number): number {
+export function insertHints(
+  sql: SqlExecutor,
+  agentId: string,
+  memoryId: string,
+  hints: readonly string[],
+  now: number,
+): number {
   let added = 0;
   for (const hint of hints) {
-    added += sql.run(raw('INSERT OR IGNORE INTO memory_hints (agent_id, memory_id, hint, created_at) VALUES (?, ?, ?, ?)', agentId, memoryId, hint, now)).changes;
+    added += sql.run(
+      raw(
+        'INSERT OR IGNORE INTO memory_hints (agent_id, memory_id, hint, created_at) VALUES (?, ?, ?, ?)',
+        agentId,
+        memoryId,
+        hint,
+        now,
+      ),
+    ).changes;
   }
   return added;
 }
 
 /** The hints stored for a memory, oldest first. */
 export function listHints(sql: SqlExecutor, agentId: string, memoryId: string): string[] {
-  return sql.all<{ hint: string }>(raw('SELECT hint FROM memory_hints WHERE agent_id = ? AND memory_id = ? ORDER BY seq', agentId, memoryId)).map((r) => r.hint);
+  return sql
+    .all<{ hint: string }>(
+      raw('SELECT hint FROM memory_hints WHERE agent_id = ? AND memory_id = ? ORDER BY seq', agentId, memoryId),
+    )
+    .map((r) => r.hint);
 }
 
 /** Drops a memory's hints (when its content changes, the old questions no longer apply). */
@@ -33,6 +51,11 @@ const SEARCH_HINTS = `
   LIMIT ?`;
 
 /** BM25 over one agent's hints; one row per memory with its best hint's score. `match` comes from buildFtsMatch. */
-export function searchHints(sql: SqlExecutor, agentId: string, match: string, limit: number): Array<{ memoryId: string; bm25: number }> {
+export function searchHints(
+  sql: SqlExecutor,
+  agentId: string,
+  match: string,
+  limit: number,
+): Array<{ memoryId: string; bm25: number }> {
   return sql.all(raw(SEARCH_HINTS, match, agentId, limit * 5, limit));
 }

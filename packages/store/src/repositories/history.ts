@@ -1,4 +1,4 @@
-import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import type { MemoryHistoryRow, NewMemoryHistoryRow } from '../schema/memories.js';
 
 const INSERT_HISTORY = `INSERT INTO memory_history (

@@ -1,6 +1,14 @@
-import { type SqlExecutor, raw } from '../internal/sql.js';
+import { raw, type SqlExecutor } from '../internal/sql.js';
 
-export type ImportStatus = 'queued' | 'running' | 'paused' | 'completed' | 'completed_with_rejections' | 'failed' | 'cancelled' | 'removed';
+export type ImportStatus =
+  | 'queued'
+  | 'running'
+  | 'paused'
+  | 'completed'
+  | 'completed_with_rejections'
+  | 'failed'
+  | 'cancelled'
+  | 'removed';
 export type RecordOutcome = 'pending' | 'imported' | 'duplicate' | 'rejected';
 
 export interface ImportJobRow {
@@ -34,7 +42,10 @@ export interface ImportRecordRow {
   readonly updated_at: number;
 }
 
-export function insertImportJob(sql: SqlExecutor, row: { id: string; agentId: string; sourcePath: string; fileSize: number; now: number }): void {
+export function insertImportJob(
+  sql: SqlExecutor,
+  row: { id: string; agentId: string; sourcePath: string; fileSize: number; now: number },
+): void {
   sql.run(
     raw(
       `INSERT INTO import_jobs (id, agent_id, status, source_path, file_size, created_at, updated_at) VALUES (?, ?, 'queued', ?, ?, ?, ?)`,
@@ -49,13 +60,23 @@ export function insertImportJob(sql: SqlExecutor, row: { id: string; agentId: st
 }
 
 export function findImportJob(sql: SqlExecutor, id: string, agentId?: string): ImportJobRow | undefined {
-  return sql.get<ImportJobRow>(raw('SELECT * FROM import_jobs WHERE id = ? AND (? IS NULL OR agent_id = ?)', id, agentId ?? null, agentId ?? null));
+  return sql.get<ImportJobRow>(
+    raw('SELECT * FROM import_jobs WHERE id = ? AND (? IS NULL OR agent_id = ?)', id, agentId ?? null, agentId ?? null),
+  );
 }
 
 export function updateImportJob(
   sql: SqlExecutor,
   id: string,
-  patch: { status?: ImportStatus; jobId?: string | null; inventoryOffset?: number; inventoryDone?: boolean; nextLine?: number; error?: string | null; completedAt?: number | null },
+  patch: {
+    status?: ImportStatus;
+    jobId?: string | null;
+    inventoryOffset?: number;
+    inventoryDone?: boolean;
+    nextLine?: number;
+    error?: string | null;
+    completedAt?: number | null;
+  },
   now: number,
 ): void {
   sql.run(
@@ -89,7 +110,16 @@ export function updateImportJob(
 /** Records a line found by the inventory (idempotent: a line is inventoried once). */
 export function inventoryRecord(
   sql: SqlExecutor,
-  row: { importId: string; lineNo: number; offset: number; length: number; rawHash: string | null; outcome: RecordOutcome; reason: string | null; now: number },
+  row: {
+    importId: string;
+    lineNo: number;
+    offset: number;
+    length: number;
+    rawHash: string | null;
+    outcome: RecordOutcome;
+    reason: string | null;
+    now: number;
+  },
 ): void {
   sql.run(
     raw(
@@ -108,12 +138,27 @@ export function inventoryRecord(
 }
 
 export function nextPendingRecords(sql: SqlExecutor, importId: string, limit: number): ImportRecordRow[] {
-  return sql.all<ImportRecordRow>(raw("SELECT * FROM import_records WHERE import_id = ? AND outcome = 'pending' ORDER BY line_no LIMIT ?", importId, limit));
+  return sql.all<ImportRecordRow>(
+    raw(
+      "SELECT * FROM import_records WHERE import_id = ? AND outcome = 'pending' ORDER BY line_no LIMIT ?",
+      importId,
+      limit,
+    ),
+  );
 }
 
 export function settleRecord(
   sql: SqlExecutor,
-  row: { importId: string; lineNo: number; outcome: Exclude<RecordOutcome, 'pending'>; reason: string | null; recordId: string | null; sessionKey: string | null; messageCount: number | null; now: number },
+  row: {
+    importId: string;
+    lineNo: number;
+    outcome: Exclude<RecordOutcome, 'pending'>;
+    reason: string | null;
+    recordId: string | null;
+    sessionKey: string | null;
+    messageCount: number | null;
+    now: number;
+  },
 ): void {
   sql.run(
     raw(
@@ -133,13 +178,19 @@ export function settleRecord(
 
 export function importCounters(sql: SqlExecutor, importId: string): Record<RecordOutcome, number> {
   const counts = { pending: 0, imported: 0, duplicate: 0, rejected: 0 };
-  for (const r of sql.all<{ outcome: RecordOutcome; n: number }>(raw('SELECT outcome, count(*) AS n FROM import_records WHERE import_id = ? GROUP BY outcome', importId))) {
+  for (const r of sql.all<{ outcome: RecordOutcome; n: number }>(
+    raw('SELECT outcome, count(*) AS n FROM import_records WHERE import_id = ? GROUP BY outcome', importId),
+  )) {
     counts[r.outcome] = r.n;
   }
   return counts;
 }
 
-export function listImportRecords(sql: SqlExecutor, importId: string, filter: { outcome?: RecordOutcome | undefined; afterLine?: number | undefined; limit: number }): ImportRecordRow[] {
+export function listImportRecords(
+  sql: SqlExecutor,
+  importId: string,
+  filter: { outcome?: RecordOutcome | undefined; afterLine?: number | undefined; limit: number },
+): ImportRecordRow[] {
   return sql.all<ImportRecordRow>(
     raw(
       `SELECT * FROM import_records WHERE import_id = ? AND (? IS NULL OR outcome = ?) AND line_no > ? ORDER BY line_no LIMIT ?`,

@@ -1,6 +1,12 @@
 import { scopedMatch } from '../fts-query.js';
-import { type SqlExecutor, raw } from '../internal/sql.js';
-import { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, type MemoryCandidateRow, type MemoryFilters, memoryFilterParams } from './memory-filters.js';
+import { raw, type SqlExecutor } from '../internal/sql.js';
+import {
+  MEMORY_CANDIDATE_COLUMNS,
+  MEMORY_FILTERS_SQL,
+  type MemoryCandidateRow,
+  type MemoryFilters,
+  memoryFilterParams,
+} from './memory-filters.js';
 
 export interface LexicalHit extends MemoryCandidateRow {
   /** bm25(): lower is better; negative for matches. */
@@ -52,7 +58,9 @@ export function searchMemoriesLexical(
   const match = scopedMatch(params.agentId, params.match);
 
   const probe = probeSize(params.limit);
-  const top = sql.all<{ seq: number; bm25: number }>(raw(TOP_ROWIDS, params.scoped === false ? params.match : match, probe));
+  const top = sql.all<{ seq: number; bm25: number }>(
+    raw(TOP_ROWIDS, params.scoped === false ? params.match : match, probe),
+  );
   const pairs = JSON.stringify(top.map((t) => [t.seq, t.bm25]));
   const rows = sql.all<LexicalHit>(raw(ROWS_FOR_ROWIDS, pairs, ...filterParams));
   if (rows.length >= params.limit || top.length < probe) {

@@ -1,4 +1,4 @@
-import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import { canonicalEntityName } from './entities.js';
 
 /** A host reference a memory is linked to (a contact, a thread, a project...). */
@@ -12,11 +12,26 @@ const INSERT_LINK =
   'INSERT OR IGNORE INTO memory_links (memory_id, agent_id, ref_type, ref_id, label, label_key) VALUES (?, ?, ?, ?, ?, ?)';
 
 /** Replaces a memory's link rows with `refs`. */
-export function replaceMemoryLinks(sql: SqlExecutor, agentId: string, memoryId: string, refs: readonly LinkRef[]): void {
+export function replaceMemoryLinks(
+  sql: SqlExecutor,
+  agentId: string,
+  memoryId: string,
+  refs: readonly LinkRef[],
+): void {
   sql.run(raw('DELETE FROM memory_links WHERE memory_id = ?', memoryId));
   for (const ref of refs) {
     const label = ref.label ?? null;
-    sql.run(raw(INSERT_LINK, memoryId, agentId, ref.type, ref.refId, label, label === null ? null : canonicalEntityName(label)));
+    sql.run(
+      raw(
+        INSERT_LINK,
+        memoryId,
+        agentId,
+        ref.type,
+        ref.refId,
+        label,
+        label === null ? null : canonicalEntityName(label),
+      ),
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { MemoryId } from '@memory/core';
-import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import type { MemoryRow, MemoryRowUpdate, NewMemoryRow } from '../schema/memories.js';
 
 // Hot path: one prepared statement per remember, so raw SQL rather than a compiled builder query.
@@ -11,39 +11,44 @@ const INSERT_MEMORY = `INSERT INTO memories (
 ON CONFLICT (agent_id, content_hash) WHERE is_deleted = 0 DO NOTHING`;
 
 /** The columns a new memory is written with; lifecycle counters start at their defaults. */
-export type NewLiveMemory = Omit<NewMemoryRow, 'seq' | 'is_deleted' | 'deleted_at' | 'access_count' | 'last_accessed' | 'update_count'>;
+export type NewLiveMemory = Omit<
+  NewMemoryRow,
+  'seq' | 'is_deleted' | 'deleted_at' | 'access_count' | 'last_accessed' | 'update_count'
+>;
 
 /**
  * Inserts a new live memory unless one with the same content hash is live in the same scope (the
  * unique partial index decides, so there is no separate lookup first). Returns false for a duplicate.
  */
 export function insertMemory(sql: SqlExecutor, row: NewLiveMemory): boolean {
-  return sql.run(
-    raw(
-      INSERT_MEMORY,
-      row.id,
-      row.agent_id,
-      row.project ?? null,
-      row.type,
-      row.category ?? null,
-      row.content,
-      row.normalized_content,
-      row.content_hash,
-      row.confidence ?? 1,
-      row.importance ?? 0.5,
-      row.source_type ?? null,
-      row.source_id ?? null,
-      row.tags ?? '[]',
-      row.who ?? null,
-      row.why ?? null,
-      row.linked_entities ?? '[]',
-      row.pinned ?? 0,
-      row.expires_at ?? null,
-      row.embedding_model ?? null,
-      row.created_at,
-      row.updated_at,
-    ),
-  ).changes > 0;
+  return (
+    sql.run(
+      raw(
+        INSERT_MEMORY,
+        row.id,
+        row.agent_id,
+        row.project ?? null,
+        row.type,
+        row.category ?? null,
+        row.content,
+        row.normalized_content,
+        row.content_hash,
+        row.confidence ?? 1,
+        row.importance ?? 0.5,
+        row.source_type ?? null,
+        row.source_id ?? null,
+        row.tags ?? '[]',
+        row.who ?? null,
+        row.why ?? null,
+        row.linked_entities ?? '[]',
+        row.pinned ?? 0,
+        row.expires_at ?? null,
+        row.embedding_model ?? null,
+        row.created_at,
+        row.updated_at,
+      ),
+    ).changes > 0
+  );
 }
 
 const FIND_LIVE_BY_HASH = 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND is_deleted = 0';
@@ -67,6 +72,7 @@ export function findMemory(
 
 /** Updates columns of a memory in `agentId`'s scope. Returns the number of rows changed (0 or 1). */
 export function updateMemory(sql: SqlExecutor, agentId: string, id: string, patch: MemoryRowUpdate): number {
-  return sql.run(queryBuilder.updateTable('memories').set(patch).where('id', '=', id).where('agent_id', '=', agentId).compile())
-    .changes;
+  return sql.run(
+    queryBuilder.updateTable('memories').set(patch).where('id', '=', id).where('agent_id', '=', agentId).compile(),
+  ).changes;
 }

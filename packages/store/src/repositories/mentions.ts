@@ -1,4 +1,4 @@
-import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import type { MentionRow } from '../schema/graph.js';
 
 export interface EntityMatch {
@@ -18,7 +18,11 @@ const MATCH_ENTITIES = `
   JOIN entities AS e ON e.id = a.entity_id AND e.status = 'active'`;
 
 /** Active entities of `agentId` whose canonical name or alias is one of `canonicalNames`. */
-export function matchEntitiesByName(sql: SqlExecutor, agentId: string, canonicalNames: readonly string[]): EntityMatch[] {
+export function matchEntitiesByName(
+  sql: SqlExecutor,
+  agentId: string,
+  canonicalNames: readonly string[],
+): EntityMatch[] {
   if (canonicalNames.length === 0) return [];
   const names = JSON.stringify(canonicalNames);
   return sql.all<EntityMatch>(raw(MATCH_ENTITIES, names, agentId, names, agentId));
@@ -26,13 +30,22 @@ export function matchEntitiesByName(sql: SqlExecutor, agentId: string, canonical
 
 /** True when the agent has at least one active entity (lets writers skip linking cheaply). */
 export function agentHasEntities(sql: SqlExecutor, agentId: string): boolean {
-  return sql.get(raw("SELECT 1 AS x FROM entities WHERE agent_id = ? AND status = 'active' LIMIT 1", agentId)) !== undefined;
+  return (
+    sql.get(raw("SELECT 1 AS x FROM entities WHERE agent_id = ? AND status = 'active' LIMIT 1", agentId)) !== undefined
+  );
 }
 
 /** Records that a memory mentions an entity; bumps the entity's mention count when the link is new. */
 export function insertMention(
   sql: SqlExecutor,
-  mention: { memoryId: string; entityId: string; agentId: string; mentionText: string; confidence: number; now: number },
+  mention: {
+    memoryId: string;
+    entityId: string;
+    agentId: string;
+    mentionText: string;
+    confidence: number;
+    now: number;
+  },
 ): boolean {
   const inserted = sql.run(
     raw(

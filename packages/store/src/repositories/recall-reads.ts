@@ -1,6 +1,12 @@
-import { type SqlExecutor, raw } from '../internal/sql.js';
-import { VECTOR_TABLE, signSketch } from './embeddings.js';
-import { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, type MemoryCandidateRow, type MemoryFilters, memoryFilterParams } from './memory-filters.js';
+import { raw, type SqlExecutor } from '../internal/sql.js';
+import { signSketch, VECTOR_TABLE } from './embeddings.js';
+import {
+  MEMORY_CANDIDATE_COLUMNS,
+  MEMORY_FILTERS_SQL,
+  type MemoryCandidateRow,
+  type MemoryFilters,
+  memoryFilterParams,
+} from './memory-filters.js';
 
 // Reads for recall's channels. Every function takes the agent and applies it in the statement that
 // reads content, so no other scope's row can surface. Lists of ids arrive as one JSON array
@@ -14,14 +20,24 @@ const ROWS_FOR_IDS = `
   WHERE ${MEMORY_FILTERS_SQL}`;
 
 /** The live, in-scope memories among `ids` that pass `filters` (unordered). */
-export function readMemoryCandidates(sql: SqlExecutor, agentId: string, ids: readonly string[], filters: MemoryFilters, now: number): MemoryCandidateRow[] {
+export function readMemoryCandidates(
+  sql: SqlExecutor,
+  agentId: string,
+  ids: readonly string[],
+  filters: MemoryFilters,
+  now: number,
+): MemoryCandidateRow[] {
   if (ids.length === 0) return [];
-  return sql.all<MemoryCandidateRow>(raw(ROWS_FOR_IDS, JSON.stringify(ids), ...memoryFilterParams(agentId, now, filters)));
+  return sql.all<MemoryCandidateRow>(
+    raw(ROWS_FOR_IDS, JSON.stringify(ids), ...memoryFilterParams(agentId, now, filters)),
+  );
 }
 
 /** What the vec0 mirror was built for, if it exists. */
 export function vectorIndexState(sql: SqlExecutor): { model: string; dimensions: number } | undefined {
-  return sql.get<{ model: string; dimensions: number }>(raw('SELECT model, dimensions FROM vector_index_state WHERE name = ?', VECTOR_TABLE));
+  return sql.get<{ model: string; dimensions: number }>(
+    raw('SELECT model, dimensions FROM vector_index_state WHERE name = ?', VECTOR_TABLE),
+  );
 }
 
 const COARSE_KNN = `SELECT rowid AS seq FROM ${VECTOR_TABLE} WHERE embedding MATCH vec_bit(?) AND k = ? AND agent_id = ?`;
@@ -36,7 +52,12 @@ const VECTORS_BY_SEQ = `
  * sign bits; the agent is the partition key, so the KNN never visits another scope), returned with
  * their canonical float vectors for exact rescoring.
  */
-export function knnMemoryVectors(sql: SqlExecutor, agentId: string, vector: Float32Array, k: number): Array<{ memoryId: string; vector: Buffer }> {
+export function knnMemoryVectors(
+  sql: SqlExecutor,
+  agentId: string,
+  vector: Float32Array,
+  k: number,
+): Array<{ memoryId: string; vector: Buffer }> {
   const seqs = sql.all<{ seq: number }>(raw(COARSE_KNN, signSketch(vector), k, agentId)).map((r) => r.seq);
   if (seqs.length === 0) return [];
   return sql.all(raw(VECTORS_BY_SEQ, JSON.stringify(seqs), agentId));
@@ -50,13 +71,26 @@ const RECENT_VECTORS = `
   LIMIT ?`;
 
 /** The newest `window` memory vectors of one agent and model (the scan fallback without sqlite-vec). */
-export function recentMemoryVectors(sql: SqlExecutor, agentId: string, model: string, window: number): Array<{ memoryId: string; vector: Buffer }> {
+export function recentMemoryVectors(
+  sql: SqlExecutor,
+  agentId: string,
+  model: string,
+  window: number,
+): Array<{ memoryId: string; vector: Buffer }> {
   return sql.all(raw(RECENT_VECTORS, agentId, model, window));
 }
 
 /** Number of memory vectors an agent has for a model. */
 export function countMemoryVectors(sql: SqlExecutor, agentId: string, model: string): number {
-  return sql.get<{ n: number }>(raw("SELECT count(*) AS n FROM embeddings WHERE agent_id = ? AND model = ? AND source_type = 'memory'", agentId, model))?.n ?? 0;
+  return (
+    sql.get<{ n: number }>(
+      raw(
+        "SELECT count(*) AS n FROM embeddings WHERE agent_id = ? AND model = ? AND source_type = 'memory'",
+        agentId,
+        model,
+      ),
+    )?.n ?? 0
+  );
 }
 
 const LINKED = `
@@ -76,10 +110,16 @@ export function findLinkedMemories(
   return sql.all(raw(LINKED, JSON.stringify(refs.map((r) => [r.type, r.refId])), agentId, limit));
 }
 
-export const RECORD_ACCESS = 'UPDATE memories SET access_count = access_count + ?, last_accessed = ? WHERE id = ? AND agent_id = ?';
+export const RECORD_ACCESS =
+  'UPDATE memories SET access_count = access_count + ?, last_accessed = ? WHERE id = ? AND agent_id = ?';
 
 /** Host references of `agentId` whose label (canonical form) is one of `labelKeys`. */
-export function resolveLinkLabels(sql: SqlExecutor, agentId: string, labelKeys: readonly string[], limit: number): Array<{ type: string; refId: string }> {
+export function resolveLinkLabels(
+  sql: SqlExecutor,
+  agentId: string,
+  labelKeys: readonly string[],
+  limit: number,
+): Array<{ type: string; refId: string }> {
   if (labelKeys.length === 0) return [];
   return sql.all(
     raw(
@@ -99,14 +139,24 @@ export function resolveLinkLabels(sql: SqlExecutor, agentId: string, labelKeys: 
  * scan every memory per id: 27 s for 2,000 ids at 100k memories); never touches content, history
  * or updated_at.
  */
-export function recordMemoryAccess(sql: SqlExecutor, agentId: string, counts: ReadonlyMap<string, number>, now: number): number {
+export function recordMemoryAccess(
+  sql: SqlExecutor,
+  agentId: string,
+  counts: ReadonlyMap<string, number>,
+  now: number,
+): number {
   let changed = 0;
   for (const [id, n] of counts) changed += sql.run(raw(RECORD_ACCESS, n, now, id, agentId)).changes;
   return changed;
 }
 
 /** Stored vectors of the given memories for one model (to score candidates other channels found). */
-export function memoryVectors(sql: SqlExecutor, agentId: string, model: string, memoryIds: readonly string[]): Array<{ memoryId: string; vector: Buffer }> {
+export function memoryVectors(
+  sql: SqlExecutor,
+  agentId: string,
+  model: string,
+  memoryIds: readonly string[],
+): Array<{ memoryId: string; vector: Buffer }> {
   if (memoryIds.length === 0) return [];
   return sql.all(
     raw(
@@ -122,7 +172,11 @@ export function memoryVectors(sql: SqlExecutor, agentId: string, model: string, 
 }
 
 /** For each memory that is the source of claims: whether any is still active and whether any was superseded. */
-export function claimCurrentness(sql: SqlExecutor, agentId: string, memoryIds: readonly string[]): Array<{ memoryId: string; active: number; superseded: number }> {
+export function claimCurrentness(
+  sql: SqlExecutor,
+  agentId: string,
+  memoryIds: readonly string[],
+): Array<{ memoryId: string; active: number; superseded: number }> {
   if (memoryIds.length === 0) return [];
   return sql.all(
     raw(
@@ -138,9 +192,19 @@ export function claimCurrentness(sql: SqlExecutor, agentId: string, memoryIds: r
 }
 
 /** The first `maxTurns` turns of one of the agent's sessions, in order (for transcript excerpts). */
-export function sessionTurns(sql: SqlExecutor, agentId: string, sessionKey: string, maxTurns: number): Array<{ role: string; content: string }> {
+export function sessionTurns(
+  sql: SqlExecutor,
+  agentId: string,
+  sessionKey: string,
+  maxTurns: number,
+): Array<{ role: string; content: string }> {
   return sql.all(
-    raw('SELECT role, content FROM session_transcript_turns WHERE agent_id = ? AND session_key = ? ORDER BY seq LIMIT ?', agentId, sessionKey, maxTurns),
+    raw(
+      'SELECT role, content FROM session_transcript_turns WHERE agent_id = ? AND session_key = ? ORDER BY seq LIMIT ?',
+      agentId,
+      sessionKey,
+      maxTurns,
+    ),
   );
 }
 

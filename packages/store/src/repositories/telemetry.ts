@@ -1,4 +1,4 @@
-import { type SqlExecutor, raw } from '../internal/sql.js';
+import { raw, type SqlExecutor } from '../internal/sql.js';
 
 export interface RecallTelemetryRow {
   readonly agentId: string;
@@ -31,9 +31,16 @@ export function insertRecallTelemetry(sql: SqlExecutor, row: RecallTelemetryRow)
 /** One agent's telemetry, newest first. */
 export function listRecallTelemetry(sql: SqlExecutor, agentId: string, limit: number): RecallTelemetryRow[] {
   return sql
-    .all<{ agent_id: string; query: string; result_count: number; top_score: number | null; channels_json: string; vector_completeness: string; total_ms: number; created_at: number }>(
-      raw('SELECT * FROM recall_telemetry WHERE agent_id = ? ORDER BY seq DESC LIMIT ?', agentId, limit),
-    )
+    .all<{
+      agent_id: string;
+      query: string;
+      result_count: number;
+      top_score: number | null;
+      channels_json: string;
+      vector_completeness: string;
+      total_ms: number;
+      created_at: number;
+    }>(raw('SELECT * FROM recall_telemetry WHERE agent_id = ? ORDER BY seq DESC LIMIT ?', agentId, limit))
     .map((r) => ({
       agentId: r.agent_id,
       query: r.query,
@@ -48,5 +55,12 @@ export function listRecallTelemetry(sql: SqlExecutor, agentId: string, limit: nu
 
 /** Deletes an agent's telemetry (all of it, or older than `before`). */
 export function purgeRecallTelemetry(sql: SqlExecutor, agentId: string, before?: number): number {
-  return sql.run(raw('DELETE FROM recall_telemetry WHERE agent_id = ? AND (? IS NULL OR created_at < ?)', agentId, before ?? null, before ?? null)).changes;
+  return sql.run(
+    raw(
+      'DELETE FROM recall_telemetry WHERE agent_id = ? AND (? IS NULL OR created_at < ?)',
+      agentId,
+      before ?? null,
+      before ?? null,
+    ),
+  ).changes;
 }

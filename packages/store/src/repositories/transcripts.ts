@@ -1,10 +1,15 @@
-import { type SqlExecutor, queryBuilder, raw } from '../internal/sql.js';
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from '../schema/transcripts.js';
 
 /** The session row in `agentId`'s scope. */
 export function findTranscript(sql: SqlExecutor, agentId: string, sessionKey: string): TranscriptRow | undefined {
   return sql.get(
-    queryBuilder.selectFrom('session_transcripts').selectAll().where('agent_id', '=', agentId).where('session_key', '=', sessionKey).compile(),
+    queryBuilder
+      .selectFrom('session_transcripts')
+      .selectAll()
+      .where('agent_id', '=', agentId)
+      .where('session_key', '=', sessionKey)
+      .compile(),
   );
 }
 
@@ -34,7 +39,15 @@ export function upsertTranscript(
 /** Inserts a turn unless the session already has one with this key. Returns true when inserted. */
 export function insertTurn(
   sql: SqlExecutor,
-  turn: { agentId: string; sessionKey: string; turnKey: string; role: TranscriptRole; content: string; at: number | null; now: number },
+  turn: {
+    agentId: string;
+    sessionKey: string;
+    turnKey: string;
+    role: TranscriptRole;
+    content: string;
+    at: number | null;
+    now: number;
+  },
 ): boolean {
   return (
     sql.run(
@@ -126,7 +139,11 @@ export function listTranscripts(
 }
 
 /** Open sessions with no activity since `cutoff` (oldest first), for completion by TTL. */
-export function findIdleTranscripts(sql: SqlExecutor, cutoff: number, limit: number): Array<{ agent_id: string; session_key: string }> {
+export function findIdleTranscripts(
+  sql: SqlExecutor,
+  cutoff: number,
+  limit: number,
+): Array<{ agent_id: string; session_key: string }> {
   return sql.all(
     raw(
       'SELECT agent_id, session_key FROM session_transcripts WHERE completed_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT ?',

@@ -13,7 +13,7 @@ import type {
 import type { MemoriesColdTable, MemoriesTable, MemoryHistoryTable, MemoryLinksTable } from './memories.js';
 import type { MemoryJobsArchiveTable, MemoryJobsTable } from './queue.js';
 import type { EmbeddingsTable, VectorIndexStateTable } from './retrieval.js';
-import type { SessionTranscriptTurnsTable, SessionTranscriptsTable } from './transcripts.js';
+import type { SessionTranscriptsTable, SessionTranscriptTurnsTable } from './transcripts.js';
 
 /** Every table Kysely knows about (virtual FTS5/vec0 tables are reached with raw SQL in the store). */
 export interface DatabaseSchema {

@@ -1,4 +1,12 @@
-export type DocumentStatus = 'queued' | 'extracting' | 'chunking' | 'embedding' | 'indexing' | 'done' | 'failed' | 'deleted';
+export type DocumentStatus =
+  | 'queued'
+  | 'extracting'
+  | 'chunking'
+  | 'embedding'
+  | 'indexing'
+  | 'done'
+  | 'failed'
+  | 'deleted';
 
 export interface DocumentsTable {
   id: string;
