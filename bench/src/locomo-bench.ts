@@ -137,7 +137,7 @@ async function run(mode: Mode): Promise<Run> {
     );
     // Identical turns deduplicate into one memory: it stands for every turn id it came from.
     const diasOf = new Map<string, string[]>();
-    results.forEach((r, i) => diasOf.set(r.id, [...(diasOf.get(r.id) ?? []), turns[i]?.dia ?? '']));
+    for (const [i, r] of results.entries()) diasOf.set(r.id, [...(diasOf.get(r.id) ?? []), turns[i]?.dia ?? '']);
     const known = new Set(turns.map((t) => t.dia));
     for (const qa of sample.qa) {
       const gold = new Set(normaliseEvidence(qa.evidence ?? []).filter((d) => known.has(d)));

@@ -40,7 +40,7 @@ const results = await engine.rememberMany(
   })),
 );
 const docOf = new Map<string, string[]>();
-results.forEach((r, i) => docOf.set(r.id, [...(docOf.get(r.id) ?? []), docs[i]?.[docCol] ?? '']));
+for (const [i, r] of results.entries()) docOf.set(r.id, [...(docOf.get(r.id) ?? []), docs[i]?.[docCol] ?? '']);
 
 const [claimHeader, ...claimRows] = parseCsv(readFileSync(join(dir, 'claims_validation.csv'), 'utf8'));
 const [idCol, claimCol, citedCol] = ['id', 'claim', 'cited_doc_ids'].map((n) => col(claimHeader, n)) as [

@@ -373,12 +373,10 @@ export const memoryConfigSchema = z
     transcripts: transcriptsSchema.prefault({}),
     documents: documentsSchema.prefault({}),
     imports: importsSchema.prefault({}),
-    queue: queueSchema
-      .prefault({})
-      .refine((q) => q.heartbeatMs < q.leaseMs, {
-        message: 'queue.heartbeatMs must be below queue.leaseMs',
-        path: ['heartbeatMs'],
-      }),
+    queue: queueSchema.prefault({}).refine((q) => q.heartbeatMs < q.leaseMs, {
+      message: 'queue.heartbeatMs must be below queue.leaseMs',
+      path: ['heartbeatMs'],
+    }),
   })
   .refine((c) => c.documents.chunkOverlap < c.documents.chunkSize, {
     message: 'documents.chunkOverlap must be below documents.chunkSize',

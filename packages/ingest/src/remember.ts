@@ -160,7 +160,10 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
     const shouldLink = (agentId: string): boolean => {
       if (!config.remember.inlineEntityLinking) return false;
       let has = linking.get(agentId);
-      if (has === undefined) linking.set(agentId, (has = agentHasEntities(sql, agentId)));
+      if (has === undefined) {
+        has = agentHasEntities(sql, agentId);
+        linking.set(agentId, has);
+      }
       return has;
     };
     return items.map((item) =>
@@ -202,7 +205,7 @@ async function prepareAll(writer: MemoryWriter, inputs: unknown, chunk: number):
       }));
       throw invalidInput('rememberMany', issues, parsed.error);
     }
-    parsed.data.forEach((input, i) => prepared.push(prepare(input, 'rememberMany', start + i)));
+    for (const [i, input] of parsed.data.entries()) prepared.push(prepare(input, 'rememberMany', start + i));
   }
   return prepared;
 }

@@ -121,7 +121,7 @@ raw.forEach((v, i) => {
   }
 });
 const components = new Float32Array(directions.length * dimensions);
-directions.forEach((u, k) => components.set(Float32Array.from(u), k * dimensions));
+for (const [k, u] of directions.entries()) components.set(Float32Array.from(u), k * dimensions);
 
 const header: WordVectorHeader = {
   version: 1,

@@ -152,7 +152,7 @@ export function createAiSdkLlm(options: AiSdkLlmOptions): LlmProvider {
             )
           : undefined;
       const prompt = toAiSdkMessages(request.messages, request.responseFormat === 'json');
-      let result;
+      let result: Awaited<ReturnType<typeof ai.generateText>>;
       try {
         result = await ai.generateText({
           model: model as never,
@@ -203,7 +203,7 @@ export function createAiSdkEmbedder(options: AiSdkEmbedderOptions): EmbeddingPro
     dimensions,
     async embed(texts, callOptions = {}) {
       if (texts.length === 0) return [];
-      let result;
+      let result: Awaited<ReturnType<typeof ai.embedMany>>;
       try {
         result = await ai.embedMany({
           model: model as never,

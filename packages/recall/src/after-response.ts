@@ -44,7 +44,10 @@ export function createAfterResponseWriter(store: Store, scheduler: Scheduler, lo
     recordAccess(agentId: string, ids: readonly string[]): void {
       if (ids.length === 0) return;
       let counts = access.get(agentId);
-      if (!counts) access.set(agentId, (counts = new Map()));
+      if (!counts) {
+        counts = new Map();
+        access.set(agentId, counts);
+      }
       for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
       pending += ids.length;
       schedule();

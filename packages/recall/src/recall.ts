@@ -65,7 +65,10 @@ export function createRecall(deps: RecallDeps) {
     const candidates = new Map<string, Candidate>();
     const candidate = (id: string): Candidate => {
       let c = candidates.get(id);
-      if (!c) candidates.set(id, (c = { id, evidence: {} }));
+      if (!c) {
+        c = { id, evidence: {} };
+        candidates.set(id, c);
+      }
       return c;
     };
     const stage = <T>(name: string, fn: () => T, fallback: T): T => {
@@ -131,8 +134,9 @@ export function createRecall(deps: RecallDeps) {
         )) {
           const c = candidate(link.memoryId);
           c.evidence.linked = 1;
-          if (!c.linkedBy?.some((l) => l.type === link.refType && l.refId === link.refId))
-            (c.linkedBy ??= []).push({ type: link.refType, refId: link.refId });
+          c.linkedBy ??= [];
+          if (!c.linkedBy.some((l) => l.type === link.refType && l.refId === link.refId))
+            c.linkedBy.push({ type: link.refType, refId: link.refId });
         }
       }
       t.linked = performance.now() - mark;

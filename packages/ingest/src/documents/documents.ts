@@ -196,7 +196,10 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           writer,
           batch.map(({ item }) => item.content),
         );
-        batch.forEach(({ index }, i) => result?.[i] && vectors.set(index, result[i]));
+        for (const [i, { index }] of batch.entries()) {
+          const vector = result?.[i];
+          if (vector) vectors.set(index, vector);
+        }
       }
       advance(id, 'indexing');
       for (let start = 0; start < todo.length; start += settings.indexBatchSize) {

@@ -55,7 +55,7 @@ export function writeImportedRecord(
       record.timestamp,
     ),
   );
-  kept.forEach((m, index) =>
+  for (const [index, m] of kept.entries()) {
     insertTurn(sql, {
       agentId: row.agent_id,
       sessionKey,
@@ -64,7 +64,7 @@ export function writeImportedRecord(
       content: m.content,
       at: record.timestamp,
       now,
-    }),
-  );
+    });
+  }
   return { outcome: 'imported', sessionKey };
 }

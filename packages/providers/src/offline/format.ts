@@ -52,8 +52,8 @@ export function encodeWordVectors(data: WordVectors): Buffer {
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const head = header.dimensions * header.components;
   const floats = Buffer.alloc((head + header.count) * 4);
-  data.components.forEach((x, i) => floats.writeFloatLE(x, i * 4));
-  data.scales.forEach((x, i) => floats.writeFloatLE(x, (head + i) * 4));
+  for (const [i, x] of data.components.entries()) floats.writeFloatLE(x, i * 4);
+  for (const [i, x] of data.scales.entries()) floats.writeFloatLE(x, (head + i) * 4);
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.length, 0);
   return Buffer.concat([
