@@ -92,7 +92,6 @@ import {
 import {
   type ClaimAsOf,
   claimsAsOf,
-  deleteHints,
   listRecallTelemetry,
   openStore,
   purgeRecallTelemetry,
@@ -316,8 +315,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     config,
     schemas: createInputSchemas(config),
     embedder,
-    onContentWritten: (sql, memory) => {
-      if (memory.changed) deleteHints(sql, memory.agentId, memory.id);
+    onContentLive: (_sql, memory) => {
       if (!hintsOn || memory.type === 'document_chunk') return;
       queue.enqueue({
         jobType: PROSPECTIVE_INDEX_JOB,

@@ -1,5 +1,5 @@
-import { ensureVectorIndex, findMemory, updateMemory, upsertEmbedding } from '@memory/store';
-import { embedTexts, type MemoryWriter } from './writer.js';
+import { attachMemoryVector, findMemory } from '@memory/store';
+import { embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
 /**
  * Gives vectors to memories written without one (by the Dreaming seam, which never calls
@@ -21,28 +21,13 @@ export async function embedStoredMemories(
   if (!vectors) return 0;
   return store.write((sql) => {
     const now = store.clock.now();
-    const mirror = ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
     let stored = 0;
-    rows.forEach((row, i) => {
+    for (const [i, row] of rows.entries()) {
       const vector = vectors[i];
-      const current = findMemory(sql, agentId, row.id);
-      if (!vector || !current || current.content_hash !== row.content_hash) return;
-      upsertEmbedding(
-        sql,
-        {
-          agentId,
-          sourceType: 'memory',
-          sourceId: row.id,
-          contentHash: row.content_hash,
-          model: embedder.model,
-          vector,
-          now,
-        },
-        mirror,
-      );
-      updateMemory(sql, agentId, row.id, { embedding_model: embedder.model });
-      stored++;
-    });
+      if (!vector) continue;
+      const memory = { agentId, id: row.id, contentHash: row.content_hash };
+      if (attachMemoryVector(sql, writeDeps(writer), memory, { model: embedder.model, vector }, now)) stored++;
+    }
     return stored;
   });
 }

@@ -12,7 +12,6 @@ export { extractText, htmlToText } from './documents/extract-text.js';
 export type { FetchedDocument, FetchFailure, FetchOptions } from './documents/fetch-document.js';
 export { DocumentFetchError, fetchDocument } from './documents/fetch-document.js';
 export { embedStoredMemories } from './embed-existing.js';
-export { linkMemoryToEntities, properNounCandidates } from './entity-linker.js';
 export type {
   ImportCounters,
   ImportRecordView,

@@ -1,26 +1,14 @@
+import { invalidInput, type MemoryId, parseInput, yieldToEventLoop } from '@memory/core';
 import {
-  hashNormalized,
-  invalidInput,
-  MemoryError,
-  type MemoryId,
-  normalizeForHash,
-  normalizeForStorage,
-  parseInput,
-  yieldToEventLoop,
-} from '@memory/core';
-import {
-  agentHasEntities,
-  ensureVectorIndex,
+  createMemories,
   findLiveMemoryIdByHash,
-  insertHistory,
-  insertMemory,
-  replaceMemoryLinks,
-  type SqlExecutor,
-  upsertEmbedding,
+  type MemoryVector,
+  type NewMemory,
+  type PreparedContent,
+  prepareContent,
 } from '@memory/store';
-import { linkMemoryToEntities } from './entity-linker.js';
 import type { ParsedRemember } from './inputs.js';
-import { auditColumns, embedTexts, type MemoryWriter } from './writer.js';
+import { auditOf, embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
 export interface RememberResult {
   readonly id: MemoryId;
@@ -28,22 +16,23 @@ export interface RememberResult {
   readonly deduped: boolean;
 }
 
-export interface Prepared {
+export interface Prepared extends PreparedContent {
   readonly input: ParsedRemember;
-  readonly content: string;
-  readonly normalized: string;
-  readonly hash: string;
 }
 
-/** Normalizes and hashes one validated input; content that is only punctuation is refused. */
-export function prepare(input: ParsedRemember, operation: string, index?: number): Prepared {
-  const content = normalizeForStorage(input.content);
-  const normalized = normalizeForHash(content);
-  if (normalized.length === 0) {
+/** Normalizes and hashes content for any write path; content that is only punctuation is refused. */
+export function prepareText(content: string, operation: string, index?: number): PreparedContent {
+  const prepared = prepareContent(content);
+  if (prepared.normalized.length === 0) {
     const path = index === undefined ? ['content'] : [index, 'content'];
     throw invalidInput(operation, [{ path, message: 'content must hold more than punctuation' }]);
   }
-  return { input, content, normalized, hash: hashNormalized(normalized) };
+  return prepared;
+}
+
+/** Normalizes and hashes one validated input (see {@link prepareText}). */
+export function prepare(input: ParsedRemember, operation: string, index?: number): Prepared {
+  return { input, ...prepareText(input.content, operation, index) };
 }
 
 /** Which prepared items are new (no live duplicate), read before any embedding is paid for. */
@@ -59,80 +48,28 @@ function findNew(writer: MemoryWriter, items: readonly Prepared[]): Prepared[] {
   });
 }
 
-export function writeOne(
-  writer: MemoryWriter,
-  sql: SqlExecutor,
-  item: Prepared,
-  vector: Float32Array | undefined,
-  mirror: boolean,
-  linkEntities: boolean,
-  now: number,
-): RememberResult {
+/** The store writer's view of one prepared input. */
+export function newMemory(writer: MemoryWriter, item: Prepared, embedding: MemoryVector | undefined): NewMemory {
   const { input } = item;
-  const id = writer.store.ids.next() as MemoryId;
-  const inserted = insertMemory(sql, {
-    id,
-    agent_id: input.agentId,
-    project: input.project ?? null,
+  return {
+    agentId: input.agentId,
+    content: { content: item.content, normalized: item.normalized, hash: item.hash },
     type: input.type,
-    category: input.category ?? null,
-    content: item.content,
-    normalized_content: item.normalized,
-    content_hash: item.hash,
-    confidence: input.confidence ?? 1,
     importance: input.importance ?? writer.config.remember.defaultImportance,
-    source_type: input.source?.type ?? null,
-    source_id: input.source?.id ?? null,
-    tags: JSON.stringify(input.tags ?? []),
-    who: input.who ?? null,
-    why: input.why ?? null,
-    linked_entities: JSON.stringify(input.linkedEntities ?? []),
-    pinned: input.pinned ? 1 : 0,
-    expires_at: input.expiresAt ?? null,
-    embedding_model: vector && writer.embedder ? writer.embedder.model : null,
-    created_at: input.createdAt ?? now,
-    updated_at: now,
-  });
-  if (!inserted) {
-    const existing = findLiveMemoryIdByHash(sql, input.agentId, item.hash);
-    if (existing) return { id: existing, deduped: true };
-    throw new MemoryError('STORAGE_ERROR', 'a memory insert was refused without a live duplicate', {
-      details: { agentId: input.agentId },
-    });
-  }
-  insertHistory(sql, {
-    id: writer.store.ids.next(),
-    memory_id: id,
-    agent_id: input.agentId,
-    event: 'created',
-    old_content: null,
-    new_content: item.content,
-    reason: null,
-    metadata: JSON.stringify({ type: input.type, ...(input.source ? { source: input.source } : {}) }),
-    created_at: now,
-    ...auditColumns(input.agentId, input),
-  });
-  if (input.linkedEntities && input.linkedEntities.length > 0) {
-    replaceMemoryLinks(sql, input.agentId, id, input.linkedEntities);
-  }
-  if (linkEntities) linkMemoryToEntities(sql, { id, agentId: input.agentId, content: item.content, now });
-  writer.onContentWritten?.(sql, { id, agentId: input.agentId, type: input.type, changed: false });
-  if (vector && writer.embedder) {
-    upsertEmbedding(
-      sql,
-      {
-        agentId: input.agentId,
-        sourceType: 'memory',
-        sourceId: id,
-        contentHash: item.hash,
-        model: writer.embedder.model,
-        vector,
-        now,
-      },
-      mirror,
-    );
-  }
-  return { id, deduped: false };
+    confidence: input.confidence,
+    project: input.project,
+    category: input.category,
+    source: input.source,
+    tags: input.tags,
+    who: input.who,
+    why: input.why,
+    linkedEntities: input.linkedEntities,
+    pinned: input.pinned,
+    expiresAt: input.expiresAt,
+    createdAt: input.createdAt,
+    embedding,
+    audit: auditOf(input),
+  };
 }
 
 /** Embeds what is new, then writes the batch in one transaction. */
@@ -149,27 +86,19 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
     if (vector && item) vectorOf.set(item, vector);
   }
 
-  const { store, config, embedder } = writer;
-  return store.write((sql) => {
-    const now = store.clock.now();
-    const mirror =
-      embedder !== undefined &&
-      vectorOf.size > 0 &&
-      ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
-    const linking = new Map<string, boolean>();
-    const shouldLink = (agentId: string): boolean => {
-      if (!config.remember.inlineEntityLinking) return false;
-      let has = linking.get(agentId);
-      if (has === undefined) {
-        has = agentHasEntities(sql, agentId);
-        linking.set(agentId, has);
-      }
-      return has;
-    };
-    return items.map((item) =>
-      writeOne(writer, sql, item, vectorOf.get(item), mirror, shouldLink(item.input.agentId), now),
-    );
-  });
+  const { store, embedder } = writer;
+  const embeddingOf = (item: Prepared): MemoryVector | undefined => {
+    const vector = vectorOf.get(item);
+    return vector && embedder ? { model: embedder.model, vector } : undefined;
+  };
+  return store.write((sql) =>
+    createMemories(
+      sql,
+      writeDeps(writer),
+      items.map((item) => newMemory(writer, item, embeddingOf(item))),
+      store.clock.now(),
+    ),
+  );
 }
 
 /**

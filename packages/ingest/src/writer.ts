@@ -1,5 +1,5 @@
 import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
-import type { SqlExecutor, Store } from '@memory/store';
+import type { MemoryAudit, MemoryVector, MemoryWriteDeps, Store } from '@memory/store';
 import type { InputSchemas } from './inputs.js';
 
 /** What the memory writer needs; built once by the engine. */
@@ -10,12 +10,11 @@ export interface MemoryWriter {
   /** Already wrapped by the store's transaction guard. */
   readonly embedder?: EmbeddingProvider | undefined;
   /**
-   * Called inside the write transaction when a memory's content is new (created, or changed by
-   * modify): the engine uses it to queue derived work such as prospective hints.
+   * Called inside the write transaction whenever a memory's content becomes live (created, replaced
+   * or recovered), on every write path: the engine queues derived work such as prospective hints.
+   * Old hints were already removed by the store's memory writer.
    */
-  readonly onContentWritten?:
-    | ((sql: SqlExecutor, memory: { id: string; agentId: string; type: string; changed: boolean }) => void)
-    | undefined;
+  readonly onContentLive?: MemoryWriteDeps['onContentLive'];
 }
 
 /** The audit fields every mutation records. */
@@ -25,13 +24,30 @@ export interface AuditContext {
   readonly requestId?: string | undefined;
 }
 
-export function auditColumns(agentId: string, audit: AuditContext) {
+/** The store writer's dependencies for this engine's writes. */
+export function writeDeps(writer: MemoryWriter): MemoryWriteDeps {
   return {
-    changed_by: audit.actor?.id ?? agentId,
-    actor_type: audit.actor?.type ?? 'agent',
-    session_id: audit.sessionId ?? null,
-    request_id: audit.requestId ?? null,
-  } as const;
+    ids: writer.store.ids,
+    vectorAvailable: writer.store.vector.available,
+    inlineEntityLinking: writer.config.remember.inlineEntityLinking,
+    onContentLive: writer.onContentLive,
+  };
+}
+
+/** The audit record of a request: who, in which session and request, and why. */
+export function auditOf(input: AuditContext & { reason?: string | undefined }): MemoryAudit {
+  return {
+    actor: input.actor,
+    sessionId: input.sessionId,
+    requestId: input.requestId,
+    reason: input.reason,
+  };
+}
+
+/** The vector of one text for the store writer, or undefined when there is no (working) embedder. */
+export async function embedOne(writer: MemoryWriter, text: string): Promise<MemoryVector | undefined> {
+  const vector = (await embedTexts(writer, [text]))?.[0];
+  return vector && writer.embedder ? { model: writer.embedder.model, vector } : undefined;
 }
 
 /**

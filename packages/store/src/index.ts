@@ -12,6 +12,28 @@ export type { CheckpointResult } from './internal/checkpointer.js';
 export type { RunResult } from './internal/sql.js';
 export { queryBuilder, SqlExecutor } from './internal/sql.js';
 export type { SqliteDatabase } from './internal/sqlite.js';
+// The one memory writer: every path that creates, changes, forgets or recovers memories uses it.
+export {
+  attachMemoryVector,
+  type ContentCause,
+  type CreatedMemory,
+  changeMemory,
+  createMemories,
+  type ForgetRequest,
+  forgetMemoryRecord,
+  linkMemoryToEntities,
+  type MemoryAudit,
+  type MemoryChange,
+  type MemoryVector,
+  type MemoryWriteDeps,
+  memoryNotFound,
+  type NewMemory,
+  type PreparedContent,
+  prepareContent,
+  properNounCandidates,
+  type RecoverRequest,
+  recoverMemoryRecord,
+} from './memory-writer/index.js';
 export { MIGRATIONS } from './migrations/index.js';
 export type { Migration } from './migrations/migration.js';
 export type { MigrationResult, MigrationStatus } from './migrations/runner.js';

@@ -13,24 +13,22 @@ import {
 } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
 import {
-  agentHasEntities,
   countDocumentMemories,
+  createMemories,
   type DocumentRow,
   type DocumentStatus,
-  ensureVectorIndex,
   exclusiveDocumentMemoryIds,
   findDocument,
+  forgetMemoryRecord,
   insertDocument,
-  insertHistory,
   linkDocumentMemory,
   linkedChunkHashes,
   listDocuments,
   setDocumentStatus,
-  updateMemory,
 } from '@memory/store';
 import { z } from 'zod';
-import { prepare, writeOne } from '../remember.js';
-import { embedTexts, type MemoryWriter } from '../writer.js';
+import { newMemory, prepare } from '../remember.js';
+import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
 import { chunkText } from './chunk-text.js';
 import { extractText } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
@@ -207,16 +205,19 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         const batch = todo.slice(start, start + settings.indexBatchSize);
         store.write((sql) => {
           if (findDocument(sql, doc.agent_id, id)?.status !== 'indexing') throw new DocumentGone();
-          const now = store.clock.now();
           const embedder = writer.embedder;
-          const mirror =
-            embedder !== undefined &&
-            vectors.size > 0 &&
-            ensureVectorIndex(sql, store.vector.available, embedder.model, embedder.dimensions, now);
-          const link = config.remember.inlineEntityLinking && agentHasEntities(sql, doc.agent_id);
-          for (const { item, index } of batch) {
-            const { id: memoryId } = writeOne(writer, sql, item, vectors.get(index), mirror, link, now);
-            linkDocumentMemory(sql, id, memoryId, index);
+          const created = createMemories(
+            sql,
+            writeDeps(writer),
+            batch.map(({ item, index }) => {
+              const vector = vectors.get(index);
+              return newMemory(writer, item, vector && embedder ? { model: embedder.model, vector } : undefined);
+            }),
+            store.clock.now(),
+          );
+          for (const [i, { index }] of batch.entries()) {
+            const memoryId = created[i]?.id;
+            if (memoryId) linkDocumentMemory(sql, id, memoryId, index);
           }
         });
         await yieldToEventLoop();
@@ -306,22 +307,21 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         setDocumentStatus(sql, id, 'deleted', now);
         const chunks = exclusiveDocumentMemoryIds(sql, id);
         for (const memoryId of chunks) {
-          updateMemory(sql, agentId, memoryId, { is_deleted: 1, deleted_at: now, updated_at: now });
-          insertHistory(sql, {
-            id: store.ids.next(),
-            memory_id: memoryId,
-            agent_id: agentId,
-            event: 'deleted',
-            old_content: null,
-            new_content: null,
-            changed_by: 'document-delete',
-            actor_type: 'engine',
-            reason: `document ${id} deleted`,
-            metadata: JSON.stringify({ documentId: id }),
-            session_id: null,
-            request_id: null,
-            created_at: now,
-          });
+          forgetMemoryRecord(
+            sql,
+            writeDeps(writer),
+            {
+              agentId,
+              id: memoryId,
+              force: true,
+              audit: {
+                actor: { id: 'document-delete', type: 'engine' },
+                reason: `document ${id} deleted`,
+                metadata: { documentId: id },
+              },
+            },
+            now,
+          );
         }
         queue.cancel({ documentId: id, apply: true });
         return { deleted: true, forgottenChunks: chunks.length };

@@ -162,3 +162,25 @@ export function countEmbeddings(
     : 0;
   return { canonical, mirrored };
 }
+
+/**
+ * Removes every canonical vector of a source (all models) and its vec0 mirror rows. The mirror is
+ * touched only when sqlite-vec is loaded and the mirror exists; returns how many vectors went.
+ */
+export function deleteSourceEmbeddings(
+  sql: SqlExecutor,
+  source: { sourceType: string; sourceId: string },
+  vectorAvailable: boolean,
+): number {
+  const rows = sql.all<{ seq: number }>(
+    raw('SELECT seq FROM embeddings WHERE source_type = ? AND source_id = ?', source.sourceType, source.sourceId),
+  );
+  if (rows.length === 0) return 0;
+  const mirror =
+    vectorAvailable && sql.get(raw('SELECT 1 AS x FROM vector_index_state WHERE name = ?', VECTOR_TABLE)) !== undefined;
+  for (const { seq } of rows) {
+    sql.run(raw('DELETE FROM embeddings WHERE seq = ?', seq));
+    if (mirror) sql.run(raw(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`, BigInt(seq)));
+  }
+  return rows.length;
+}

@@ -76,3 +76,19 @@ export function updateMemory(sql: SqlExecutor, agentId: string, id: string, patc
     queryBuilder.updateTable('memories').set(patch).where('id', '=', id).where('agent_id', '=', agentId).compile(),
   ).changes;
 }
+
+/** Keeps a lossless JSON copy of a memory row before it changes or is removed, keyed by the history event. */
+export function copyMemoryToCold(
+  sql: SqlExecutor,
+  row: MemoryRow,
+  historyId: string,
+  reason: string,
+  now: number,
+): void {
+  sql.run(
+    queryBuilder
+      .insertInto('memories_cold')
+      .values({ id: historyId, agent_id: row.agent_id, row_json: JSON.stringify(row), reason, archived_at: now })
+      .compile(),
+  );
+}

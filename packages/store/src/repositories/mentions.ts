@@ -75,3 +75,16 @@ export function listMentions(sql: SqlExecutor, agentId: string, memoryId: string
       .compile(),
   );
 }
+
+/** Removes a memory's entity mentions and lowers each entity's mention count. Returns how many went. */
+export function deleteMentionsOfMemory(sql: SqlExecutor, agentId: string, memoryId: string): number {
+  const entities = sql.all<{ entity_id: string }>(
+    raw('SELECT entity_id FROM memory_entity_mentions WHERE memory_id = ? AND agent_id = ?', memoryId, agentId),
+  );
+  if (entities.length === 0) return 0;
+  sql.run(raw('DELETE FROM memory_entity_mentions WHERE memory_id = ? AND agent_id = ?', memoryId, agentId));
+  for (const { entity_id } of entities) {
+    sql.run(raw('UPDATE entities SET mentions = max(mentions - 1, 0) WHERE id = ?', entity_id));
+  }
+  return entities.length;
+}

@@ -1,4 +1,6 @@
-import { canonicalEntityName, insertMention, matchEntitiesByName, type SqlExecutor } from '@memory/store';
+import type { SqlExecutor } from '../internal/sql.js';
+import { canonicalEntityName } from '../repositories/entities.js';
+import { insertMention, matchEntitiesByName } from '../repositories/mentions.js';
 
 // Runs of capitalized words ("Alice", "Acme Corp", "São Paulo", "O'Brien"), possibly joined by
 // short lower-case connectors inside a name ("Bank of America").
@@ -26,7 +28,7 @@ export function properNounCandidates(content: string): Map<string, string> {
 /**
  * Inline entity linking (ARCHITECTURE §5): links a new memory to entities that already exist for the
  * same agent, by name or alias. Writes mention rows only; never creates entities. Runs inside the
- * remember transaction. Returns the number of mentions written.
+ * memory writer's transaction whenever content becomes live. Returns the number of mentions written.
  */
 export function linkMemoryToEntities(
   sql: SqlExecutor,

@@ -1,0 +1,137 @@
+import type { SqlExecutor } from '../internal/sql.js';
+import { deleteSourceEmbeddings, ensureVectorIndex, upsertEmbedding } from '../repositories/embeddings.js';
+import { deleteHints } from '../repositories/hints.js';
+import { insertHistory } from '../repositories/history.js';
+import { agentHasEntities, deleteMentionsOfMemory } from '../repositories/mentions.js';
+import type { HistoryEvent, MemoryRow } from '../schema/memories.js';
+import type { ContentCause, MemoryAudit, MemoryVector, MemoryWriteDeps } from './context.js';
+import { linkMemoryToEntities } from './entity-mentions.js';
+
+/** Appends the audit row for one change and returns its id (also the key of any cold copy). */
+export function recordHistory(
+  sql: SqlExecutor,
+  deps: MemoryWriteDeps,
+  change: {
+    memoryId: string;
+    agentId: string;
+    event: HistoryEvent;
+    oldContent: string | null;
+    newContent: string | null;
+    audit: MemoryAudit;
+    metadata: Record<string, unknown>;
+    now: number;
+  },
+): string {
+  const id = deps.ids.next();
+  const { audit } = change;
+  insertHistory(sql, {
+    id,
+    memory_id: change.memoryId,
+    agent_id: change.agentId,
+    event: change.event,
+    old_content: change.oldContent,
+    new_content: change.newContent,
+    changed_by: audit.actor?.id ?? change.agentId,
+    actor_type: audit.actor?.type ?? 'agent',
+    reason: audit.reason ?? null,
+    metadata: JSON.stringify({ ...change.metadata, ...(audit.metadata ?? {}) }),
+    session_id: audit.sessionId ?? null,
+    request_id: audit.requestId ?? null,
+    created_at: change.now,
+  });
+  return id;
+}
+
+/**
+ * Per-transaction state of the writer: the vector mirror's readiness per model and whether each
+ * agent has entities to link to, each asked once per transaction rather than once per memory.
+ */
+export class WriteSession {
+  readonly sql: SqlExecutor;
+  readonly deps: MemoryWriteDeps;
+  readonly now: number;
+  readonly #mirror = new Map<string, boolean>();
+  readonly #hasEntities = new Map<string, boolean>();
+
+  constructor(sql: SqlExecutor, deps: MemoryWriteDeps, now: number) {
+    this.sql = sql;
+    this.deps = deps;
+    this.now = now;
+  }
+
+  /** Makes sure the vec0 mirror exists for this model; false when sqlite-vec is not loaded. */
+  mirror(model: string, dimensions: number): boolean {
+    const key = `${model}\u0000${dimensions}`;
+    let ready = this.#mirror.get(key);
+    if (ready === undefined) {
+      ready = ensureVectorIndex(this.sql, this.deps.vectorAvailable, model, dimensions, this.now);
+      this.#mirror.set(key, ready);
+    }
+    return ready;
+  }
+
+  shouldLink(agentId: string): boolean {
+    if (!this.deps.inlineEntityLinking) return false;
+    let has = this.#hasEntities.get(agentId);
+    if (has === undefined) {
+      has = agentHasEntities(this.sql, agentId);
+      this.#hasEntities.set(agentId, has);
+    }
+    return has;
+  }
+}
+
+/**
+ * Stores the canonical vector of a memory's current content and its vec0 mirror row. Vectors of
+ * older content or other models were removed by {@link dropDerived} when the content changed.
+ */
+export function storeMemoryVector(
+  session: WriteSession,
+  memory: { id: string; agentId: string; contentHash: string },
+  embedding: MemoryVector,
+): void {
+  upsertEmbedding(
+    session.sql,
+    {
+      agentId: memory.agentId,
+      sourceType: 'memory',
+      sourceId: memory.id,
+      contentHash: memory.contentHash,
+      model: embedding.model,
+      vector: embedding.vector,
+      now: session.now,
+    },
+    session.mirror(embedding.model, embedding.vector.length),
+  );
+}
+
+/**
+ * Removes what was derived from a memory's content: vectors (and mirror rows), prospective hints and
+ * entity mentions. Runs when content is replaced or stops being live. Host links stay: they mirror
+ * the row's own `linked_entities`, which a forgotten row keeps for recovery.
+ */
+export function dropDerived(session: WriteSession, row: Pick<MemoryRow, 'id' | 'agent_id'>): void {
+  const { sql, deps } = session;
+  deleteSourceEmbeddings(sql, { sourceType: 'memory', sourceId: row.id }, deps.vectorAvailable);
+  deleteHints(sql, row.agent_id, row.id);
+  deleteMentionsOfMemory(sql, row.agent_id, row.id);
+}
+
+/**
+ * Derives what live content needs: the vector when one was computed, entity mentions, and the
+ * host's derived work (hints) through `onContentLive`. The caller sets `embedding_model` on the row.
+ */
+export function deriveLive(
+  session: WriteSession,
+  row: Pick<MemoryRow, 'id' | 'agent_id' | 'type' | 'content' | 'content_hash'>,
+  cause: ContentCause,
+  embedding: MemoryVector | undefined,
+): void {
+  const { sql, deps } = session;
+  if (embedding)
+    storeMemoryVector(session, { id: row.id, agentId: row.agent_id, contentHash: row.content_hash }, embedding);
+  if (session.shouldLink(row.agent_id)) {
+    linkMemoryToEntities(sql, { id: row.id, agentId: row.agent_id, content: row.content, now: session.now });
+  }
+  deps.onContentLive?.(sql, { id: row.id, agentId: row.agent_id, type: row.type, cause });
+}
