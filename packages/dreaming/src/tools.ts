@@ -13,7 +13,7 @@ import {
   queryTokens,
   type Store,
   saveRunbookNotes,
-  searchEntities as searchEntityRows,
+  searchEntitiesByName,
   searchMemoriesLexical,
   searchTranscriptTurns,
 } from '@memory/store';
@@ -58,7 +58,7 @@ export function passTools(
     name: 'search_entities',
     description: 'Entities of this agent whose name or alias contains the query.',
     input: z.strictObject({ query: z.string().min(1).max(200) }),
-    run: ({ query }) => store.read((sql) => searchEntityRows(sql, agentId, query, 20)),
+    run: ({ query }) => store.read((sql) => searchEntitiesByName(sql, agentId, query, 20)),
   };
   const getEntity: AgentTool<{ entityId: string }> = {
     name: 'get_entity',

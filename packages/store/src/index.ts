@@ -79,7 +79,12 @@ export {
   insertEntity,
 } from './repositories/entities.js';
 export type { AspectClaim, EntityLink, EntitySummary } from './repositories/graph-browse.js';
-export { entityAspectClaims, entityLinks, findActiveEntity, searchEntities } from './repositories/graph-browse.js';
+export {
+  entityAspectClaims,
+  entityLinks,
+  findActiveEntity,
+  searchEntitiesByName,
+} from './repositories/graph-browse.js';
 export {
   activeClaimsPastValidity,
   aspectsOverClaimCap,

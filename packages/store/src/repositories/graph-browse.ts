@@ -13,7 +13,7 @@ export interface EntitySummary {
 }
 
 /** Active entities whose name or an alias contains `query` (compared canonically), most mentioned first. */
-export function searchEntities(sql: SqlExecutor, agentId: string, query: string, limit: number): EntitySummary[] {
+export function searchEntitiesByName(sql: SqlExecutor, agentId: string, query: string, limit: number): EntitySummary[] {
   const key = canonicalEntityName(query);
   return sql.all(
     raw(
