@@ -1,5 +1,12 @@
 import { agentIdSchema, labelSchema, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
-import { raw, type SqlExecutor, type Store } from '@memory/store';
+import {
+  insertContradiction,
+  insertProposal,
+  insertProvenance,
+  resolveAttentionAbout,
+  type SqlExecutor,
+  type Store,
+} from '@memory/store';
 import { z } from 'zod';
 import { HYGIENE_OPERATIONS, type OperationName, parseOperations } from './operations.js';
 import { decideOperations, hygieneSubjects, type ProposalRoute } from './validate.js';
@@ -34,22 +41,18 @@ function recordProvenance(
   evidence: unknown,
   confidence: number | undefined,
 ): void {
-  sql.run(
-    raw(
-      `INSERT INTO dreaming_provenance (agent_id, pass_id, actor, operation, target_type, target_id, evidence_json, confidence, previous_json, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ctx.agentId,
-      ctx.passId,
-      ctx.actor.id,
-      operation,
-      outcome.targetType,
-      outcome.targetId,
-      JSON.stringify(evidence ?? []),
-      confidence ?? null,
-      outcome.previous ? JSON.stringify(outcome.previous) : null,
-      ctx.now,
-    ),
-  );
+  insertProvenance(sql, {
+    agentId: ctx.agentId,
+    passId: ctx.passId,
+    actor: ctx.actor.id,
+    operation,
+    targetType: outcome.targetType,
+    targetId: outcome.targetId,
+    evidenceJson: JSON.stringify(evidence ?? []),
+    confidence: confidence ?? null,
+    previousJson: outcome.previous ? JSON.stringify(outcome.previous) : null,
+    now: ctx.now,
+  });
 }
 
 /** Memories an apply wrote or changed (not archived, not deduplicated): they need vectors. */
@@ -61,17 +64,7 @@ export function writtenMemoryIds(result: ApplyResult): string[] {
 
 /** Hygiene acted on its subjects: their open attention records are resolved by this pass. */
 function resolveAttention(sql: SqlExecutor, ctx: WriteContext, subjects: readonly string[]): void {
-  for (const subject of subjects) {
-    sql.run(
-      raw(
-        "UPDATE dreaming_attention SET resolved_at = ?, resolved_by_pass_id = ?, resolution = 'resolved' WHERE agent_id = ? AND subject_ref = ? AND resolved_at IS NULL",
-        ctx.now,
-        ctx.passId,
-        ctx.agentId,
-        subject,
-      ),
-    );
-  }
+  for (const subject of subjects) resolveAttentionAbout(sql, ctx.agentId, subject, ctx.passId, ctx.now);
 }
 
 /**
@@ -122,33 +115,26 @@ export function applyDreamingOperations(
     store.write((sql) => {
       for (const d of toPropose) {
         const id = ctx.nextId();
-        sql.run(
-          raw(
-            `INSERT INTO ontology_proposals (id, agent_id, pass_id, actor, operation, operation_json, route, reason, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            id,
-            ctx.agentId,
-            ctx.passId,
-            ctx.actor.id,
-            d.operation.operation,
-            JSON.stringify(d.operation),
-            d.route,
-            d.operation.reason ?? null,
-            ctx.now,
-          ),
-        );
+        insertProposal(sql, {
+          id,
+          agentId: ctx.agentId,
+          passId: ctx.passId,
+          actor: ctx.actor.id,
+          operation: d.operation.operation,
+          operationJson: JSON.stringify(d.operation),
+          route: d.route,
+          reason: d.operation.reason ?? null,
+          now: ctx.now,
+        });
         if (d.conflictsWith) {
-          sql.run(
-            raw(
-              'INSERT INTO ontology_contradictions (id, agent_id, claim_id, proposal_id, details, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-              ctx.nextId(),
-              ctx.agentId,
-              d.conflictsWith,
-              id,
-              JSON.stringify({ operation: d.operation.operation, payload: d.operation.payload }),
-              ctx.now,
-            ),
-          );
+          insertContradiction(sql, {
+            id: ctx.nextId(),
+            agentId: ctx.agentId,
+            claimId: d.conflictsWith,
+            proposalId: id,
+            details: JSON.stringify({ operation: d.operation.operation, payload: d.operation.payload }),
+            now: ctx.now,
+          });
         }
         proposals.push({ index: d.index, id, route: d.route });
       }

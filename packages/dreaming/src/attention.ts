@@ -1,5 +1,14 @@
 import type { MemoryConfig } from '@memory/core';
-import { raw, type SqlExecutor } from '@memory/store';
+import {
+  activeClaimsPastValidity,
+  aspectsOverClaimCap,
+  countOpenAttention,
+  entitiesNamedLikeAnotherAlias,
+  entitiesOverAspectCap,
+  entitiesWithoutContent,
+  openAttention,
+  type SqlExecutor,
+} from '@memory/store';
 
 /** Most records each detector opens per run. */
 const PER_DETECTOR = 500;
@@ -12,82 +21,51 @@ interface Finding {
 }
 
 const DETECTORS: ReadonlyArray<
-  (
-    agentId: string,
-    policy: MemoryConfig['dreaming'],
-    now: number,
-  ) => { sql: string; params: unknown[]; toFinding(row: Record<string, unknown>): Finding }
+  (sql: SqlExecutor, agentId: string, policy: MemoryConfig['dreaming'], now: number) => Finding[]
 > = [
   // An entity whose name is another active entity's alias: the same thing under two entries.
-  (agentId) => ({
-    sql: `SELECT e.id AS id, e.name AS name, o.id AS other, o.name AS otherName
-          FROM entities AS e
-          JOIN entity_aliases AS a ON a.agent_id = e.agent_id AND a.canonical_alias = e.canonical_name AND a.entity_id <> e.id
-          JOIN entities AS o ON o.id = a.entity_id AND o.status = 'active'
-          WHERE e.agent_id = ? AND e.status = 'active' LIMIT ${PER_DETECTOR}`,
-    params: [agentId],
-    toFinding: (r) => ({
+  (sql, agentId) =>
+    entitiesNamedLikeAnotherAlias(sql, agentId, PER_DETECTOR).map((r) => ({
       kind: 'hygiene',
-      subjectRef: `entity:${String(r['id'])}`,
+      subjectRef: `entity:${r.id}`,
       priority: 80,
-      details: `"${String(r['name'])}" is also an alias of ${String(r['other'])} ("${String(r['otherName'])}"): merge them`,
-    }),
-  }),
+      details: `"${r.name}" is also an alias of ${r.other} ("${r.otherName}"): merge them`,
+    })),
   // An entity with no active aspect and no active claim says nothing.
-  (agentId) => ({
-    sql: `SELECT e.id AS id, e.name AS name FROM entities AS e
-          WHERE e.agent_id = ? AND e.status = 'active'
-            AND NOT EXISTS (SELECT 1 FROM entity_aspects AS a WHERE a.entity_id = e.id AND a.status = 'active')
-            AND NOT EXISTS (SELECT 1 FROM entity_attributes AS c WHERE c.entity_id = e.id AND c.status = 'active')
-          LIMIT ${PER_DETECTOR}`,
-    params: [agentId],
-    toFinding: (r) => ({
+  (sql, agentId) =>
+    entitiesWithoutContent(sql, agentId, PER_DETECTOR).map((r) => ({
       kind: 'hygiene',
-      subjectRef: `entity:${String(r['id'])}`,
+      subjectRef: `entity:${r.id}`,
       priority: 30,
-      details: `"${String(r['name'])}" has no aspects or claims: describe it from evidence, merge it, or archive it`,
-    }),
-  }),
-  (agentId, policy) => ({
-    sql: `SELECT entity_id AS id, count(*) AS n FROM entity_aspects WHERE agent_id = ? AND status = 'active' GROUP BY entity_id HAVING count(*) > ? LIMIT ${PER_DETECTOR}`,
-    params: [agentId, policy.maxAspectsPerEntity],
-    toFinding: (r) => ({
+      details: `"${r.name}" has no aspects or claims: describe it from evidence, merge it, or archive it`,
+    })),
+  (sql, agentId, policy) =>
+    entitiesOverAspectCap(sql, agentId, policy.maxAspectsPerEntity, PER_DETECTOR).map((r) => ({
       kind: 'hygiene',
-      subjectRef: `entity:${String(r['id'])}`,
+      subjectRef: `entity:${r.id}`,
       priority: 60,
-      details: `${String(r['n'])} active aspects, over the cap of ${policy.maxAspectsPerEntity}: merge or archive some`,
-    }),
-  }),
-  (agentId, policy) => ({
-    sql: `SELECT aspect_id AS id, count(*) AS n FROM entity_attributes WHERE agent_id = ? AND status = 'active' GROUP BY aspect_id HAVING count(*) > ? LIMIT ${PER_DETECTOR}`,
-    params: [agentId, policy.maxClaimsPerAspect],
-    toFinding: (r) => ({
+      details: `${r.n} active aspects, over the cap of ${policy.maxAspectsPerEntity}: merge or archive some`,
+    })),
+  (sql, agentId, policy) =>
+    aspectsOverClaimCap(sql, agentId, policy.maxClaimsPerAspect, PER_DETECTOR).map((r) => ({
       kind: 'hygiene',
-      subjectRef: `aspect:${String(r['id'])}`,
+      subjectRef: `aspect:${r.id}`,
       priority: 60,
-      details: `${String(r['n'])} active claims, over the cap of ${policy.maxClaimsPerAspect}: supersede or archive some`,
-    }),
-  }),
+      details: `${r.n} active claims, over the cap of ${policy.maxClaimsPerAspect}: supersede or archive some`,
+    })),
   // A claim whose validity ended is still marked active: review it.
-  (agentId, _policy, now) => ({
-    sql: `SELECT id, content FROM entity_attributes WHERE agent_id = ? AND status = 'active' AND valid_until IS NOT NULL AND valid_until <= ? LIMIT ${PER_DETECTOR}`,
-    params: [agentId, now],
-    toFinding: (r) => ({
+  (sql, agentId, _policy, now) =>
+    activeClaimsPastValidity(sql, agentId, now, PER_DETECTOR).map((r) => ({
       kind: 'review_due',
-      subjectRef: `claim:${String(r['id'])}`,
+      subjectRef: `claim:${r.id}`,
       priority: 50,
-      details: `"${String(r['content']).slice(0, 120)}" is past its validity: supersede or archive it`,
-    }),
-  }),
+      details: `"${r.content.slice(0, 120)}" is past its validity: supersede or archive it`,
+    })),
 ];
 
 /** Open attention records of one agent. */
 export function openAttentionCount(sql: SqlExecutor, agentId: string): number {
-  return (
-    sql.get<{ n: number }>(
-      raw('SELECT count(*) AS n FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL', agentId),
-    )?.n ?? 0
-  );
+  return countOpenAttention(sql, agentId);
 }
 
 /**
@@ -104,23 +82,18 @@ export function detectAttention(
   nextId: () => string,
 ): number {
   let opened = 0;
-  for (const detector of DETECTORS) {
-    const { sql: query, params, toFinding } = detector(agentId, policy, now);
-    for (const row of sql.all<Record<string, unknown>>(raw(query, ...params))) {
-      const f = toFinding(row);
-      opened += sql.run(
-        raw(
-          `INSERT INTO dreaming_attention (id, agent_id, kind, subject_ref, priority, details, created_by, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'engine', ?) ON CONFLICT DO NOTHING`,
-          nextId(),
-          agentId,
-          f.kind,
-          f.subjectRef,
-          f.priority,
-          f.details,
-          now,
-        ),
-      ).changes;
+  for (const detect of DETECTORS) {
+    for (const f of detect(sql, agentId, policy, now)) {
+      opened += openAttention(sql, {
+        id: nextId(),
+        agentId,
+        kind: f.kind,
+        subjectRef: f.subjectRef,
+        priority: f.priority,
+        details: f.details,
+        createdBy: 'engine',
+        now,
+      });
     }
   }
   return opened;

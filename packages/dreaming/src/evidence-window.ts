@@ -1,4 +1,10 @@
-import { raw, type SqlExecutor } from '@memory/store';
+import {
+  evidenceRendering,
+  type SqlExecutor,
+  undeliveredEvidence,
+  undeliveredEvidenceChars,
+  upsertDeliveredOffset,
+} from '@memory/store';
 
 /** One piece of evidence delivered to a pass: a slice of a source's rendering. */
 export interface EvidenceFragment {
@@ -57,46 +63,9 @@ export function fragmentEnd(text: string, from: number, max: number): number {
   return hardEnd;
 }
 
-interface SourceRow {
-  readonly sourceRef: string;
-  readonly total: number;
-  readonly delivered: number;
-}
-
-// Undelivered evidence of one agent, oldest first: completed transcripts (and imports), then host
-// memories (not chunks, not Dreaming's own), then finished documents. Excluded sources are skipped.
-const UNDELIVERED_SOURCES = `
-  SELECT sourceRef, total, delivered, at, kind, tie FROM (
-    SELECT 'transcript:' || t.session_key AS sourceRef, length(t.content) AS total, coalesce(o.delivered_chars, 0) AS delivered, t.completed_at AS at, 0 AS kind, t.rowid AS tie
-    FROM session_transcripts AS t
-    LEFT JOIN dreaming_evidence_offsets AS o ON o.agent_id = t.agent_id AND o.source_ref = 'transcript:' || t.session_key
-    WHERE t.agent_id = ? AND t.completed_at IS NOT NULL
-    UNION ALL
-    SELECT 'memory:' || m.id, length(m.content), coalesce(o.delivered_chars, 0), m.created_at, 1, m.seq
-    FROM memories AS m
-    LEFT JOIN dreaming_evidence_offsets AS o ON o.agent_id = m.agent_id AND o.source_ref = 'memory:' || m.id
-    WHERE m.agent_id = ? AND m.is_deleted = 0 AND m.type <> 'document_chunk' AND coalesce(m.source_type, '') <> 'dreaming'
-    UNION ALL
-    SELECT 'document:' || d.id, length(d.raw_content), coalesce(o.delivered_chars, 0), d.completed_at, 2, d.rowid
-    FROM documents AS d
-    LEFT JOIN dreaming_evidence_offsets AS o ON o.agent_id = d.agent_id AND o.source_ref = 'document:' || d.id
-    WHERE d.agent_id = ? AND d.status = 'done' AND d.raw_content IS NOT NULL)
-  WHERE delivered < total
-    AND sourceRef NOT IN (SELECT source_ref FROM dreaming_evidence_exclusions WHERE agent_id = ?)`;
-const UNDELIVERED = `${UNDELIVERED_SOURCES} ORDER BY at, kind, tie LIMIT ? OFFSET ?`;
-
-const RENDERING: Record<string, string> = {
-  transcript: 'SELECT content AS text FROM session_transcripts WHERE agent_id = ? AND session_key = ?',
-  memory: 'SELECT content AS text FROM memories WHERE agent_id = ? AND id = ?',
-  document: 'SELECT raw_content AS text FROM documents WHERE agent_id = ? AND id = ?',
-};
-
 function rendering(sql: SqlExecutor, agentId: string, sourceRef: string): string | undefined {
   const colon = sourceRef.indexOf(':');
-  const query = RENDERING[sourceRef.slice(0, colon)];
-  return query
-    ? (sql.get<{ text: string | null }>(raw(query, agentId, sourceRef.slice(colon + 1)))?.text ?? undefined)
-    : undefined;
+  return evidenceRendering(sql, agentId, sourceRef.slice(0, colon), sourceRef.slice(colon + 1));
 }
 
 /**
@@ -115,7 +84,7 @@ export function selectEvidence(
   let used = 0;
   let more = false;
   for (let page = 0; !more; page += PAGE) {
-    const rows = sql.all<SourceRow>(raw(UNDELIVERED, agentId, agentId, agentId, agentId, PAGE, page));
+    const rows = undeliveredEvidence(sql, agentId, PAGE, page);
     for (const row of rows) {
       if (used >= budgetChars) {
         more = true;
@@ -148,24 +117,17 @@ export function selectEvidence(
 /** Records what a completed pass delivered, so the next one resumes after it. */
 export function recordDelivered(sql: SqlExecutor, agentId: string, spans: readonly DeliveredSpan[], now: number): void {
   for (const span of spans) {
-    sql.run(
-      raw(
-        `INSERT INTO dreaming_evidence_offsets (agent_id, source_ref, delivered_chars, total_chars, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (agent_id, source_ref) DO UPDATE SET delivered_chars = max(delivered_chars, excluded.delivered_chars), total_chars = excluded.total_chars, updated_at = excluded.updated_at`,
-        agentId,
-        span.sourceRef,
-        span.to,
-        span.total,
-        now,
-      ),
-    );
+    upsertDeliveredOffset(sql, {
+      agentId,
+      sourceRef: span.sourceRef,
+      deliveredChars: span.to,
+      totalChars: span.total,
+      now,
+    });
   }
 }
 
 /** Estimated tokens of evidence not yet delivered (for the trigger). */
 export function backlogTokens(sql: SqlExecutor, agentId: string): number {
-  const row = sql.get<{ chars: number | null }>(
-    raw(`SELECT sum(total - delivered) AS chars FROM (${UNDELIVERED_SOURCES})`, agentId, agentId, agentId, agentId),
-  );
-  return Math.ceil((row?.chars ?? 0) / CHARS_PER_TOKEN);
+  return Math.ceil(undeliveredEvidenceChars(sql, agentId) / CHARS_PER_TOKEN);
 }

@@ -1,4 +1,4 @@
-import { raw, type SqlExecutor } from '@memory/store';
+import { findEvidenceSource, type SqlExecutor } from '@memory/store';
 
 /** The kinds of evidence a Dreaming operation can cite. */
 export const EVIDENCE_KINDS = ['transcript', 'memory', 'document', 'import'] as const;
@@ -25,25 +25,6 @@ export type EvidenceLookup =
   | { readonly found: true; readonly text: string }
   | { readonly found: false; readonly reason: 'not_found' | 'other_scope' | 'not_completed' | 'not_evidence' };
 
-interface Row {
-  readonly agent_id: string;
-  readonly text: string | null;
-  readonly ready: number;
-}
-
-// One statement per kind: the row wherever it lives (to tell "another scope" from "missing"), its
-// rendered text, and whether it is ready to be cited.
-const LOOKUPS: Record<EvidenceKind, string> = {
-  memory: 'SELECT agent_id, content AS text, (is_deleted = 0) AS ready FROM memories WHERE id = ?',
-  // A transcript is evidence once completed: its rendered content is what Dreaming reads.
-  transcript:
-    'SELECT agent_id, content AS text, (completed_at IS NOT NULL) AS ready FROM session_transcripts WHERE session_key = ? ORDER BY (agent_id = ?) DESC LIMIT 1',
-  document: "SELECT agent_id, raw_content AS text, (status = 'done') AS ready FROM documents WHERE id = ?",
-  // An imported conversation, by its record id in the export.
-  import:
-    'SELECT agent_id, content AS text, (completed_at IS NOT NULL) AS ready FROM session_transcripts WHERE source_record_id = ? ORDER BY (agent_id = ?) DESC LIMIT 1',
-};
-
 /**
  * The evidence text a reference names, as Dreaming reads it, only in `agentId`'s scope. A reference
  * that exists only in another agent's scope is reported as such (so the model can be told its
@@ -51,9 +32,7 @@ const LOOKUPS: Record<EvidenceKind, string> = {
  */
 export function lookupEvidence(sql: SqlExecutor, agentId: string, ref: SourceRef): EvidenceLookup {
   if (ref.kind === 'attention') return { found: false, reason: 'not_evidence' };
-  const query = LOOKUPS[ref.kind];
-  const params = ref.kind === 'transcript' || ref.kind === 'import' ? [ref.id, agentId] : [ref.id];
-  const row = sql.get<Row>(raw(query, ...params));
+  const row = findEvidenceSource(sql, agentId, ref.kind, ref.id);
   if (!row) return { found: false, reason: 'not_found' };
   if (row.agent_id !== agentId) return { found: false, reason: 'other_scope' };
   if (row.ready !== 1 || row.text === null) return { found: false, reason: 'not_completed' };

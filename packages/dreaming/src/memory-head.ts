@@ -1,5 +1,5 @@
 import { contentHash } from '@memory/core';
-import { raw, type SqlExecutor } from '@memory/store';
+import { findMemoryHead, insertFirstMemoryHead, replaceMemoryHead, type SqlExecutor } from '@memory/store';
 import { type Citation, checkCitations } from './citations.js';
 
 /** About 1,000 tokens. */
@@ -13,13 +13,9 @@ export interface MemoryHead {
   readonly updatedAt: number;
 }
 
+/** The agent's MEMORY.md head, or undefined before the first one is written. */
 export function readMemoryHead(sql: SqlExecutor, agentId: string): MemoryHead | undefined {
-  return sql.get<MemoryHead>(
-    raw(
-      'SELECT revision, content, content_hash AS contentHash, updated_at AS updatedAt FROM memory_md_heads WHERE agent_id = ?',
-      agentId,
-    ),
-  );
+  return findMemoryHead(sql, agentId);
 }
 
 export function renderMemoryHead(entries: readonly string[]): string {
@@ -67,35 +63,18 @@ export function writeMemoryHead(
       reason: `the head changed since it was read (now revision ${current?.revision ?? 0}); read it again and rewrite`,
     };
   }
-  const hash = contentHash(content);
-  const entriesJson = JSON.stringify(input.entries);
+  const head = {
+    agentId: input.agentId,
+    revision,
+    content,
+    contentHash: contentHash(content),
+    entriesJson: JSON.stringify(input.entries),
+    passId: input.passId,
+    now: input.now,
+  };
   const changes = current
-    ? sql.run(
-        raw(
-          'UPDATE memory_md_heads SET revision = ?, content = ?, content_hash = ?, entries_json = ?, pass_id = ?, updated_at = ? WHERE agent_id = ? AND revision = ? AND content_hash = ?',
-          revision,
-          content,
-          hash,
-          entriesJson,
-          input.passId,
-          input.now,
-          input.agentId,
-          input.expectedRevision,
-          input.expectedHash,
-        ),
-      ).changes
-    : sql.run(
-        raw(
-          'INSERT OR IGNORE INTO memory_md_heads (agent_id, revision, content, content_hash, entries_json, pass_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          input.agentId,
-          revision,
-          content,
-          hash,
-          entriesJson,
-          input.passId,
-          input.now,
-        ),
-      ).changes;
+    ? replaceMemoryHead(sql, head, { revision: input.expectedRevision, contentHash: input.expectedHash })
+    : insertFirstMemoryHead(sql, head);
   return changes === 1
     ? { ok: true, revision }
     : { ok: false, reason: 'the head changed while writing; read it again' };

@@ -1,5 +1,11 @@
 import { agentIdSchema, type Clock, type LlmProvider, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
-import { raw, type Store } from '@memory/store';
+import {
+  findDreamingState,
+  insertDreamingPass,
+  insertDreamingToolCall,
+  recordPassOutcome,
+  type Store,
+} from '@memory/store';
 import { z } from 'zod';
 import { type AgentRun, runAgent } from './agent.js';
 import { type ApplyResult, writtenMemoryIds } from './apply.js';
@@ -28,11 +34,6 @@ export interface PassResult {
   readonly memoryIds: readonly string[];
 }
 
-interface State {
-  readonly consecutive_failures: number;
-  readonly last_mode: DreamingMode | null;
-}
-
 /**
  * Runs one Dreaming pass for an agent: choose the mode, select the evidence window, run the bounded
  * agent with tools scoped to the agent, and record everything (the pass, its tool calls, delivered
@@ -58,12 +59,12 @@ export async function runDreamingPass(
   const started = clock.now();
   store.write((sql) => detectAttention(sql, agentId, config.dreaming, started, () => store.ids.next()));
   const prepared = store.read((sql) => {
-    const state = sql.get<State>(
-      raw('SELECT consecutive_failures, last_mode FROM dreaming_state WHERE agent_id = ?', agentId),
-    );
+    const state = findDreamingState(sql, agentId);
     const attention = openAttentionCount(sql, agentId);
     const backlog = backlogTokens(sql, agentId);
-    const mode = request.mode ?? chooseMode(state?.last_mode ?? null, { hygiene: attention > 0, content: backlog > 0 });
+    const mode =
+      request.mode ??
+      chooseMode((state?.last_mode ?? null) as DreamingMode | null, { hygiene: attention > 0, content: backlog > 0 });
     const window =
       mode === null || mode === 'incremental-hygiene'
         ? undefined
@@ -88,63 +89,35 @@ export async function runDreamingPass(
     };
     const now = clock.now();
     store.write((sql) => {
-      sql.run(
-        raw(
-          `INSERT INTO dreaming_passes (id, agent_id, trigger, mode, status, usage_json, mutations_json, summary, error, evidence_window_json, runbook_json, started_at, finished_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          passId,
-          agentId,
-          request.trigger ?? 'explicit',
-          mode ?? 'none',
-          status,
-          JSON.stringify(fields.run?.usage ?? {}),
-          JSON.stringify(mutations),
-          fields.summary ?? null,
-          fields.error ?? null,
-          JSON.stringify(spans),
-          JSON.stringify({ version: RUNBOOK_VERSION, stop: fields.run?.stop ?? null }),
-          started,
-          now,
-        ),
-      );
+      insertDreamingPass(sql, {
+        id: passId,
+        agentId,
+        trigger: request.trigger ?? 'explicit',
+        mode: mode ?? 'none',
+        status,
+        usageJson: JSON.stringify(fields.run?.usage ?? {}),
+        mutationsJson: JSON.stringify(mutations),
+        summary: fields.summary ?? null,
+        error: fields.error ?? null,
+        evidenceWindowJson: JSON.stringify(spans),
+        runbookJson: JSON.stringify({ version: RUNBOOK_VERSION, stop: fields.run?.stop ?? null }),
+        startedAt: started,
+        finishedAt: now,
+      });
       for (const call of fields.run?.calls ?? []) {
-        sql.run(
-          raw(
-            'INSERT INTO dreaming_tool_calls (pass_id, ordinal, tool, arguments, result, ok, duration_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-            passId,
-            call.ordinal,
-            call.tool,
-            call.arguments,
-            call.result,
-            call.ok ? 1 : 0,
-            call.durationMs,
-            now,
-          ),
-        );
+        insertDreamingToolCall(sql, {
+          passId,
+          ordinal: call.ordinal,
+          tool: call.tool,
+          arguments: call.arguments,
+          result: call.result,
+          ok: call.ok,
+          durationMs: call.durationMs,
+          now,
+        });
       }
       if (fields.delivered && fields.delivered.length > 0) recordDelivered(sql, agentId, fields.delivered, now);
-      if (status !== 'skipped') {
-        const failed = status === 'failed';
-        sql.run(
-          raw(
-            `INSERT INTO dreaming_state (agent_id, consecutive_failures, last_failure_at, last_pass_at, last_mode, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-             ON CONFLICT (agent_id) DO UPDATE SET
-               consecutive_failures = CASE WHEN ? THEN dreaming_state.consecutive_failures + 1 ELSE 0 END,
-               last_failure_at = CASE WHEN ? THEN excluded.last_failure_at ELSE dreaming_state.last_failure_at END,
-               last_pass_at = CASE WHEN ? THEN dreaming_state.last_pass_at ELSE excluded.last_pass_at END,
-               last_mode = excluded.last_mode, updated_at = excluded.updated_at`,
-            agentId,
-            failed ? 1 : 0,
-            failed ? now : null,
-            failed ? null : now,
-            mode,
-            now,
-            failed ? 1 : 0,
-            failed ? 1 : 0,
-            failed ? 1 : 0,
-          ),
-        );
-      }
+      if (status !== 'skipped') recordPassOutcome(sql, { agentId, failed: status === 'failed', mode, now });
     });
     const memoryIds = [...new Set(results.flatMap((r) => writtenMemoryIds(r)))];
     return {

@@ -1,5 +1,5 @@
 import type { Clock, LlmProvider, MemoryConfig } from '@memory/core';
-import { raw, type Store } from '@memory/store';
+import { dreamingCandidateAgents, findDreamingState, type Store } from '@memory/store';
 import { openAttentionCount } from './attention.js';
 import { backlogTokens } from './evidence-window.js';
 import { type PassResult, runDreamingPass } from './pass.js';
@@ -14,13 +14,6 @@ export interface PassLimiter {
 
 /** Agents considered per check. */
 const AGENTS_PER_CHECK = 1000;
-
-// Agents that could have work: completed evidence or open attention.
-const CANDIDATE_AGENTS = `
-  SELECT agent_id FROM session_transcripts WHERE completed_at IS NOT NULL
-  UNION SELECT agent_id FROM memories WHERE is_deleted = 0
-  UNION SELECT agent_id FROM dreaming_attention WHERE resolved_at IS NULL
-  ORDER BY agent_id LIMIT ?`;
 
 /**
  * The scheduled side of Dreaming: on each check, for every agent scope with possible work, decide
@@ -40,23 +33,13 @@ export function createDreamingSchedule(deps: {
   return {
     /** One check over the agents; returns the decisions made and the passes run. */
     async check(): Promise<Array<{ agentId: string; decision: TriggerDecision; pass?: PassResult }>> {
-      const agents = store.read((sql) =>
-        sql.all<{ agent_id: string }>(raw(CANDIDATE_AGENTS, AGENTS_PER_CHECK)).map((r) => r.agent_id),
-      );
+      // Agents that could have work: completed evidence or open attention.
+      const agents = store.read((sql) => dreamingCandidateAgents(sql, AGENTS_PER_CHECK));
       const out: Array<{ agentId: string; decision: TriggerDecision; pass?: PassResult }> = [];
       for (const agentId of agents) {
         const now = clock.now();
         const state = store.read((sql) => {
-          const row = sql.get<{
-            consecutive_failures: number;
-            last_failure_at: number | null;
-            last_pass_at: number | null;
-          }>(
-            raw(
-              'SELECT consecutive_failures, last_failure_at, last_pass_at FROM dreaming_state WHERE agent_id = ?',
-              agentId,
-            ),
-          );
+          const row = findDreamingState(sql, agentId);
           return {
             consecutiveFailures: row?.consecutive_failures ?? 0,
             lastFailureAt: row?.last_failure_at ?? null,

@@ -2,9 +2,18 @@ import type { MemoryConfig } from '@memory/core';
 import {
   buildFtsMatch,
   canonicalEntityName,
+  entityAspectClaims,
+  entityLinks,
+  excludeEvidenceSource,
+  findActiveEntity,
+  findRunbookNotes,
+  insertEvidenceReview,
+  listOpenAttention,
+  listOpenContradictions,
   queryTokens,
-  raw,
   type Store,
+  saveRunbookNotes,
+  searchEntitiesByName,
   searchMemoriesLexical,
   searchTranscriptTurns,
 } from '@memory/store';
@@ -49,20 +58,7 @@ export function passTools(
     name: 'search_entities',
     description: 'Entities of this agent whose name or alias contains the query.',
     input: z.strictObject({ query: z.string().min(1).max(200) }),
-    run: ({ query }) =>
-      store.read((sql) =>
-        sql.all(
-          raw(
-            `SELECT DISTINCT e.id, e.name, e.entity_type AS type, e.description FROM entities AS e
-             LEFT JOIN entity_aliases AS a ON a.entity_id = e.id
-             WHERE e.agent_id = ? AND e.status = 'active' AND (instr(e.canonical_name, ?) > 0 OR instr(a.canonical_alias, ?) > 0)
-             ORDER BY e.mentions DESC, e.id LIMIT 20`,
-            agentId,
-            canonicalEntityName(query),
-            canonicalEntityName(query),
-          ),
-        ),
-      ),
+    run: ({ query }) => store.read((sql) => searchEntitiesByName(sql, agentId, query, 20)),
   };
   const getEntity: AgentTool<{ entityId: string }> = {
     name: 'get_entity',
@@ -70,23 +66,9 @@ export function passTools(
     input: z.strictObject({ entityId: z.string().min(1).max(200) }),
     run: ({ entityId }) =>
       store.read((sql) => {
-        const entity = sql.get(
-          raw(
-            "SELECT id, name, entity_type AS type, description FROM entities WHERE id = ? AND agent_id = ? AND status = 'active'",
-            entityId,
-            agentId,
-          ),
-        );
+        const entity = findActiveEntity(sql, agentId, entityId);
         if (!entity) return { error: `entity ${entityId} not found in this scope` };
-        const claims = sql.all(
-          raw(
-            `SELECT a.id AS aspectId, a.name AS aspect, c.id AS claimId, c.claim_key AS claimKey, c.content, c.valid_from AS validFrom
-             FROM entity_aspects AS a LEFT JOIN entity_attributes AS c ON c.aspect_id = a.id AND c.status = 'active'
-             WHERE a.entity_id = ? AND a.agent_id = ? AND a.status = 'active' ORDER BY a.name, c.claim_key LIMIT 200`,
-            entityId,
-            agentId,
-          ),
-        );
+        const claims = entityAspectClaims(sql, agentId, entityId, 200);
         return { entity, claims };
       }),
   };
@@ -94,15 +76,7 @@ export function passTools(
     name: 'list_attention',
     description: 'Open attention records (what needs hygiene or review), highest priority first.',
     input: z.strictObject({}),
-    run: () =>
-      store.read((sql) =>
-        sql.all(
-          raw(
-            'SELECT id, kind, subject_ref AS subjectRef, priority, details FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL ORDER BY priority DESC, created_at LIMIT 50',
-            agentId,
-          ),
-        ),
-      ),
+    run: () => store.read((sql) => listOpenAttention(sql, agentId, 50)),
   };
   const apply: AgentTool<{ operations: unknown[] }> = {
     name: 'apply_operations',
@@ -138,19 +112,7 @@ export function passTools(
     name: 'walk_links',
     description: 'Active links from and to an entity, with the other end.',
     input: z.strictObject({ entityId: z.string().min(1).max(200) }),
-    run: ({ entityId }) =>
-      store.read((sql) =>
-        sql.all(
-          raw(
-            `SELECT d.id AS linkId, d.dependency_type AS type, d.strength, d.source_entity_id AS sourceId, s.name AS source, d.target_entity_id AS targetId, t.name AS target
-             FROM entity_dependencies AS d JOIN entities AS s ON s.id = d.source_entity_id JOIN entities AS t ON t.id = d.target_entity_id
-             WHERE d.agent_id = ? AND d.status = 'active' AND (d.source_entity_id = ? OR d.target_entity_id = ?) LIMIT 100`,
-            agentId,
-            entityId,
-            entityId,
-          ),
-        ),
-      ),
+    run: ({ entityId }) => store.read((sql) => entityLinks(sql, agentId, entityId, 100)),
   };
   const validate: AgentTool<{ operations: unknown[] }> = {
     name: 'validate_operations',
@@ -183,43 +145,20 @@ export function passTools(
     name: 'list_contradictions',
     description: 'Open contradictions between proposed and active claims.',
     input: z.strictObject({}),
-    run: () =>
-      store.read((sql) =>
-        sql.all(
-          raw(
-            "SELECT id, claim_id AS claimId, proposal_id AS proposalId, details FROM ontology_contradictions WHERE agent_id = ? AND status = 'open' ORDER BY created_at LIMIT 50",
-            agentId,
-          ),
-        ),
-      ),
+    run: () => store.read((sql) => listOpenContradictions(sql, agentId, 50)),
   };
   const readRunbook: AgentTool<Record<string, never>> = {
     name: 'read_runbook',
     description: 'Your notes from earlier passes for this agent (conventions, open questions).',
     input: z.strictObject({}),
-    run: () => ({
-      notes: store.read(
-        (sql) =>
-          sql.get<{ runbook: string }>(raw('SELECT runbook FROM dreaming_state WHERE agent_id = ?', agentId))
-            ?.runbook ?? '',
-      ),
-    }),
+    run: () => ({ notes: store.read((sql) => findRunbookNotes(sql, agentId)) }),
   };
   const writeRunbook: AgentTool<{ notes: string }> = {
     name: 'write_runbook',
     description: 'Replace your notes for later passes (at most 4,000 characters).',
     input: z.strictObject({ notes: z.string().max(4000) }),
     run: ({ notes }) => {
-      store.write((sql) =>
-        sql.run(
-          raw(
-            'INSERT INTO dreaming_state (agent_id, runbook, updated_at) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET runbook = excluded.runbook, updated_at = excluded.updated_at',
-            agentId,
-            notes,
-            store.clock.now(),
-          ),
-        ),
-      );
+      store.write((sql) => saveRunbookNotes(sql, agentId, notes, store.clock.now()));
       return { saved: true };
     },
   };
@@ -232,18 +171,7 @@ export function passTools(
       if (!ref || ref.kind === 'attention') return { error: 'not an evidence reference' };
       const found = store.read((sql) => lookupEvidence(sql, agentId, ref));
       if (!found.found && found.reason !== 'not_completed') return { error: `${sourceRef}: ${found.reason}` };
-      store.write((sql) =>
-        sql.run(
-          raw(
-            'INSERT OR REPLACE INTO dreaming_evidence_exclusions (agent_id, source_ref, reason, pass_id, created_at) VALUES (?, ?, ?, ?, ?)',
-            agentId,
-            sourceRef,
-            reason,
-            passId,
-            store.clock.now(),
-          ),
-        ),
-      );
+      store.write((sql) => excludeEvidenceSource(sql, { agentId, sourceRef, reason, passId, now: store.clock.now() }));
       return { excluded: sourceRef };
     },
   };
@@ -266,17 +194,14 @@ export function passTools(
         ref && ref.kind !== 'attention' ? store.read((sql) => lookupEvidence(sql, agentId, ref)) : undefined;
       if (!found?.found) return { error: `${sourceRef} is not this agent's evidence` };
       store.write((sql) =>
-        sql.run(
-          raw(
-            'INSERT INTO dreaming_evidence_reviews (agent_id, source_ref, pass_id, verdict, notes, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-            agentId,
-            sourceRef,
-            passId,
-            verdict,
-            notes ?? null,
-            store.clock.now(),
-          ),
-        ),
+        insertEvidenceReview(sql, {
+          agentId,
+          sourceRef,
+          passId,
+          verdict,
+          notes: notes ?? null,
+          now: store.clock.now(),
+        }),
       );
       return { recorded: true };
     },

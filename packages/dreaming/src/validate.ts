@@ -1,13 +1,16 @@
 import { contentHash, type MemoryConfig, normalizeForStorage } from '@memory/core';
 import {
+  activeAspectByName,
   activeEntityByCanonicalName,
+  aspectEntityId,
   attentionState,
   canonicalEntityName,
   countActiveAspects,
   countActiveClaims,
   findLiveMemoryIdByHash,
   graphRowState,
-  raw,
+  latestActiveClaim,
+  memoryRowState,
   type SqlExecutor,
 } from '@memory/store';
 import { checkCitations } from './citations.js';
@@ -23,13 +26,7 @@ export type ProposalRoute = 'shadow' | 'review_required' | 'contradiction';
  */
 function contradictedClaim(sql: SqlExecutor, op: DreamingOperation): string | undefined {
   if (op.operation !== 'add_claim') return undefined;
-  const row = sql.get<{ id: string; content: string }>(
-    raw(
-      "SELECT id, content FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1",
-      op.payload.aspectId,
-      op.payload.claimKey,
-    ),
-  );
+  const row = latestActiveClaim(sql, op.payload.aspectId, op.payload.claimKey);
   if (!row) return undefined;
   const same = row.content.trim().toLowerCase() === op.payload.content.trim().toLowerCase();
   return same ? undefined : row.id;
@@ -56,15 +53,7 @@ function subjectState(
   kind: Kind,
   id: string,
 ): 'active' | 'inactive' | 'other_scope' | 'missing' {
-  const row =
-    kind === 'memory'
-      ? sql.get<{ agentId: string; status: string }>(
-          raw(
-            "SELECT agent_id AS agentId, CASE is_deleted WHEN 0 THEN 'active' ELSE 'deleted' END AS status FROM memories WHERE id = ?",
-            id,
-          ),
-        )
-      : graphRowState(sql, kind, id);
+  const row = kind === 'memory' ? memoryRowState(sql, id) : graphRowState(sql, kind, id);
   if (!row) return 'missing';
   if (row.agentId !== agentId) return 'other_scope';
   return row.status === 'active' ? 'active' : 'inactive';
@@ -110,26 +99,8 @@ function reserve(taken: Map<string, number>, key: string, existing: number, cap:
   return true;
 }
 
-function activeAspectNamed(sql: SqlExecutor, entityId: string, name: string): string | undefined {
-  return sql.get<{ id: string }>(
-    raw(
-      "SELECT id FROM entity_aspects WHERE entity_id = ? AND canonical_name = ? AND status = 'active'",
-      entityId,
-      canonicalEntityName(name),
-    ),
-  )?.id;
-}
-
 function hasActiveClaim(sql: SqlExecutor, aspectId: string, claimKey: string): boolean {
-  return (
-    sql.get(
-      raw(
-        "SELECT 1 AS x FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' LIMIT 1",
-        aspectId,
-        claimKey,
-      ),
-    ) !== undefined
-  );
+  return latestActiveClaim(sql, aspectId, claimKey) !== undefined;
 }
 
 interface BatchState {
@@ -192,7 +163,7 @@ function checkTargets(
     case 'create_aspect': {
       const missing = requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
       if (missing) return missing;
-      const existing = activeAspectNamed(sql, op.payload.entityId, op.payload.name);
+      const existing = activeAspectByName(sql, op.payload.entityId, op.payload.name);
       if (existing)
         return `entity ${op.payload.entityId} already has an aspect "${op.payload.name}" (${existing}); attach claims to it`;
       const key = `${op.payload.entityId}\u0000${canonicalEntityName(op.payload.name)}`;
@@ -213,10 +184,8 @@ function checkTargets(
     case 'rename_aspect': {
       const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
       if (missing) return missing;
-      const entityId =
-        sql.get<{ entity_id: string }>(raw('SELECT entity_id FROM entity_aspects WHERE id = ?', op.payload.aspectId))
-          ?.entity_id ?? '';
-      const taken = activeAspectNamed(sql, entityId, op.payload.name);
+      const entityId = aspectEntityId(sql, op.payload.aspectId) ?? '';
+      const taken = activeAspectByName(sql, entityId, op.payload.name);
       return taken && taken !== op.payload.aspectId
         ? `the entity already has an aspect "${op.payload.name}" (${taken}); merge them instead`
         : undefined;
@@ -280,10 +249,8 @@ function checkTargets(
           return `memory ${clash} already holds this content; archive ${op.payload.memoryId} instead`;
       }
       if (op.operation === 'archive_memory' && op.payload.force !== true) {
-        const pinned =
-          sql.get<{ pinned: number }>(raw('SELECT pinned FROM memories WHERE id = ?', op.payload.memoryId))?.pinned ===
-          1;
-        if (pinned) return `memory ${op.payload.memoryId} is pinned; it is never archived without force: true`;
+        if (memoryRowState(sql, op.payload.memoryId)?.pinned === true)
+          return `memory ${op.payload.memoryId} is pinned; it is never archived without force: true`;
       }
       return undefined;
     }

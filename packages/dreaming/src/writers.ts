@@ -1,16 +1,30 @@
 import { contentHash, normalizeForHash, normalizeForStorage } from '@memory/core';
 import {
-  canonicalEntityName,
+  addEntityAlias,
+  aspectEntityId,
+  declineAttention,
+  findClaimBasis,
   findLiveMemoryIdByHash,
   findMemory,
+  findOpenAttentionId,
+  graphRowSnapshot,
   insertAspect,
   insertClaim,
   insertDependency,
   insertEntity,
   insertHistory,
   insertMemory,
+  latestActiveClaim,
+  mergeAspects,
+  mergeEntities,
+  openAttention,
   raw,
+  renameAspect,
+  renameEntity,
   type SqlExecutor,
+  setGraphRowStatus,
+  supersedeClaim,
+  updateDependency,
   updateMemory,
 } from '@memory/store';
 import { parseSourceRef } from './evidence.js';
@@ -33,40 +47,6 @@ export interface WriteOutcome {
   readonly deduped?: boolean;
   /** The target's row before this operation changed it (kept with the provenance). */
   readonly previous?: Readonly<Record<string, unknown>>;
-}
-
-const ROW_OF: Record<'entity' | 'aspect' | 'claim' | 'link', string> = {
-  entity: 'SELECT * FROM entities WHERE id = ?',
-  aspect: 'SELECT * FROM entity_aspects WHERE id = ?',
-  claim: 'SELECT * FROM entity_attributes WHERE id = ?',
-  link: 'SELECT * FROM entity_dependencies WHERE id = ?',
-};
-
-/** The current row of a graph target, to archive with the provenance before it changes. */
-function before(
-  sql: SqlExecutor,
-  kind: keyof typeof ROW_OF,
-  id: string,
-): Readonly<Record<string, unknown>> | undefined {
-  return sql.get<Record<string, unknown>>(raw(ROW_OF[kind], id));
-}
-
-function setStatus(sql: SqlExecutor, table: string, id: string, status: string, now: number): void {
-  const stamp = table === 'entity_attributes' ? '' : ', updated_at = ?';
-  sql.run(raw(`UPDATE ${table} SET status = ?${stamp} WHERE id = ?`, ...(stamp ? [status, now, id] : [status, id])));
-}
-
-function addAlias(sql: SqlExecutor, ctx: WriteContext, entityId: string, alias: string): void {
-  sql.run(
-    raw(
-      'INSERT OR IGNORE INTO entity_aliases (entity_id, agent_id, alias, canonical_alias, created_at) VALUES (?, ?, ?, ?, ?)',
-      entityId,
-      ctx.agentId,
-      alias,
-      canonicalEntityName(alias),
-      ctx.now,
-    ),
-  );
 }
 
 /** Copies a memory row to the cold table before it changes (lossless, keyed by the history event). */
@@ -140,44 +120,16 @@ function insertNewClaim(
     claimKey: base.claimKey,
     kind: base.kind,
     content: fields.content,
+    confidence: op.confidence ?? 1,
     ...(fields.importance !== undefined ? { importance: fields.importance } : {}),
     ...(fields.validFrom !== undefined ? { validFrom: fields.validFrom } : {}),
     ...(fields.validUntil !== undefined ? { validUntil: fields.validUntil } : {}),
+    ...(fields.occurredAt !== undefined ? { occurredAt: fields.occurredAt } : {}),
+    ...(fields.timePrecision !== undefined ? { timePrecision: fields.timePrecision } : {}),
     evidence: op.evidence ?? [],
     now: ctx.now,
   });
-  sql.run(
-    raw(
-      'UPDATE entity_attributes SET confidence = ?, occurred_at = ?, time_precision = ? WHERE id = ?',
-      op.confidence ?? 1,
-      fields.occurredAt ?? null,
-      fields.timePrecision ?? null,
-      id,
-    ),
-  );
   return id;
-}
-
-/**
- * Marks a claim superseded by another: record time moves on, nothing is deleted. When the new claim
- * says when it became true, the old one's event time ends there (unless it already ended).
- */
-function supersede(
-  sql: SqlExecutor,
-  ctx: WriteContext,
-  oldId: string,
-  newId: string,
-  newValidFrom: number | undefined,
-): void {
-  sql.run(
-    raw(
-      "UPDATE entity_attributes SET status = 'superseded', superseded_by = ?, superseded_at = ?, valid_until = coalesce(valid_until, ?) WHERE id = ?",
-      newId,
-      ctx.now,
-      newValidFrom ?? null,
-      oldId,
-    ),
-  );
 }
 
 /**
@@ -194,101 +146,29 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
         agentId: ctx.agentId,
         name: op.payload.name,
         ...(op.payload.entityType ? { entityType: op.payload.entityType } : {}),
+        ...(op.payload.description ? { description: op.payload.description } : {}),
         aliases: op.payload.aliases ?? [],
         now: ctx.now,
       });
-      if (op.payload.description)
-        sql.run(raw('UPDATE entities SET description = ? WHERE id = ?', op.payload.description, id));
       return { targetType: 'entity', targetId: id };
     }
     case 'rename_entity': {
-      const previous = before(sql, 'entity', op.payload.entityId);
+      const previous = graphRowSnapshot(sql, 'entity', op.payload.entityId);
       const old = previous as { name: string } | undefined;
-      sql.run(
-        raw(
-          'UPDATE entities SET name = ?, canonical_name = ?, updated_at = ? WHERE id = ?',
-          op.payload.name,
-          canonicalEntityName(op.payload.name),
-          ctx.now,
-          op.payload.entityId,
-        ),
-      );
-      if (old) addAlias(sql, ctx, op.payload.entityId, old.name); // the old name still resolves
+      renameEntity(sql, op.payload.entityId, op.payload.name, ctx.now);
+      // The old name still resolves.
+      if (old)
+        addEntityAlias(sql, { entityId: op.payload.entityId, agentId: ctx.agentId, alias: old.name, now: ctx.now });
       return { targetType: 'entity', targetId: op.payload.entityId, ...(previous ? { previous } : {}) };
     }
     case 'archive_entity': {
-      const previous = before(sql, 'entity', op.payload.entityId);
-      setStatus(sql, 'entities', op.payload.entityId, 'archived', ctx.now);
+      const previous = graphRowSnapshot(sql, 'entity', op.payload.entityId);
+      setGraphRowStatus(sql, 'entity', op.payload.entityId, 'archived', ctx.now);
       return { targetType: 'entity', targetId: op.payload.entityId, ...(previous ? { previous } : {}) };
     }
     case 'merge_entities': {
       const { sourceEntityId: from, targetEntityId: to } = op.payload;
-      const source = sql.get<{ name: string }>(raw('SELECT name FROM entities WHERE id = ?', from));
-      // Aspects both entities have (same name): fold the source's claims into the target's aspect.
-      const shared = sql.all<{ fromAspect: string; toAspect: string }>(
-        raw(
-          `SELECT s.id AS fromAspect, t.id AS toAspect FROM entity_aspects AS s
-           JOIN entity_aspects AS t ON t.entity_id = ? AND t.canonical_name = s.canonical_name AND t.status = 'active'
-           WHERE s.entity_id = ? AND s.status = 'active'`,
-          to,
-          from,
-        ),
-      );
-      for (const { fromAspect, toAspect } of shared) {
-        sql.run(raw('UPDATE entity_attributes SET aspect_id = ? WHERE aspect_id = ?', toAspect, fromAspect));
-        setStatus(sql, 'entity_aspects', fromAspect, 'archived', ctx.now);
-      }
-      sql.run(
-        raw(
-          "UPDATE entity_aspects SET entity_id = ?, updated_at = ? WHERE entity_id = ? AND status = 'active'",
-          to,
-          ctx.now,
-          from,
-        ),
-      );
-      sql.run(raw('UPDATE entity_attributes SET entity_id = ? WHERE entity_id = ?', to, from));
-      sql.run(
-        raw(
-          'INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, agent_id, mention_text, confidence, created_at) SELECT memory_id, ?, agent_id, mention_text, confidence, created_at FROM memory_entity_mentions WHERE entity_id = ?',
-          to,
-          from,
-        ),
-      );
-      sql.run(raw('DELETE FROM memory_entity_mentions WHERE entity_id = ?', from));
-      sql.run(
-        raw(
-          'UPDATE entity_dependencies SET source_entity_id = ?, updated_at = ? WHERE source_entity_id = ?',
-          to,
-          ctx.now,
-          from,
-        ),
-      );
-      sql.run(
-        raw(
-          'UPDATE entity_dependencies SET target_entity_id = ?, updated_at = ? WHERE target_entity_id = ?',
-          to,
-          ctx.now,
-          from,
-        ),
-      );
-      sql.run(
-        raw(
-          "UPDATE entity_dependencies SET status = 'archived' WHERE source_entity_id = ? AND target_entity_id = ?",
-          to,
-          to,
-        ),
-      );
-      sql.run(raw('UPDATE OR IGNORE entity_aliases SET entity_id = ? WHERE entity_id = ?', to, from));
-      if (source) addAlias(sql, ctx, to, source.name);
-      sql.run(
-        raw(
-          'UPDATE entities SET mentions = (SELECT count(*) FROM memory_entity_mentions WHERE entity_id = ?), updated_at = ? WHERE id = ?',
-          to,
-          ctx.now,
-          to,
-        ),
-      );
-      setStatus(sql, 'entities', from, 'archived', ctx.now);
+      mergeEntities(sql, { agentId: ctx.agentId, fromId: from, toId: to, now: ctx.now });
       return { targetType: 'entity', targetId: to };
     }
     case 'create_aspect': {
@@ -303,78 +183,42 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'aspect', targetId: id };
     }
     case 'rename_aspect': {
-      const previous = before(sql, 'aspect', op.payload.aspectId);
-      sql.run(
-        raw(
-          'UPDATE entity_aspects SET name = ?, canonical_name = ?, updated_at = ? WHERE id = ?',
-          op.payload.name,
-          canonicalEntityName(op.payload.name),
-          ctx.now,
-          op.payload.aspectId,
-        ),
-      );
+      const previous = graphRowSnapshot(sql, 'aspect', op.payload.aspectId);
+      renameAspect(sql, op.payload.aspectId, op.payload.name, ctx.now);
       return { targetType: 'aspect', targetId: op.payload.aspectId, ...(previous ? { previous } : {}) };
     }
     case 'archive_aspect': {
-      const previous = before(sql, 'aspect', op.payload.aspectId);
-      setStatus(sql, 'entity_aspects', op.payload.aspectId, 'archived', ctx.now);
+      const previous = graphRowSnapshot(sql, 'aspect', op.payload.aspectId);
+      setGraphRowStatus(sql, 'aspect', op.payload.aspectId, 'archived', ctx.now);
       return { targetType: 'aspect', targetId: op.payload.aspectId, ...(previous ? { previous } : {}) };
     }
     case 'merge_aspects':
-      sql.run(
-        raw(
-          'UPDATE entity_attributes SET aspect_id = ?, entity_id = (SELECT entity_id FROM entity_aspects WHERE id = ?) WHERE aspect_id = ?',
-          op.payload.targetAspectId,
-          op.payload.targetAspectId,
-          op.payload.sourceAspectId,
-        ),
-      );
-      setStatus(sql, 'entity_aspects', op.payload.sourceAspectId, 'archived', ctx.now);
+      mergeAspects(sql, { fromId: op.payload.sourceAspectId, toId: op.payload.targetAspectId, now: ctx.now });
       return { targetType: 'aspect', targetId: op.payload.targetAspectId };
     case 'add_claim':
     case 'set_claim': {
-      const aspect = sql.get<{ entity_id: string }>(
-        raw('SELECT entity_id FROM entity_aspects WHERE id = ?', op.payload.aspectId),
-      );
-      if (!aspect) throw new Error(`aspect ${op.payload.aspectId} disappeared`);
+      const entityId = aspectEntityId(sql, op.payload.aspectId);
+      if (entityId === undefined) throw new Error(`aspect ${op.payload.aspectId} disappeared`);
       const current =
-        op.operation === 'set_claim'
-          ? sql.get<{ id: string }>(
-              raw(
-                "SELECT id FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1",
-                op.payload.aspectId,
-                op.payload.claimKey,
-              ),
-            )
-          : undefined;
+        op.operation === 'set_claim' ? latestActiveClaim(sql, op.payload.aspectId, op.payload.claimKey) : undefined;
       const id = insertNewClaim(
         sql,
         ctx,
         op,
         {
-          entityId: aspect.entity_id,
+          entityId,
           aspectId: op.payload.aspectId,
           claimKey: op.payload.claimKey,
           kind: op.payload.kind ?? 'attribute',
         },
         op.payload,
       );
-      if (current) supersede(sql, ctx, current.id, id, op.payload.validFrom);
+      if (current)
+        supersedeClaim(sql, { oldId: current.id, newId: id, newValidFrom: op.payload.validFrom ?? null, now: ctx.now });
       return { targetType: 'claim', targetId: id };
     }
     case 'supersede_claim': {
-      const old = sql.get<{
-        entity_id: string;
-        aspect_id: string;
-        claim_key: string;
-        kind: 'attribute' | 'constraint';
-        importance: number;
-      }>(
-        raw(
-          'SELECT entity_id, aspect_id, claim_key, kind, importance FROM entity_attributes WHERE id = ?',
-          op.payload.claimId,
-        ),
-      );
+      const old = findClaimBasis(sql, op.payload.claimId);
       if (!old) throw new Error(`claim ${op.payload.claimId} disappeared`);
       const id = insertNewClaim(
         sql,
@@ -383,12 +227,17 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
         { entityId: old.entity_id, aspectId: old.aspect_id, claimKey: old.claim_key, kind: old.kind },
         { importance: old.importance, ...op.payload },
       );
-      supersede(sql, ctx, op.payload.claimId, id, op.payload.validFrom);
+      supersedeClaim(sql, {
+        oldId: op.payload.claimId,
+        newId: id,
+        newValidFrom: op.payload.validFrom ?? null,
+        now: ctx.now,
+      });
       return { targetType: 'claim', targetId: id };
     }
     case 'archive_claim': {
-      const previous = before(sql, 'claim', op.payload.claimId);
-      setStatus(sql, 'entity_attributes', op.payload.claimId, 'archived', ctx.now);
+      const previous = graphRowSnapshot(sql, 'claim', op.payload.claimId);
+      setGraphRowStatus(sql, 'claim', op.payload.claimId, 'archived', ctx.now);
       return { targetType: 'claim', targetId: op.payload.claimId, ...(previous ? { previous } : {}) };
     }
     case 'create_link': {
@@ -400,30 +249,25 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
         targetEntityId: op.payload.targetEntityId,
         type: op.payload.type,
         ...(op.payload.strength !== undefined ? { strength: op.payload.strength } : {}),
+        ...(op.confidence !== undefined ? { confidence: op.confidence } : {}),
         ...(op.payload.reason ? { reason: op.payload.reason } : {}),
         now: ctx.now,
       });
-      if (op.confidence !== undefined)
-        sql.run(raw('UPDATE entity_dependencies SET confidence = ? WHERE id = ?', op.confidence, id));
       return { targetType: 'link', targetId: id };
     }
     case 'update_link': {
-      const previous = before(sql, 'link', op.payload.linkId);
-      sql.run(
-        raw(
-          'UPDATE entity_dependencies SET dependency_type = coalesce(?, dependency_type), strength = coalesce(?, strength), reason = coalesce(?, reason), updated_at = ? WHERE id = ?',
-          op.payload.type ?? null,
-          op.payload.strength ?? null,
-          op.payload.reason ?? null,
-          ctx.now,
-          op.payload.linkId,
-        ),
+      const previous = graphRowSnapshot(sql, 'link', op.payload.linkId);
+      updateDependency(
+        sql,
+        op.payload.linkId,
+        { type: op.payload.type ?? null, strength: op.payload.strength ?? null, reason: op.payload.reason ?? null },
+        ctx.now,
       );
       return { targetType: 'link', targetId: op.payload.linkId, ...(previous ? { previous } : {}) };
     }
     case 'archive_link': {
-      const previous = before(sql, 'link', op.payload.linkId);
-      setStatus(sql, 'entity_dependencies', op.payload.linkId, 'archived', ctx.now);
+      const previous = graphRowSnapshot(sql, 'link', op.payload.linkId);
+      setGraphRowStatus(sql, 'link', op.payload.linkId, 'archived', ctx.now);
       return { targetType: 'link', targetId: op.payload.linkId, ...(previous ? { previous } : {}) };
     }
     case 'remember_memory': {
@@ -482,40 +326,22 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
     }
     case 'flag': {
       const id = ctx.nextId();
-      sql.run(
-        raw(
-          `INSERT INTO dreaming_attention (id, agent_id, kind, subject_ref, priority, details, created_by, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT DO NOTHING`,
-          id,
-          ctx.agentId,
-          op.payload.kind,
-          op.payload.subjectRef,
-          op.payload.priority ?? 50,
-          op.payload.details,
-          ctx.actor.id,
-          ctx.now,
-        ),
-      );
-      const open = sql.get<{ id: string }>(
-        raw(
-          'SELECT id FROM dreaming_attention WHERE agent_id = ? AND kind = ? AND subject_ref = ? AND resolved_at IS NULL',
-          ctx.agentId,
-          op.payload.kind,
-          op.payload.subjectRef,
-        ),
-      );
-      return { targetType: 'attention', targetId: open?.id ?? id };
+      openAttention(sql, {
+        id,
+        agentId: ctx.agentId,
+        kind: op.payload.kind,
+        subjectRef: op.payload.subjectRef,
+        priority: op.payload.priority ?? 50,
+        details: op.payload.details,
+        createdBy: ctx.actor.id,
+        now: ctx.now,
+      });
+      // An open record for the same subject is kept: the operation points at it.
+      const open = findOpenAttentionId(sql, ctx.agentId, op.payload.kind, op.payload.subjectRef);
+      return { targetType: 'attention', targetId: open ?? id };
     }
     case 'decline_attention':
-      sql.run(
-        raw(
-          "UPDATE dreaming_attention SET resolved_at = ?, resolved_by_pass_id = ?, resolution = 'declined' WHERE id = ? AND resolved_at IS NULL",
-          ctx.now,
-          ctx.passId,
-          op.payload.attentionId,
-        ),
-      );
+      declineAttention(sql, op.payload.attentionId, ctx.passId, ctx.now);
       return { targetType: 'attention', targetId: op.payload.attentionId };
     default: {
       const unhandled: never = op;

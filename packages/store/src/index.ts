@@ -40,7 +40,19 @@ export type { MigrationResult, MigrationStatus } from './migrations/runner.js';
 export { migrationChecksum, runMigrations } from './migrations/runner.js';
 export type { OpenStoreOptions, RawQuery, Store, WriteCallback } from './open-store.js';
 export { openStore, raw } from './open-store.js';
-export { markDerivedForReview } from './repositories/attention.js';
+// --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
+// attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
+export type { OpenAttention } from './repositories/attention.js';
+export {
+  attentionState,
+  countOpenAttention,
+  declineAttention,
+  findOpenAttentionId,
+  listOpenAttention,
+  markDerivedForReview,
+  openAttention,
+  resolveAttentionAbout,
+} from './repositories/attention.js';
 export type { DocumentRow } from './repositories/documents.js';
 export {
   countDocumentMemories,
@@ -52,6 +64,26 @@ export {
   listDocuments,
   setDocumentStatus,
 } from './repositories/documents.js';
+export type { EvidenceSourceKind, EvidenceSourceRow, UndeliveredSource } from './repositories/dreaming-evidence.js';
+export {
+  evidenceRendering,
+  excludeEvidenceSource,
+  findEvidenceSource,
+  insertEvidenceReview,
+  undeliveredEvidence,
+  undeliveredEvidenceChars,
+  upsertDeliveredOffset,
+} from './repositories/dreaming-evidence.js';
+export type { DreamingPassRecord, DreamingStateView } from './repositories/dreaming-passes.js';
+export {
+  dreamingCandidateAgents,
+  findDreamingState,
+  findRunbookNotes,
+  insertDreamingPass,
+  insertDreamingToolCall,
+  recordPassOutcome,
+  saveRunbookNotes,
+} from './repositories/dreaming-passes.js';
 export {
   blobToVector,
   countEmbeddings,
@@ -68,20 +100,49 @@ export {
   insertDependency,
   insertEntity,
 } from './repositories/entities.js';
+export type { AspectClaim, EntityLink, EntitySummary } from './repositories/graph-browse.js';
+export {
+  entityAspectClaims,
+  entityLinks,
+  findActiveEntity,
+  searchEntitiesByName,
+} from './repositories/graph-browse.js';
+export {
+  activeClaimsPastValidity,
+  aspectsOverClaimCap,
+  entitiesNamedLikeAnotherAlias,
+  entitiesOverAspectCap,
+  entitiesWithoutContent,
+} from './repositories/graph-hygiene.js';
 export type { ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
 export {
+  activeAspectByName,
   activeClaimsForEntities,
   activeEntityByCanonicalName,
-  attentionState,
+  aspectEntityId,
   claimsAsOf,
   countActiveAspects,
   countActiveClaims,
   dependencyNeighbors,
   entitiesOfMemories,
   entityDegreePercentile,
+  findClaimBasis,
+  graphRowSnapshot,
   graphRowState,
+  latestActiveClaim,
   memoriesMentioning,
 } from './repositories/graph-reads.js';
+export type { GraphKind } from './repositories/graph-writes.js';
+export {
+  addEntityAlias,
+  mergeAspects,
+  mergeEntities,
+  renameAspect,
+  renameEntity,
+  setGraphRowStatus,
+  supersedeClaim,
+  updateDependency,
+} from './repositories/graph-writes.js';
 export { deleteHints, insertHints, listHints, searchHints } from './repositories/hints.js';
 export { insertHistory, listHistory } from './repositories/history.js';
 export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';
@@ -108,8 +169,16 @@ export {
 } from './repositories/memories.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, memoryFilterParams } from './repositories/memory-filters.js';
+export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
+export { findMemoryHead, insertFirstMemoryHead, replaceMemoryHead } from './repositories/memory-heads.js';
+export type { MemoryRowState } from './repositories/memory-state.js';
+export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
 export { agentHasEntities, insertMention, listMentions, matchEntitiesByName } from './repositories/mentions.js';
+export type { OpenContradiction } from './repositories/proposals.js';
+export { insertContradiction, insertProposal, listOpenContradictions } from './repositories/proposals.js';
+export type { ProvenanceRecord } from './repositories/provenance.js';
+export { insertProvenance } from './repositories/provenance.js';
 export {
   agentMemoryShare,
   claimCurrentness,
@@ -154,3 +223,4 @@ export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
 export { TransactionGuard } from './transaction-guard.js';
 export type { VectorSupport } from './vector-extension.js';
+// --- end of Dreaming's block

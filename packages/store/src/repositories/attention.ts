@@ -1,4 +1,134 @@
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import type { AttentionKind } from '../schema/ontology.js';
+
+// Dreaming attention records: what a pass should look at. At most one record is open per agent,
+// kind and subject (a unique partial index); resolved ones stay as history.
+
+// Opening a record that is already open is a no-op (ON CONFLICT on the partial index). Detection and
+// markDerivedForReview open many in a loop: one cached statement.
+const OPEN_ATTENTION = `INSERT INTO dreaming_attention (id, agent_id, kind, subject_ref, priority, details, created_by, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+
+/** Opens an attention record unless one is open for the same kind and subject. Returns 1 if opened, else 0. */
+export function openAttention(
+  sql: SqlExecutor,
+  row: {
+    id: string;
+    agentId: string;
+    kind: AttentionKind;
+    subjectRef: string;
+    priority: number;
+    details: string;
+    createdBy: string;
+    now: number;
+  },
+): number {
+  return sql.run(
+    raw(
+      OPEN_ATTENTION,
+      row.id,
+      row.agentId,
+      row.kind,
+      row.subjectRef,
+      row.priority,
+      row.details,
+      row.createdBy,
+      row.now,
+    ),
+  ).changes;
+}
+
+/** The id of the open record for this kind and subject, if any. */
+export function findOpenAttentionId(
+  sql: SqlExecutor,
+  agentId: string,
+  kind: string,
+  subjectRef: string,
+): string | undefined {
+  return sql.get<{ id: string }>(
+    raw(
+      'SELECT id FROM dreaming_attention WHERE agent_id = ? AND kind = ? AND subject_ref = ? AND resolved_at IS NULL',
+      agentId,
+      kind,
+      subjectRef,
+    ),
+  )?.id;
+}
+
+/** An attention record wherever it lives, with its subject and whether it is still open. */
+export function attentionState(
+  sql: SqlExecutor,
+  id: string,
+): { agentId: string; kind: string; subjectRef: string; open: boolean } | undefined {
+  const row = sql.get<{ agentId: string; kind: string; subjectRef: string; resolvedAt: number | null }>(
+    raw(
+      'SELECT agent_id AS agentId, kind, subject_ref AS subjectRef, resolved_at AS resolvedAt FROM dreaming_attention WHERE id = ?',
+      id,
+    ),
+  );
+  return row
+    ? { agentId: row.agentId, kind: row.kind, subjectRef: row.subjectRef, open: row.resolvedAt === null }
+    : undefined;
+}
+
+/** Open attention records of one agent. */
+export function countOpenAttention(sql: SqlExecutor, agentId: string): number {
+  return (
+    sql.get<{ n: number }>(
+      raw('SELECT count(*) AS n FROM dreaming_attention WHERE agent_id = ? AND resolved_at IS NULL', agentId),
+    )?.n ?? 0
+  );
+}
+
+/** An open record as Dreaming's tools show it. */
+export interface OpenAttention {
+  readonly id: string;
+  readonly kind: string;
+  readonly subjectRef: string;
+  readonly priority: number;
+  readonly details: string;
+}
+
+/** The agent's open records, highest priority first (then oldest), at most `limit`. */
+export function listOpenAttention(sql: SqlExecutor, agentId: string, limit: number): OpenAttention[] {
+  return sql.all(
+    queryBuilder
+      .selectFrom('dreaming_attention')
+      .select(['id', 'kind', 'subject_ref as subjectRef', 'priority', 'details'])
+      .where('agent_id', '=', agentId)
+      .where('resolved_at', 'is', null)
+      .orderBy('priority', 'desc')
+      .orderBy('created_at')
+      .limit(limit)
+      .compile(),
+  );
+}
+
+const RESOLVE_SUBJECT =
+  "UPDATE dreaming_attention SET resolved_at = ?, resolved_by_pass_id = ?, resolution = 'resolved' WHERE agent_id = ? AND subject_ref = ? AND resolved_at IS NULL";
+
+/** Resolves every open record of the agent about `subjectRef` (a pass acted on it). Returns how many. */
+export function resolveAttentionAbout(
+  sql: SqlExecutor,
+  agentId: string,
+  subjectRef: string,
+  passId: string | null,
+  now: number,
+): number {
+  return sql.run(raw(RESOLVE_SUBJECT, now, passId, agentId, subjectRef)).changes;
+}
+
+/** Declines an open record (a pass decided it needs nothing). Returns 1 if it was open, else 0. */
+export function declineAttention(sql: SqlExecutor, id: string, passId: string | null, now: number): number {
+  return sql.run(
+    raw(
+      "UPDATE dreaming_attention SET resolved_at = ?, resolved_by_pass_id = ?, resolution = 'declined' WHERE id = ? AND resolved_at IS NULL",
+      now,
+      passId,
+      id,
+    ),
+  ).changes;
+}
 
 // Knowledge derived from evidence that is gone: active claims citing it, and anything the Dreaming
 // seam wrote with it as provenance.
@@ -29,17 +159,16 @@ export function markDerivedForReview(
   const json = JSON.stringify(refs);
   let opened = 0;
   for (const { subject } of sql.all<{ subject: string }>(raw(DERIVED, agentId, json, agentId, json))) {
-    opened += sql.run(
-      raw(
-        `INSERT INTO dreaming_attention (id, agent_id, kind, subject_ref, priority, details, created_by, created_at)
-         VALUES (?, ?, 'review_due', ?, 70, ?, 'engine', ?) ON CONFLICT DO NOTHING`,
-        nextId(),
-        agentId,
-        subject,
-        reason,
-        now,
-      ),
-    ).changes;
+    opened += openAttention(sql, {
+      id: nextId(),
+      agentId,
+      kind: 'review_due',
+      subjectRef: subject,
+      priority: 70,
+      details: reason,
+      createdBy: 'engine',
+      now,
+    });
   }
   return opened;
 }

@@ -11,7 +11,15 @@ export function canonicalEntityName(name: string): string {
  */
 export function insertEntity(
   sql: SqlExecutor,
-  entity: { id: string; agentId: string; name: string; entityType?: string; aliases?: readonly string[]; now: number },
+  entity: {
+    id: string;
+    agentId: string;
+    name: string;
+    entityType?: string;
+    description?: string;
+    aliases?: readonly string[];
+    now: number;
+  },
 ): void {
   sql.run(
     queryBuilder
@@ -22,7 +30,7 @@ export function insertEntity(
         name: entity.name,
         canonical_name: canonicalEntityName(entity.name),
         entity_type: entity.entityType ?? 'unknown',
-        description: null,
+        description: entity.description ?? null,
         mentions: 0,
         status: 'active',
         pinned: 0,
@@ -85,8 +93,13 @@ export function insertClaim(
     sourceMemoryId?: string;
     importance?: number;
     kind?: 'attribute' | 'constraint';
+    /** @default 1 */
+    confidence?: number;
     validFrom?: number;
     validUntil?: number;
+    /** When the event happened, and how precisely that is known (instant | day | month | year | approximate). */
+    occurredAt?: number;
+    timePrecision?: string;
     evidence?: ReadonlyArray<{ sourceRef: string; quote: string }>;
     now: number;
   },
@@ -102,7 +115,7 @@ export function insertClaim(
         claim_key: claim.claimKey,
         kind: claim.kind ?? 'attribute',
         content: claim.content,
-        confidence: 1,
+        confidence: claim.confidence ?? 1,
         importance: claim.importance ?? 0.5,
         status: 'active',
         superseded_by: null,
@@ -112,6 +125,8 @@ export function insertClaim(
         evidence_json: JSON.stringify(claim.evidence ?? []),
         created_at: claim.now,
         superseded_at: null,
+        occurred_at: claim.occurredAt ?? null,
+        time_precision: claim.timePrecision ?? null,
       })
       .compile(),
   );
@@ -127,6 +142,8 @@ export function insertDependency(
     targetEntityId: string;
     type: string;
     strength?: number;
+    /** @default 1 */
+    confidence?: number;
     reason?: string;
     now: number;
   },
@@ -141,7 +158,7 @@ export function insertDependency(
         target_entity_id: link.targetEntityId,
         dependency_type: link.type,
         strength: link.strength ?? 1,
-        confidence: 1,
+        confidence: link.confidence ?? 1,
         reason: link.reason ?? null,
         status: 'active',
         created_at: link.now,

@@ -1,4 +1,5 @@
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import { canonicalEntityName } from './entities.js';
 
 // Knowledge-graph reads for traversal and dampening. All scoped by agent; all bounded by a LIMIT.
 
@@ -148,6 +149,70 @@ export function graphRowState(sql: SqlExecutor, kind: keyof typeof GRAPH_ROW, id
   return sql.get<GraphRowState>(raw(GRAPH_ROW[kind], id));
 }
 
+const GRAPH_ROW_SNAPSHOT: Record<keyof typeof GRAPH_ROW, string> = {
+  entity: 'SELECT * FROM entities WHERE id = ?',
+  aspect: 'SELECT * FROM entity_aspects WHERE id = ?',
+  claim: 'SELECT * FROM entity_attributes WHERE id = ?',
+  link: 'SELECT * FROM entity_dependencies WHERE id = ?',
+};
+
+/** A graph row with all its columns (kept with the provenance before the row changes), or undefined. */
+export function graphRowSnapshot(
+  sql: SqlExecutor,
+  kind: keyof typeof GRAPH_ROW,
+  id: string,
+): Readonly<Record<string, unknown>> | undefined {
+  return sql.get<Record<string, unknown>>(raw(GRAPH_ROW_SNAPSHOT[kind], id));
+}
+
+/** The entity an aspect belongs to (in any state), or undefined. */
+export function aspectEntityId(sql: SqlExecutor, aspectId: string): string | undefined {
+  return sql.get(queryBuilder.selectFrom('entity_aspects').select('entity_id').where('id', '=', aspectId).compile())
+    ?.entity_id;
+}
+
+/** The active aspect of an entity with this name (compared canonically), if any. */
+export function activeAspectByName(sql: SqlExecutor, entityId: string, name: string): string | undefined {
+  return sql.get<{ id: string }>(
+    raw(
+      "SELECT id FROM entity_aspects WHERE entity_id = ? AND canonical_name = ? AND status = 'active'",
+      entityId,
+      canonicalEntityName(name),
+    ),
+  )?.id;
+}
+
+/** The newest active claim of an aspect under this key, if any. */
+export function latestActiveClaim(
+  sql: SqlExecutor,
+  aspectId: string,
+  claimKey: string,
+): { id: string; content: string } | undefined {
+  return sql.get(
+    raw(
+      "SELECT id, content FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1",
+      aspectId,
+      claimKey,
+    ),
+  );
+}
+
+/** What a superseding claim inherits from the claim it replaces, or undefined. */
+export function findClaimBasis(
+  sql: SqlExecutor,
+  claimId: string,
+):
+  | { entity_id: string; aspect_id: string; claim_key: string; kind: 'attribute' | 'constraint'; importance: number }
+  | undefined {
+  return sql.get(
+    queryBuilder
+      .selectFrom('entity_attributes')
+      .select(['entity_id', 'aspect_id', 'claim_key', 'kind', 'importance'])
+      .where('id', '=', claimId)
+      .compile(),
+  );
+}
+
 /** Active aspects of an entity. */
 export function countActiveAspects(sql: SqlExecutor, entityId: string): number {
   return (
@@ -179,22 +244,6 @@ export function activeEntityByCanonicalName(
       canonicalName,
     ),
   )?.id;
-}
-
-/** An attention record wherever it lives, with its subject and whether it is still open. */
-export function attentionState(
-  sql: SqlExecutor,
-  id: string,
-): { agentId: string; kind: string; subjectRef: string; open: boolean } | undefined {
-  const row = sql.get<{ agentId: string; kind: string; subjectRef: string; resolvedAt: number | null }>(
-    raw(
-      'SELECT agent_id AS agentId, kind, subject_ref AS subjectRef, resolved_at AS resolvedAt FROM dreaming_attention WHERE id = ?',
-      id,
-    ),
-  );
-  return row
-    ? { agentId: row.agentId, kind: row.kind, subjectRef: row.subjectRef, open: row.resolvedAt === null }
-    : undefined;
 }
 
 /** A claim as the as-of query returns it. */

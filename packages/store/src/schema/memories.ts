@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Memory types the engine accepts. */
 export const MEMORY_TYPES = [
@@ -51,6 +51,8 @@ export interface MemoriesTable {
   embedding_model: string | null;
   created_at: number;
   updated_at: number;
+  /** The agent as one FTS token (migration 5): a virtual generated column, never written. */
+  fts_scope: GeneratedAlways<string>;
 }
 export type MemoryRow = Selectable<MemoriesTable>;
 export type NewMemoryRow = Insertable<MemoriesTable>;

@@ -1,0 +1,160 @@
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import type { DreamingPassStatus } from '../schema/dreaming.js';
+
+// The Dreaming control plane: per-agent state (failure streak, last pass, runbook notes), passes and
+// their tool calls, and which agents could have work.
+
+/** An agent's pass bookkeeping (a row written only by the runbook tool holds the defaults). */
+export interface DreamingStateView {
+  readonly consecutive_failures: number;
+  readonly last_failure_at: number | null;
+  readonly last_pass_at: number | null;
+  readonly last_mode: string | null;
+}
+
+/** The agent's Dreaming state, or undefined before its first pass or runbook note. */
+export function findDreamingState(sql: SqlExecutor, agentId: string): DreamingStateView | undefined {
+  return sql.get(
+    queryBuilder
+      .selectFrom('dreaming_state')
+      .select(['consecutive_failures', 'last_failure_at', 'last_pass_at', 'last_mode'])
+      .where('agent_id', '=', agentId)
+      .compile(),
+  );
+}
+
+// A failure extends the streak and stamps last_failure_at; a success resets the streak and stamps
+// last_pass_at. The runbook column is never touched here.
+const RECORD_OUTCOME = `INSERT INTO dreaming_state (agent_id, consecutive_failures, last_failure_at, last_pass_at, last_mode, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (agent_id) DO UPDATE SET
+    consecutive_failures = CASE WHEN ? THEN dreaming_state.consecutive_failures + 1 ELSE 0 END,
+    last_failure_at = CASE WHEN ? THEN excluded.last_failure_at ELSE dreaming_state.last_failure_at END,
+    last_pass_at = CASE WHEN ? THEN dreaming_state.last_pass_at ELSE excluded.last_pass_at END,
+    last_mode = excluded.last_mode, updated_at = excluded.updated_at`;
+
+/** Records a finished (completed or failed) pass in the agent's state. */
+export function recordPassOutcome(
+  sql: SqlExecutor,
+  outcome: { agentId: string; failed: boolean; mode: string | null; now: number },
+): void {
+  const failed = outcome.failed ? 1 : 0;
+  sql.run(
+    raw(
+      RECORD_OUTCOME,
+      outcome.agentId,
+      failed,
+      outcome.failed ? outcome.now : null,
+      outcome.failed ? null : outcome.now,
+      outcome.mode,
+      outcome.now,
+      failed,
+      failed,
+      failed,
+    ),
+  );
+}
+
+/** The agent's runbook notes ('' when none). */
+export function findRunbookNotes(sql: SqlExecutor, agentId: string): string {
+  return (
+    sql.get(queryBuilder.selectFrom('dreaming_state').select('runbook').where('agent_id', '=', agentId).compile())
+      ?.runbook ?? ''
+  );
+}
+
+/** Replaces the agent's runbook notes. */
+export function saveRunbookNotes(sql: SqlExecutor, agentId: string, notes: string, now: number): void {
+  sql.run(
+    raw(
+      'INSERT INTO dreaming_state (agent_id, runbook, updated_at) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET runbook = excluded.runbook, updated_at = excluded.updated_at',
+      agentId,
+      notes,
+      now,
+    ),
+  );
+}
+
+/** A pass as it is recorded when it ends. JSON fields are serialized by the caller. */
+export interface DreamingPassRecord {
+  readonly id: string;
+  readonly agentId: string;
+  readonly trigger: string;
+  readonly mode: string;
+  readonly status: DreamingPassStatus;
+  readonly usageJson: string;
+  readonly mutationsJson: string;
+  readonly summary: string | null;
+  readonly error: string | null;
+  readonly evidenceWindowJson: string;
+  readonly runbookJson: string;
+  readonly startedAt: number;
+  readonly finishedAt: number;
+}
+
+/** Records a pass. */
+export function insertDreamingPass(sql: SqlExecutor, pass: DreamingPassRecord): void {
+  sql.run(
+    queryBuilder
+      .insertInto('dreaming_passes')
+      .values({
+        id: pass.id,
+        agent_id: pass.agentId,
+        trigger: pass.trigger,
+        mode: pass.mode,
+        status: pass.status,
+        usage_json: pass.usageJson,
+        mutations_json: pass.mutationsJson,
+        summary: pass.summary,
+        error: pass.error,
+        evidence_window_json: pass.evidenceWindowJson,
+        runbook_json: pass.runbookJson,
+        started_at: pass.startedAt,
+        finished_at: pass.finishedAt,
+      })
+      .compile(),
+  );
+}
+
+const INSERT_TOOL_CALL =
+  'INSERT INTO dreaming_tool_calls (pass_id, ordinal, tool, arguments, result, ok, duration_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
+
+/** Records one tool call of a pass (called once per call, so one cached statement). */
+export function insertDreamingToolCall(
+  sql: SqlExecutor,
+  call: {
+    passId: string;
+    ordinal: number;
+    tool: string;
+    arguments: string;
+    result: string;
+    ok: boolean;
+    durationMs: number;
+    now: number;
+  },
+): void {
+  sql.run(
+    raw(
+      INSERT_TOOL_CALL,
+      call.passId,
+      call.ordinal,
+      call.tool,
+      call.arguments,
+      call.result,
+      call.ok ? 1 : 0,
+      call.durationMs,
+      call.now,
+    ),
+  );
+}
+
+// Agents that could have work: completed evidence or open attention.
+const CANDIDATE_AGENTS = `
+  SELECT agent_id FROM session_transcripts WHERE completed_at IS NOT NULL
+  UNION SELECT agent_id FROM memories WHERE is_deleted = 0
+  UNION SELECT agent_id FROM dreaming_attention WHERE resolved_at IS NULL
+  ORDER BY agent_id LIMIT ?`;
+
+/** Agents with completed evidence or open attention, by id, at most `limit`. */
+export function dreamingCandidateAgents(sql: SqlExecutor, limit: number): string[] {
+  return sql.all<{ agent_id: string }>(raw(CANDIDATE_AGENTS, limit)).map((r) => r.agent_id);
+}

@@ -1,0 +1,77 @@
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+
+// The agent's MEMORY.md head: one row per agent, replaced only by compare-and-swap on the revision
+// and hash the writer read, so two writers never overwrite each other.
+
+/** The current head as readers see it. */
+export interface MemoryHeadRow {
+  readonly revision: number;
+  readonly content: string;
+  readonly contentHash: string;
+  readonly updatedAt: number;
+}
+
+/** The agent's MEMORY.md head, or undefined before the first one is written. */
+export function findMemoryHead(sql: SqlExecutor, agentId: string): MemoryHeadRow | undefined {
+  return sql.get(
+    queryBuilder
+      .selectFrom('memory_md_heads')
+      .select(['revision', 'content', 'content_hash as contentHash', 'updated_at as updatedAt'])
+      .where('agent_id', '=', agentId)
+      .compile(),
+  );
+}
+
+/** A new revision of the head. */
+export interface MemoryHeadWrite {
+  readonly agentId: string;
+  readonly revision: number;
+  readonly content: string;
+  readonly contentHash: string;
+  readonly entriesJson: string;
+  readonly passId: string | null;
+  readonly now: number;
+}
+
+/**
+ * Replaces the head if it is still at `expected` (revision and hash). Returns the rows changed: 0
+ * when another writer got there first.
+ */
+export function replaceMemoryHead(
+  sql: SqlExecutor,
+  head: MemoryHeadWrite,
+  expected: { revision: number; contentHash: string },
+): number {
+  return sql.run(
+    queryBuilder
+      .updateTable('memory_md_heads')
+      .set({
+        revision: head.revision,
+        content: head.content,
+        content_hash: head.contentHash,
+        entries_json: head.entriesJson,
+        pass_id: head.passId,
+        updated_at: head.now,
+      })
+      .where('agent_id', '=', head.agentId)
+      .where('revision', '=', expected.revision)
+      .where('content_hash', '=', expected.contentHash)
+      .compile(),
+  ).changes;
+}
+
+/** Writes the agent's first head unless one appeared meanwhile. Returns the rows changed (0 or 1). */
+export function insertFirstMemoryHead(sql: SqlExecutor, head: MemoryHeadWrite): number {
+  return sql.run(
+    raw(
+      'INSERT OR IGNORE INTO memory_md_heads (agent_id, revision, content, content_hash, entries_json, pass_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      head.agentId,
+      head.revision,
+      head.content,
+      head.contentHash,
+      head.entriesJson,
+      head.passId,
+      head.now,
+    ),
+  ).changes;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { ensureVectorIndex } from '../src/index.js';
+import { DATABASE_TABLES } from '../src/schema/database.js';
+import { createTestStore } from '../src/testing.js';
+
+// Every ordinary table a migrated database holds must have a Kysely type in `DatabaseSchema` (whose
+// run-time list is DATABASE_TABLES). A migration that adds a table without typing it fails here.
+describe('schema coverage', () => {
+  it('types every table of a freshly migrated database, and no table that does not exist', async () => {
+    const store = await createTestStore();
+    // The vec0 mirror is created at run time; create it so its shadow tables are in the dump too.
+    store.write((sql) => ensureVectorIndex(sql, store.vector.available, 'test-model', 8, store.clock.now()));
+    const rows = store.database
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+      .all() as Array<{ name: string; sql: string | null }>;
+    // FTS5 and vec0 tables, and the shadow tables each keeps under its own name as a prefix.
+    const virtual = rows.filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql ?? '')).map((r) => r.name);
+    expect(virtual).toEqual(
+      expect.arrayContaining(['memories_fts', 'session_transcript_turns_fts', 'memory_hints_fts']),
+    );
+    const ordinary = rows
+      .map((r) => r.name)
+      .filter((name) => !virtual.some((v) => name === v || name.startsWith(`${v}_`)))
+      .sort();
+    expect(ordinary).toEqual([...DATABASE_TABLES].sort());
+    store.close();
+  });
+});
