@@ -3,6 +3,7 @@ import {
   insertContradiction,
   insertProposal,
   insertProvenance,
+  type MemoryWriteDeps,
   resolveAttentionAbout,
   type SqlExecutor,
   type Store,
@@ -68,6 +69,18 @@ function resolveAttention(sql: SqlExecutor, ctx: WriteContext, subjects: readonl
 }
 
 /**
+ * The memory writer's dependencies when the host gives none: no derived work is queued (the engine
+ * passes its own, which queues prospective hints).
+ */
+export function defaultMemoryWrites(store: Store, config: MemoryConfig): MemoryWriteDeps {
+  return {
+    ids: store.ids,
+    vectorAvailable: store.vector.available,
+    inlineEntityLinking: config.remember.inlineEntityLinking,
+  };
+}
+
+/**
  * The only writer of semantic memory. The whole batch is parsed and decided before anything is
  * written (see {@link decideOperations}); proposals are recorded; then accepted operations are
  * written in order, at most `dreaming.operationsPerTransaction` per transaction, each in its own
@@ -80,6 +93,7 @@ export function applyDreamingOperations(
   config: MemoryConfig,
   context: unknown,
   operations: unknown,
+  memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
 ): ApplyResult {
   const ctxInput = parseInput(contextSchema, context, 'dreaming.apply');
   const policy = config.dreaming;
@@ -102,6 +116,7 @@ export function applyDreamingOperations(
     actor: ctxInput.actor ?? { id: 'dreaming', type: 'agent' },
     now: store.clock.now(),
     nextId: () => store.ids.next(),
+    memoryWrites,
   };
   const decisions = store.read((sql) => decideOperations(sql, ctx.agentId, policy, parsed.valid));
   const rejected = [

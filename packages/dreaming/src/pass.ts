@@ -3,12 +3,13 @@ import {
   findDreamingState,
   insertDreamingPass,
   insertDreamingToolCall,
+  type MemoryWriteDeps,
   recordPassOutcome,
   type Store,
 } from '@memory/store';
 import { z } from 'zod';
 import { type AgentRun, runAgent } from './agent.js';
-import { type ApplyResult, writtenMemoryIds } from './apply.js';
+import { type ApplyResult, defaultMemoryWrites, writtenMemoryIds } from './apply.js';
 import { detectAttention, openAttentionCount } from './attention.js';
 import { backlogTokens, type DeliveredSpan, recordDelivered, selectEvidence } from './evidence-window.js';
 import { buildRunbook, RUNBOOK_VERSION } from './runbook.js';
@@ -47,6 +48,8 @@ export async function runDreamingPass(
     readonly llm: LlmProvider;
     readonly clock: Clock;
     readonly signal?: AbortSignal;
+    /** The one memory writer's dependencies (the engine's queue hints for what passes write). */
+    readonly memoryWrites?: MemoryWriteDeps;
   },
   input: unknown,
 ): Promise<PassResult> {
@@ -135,7 +138,17 @@ export async function runDreamingPass(
   if (mode === null) return record('skipped', { summary: 'no evidence and no attention: the model was not called' });
   const pulled = new Map<string, number>();
   const results: ApplyResult[] = [];
-  const tools = passTools(store, config, agentId, passId, mode !== 'incremental-hygiene', fragments, pulled, results);
+  const tools = passTools(
+    store,
+    config,
+    agentId,
+    passId,
+    mode !== 'incremental-hygiene',
+    fragments,
+    pulled,
+    results,
+    deps.memoryWrites ?? defaultMemoryWrites(store, config),
+  );
   const runbook = buildRunbook(mode, { fragments: fragments.length, tokens: window?.tokens ?? 0, attention });
   let run: AgentRun;
   try {

@@ -1,5 +1,5 @@
 import type { Clock, LlmProvider, MemoryConfig } from '@memory/core';
-import { dreamingCandidateAgents, findDreamingState, type Store } from '@memory/store';
+import { dreamingCandidateAgents, findDreamingState, type MemoryWriteDeps, type Store } from '@memory/store';
 import { openAttentionCount } from './attention.js';
 import { backlogTokens } from './evidence-window.js';
 import { type PassResult, runDreamingPass } from './pass.js';
@@ -26,6 +26,8 @@ export function createDreamingSchedule(deps: {
   readonly llm: LlmProvider;
   readonly clock: Clock;
   readonly limiter: PassLimiter;
+  /** The one memory writer's dependencies, handed to each pass. */
+  readonly memoryWrites?: MemoryWriteDeps;
   /** Called after each pass (the engine embeds the memories it wrote). */
   readonly afterPass?: (agentId: string, pass: PassResult) => Promise<unknown>;
 }) {
@@ -55,7 +57,10 @@ export function createDreamingSchedule(deps: {
           continue;
         }
         const pass = await limiter.run(() =>
-          runDreamingPass({ store, config, llm, clock }, { agentId, trigger: decision.trigger }),
+          runDreamingPass(
+            { store, config, llm, clock, ...(deps.memoryWrites ? { memoryWrites: deps.memoryWrites } : {}) },
+            { agentId, trigger: decision.trigger },
+          ),
         );
         await deps.afterPass?.(agentId, pass);
         out.push({ agentId, decision, pass });

@@ -10,6 +10,7 @@ import {
   insertEvidenceReview,
   listOpenAttention,
   listOpenContradictions,
+  type MemoryWriteDeps,
   queryTokens,
   type Store,
   saveRunbookNotes,
@@ -36,6 +37,7 @@ export function passTools(
   fragments: readonly EvidenceFragment[],
   pulled: Map<string, number>,
   applyResults: ApplyResult[],
+  memoryWrites: MemoryWriteDeps,
 ): AgentTool<never>[] {
   let cursor = 0;
   const pageSize = config.dreaming.evidencePageSize;
@@ -84,7 +86,7 @@ export function passTools(
       'Apply operations through the audited seam. Each needs exact-quote evidence (or attention for hygiene). Returns applied, rejected (with reasons) and proposals.',
     input: z.strictObject({ operations: z.array(z.unknown()).min(1).max(100) }),
     run: ({ operations }) => {
-      const result = applyDreamingOperations(store, config, { agentId, passId }, operations);
+      const result = applyDreamingOperations(store, config, { agentId, passId }, operations, memoryWrites);
       applyResults.push(result);
       return result;
     },

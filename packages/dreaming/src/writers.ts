@@ -1,31 +1,30 @@
-import { contentHash, normalizeForHash, normalizeForStorage } from '@memory/core';
 import {
   addEntityAlias,
   aspectEntityId,
+  changeMemory,
+  createMemories,
   declineAttention,
   findClaimBasis,
-  findLiveMemoryIdByHash,
-  findMemory,
   findOpenAttentionId,
+  forgetMemoryRecord,
   graphRowSnapshot,
   insertAspect,
   insertClaim,
   insertDependency,
   insertEntity,
-  insertHistory,
-  insertMemory,
   latestActiveClaim,
+  type MemoryAudit,
+  type MemoryWriteDeps,
   mergeAspects,
   mergeEntities,
   openAttention,
-  raw,
+  prepareContent,
   renameAspect,
   renameEntity,
   type SqlExecutor,
   setGraphRowStatus,
   supersedeClaim,
   updateDependency,
-  updateMemory,
 } from '@memory/store';
 import { parseSourceRef } from './evidence.js';
 import type { DreamingOperation } from './operations.js';
@@ -37,6 +36,8 @@ export interface WriteContext {
   readonly actor: { readonly id: string; readonly type: 'operator' | 'agent' | 'engine' };
   readonly now: number;
   readonly nextId: () => string;
+  /** The one memory writer's dependencies: memory operations go through it like every other path. */
+  readonly memoryWrites: MemoryWriteDeps;
 }
 
 /** What one applied operation touched. */
@@ -49,49 +50,14 @@ export interface WriteOutcome {
   readonly previous?: Readonly<Record<string, unknown>>;
 }
 
-/** Copies a memory row to the cold table before it changes (lossless, keyed by the history event). */
-function archiveToCold(sql: SqlExecutor, ctx: WriteContext, memoryId: string, historyId: string, reason: string): void {
-  const row = findMemory(sql, ctx.agentId, memoryId, { includeDeleted: true });
-  if (row)
-    sql.run(
-      raw(
-        'INSERT INTO memories_cold (id, agent_id, row_json, reason, archived_at) VALUES (?, ?, ?, ?, ?)',
-        historyId,
-        ctx.agentId,
-        JSON.stringify(row),
-        reason,
-        ctx.now,
-      ),
-    );
-}
-
-function history(
-  sql: SqlExecutor,
-  ctx: WriteContext,
-  id: string,
-  memoryId: string,
-  event: 'created' | 'updated' | 'deleted',
-  oldContent: string | null,
-  newContent: string | null,
-  op: DreamingOperation,
-): void {
-  insertHistory(sql, {
-    id,
-    memory_id: memoryId,
-    agent_id: ctx.agentId,
-    event,
-    old_content: oldContent,
-    new_content: newContent,
-    changed_by: ctx.actor.id,
-    actor_type: ctx.actor.type,
+/** The audit record of a memory operation: the pass, the operation and its evidence. */
+function memoryAudit(ctx: WriteContext, op: DreamingOperation): MemoryAudit {
+  return {
+    actor: ctx.actor,
+    requestId: ctx.passId,
     reason: op.reason ?? `dreaming ${op.operation}`,
-    metadata: JSON.stringify({
-      dreaming: { passId: ctx.passId, operation: op.operation, evidence: op.evidence ?? [] },
-    }),
-    session_id: null,
-    request_id: ctx.passId,
-    created_at: ctx.now,
-  });
+    metadata: { dreaming: { passId: ctx.passId, operation: op.operation, evidence: op.evidence ?? [] } },
+  };
 }
 
 function insertNewClaim(
@@ -271,59 +237,55 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'link', targetId: op.payload.linkId, ...(previous ? { previous } : {}) };
     }
     case 'remember_memory': {
-      const content = normalizeForStorage(op.payload.content);
-      const hash = contentHash(content);
-      const existing = findLiveMemoryIdByHash(sql, ctx.agentId, hash);
-      if (existing) return { targetType: 'memory', targetId: existing, deduped: true };
-      const id = ctx.nextId();
-      insertMemory(sql, {
-        id,
-        agent_id: ctx.agentId,
-        type: op.payload.type,
-        content,
-        normalized_content: normalizeForHash(content),
-        content_hash: hash,
-        confidence: op.confidence ?? 1,
-        importance: op.payload.importance ?? 0.5,
-        source_type: 'dreaming',
-        source_id: ctx.passId,
-        tags: JSON.stringify(op.payload.tags ?? []),
-        linked_entities: '[]',
-        pinned: 0,
-        created_at: ctx.now,
-        updated_at: ctx.now,
-      });
-      history(sql, ctx, ctx.nextId(), id, 'created', null, content, op);
-      return { targetType: 'memory', targetId: id };
+      const [created] = createMemories(
+        sql,
+        ctx.memoryWrites,
+        [
+          {
+            agentId: ctx.agentId,
+            content: prepareContent(op.payload.content),
+            type: op.payload.type,
+            importance: op.payload.importance ?? 0.5,
+            confidence: op.confidence ?? 1,
+            source: { type: 'dreaming', id: ctx.passId },
+            tags: op.payload.tags,
+            audit: memoryAudit(ctx, op),
+          },
+        ],
+        ctx.now,
+      );
+      if (!created) throw new Error('the memory writer returned nothing');
+      return { targetType: 'memory', targetId: created.id, ...(created.deduped ? { deduped: true } : {}) };
     }
     case 'supersede_memory': {
-      const row = findMemory(sql, ctx.agentId, op.payload.memoryId);
-      if (!row) throw new Error(`memory ${op.payload.memoryId} disappeared`);
-      const content = normalizeForStorage(op.payload.content);
-      const hash = contentHash(content);
-      const clash = findLiveMemoryIdByHash(sql, ctx.agentId, hash);
-      if (clash && clash !== row.id) throw new Error(`memory ${clash} already holds this content`);
-      const historyId = ctx.nextId();
-      archiveToCold(sql, ctx, row.id, historyId, 'dreaming supersede');
-      updateMemory(sql, ctx.agentId, row.id, {
-        content,
-        normalized_content: normalizeForHash(content),
-        content_hash: hash,
-        updated_at: ctx.now,
-        update_count: row.update_count + 1,
-      });
-      history(sql, ctx, historyId, row.id, 'updated', row.content, content, op);
+      // The previous row goes to the cold table; the old content's vector, hints and mentions go.
+      const row = changeMemory(
+        sql,
+        ctx.memoryWrites,
+        {
+          agentId: ctx.agentId,
+          id: op.payload.memoryId,
+          content: prepareContent(op.payload.content),
+          audit: memoryAudit(ctx, op),
+        },
+        ctx.now,
+      );
       return { targetType: 'memory', targetId: row.id };
     }
-    case 'archive_memory': {
-      const row = findMemory(sql, ctx.agentId, op.payload.memoryId);
-      if (!row) throw new Error(`memory ${op.payload.memoryId} disappeared`);
-      const historyId = ctx.nextId();
-      archiveToCold(sql, ctx, row.id, historyId, 'dreaming archive');
-      updateMemory(sql, ctx.agentId, row.id, { is_deleted: 1, deleted_at: ctx.now, updated_at: ctx.now });
-      history(sql, ctx, historyId, row.id, 'deleted', row.content, null, op);
-      return { targetType: 'memory', targetId: row.id };
-    }
+    case 'archive_memory':
+      forgetMemoryRecord(
+        sql,
+        ctx.memoryWrites,
+        {
+          agentId: ctx.agentId,
+          id: op.payload.memoryId,
+          force: op.payload.force,
+          coldCopy: true,
+          audit: memoryAudit(ctx, op),
+        },
+        ctx.now,
+      );
+      return { targetType: 'memory', targetId: op.payload.memoryId };
     case 'flag': {
       const id = ctx.nextId();
       openAttention(sql, {

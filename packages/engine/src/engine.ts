@@ -66,6 +66,7 @@ import {
   type Transcript,
   type TranscriptSearchHit,
   type TranscriptSummary,
+  writeDeps,
 } from '@memory/ingest';
 import {
   createQueue,
@@ -326,6 +327,9 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
       });
     },
   };
+  // One set of memory-writer dependencies for every path that writes memories (remember, documents,
+  // Dreaming's seam and passes), so they all queue the same derived work.
+  const memoryWrites = writeDeps(writer);
   const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
   const scheduler = options.scheduler ?? createTimerScheduler();
   const documents = createDocuments({ writer, queue, scheduler });
@@ -391,6 +395,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
       config,
       llm,
       clock: store.clock,
+      memoryWrites,
       limiter: {
         saturated: () =>
           limit.size > 0 || limit.pending >= limit.concurrency || hintsBacklog() > DREAMING_DEFER_BACKLOG,
@@ -426,7 +431,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
     dreaming: Object.freeze({
       apply: (context, operations) =>
         call(async () => {
-          const result = applyDreamingOperations(store, config, context, operations);
+          const result = applyDreamingOperations(store, config, context, operations, memoryWrites);
           // The seam never calls providers; memories it wrote get their vectors now.
           await embedStoredMemories(
             writer,
@@ -444,7 +449,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
             );
           // Under the shared LLM limit, like every other caller of the model.
           return background.admission.llm
-            .add(() => runDreamingPass({ store, config, llm, clock: store.clock }, input))
+            .add(() => runDreamingPass({ store, config, llm, clock: store.clock, memoryWrites }, input))
             .then(async (pass) => {
               await embedStoredMemories(writer, parseAgent((input as { agentId?: unknown }).agentId), pass.memoryIds);
               return pass;

@@ -178,6 +178,59 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe('the one memory writer', () => {
+  it("drops a memory's old hints when Dreaming supersedes it, so recall no longer finds it by the old question", async () => {
+    const { engine, db, seedId } = await setup();
+    const { id } = await engine.remember({ agentId: 'a', content: 'Update tk77: the review is on Monday' });
+    await engine.runDue();
+    const hintsOf = () =>
+      all<{ hint: string }>(db, 'SELECT hint FROM memory_hints WHERE memory_id = ? ORDER BY seq', id).map(
+        (h) => h.hint,
+      );
+    expect(hintsOf()).toEqual(['When is tk77 due?', 'Who owns tk77?']);
+    const before = await engine.recall({ agentId: 'a', query: 'Who owns tk77?', windowDays: null });
+    expect(before.results.map((r) => r.id)).toContain(id);
+
+    const result = await engine.dreaming.apply({ agentId: 'a', passId: 'p' }, [
+      {
+        operation: 'supersede_memory',
+        payload: { memoryId: id, content: 'Update tk78: the review moved to Friday' },
+        evidence: [{ sourceRef: `memory:${seedId}`, quote: 'Orion and Vega' }],
+      },
+    ]);
+    expect(result.applied).toHaveLength(1);
+    expect(hintsOf()).toEqual([]); // the old questions went with the old content
+    const after = await engine.recall({ agentId: 'a', query: 'Who owns tk77?', windowDays: null });
+    expect(after.results.map((r) => r.id)).not.toContain(id);
+    // …and the new content gets its own questions.
+    await engine.runDue();
+    expect(hintsOf()).toEqual(['When is tk78 due?', 'Who owns tk78?']);
+    await engine.close();
+  });
+
+  it('queues prospective hints for memories Dreaming creates', async () => {
+    const { engine, db, seedId } = await setup();
+    const result = await engine.dreaming.apply({ agentId: 'a', passId: 'p' }, [
+      {
+        operation: 'remember_memory',
+        payload: { content: 'Update tk90: Orion ships in May', type: 'fact' },
+        evidence: [{ sourceRef: `memory:${seedId}`, quote: 'Orion and Vega' }],
+      },
+    ]);
+    const id = result.applied[0]?.targetId ?? '';
+    const jobs = () =>
+      all<{ status: string }>(
+        db,
+        "SELECT status FROM memory_jobs WHERE job_type = 'prospective_index' AND memory_id = ?",
+        id,
+      ).map((j) => j.status);
+    expect(jobs()).toEqual(['pending']);
+    await engine.runDue();
+    expect(jobs()).toEqual(['completed']);
+    const hints = all<{ hint: string }>(db, 'SELECT hint FROM memory_hints WHERE memory_id = ?', id);
+    expect(hints.map((h) => h.hint)).toEqual(['When is tk90 due?', 'Who owns tk90?']);
+    await engine.close();
+  });
+
   it('keeps FTS, vectors, mirror rows, hints, mentions, links and history consistent with the rows, whatever path writes (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 14 }), async (ops) => {

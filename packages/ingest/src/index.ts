@@ -59,3 +59,4 @@ export type {
 } from './transcripts/transcripts.js';
 export { createTranscripts, renderTranscript } from './transcripts/transcripts.js';
 export type { AuditContext, MemoryWriter } from './writer.js';
+export { writeDeps } from './writer.js';
