@@ -1,8 +1,8 @@
 import type { MemoryConfig } from '@memory/core';
 import {
-  buildFtsMatch,
   canonicalEntityName,
-  queryTokens,
+  ftsTokens,
+  queryTerms,
   raw,
   type Store,
   searchMemoriesLexical,
@@ -122,13 +122,19 @@ export function passTools(
     input: z.strictObject({ query: z.string().min(1).max(500) }),
     run: ({ query }) =>
       store.read((sql) => {
-        const match = buildFtsMatch(queryTokens(query, config.recall.maxQueryTokens), 'OR');
-        if (!match) return [];
-        const turns = searchTranscriptTurns(sql, { agentId, match, completedOnly: true, limit: 10 }).map((t) => ({
+        const terms = queryTerms(ftsTokens(query), config.recall.maxQueryTokens);
+        const turns = searchTranscriptTurns(sql, { agentId, terms, completedOnly: true, limit: 10 }).map((t) => ({
           sourceRef: `transcript:${t.session_key}`,
           text: t.content,
         }));
-        const memories = searchMemoriesLexical(sql, { agentId, match, filters: {}, now: store.clock.now(), limit: 10 })
+        const memories = searchMemoriesLexical(sql, {
+          agentId,
+          terms,
+          matching: 'any',
+          filters: {},
+          now: store.clock.now(),
+          limit: 10,
+        })
           .filter((m) => m.type !== 'document_chunk')
           .map((m) => ({ sourceRef: `memory:${m.id}`, text: m.content }));
         return [...turns, ...memories];
