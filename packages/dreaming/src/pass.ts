@@ -1,4 +1,5 @@
 import { agentIdSchema, type Clock, type LlmProvider, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
+import { createRecall, type Recall } from '@memory/recall';
 import { raw, type Store } from '@memory/store';
 import { z } from 'zod';
 import { type AgentRun, runAgent } from './agent.js';
@@ -46,6 +47,11 @@ export async function runDreamingPass(
     readonly llm: LlmProvider;
     readonly clock: Clock;
     readonly signal?: AbortSignal;
+    /**
+     * The recall `search_evidence` runs (the engine passes one with its embedder that records no
+     * access). @default recall over the store without an embedder, recording nothing
+     */
+    readonly recall?: Recall;
   },
   input: unknown,
 ): Promise<PassResult> {
@@ -162,7 +168,18 @@ export async function runDreamingPass(
   if (mode === null) return record('skipped', { summary: 'no evidence and no attention: the model was not called' });
   const pulled = new Map<string, number>();
   const results: ApplyResult[] = [];
-  const tools = passTools(store, config, agentId, passId, mode !== 'incremental-hygiene', fragments, pulled, results);
+  const recall = deps.recall ?? createRecall({ store, config });
+  const tools = passTools(
+    store,
+    config,
+    agentId,
+    passId,
+    mode !== 'incremental-hygiene',
+    fragments,
+    pulled,
+    results,
+    recall,
+  );
   const runbook = buildRunbook(mode, { fragments: fragments.length, tokens: window?.tokens ?? 0, attention });
   let run: AgentRun;
   try {

@@ -1,4 +1,5 @@
 import type { Clock, LlmProvider, MemoryConfig } from '@memory/core';
+import type { Recall } from '@memory/recall';
 import { raw, type Store } from '@memory/store';
 import { openAttentionCount } from './attention.js';
 import { backlogTokens } from './evidence-window.js';
@@ -33,6 +34,8 @@ export function createDreamingSchedule(deps: {
   readonly llm: LlmProvider;
   readonly clock: Clock;
   readonly limiter: PassLimiter;
+  /** The recall passes search evidence with (see {@link runDreamingPass}). */
+  readonly recall?: Recall;
   /** Called after each pass (the engine embeds the memories it wrote). */
   readonly afterPass?: (agentId: string, pass: PassResult) => Promise<unknown>;
 }) {
@@ -72,7 +75,10 @@ export function createDreamingSchedule(deps: {
           continue;
         }
         const pass = await limiter.run(() =>
-          runDreamingPass({ store, config, llm, clock }, { agentId, trigger: decision.trigger }),
+          runDreamingPass(
+            { store, config, llm, clock, ...(deps.recall ? { recall: deps.recall } : {}) },
+            { agentId, trigger: decision.trigger },
+          ),
         );
         await deps.afterPass?.(agentId, pass);
         out.push({ agentId, decision, pass });
