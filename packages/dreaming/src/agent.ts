@@ -15,6 +15,7 @@ export interface AgentTool<I = unknown> {
   readonly name: string;
   readonly description: string;
   readonly input: z.ZodType<I>;
+  /** The tool's result (awaited when a promise), sent to the model as JSON. */
   run(input: I): unknown;
 }
 
@@ -79,7 +80,10 @@ function cap(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [truncated ${text.length - max} characters]`;
 }
 
-function runTool(tools: ReadonlyMap<string, AgentTool>, call: ToolCall): { ok: boolean; result: string } {
+async function runTool(
+  tools: ReadonlyMap<string, AgentTool>,
+  call: ToolCall,
+): Promise<{ ok: boolean; result: string }> {
   const tool = tools.get(call.name);
   if (!tool)
     return { ok: false, result: `error: no tool named "${call.name}"; available: ${[...tools.keys()].join(', ')}` };
@@ -92,7 +96,7 @@ function runTool(tools: ReadonlyMap<string, AgentTool>, call: ToolCall): { ok: b
       result: `error: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`,
     };
   try {
-    return { ok: true, result: JSON.stringify(tool.run(parsed.data)) };
+    return { ok: true, result: JSON.stringify(await tool.run(parsed.data)) };
   } catch (error) {
     return { ok: false, result: `error: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -154,7 +158,7 @@ export async function runAgent(input: {
       if (calls.length >= input.limits.maxToolCalls) return stop('tool_call_cap');
       if (input.clock.now() >= input.limits.deadlineAt) return stop('deadline');
       const started = performance.now();
-      const { ok, result } = runTool(tools, call);
+      const { ok, result } = await runTool(tools, call);
       const shown = cap(result, input.limits.maxResultChars);
       calls.push({
         ordinal: calls.length,

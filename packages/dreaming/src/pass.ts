@@ -1,4 +1,5 @@
 import { agentIdSchema, type Clock, type LlmProvider, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
+import { createRecall, type Recall } from '@memory/recall';
 import {
   findDreamingState,
   insertDreamingPass,
@@ -50,6 +51,11 @@ export async function runDreamingPass(
     readonly signal?: AbortSignal;
     /** The one memory writer's dependencies (the engine's queue hints for what passes write). */
     readonly memoryWrites?: MemoryWriteDeps;
+    /**
+     * The recall `search_evidence` runs (the engine passes one with its embedder that records no
+     * access). @default recall over the store without an embedder, recording nothing
+     */
+    readonly recall?: Recall;
   },
   input: unknown,
 ): Promise<PassResult> {
@@ -138,6 +144,7 @@ export async function runDreamingPass(
   if (mode === null) return record('skipped', { summary: 'no evidence and no attention: the model was not called' });
   const pulled = new Map<string, number>();
   const results: ApplyResult[] = [];
+  const recall = deps.recall ?? createRecall({ store, config });
   const tools = passTools(
     store,
     config,
@@ -148,6 +155,7 @@ export async function runDreamingPass(
     pulled,
     results,
     deps.memoryWrites ?? defaultMemoryWrites(store, config),
+    recall,
   );
   const runbook = buildRunbook(mode, { fragments: fragments.length, tokens: window?.tokens ?? 0, attention });
   let run: AgentRun;

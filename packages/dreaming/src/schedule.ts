@@ -1,4 +1,5 @@
 import type { Clock, LlmProvider, MemoryConfig } from '@memory/core';
+import type { Recall } from '@memory/recall';
 import { dreamingCandidateAgents, findDreamingState, type MemoryWriteDeps, type Store } from '@memory/store';
 import { openAttentionCount } from './attention.js';
 import { backlogTokens } from './evidence-window.js';
@@ -28,6 +29,8 @@ export function createDreamingSchedule(deps: {
   readonly limiter: PassLimiter;
   /** The one memory writer's dependencies, handed to each pass. */
   readonly memoryWrites?: MemoryWriteDeps;
+  /** The recall passes search evidence with (see {@link runDreamingPass}). */
+  readonly recall?: Recall;
   /** Called after each pass (the engine embeds the memories it wrote). */
   readonly afterPass?: (agentId: string, pass: PassResult) => Promise<unknown>;
 }) {
@@ -58,7 +61,14 @@ export function createDreamingSchedule(deps: {
         }
         const pass = await limiter.run(() =>
           runDreamingPass(
-            { store, config, llm, clock, ...(deps.memoryWrites ? { memoryWrites: deps.memoryWrites } : {}) },
+            {
+              store,
+              config,
+              llm,
+              clock,
+              ...(deps.memoryWrites ? { memoryWrites: deps.memoryWrites } : {}),
+              ...(deps.recall ? { recall: deps.recall } : {}),
+            },
             { agentId, trigger: decision.trigger },
           ),
         );

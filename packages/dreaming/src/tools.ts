@@ -1,6 +1,6 @@
 import type { MemoryConfig } from '@memory/core';
+import type { Recall } from '@memory/recall';
 import {
-  buildFtsMatch,
   canonicalEntityName,
   entityAspectClaims,
   entityLinks,
@@ -10,12 +10,11 @@ import {
   insertEvidenceReview,
   listOpenAttention,
   listOpenContradictions,
+  MEMORY_TYPES,
   type MemoryWriteDeps,
-  queryTokens,
   type Store,
   saveRunbookNotes,
   searchEntitiesByName,
-  searchMemoriesLexical,
   searchTranscriptTurns,
 } from '@memory/store';
 import { z } from 'zod';
@@ -26,6 +25,11 @@ import type { EvidenceFragment } from './evidence-window.js';
 import { readMemoryHead, writeMemoryHead } from './memory-head.js';
 import { citationSchema, parseOperations } from './operations.js';
 import { decideOperations } from './validate.js';
+
+/** Results of each kind `search_evidence` returns. */
+const EVIDENCE_RESULTS = 10;
+/** Memories `search_evidence` may return: a document chunk is cited through its document (`document:<id>`). */
+const EVIDENCE_MEMORY_TYPES = MEMORY_TYPES.filter((t) => t !== 'document_chunk');
 
 /** The tools of one pass, all scoped to its agent. */
 export function passTools(
@@ -38,6 +42,7 @@ export function passTools(
   pulled: Map<string, number>,
   applyResults: ApplyResult[],
   memoryWrites: MemoryWriteDeps,
+  recall: Recall,
 ): AgentTool<never>[] {
   let cursor = 0;
   const pageSize = config.dreaming.evidencePageSize;
@@ -96,19 +101,24 @@ export function passTools(
     description:
       "Search this agent's completed conversations and memories by words; returns { sourceRef, text } you may quote.",
     input: z.strictObject({ query: z.string().min(1).max(500) }),
-    run: ({ query }) =>
-      store.read((sql) => {
-        const match = buildFtsMatch(queryTokens(query, config.recall.maxQueryTokens), 'OR');
-        if (!match) return [];
-        const turns = searchTranscriptTurns(sql, { agentId, match, completedOnly: true, limit: 10 }).map((t) => ({
-          sourceRef: `transcript:${t.session_key}`,
-          text: t.content,
-        }));
-        const memories = searchMemoriesLexical(sql, { agentId, match, filters: {}, now: store.clock.now(), limit: 10 })
-          .filter((m) => m.type !== 'document_chunk')
-          .map((m) => ({ sourceRef: `memory:${m.id}`, text: m.content }));
-        return [...turns, ...memories];
-      }),
+    run: async ({ query }) => {
+      // Memories through the one recall path (every channel, all dates); completed transcript turns
+      // through the store's transcript search, with the terms recall tokenized.
+      const recalled = await recall({
+        agentId,
+        query,
+        limit: EVIDENCE_RESULTS,
+        type: EVIDENCE_MEMORY_TYPES,
+        windowDays: null,
+      });
+      const turns = store
+        .read((sql) =>
+          searchTranscriptTurns(sql, { agentId, terms: recalled.query, completedOnly: true, limit: EVIDENCE_RESULTS }),
+        )
+        .map((t) => ({ sourceRef: `transcript:${t.session_key}`, text: t.content }));
+      const memories = recalled.results.map((m) => ({ sourceRef: `memory:${m.id}`, text: m.content }));
+      return [...turns, ...memories];
+    },
   };
   const walkLinks: AgentTool<{ entityId: string }> = {
     name: 'walk_links',

@@ -4,9 +4,20 @@ import {
   type GenerateRequest,
   type GenerateResult,
   type LlmProvider,
+  normalizeForHash,
   resolveConfig,
 } from '@memory/core';
-import { completeTranscript, insertEntity, raw, type Store, upsertTranscript } from '@memory/store';
+import {
+  completeTranscript,
+  insertEntity,
+  insertHints,
+  insertMemory,
+  type MemoryType,
+  raw,
+  type SqlExecutor,
+  type Store,
+  upsertTranscript,
+} from '@memory/store';
 import { createTestStore } from '@memory/store/testing';
 import { describe, expect, it } from 'vitest';
 import { readMemoryHead, runDreamingPass, writeMemoryHead } from '../src/index.js';
@@ -150,6 +161,46 @@ describe('pass tools', () => {
     expect(store.read((sql) => sql.all(raw('SELECT source_ref AS s FROM dreaming_evidence_exclusions')))).toEqual([
       { s: 'transcript:spam' },
     ]);
+  });
+});
+
+describe('search_evidence', () => {
+  it('finds memories through the one recall path (words or hints, any age; no chunks, no other scope, no access counted)', async () => {
+    const store = await world();
+    const memory = (tx: SqlExecutor, id: string, agentId: string, content: string, type: MemoryType, at = NOW) =>
+      insertMemory(tx, {
+        id,
+        agent_id: agentId,
+        type,
+        content,
+        normalized_content: normalizeForHash(content),
+        content_hash: contentHash(content),
+        confidence: 1,
+        importance: 0.5,
+        tags: '[]',
+        linked_entities: '[]',
+        pinned: 0,
+        created_at: at,
+        updated_at: at,
+      });
+    store.write((tx) => {
+      memory(tx, 'm-old', 'a', 'Dana asked for weekly status emails', 'fact', NOW - 400 * 86_400_000);
+      memory(tx, 'm-hint', 'a', 'Quarterly numbers go to the board', 'fact');
+      insertHints(tx, 'a', 'm-hint', ['who receives the status emails'], NOW);
+      memory(tx, 'm-chunk', 'a', 'Dana status emails, from the handbook', 'document_chunk');
+      memory(tx, 'm-b', 'b', 'Dana status emails in agent b', 'fact');
+    });
+    const { llm, seen } = caller([['search_evidence', { query: 'Dana status emails' }]]);
+    const result = await runDreamingPass(
+      { store, config, llm, clock: createManualClock(NOW) },
+      { agentId: 'a', mode: 'incremental-content' },
+    );
+    expect(result.status).toBe('completed');
+    const found = JSON.parse(seen[0] ?? '[]') as Array<{ sourceRef: string; text: string }>;
+    expect(found.map((f) => f.sourceRef)).toEqual(['transcript:chat-1', 'memory:m-old', 'memory:m-hint']);
+    expect(found[1]).toEqual({ sourceRef: 'memory:m-old', text: 'Dana asked for weekly status emails' });
+    // The pass's searches are not host use: no access is recorded.
+    expect(store.read((tx) => tx.all(raw('SELECT sum(access_count) AS n FROM memories')))).toEqual([{ n: 0 }]);
   });
 });
 

@@ -334,6 +334,8 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
   const scheduler = options.scheduler ?? createTimerScheduler();
   const documents = createDocuments({ writer, queue, scheduler });
   const imports = createImports({ store, queue, config });
+  // Dreaming's search_evidence uses the one recall path; its searches are not host use, so no access counts.
+  const evidenceRecall = createRecall({ store, config, embedder });
   // Scheduled Dreaming passes: checked on the engine's schedule when enabled and a model is present.
   let dreamingSchedule: ReturnType<typeof createDreamingSchedule> | undefined;
   const dreamingTask =
@@ -396,6 +398,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
       llm,
       clock: store.clock,
       memoryWrites,
+      recall: evidenceRecall,
       limiter: {
         saturated: () =>
           limit.size > 0 || limit.pending >= limit.concurrency || hintsBacklog() > DREAMING_DEFER_BACKLOG,
@@ -449,7 +452,9 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
             );
           // Under the shared LLM limit, like every other caller of the model.
           return background.admission.llm
-            .add(() => runDreamingPass({ store, config, llm, clock: store.clock, memoryWrites }, input))
+            .add(() =>
+              runDreamingPass({ store, config, llm, clock: store.clock, memoryWrites, recall: evidenceRecall }, input),
+            )
             .then(async (pass) => {
               await embedStoredMemories(writer, parseAgent((input as { agentId?: unknown }).agentId), pass.memoryIds);
               return pass;

@@ -16,3 +16,8 @@ export class RetryJobError extends Error {
 export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';
 }
+
+/** The abort reason a handler sees when its attempt runs past `jobDeadlineMs`. */
+export class JobDeadlineError extends Error {
+  override readonly name = 'JobDeadlineError';
+}

@@ -1,6 +1,6 @@
 export type { Admission } from './admission.js';
 export { createAdmission, LLM_CONCURRENCY_CEILING } from './admission.js';
-export { PermanentJobError, RetryJobError } from './errors.js';
+export { JobDeadlineError, PermanentJobError, RetryJobError } from './errors.js';
 export type { Job, JobStatus } from './job.js';
 export type { EnqueueInput, EnqueueResult } from './operations/enqueue.js';
 export type { FailOptions } from './operations/fail.js';
@@ -14,4 +14,4 @@ export type { Reaper } from './reaper.js';
 export { createReaper } from './reaper.js';
 export { pollBackoff, retryDelay } from './retry.js';
 export type { JobContext, JobHandler, Worker, WorkerOptions, WorkerState, WorkerStatus } from './worker.js';
-export { createWorker, JobDeadlineError } from './worker.js';
+export { createWorker } from './worker.js';

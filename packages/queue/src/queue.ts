@@ -1,11 +1,12 @@
 import { defaultConfig, type MemoryConfig } from '@memory/core';
-import { raw, type Store } from '@memory/store';
+import type { Store } from '@memory/store';
 import type { QueueContext } from './context.js';
-import { type Job, type JobRow, type JobStatus, toJob } from './job.js';
+import type { Job, JobStatus } from './job.js';
 import { complete } from './operations/complete.js';
 import type { EnqueueInput } from './operations/enqueue.js';
 import { type EnqueueResult, enqueue } from './operations/enqueue.js';
 import { type FailOptions, fail } from './operations/fail.js';
+import { get } from './operations/get.js';
 import { health, type JobTypeHealth } from './operations/health.js';
 import { heartbeat } from './operations/heartbeat.js';
 import { lease } from './operations/lease.js';
@@ -69,10 +70,7 @@ export function createQueue(options: { store: Store; config?: MemoryConfig['queu
     releaseStale: (filter) => releaseStale(ctx, filter),
     cancel: (filter) => cancel(ctx, filter),
     prune: (opts) => prune(ctx, opts),
-    get: (jobId) => {
-      const row = ctx.store.read((sql) => sql.get<JobRow>(raw('SELECT * FROM memory_jobs WHERE id = ?', jobId)));
-      return row ? toJob(row) : undefined;
-    },
+    get: (jobId) => get(ctx, jobId),
     health: () => health(ctx),
   } satisfies Queue);
 }

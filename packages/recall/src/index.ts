@@ -15,7 +15,6 @@ export {
   parseHints,
 } from './hints.js';
 export type { LexicalPlan } from './query.js';
-export { matchExpressions, planLexicalQuery } from './query.js';
 export type { Recall, RecallDeps } from './recall.js';
 export { createRecall } from './recall.js';
 export type { RecallInput, RecallRequest } from './schema.js';

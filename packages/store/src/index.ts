@@ -1,13 +1,6 @@
 export { STOP_WORDS } from '@memory/core';
-export {
-  bm25Score,
-  buildFtsMatch,
-  ftsTokens,
-  queryTokens,
-  quoteFtsToken,
-  scopedMatch,
-  scopeToken,
-} from './fts-query.js';
+export type { QueryTerms, TermMatching } from './fts-query.js';
+export { bm25Score, ftsTokens, queryTerms } from './fts-query.js';
 export type { CheckpointResult } from './internal/checkpointer.js';
 export type { RunResult } from './internal/sql.js';
 export { queryBuilder, SqlExecutor } from './internal/sql.js';

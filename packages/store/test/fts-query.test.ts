@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildFtsMatch, ftsTokens, raw } from '../src/index.js';
+import { buildFtsMatch } from '../src/fts-query.js';
+import { ftsTokens, queryTerms, raw } from '../src/index.js';
 import { createTestStore } from '../src/testing.js';
 
 describe('FTS query construction', () => {
@@ -18,6 +19,15 @@ describe('FTS query construction', () => {
     ]);
     expect(ftsTokens('Zürich café 東京 🙂')).toEqual(['zürich', 'café', '東京']);
     expect(ftsTokens('?!... --- ::')).toEqual([]);
+  });
+
+  it('keeps distinct content words as query terms, in order and capped; stop words only when nothing else', () => {
+    expect(queryTerms(ftsTokens('What does Alice drink? Alice drinks tea'), 8)).toEqual({
+      tokens: ['alice', 'drink', 'drinks', 'tea'],
+    });
+    expect(queryTerms(ftsTokens('alpha beta gamma delta'), 2)).toEqual({ tokens: ['alpha', 'beta'] });
+    expect(queryTerms(ftsTokens('what is it'), 8)).toEqual({ tokens: ['what', 'is', 'it'] });
+    expect(queryTerms([], 8)).toEqual({ tokens: [] });
   });
 
   it('quotes every token so operators are searched as words', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildFtsMatch, raw, searchMemoriesLexical } from '../src/index.js';
+import { buildFtsMatch } from '../src/fts-query.js';
+import { raw, searchMemoriesLexical } from '../src/index.js';
 import { createTestStore } from '../src/testing.js';
 
 const WORDS = ['lantern', 'harbor', 'copper', 'violet', 'meadow', 'signal', 'ember', 'quartz'];
@@ -78,7 +79,8 @@ describe('two-phase lexical search', () => {
     const hits = store.read((sql) =>
       searchMemoriesLexical(sql, {
         agentId: 'a',
-        match: buildFtsMatch(['lantern'], 'OR') ?? '',
+        terms: { tokens: ['lantern'] },
+        matching: 'any',
         filters: {},
         now: 0,
         limit: 10,
@@ -88,7 +90,8 @@ describe('two-phase lexical search', () => {
     const unscoped = store.read((sql) =>
       searchMemoriesLexical(sql, {
         agentId: 'a',
-        match: buildFtsMatch(['lantern'], 'OR') ?? '',
+        terms: { tokens: ['lantern'] },
+        matching: 'any',
         filters: {},
         now: 0,
         limit: 10,
@@ -117,11 +120,13 @@ describe('two-phase lexical search', () => {
         fc.boolean(),
         async (rows, queryWords, limit, type, tag, scoped) => {
           const store = await storeWith(rows);
-          const match = buildFtsMatch([...new Set(queryWords.map((w) => WORDS[w] ?? ''))], 'OR') ?? '';
+          const tokens = [...new Set(queryWords.map((w) => WORDS[w] ?? ''))];
+          const match = buildFtsMatch(tokens, 'OR') ?? '';
           const got = store.read((sql) =>
             searchMemoriesLexical(sql, {
               agentId: 'a',
-              match,
+              terms: { tokens },
+              matching: 'any',
               filters: { types: type ? [type as 'fact'] : undefined, tags: tag ? [tag] : undefined },
               now: 0,
               limit,

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { type MemoryConfig, MemoryError, parseInput, yieldToEventLoop } from '@memory/core';
 import {
   bm25Score,
-  buildFtsMatch,
   completeTranscript,
   findIdleTranscripts,
   findTranscript,
+  ftsTokens,
   insertTurn,
   listTranscripts,
   listTurns,
-  queryTokens,
+  queryTerms,
   type Store,
   searchTranscriptTurns,
   type TranscriptRole,
@@ -202,12 +202,11 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
     /** BM25 search over an agent's transcript turns (completed sessions unless `completedOnly: false`). */
     search(input: unknown): TranscriptSearchHit[] {
       const request = parseInput(schemas.search, input, 'transcripts.search');
-      const match = buildFtsMatch(queryTokens(request.query, config.recall.maxQueryTokens), 'OR');
-      if (!match) return [];
+      const terms = queryTerms(ftsTokens(request.query), config.recall.maxQueryTokens);
       return store.read((sql) =>
         searchTranscriptTurns(sql, {
           agentId: request.agentId,
-          match,
+          terms,
           completedOnly: request.completedOnly ?? true,
           limit: request.limit ?? 10,
         }).map((h) => ({

@@ -1,5 +1,5 @@
 import { type LexicalHit, searchMemoriesLexical } from '@memory/store';
-import { matchExpressions } from '../query.js';
+import { lexicalPasses } from '../query.js';
 import type { ChannelContext } from './context.js';
 
 /**
@@ -9,11 +9,12 @@ import type { ChannelContext } from './context.js';
 export function lexicalChannel(ctx: ChannelContext, pool: number): LexicalHit[] {
   const hits: LexicalHit[] = [];
   const seen = new Set<string>();
-  for (const match of matchExpressions(ctx.plan)) {
+  for (const matching of lexicalPasses(ctx.plan)) {
     if (hits.length >= pool) break;
     const found = searchMemoriesLexical(ctx.sql, {
       agentId: ctx.agentId,
-      match,
+      terms: ctx.plan,
+      matching,
       filters: ctx.filters,
       now: ctx.now,
       limit: Math.min(pool + seen.size, ctx.config.recall.lexicalCandidates),

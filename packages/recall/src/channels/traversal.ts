@@ -4,7 +4,6 @@ import {
   canonicalEntityName,
   dependencyNeighbors,
   type EntityMatch,
-  ftsTokens,
   matchEntitiesByName,
   memoriesMentioning,
 } from '@memory/store';
@@ -26,9 +25,8 @@ export interface TraversalOutcome {
   readonly truncated: boolean;
 }
 
-/** Candidate entity names in a query: every run of 1–3 consecutive words, canonicalized. */
-export function entityNameCandidates(query: string, maxWords = 3): string[] {
-  const words = ftsTokens(query);
+/** Candidate entity names in a query's words ({@link ParsedQuery}): every run of 1–3 consecutive words, canonicalized. */
+export function entityNameCandidates(words: readonly string[], maxWords = 3): string[] {
   const names = new Set<string>();
   for (let i = 0; i < words.length && names.size < 200; i++) {
     for (let n = 1; n <= maxWords && i + n <= words.length; n++)
@@ -37,9 +35,9 @@ export function entityNameCandidates(query: string, maxWords = 3): string[] {
   return [...names];
 }
 
-/** Focal entities named in the query (names and aliases, active, in scope). Read-only: never creates. */
-export function resolveFocalEntities(ctx: ChannelContext, query: string): EntityMatch[] {
-  return matchEntitiesByName(ctx.sql, ctx.agentId, entityNameCandidates(query));
+/** Focal entities named among the candidate names (names and aliases, active, in scope). Read-only: never creates. */
+export function resolveFocalEntities(ctx: ChannelContext, names: readonly string[]): EntityMatch[] {
+  return matchEntitiesByName(ctx.sql, ctx.agentId, names);
 }
 
 /**

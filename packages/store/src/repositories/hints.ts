@@ -1,3 +1,4 @@
+import { type QueryTerms, termsMatch } from '../fts-query.js';
 import { raw, type SqlExecutor } from '../internal/sql.js';
 
 /** Stores prospective hints for a memory (duplicates ignored). Returns how many were new. */
@@ -50,12 +51,14 @@ const SEARCH_HINTS = `
   ORDER BY bm25, memoryId
   LIMIT ?`;
 
-/** BM25 over one agent's hints; one row per memory with its best hint's score. `match` comes from buildFtsMatch. */
+/** BM25 over one agent's hints matching any of `terms`; one row per memory with its best hint's score. */
 export function searchHints(
   sql: SqlExecutor,
   agentId: string,
-  match: string,
+  terms: QueryTerms,
   limit: number,
 ): Array<{ memoryId: string; bm25: number }> {
+  const match = termsMatch(terms, 'any');
+  if (match === undefined) return [];
   return sql.all(raw(SEARCH_HINTS, match, agentId, limit * 5, limit));
 }

@@ -1,4 +1,4 @@
-import { scopedMatch } from '../fts-query.js';
+import { type QueryTerms, scopedMatch, type TermMatching, termsMatch } from '../fts-query.js';
 import { raw, type SqlExecutor } from '../internal/sql.js';
 import {
   MEMORY_CANDIDATE_COLUMNS,
@@ -40,7 +40,8 @@ const FULL_SEARCH = `
 const probeSize = (limit: number): number => Math.max(64, limit * 4);
 
 /**
- * BM25 search over one agent's live memories. `match` must come from {@link buildFtsMatch}.
+ * BM25 search over one agent's live memories for `terms`: rows matching every term
+ * (`matching: 'all'`) or any term (`'any'`). No terms, no rows.
  *
  * Two phases: rank the top FTS rowids without touching rows, then read and filter just those. When
  * at least `limit` of them pass the scope and filters, they are exactly the filtered top `limit`
@@ -52,14 +53,24 @@ const probeSize = (limit: number): number => Math.max(64, limit * 4);
  */
 export function searchMemoriesLexical(
   sql: SqlExecutor,
-  params: { agentId: string; match: string; filters: MemoryFilters; now: number; limit: number; scoped?: boolean },
+  params: {
+    agentId: string;
+    terms: QueryTerms;
+    matching: TermMatching;
+    filters: MemoryFilters;
+    now: number;
+    limit: number;
+    scoped?: boolean;
+  },
 ): LexicalHit[] {
+  const termMatch = termsMatch(params.terms, params.matching);
+  if (termMatch === undefined) return [];
   const filterParams = memoryFilterParams(params.agentId, params.now, params.filters);
-  const match = scopedMatch(params.agentId, params.match);
+  const match = scopedMatch(params.agentId, termMatch);
 
   const probe = probeSize(params.limit);
   const top = sql.all<{ seq: number; bm25: number }>(
-    raw(TOP_ROWIDS, params.scoped === false ? params.match : match, probe),
+    raw(TOP_ROWIDS, params.scoped === false ? termMatch : match, probe),
   );
   const pairs = JSON.stringify(top.map((t) => [t.seq, t.bm25]));
   const rows = sql.all<LexicalHit>(raw(ROWS_FOR_ROWIDS, pairs, ...filterParams));

@@ -1,3 +1,4 @@
+import { type QueryTerms, termsMatch } from '../fts-query.js';
 import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from '../schema/transcripts.js';
 
@@ -162,11 +163,13 @@ export interface TranscriptHit {
   readonly bm25: number;
 }
 
-/** BM25 over one agent's transcript turns; `completedOnly` keeps to completed sessions. */
+/** BM25 over one agent's transcript turns matching any of `terms`; `completedOnly` keeps to completed sessions. */
 export function searchTranscriptTurns(
   sql: SqlExecutor,
-  params: { agentId: string; match: string; completedOnly: boolean; limit: number },
+  params: { agentId: string; terms: QueryTerms; completedOnly: boolean; limit: number },
 ): TranscriptHit[] {
+  const match = termsMatch(params.terms, 'any');
+  if (match === undefined) return [];
   return sql.all<TranscriptHit>(
     raw(
       `SELECT u.session_key, u.seq, u.role, u.content, u.at, bm25(session_transcript_turns_fts) AS bm25
@@ -176,7 +179,7 @@ export function searchTranscriptTurns(
        WHERE session_transcript_turns_fts MATCH ? AND u.agent_id = ? AND (? = 0 OR t.completed_at IS NOT NULL)
        ORDER BY bm25, u.seq
        LIMIT ?`,
-      params.match,
+      match,
       params.agentId,
       params.completedOnly ? 1 : 0,
       params.limit,

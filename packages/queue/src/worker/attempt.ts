@@ -1,0 +1,109 @@
+import { isMemoryError } from '@memory/core';
+import { JobDeadlineError, PermanentJobError, RetryJobError } from '../errors.js';
+import type { Job } from '../job.js';
+import { type InFlight, message, recordFailure, safely, type WorkerContext } from './context.js';
+
+/**
+ * Starts one attempt of a leased job: heartbeats, the deadline timer, and the handler (through the
+ * admission limit when there is one). `settled` runs after the outcome is recorded and the job has
+ * left the in-flight set.
+ */
+export function startAttempt(ctx: WorkerContext, job: Job, settled: () => void): InFlight {
+  const { config } = ctx;
+  const token = job.leaseToken ?? '';
+  const controller = new AbortController();
+  const deadline = ctx.clock.now() + config.jobDeadlineMs;
+  const entry: InFlight = {
+    job,
+    token,
+    controller,
+    started: false,
+    leaseLost: false,
+    closing: false,
+    deadlineHit: false,
+    heartbeat: undefined,
+    deadline: undefined,
+    promise: Promise.resolve(),
+  };
+  ctx.inFlight.set(job.id, entry);
+  beat(ctx, entry);
+  entry.deadline = ctx.scheduler.schedule(() => {
+    entry.deadlineHit = true;
+    controller.abort(new JobDeadlineError(`job ${job.id} exceeded its deadline of ${config.jobDeadlineMs} ms`));
+  }, config.jobDeadlineMs);
+  const invoke = async (): Promise<unknown> => {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    entry.started = true;
+    return ctx.handler(job, { signal: controller.signal, deadline });
+  };
+  entry.promise = (ctx.admission ? ctx.admission.add(invoke) : invoke())
+    .then(
+      (result) => settle(ctx, entry, { ok: true, result }),
+      (error: unknown) => settle(ctx, entry, { ok: false, error }),
+    )
+    .finally(() => {
+      stopTimers(entry);
+      ctx.inFlight.delete(job.id);
+      settled();
+    });
+  return entry;
+}
+
+/** Cancels an attempt's heartbeat and deadline timers. */
+export function stopTimers(entry: InFlight): void {
+  entry.heartbeat?.cancel();
+  entry.deadline?.cancel();
+}
+
+/** Heartbeats the lease every `heartbeatMs` while the attempt runs; a lost lease aborts the handler. */
+function beat(ctx: WorkerContext, entry: InFlight): void {
+  entry.heartbeat = ctx.scheduler.schedule(() => {
+    if (ctx.inFlight.get(entry.job.id) !== entry || entry.leaseLost) return;
+    try {
+      ctx.queue.heartbeat(entry.job.id, entry.token);
+      beat(ctx, entry);
+    } catch (error) {
+      if (isMemoryError(error, 'LEASE_LOST')) {
+        // Reaped, cancelled or released elsewhere: stop the handler; its outcome is discarded.
+        entry.leaseLost = true;
+        entry.controller.abort(error);
+      } else {
+        ctx.logger.warn('heartbeat failed; will retry', { jobId: entry.job.id, error: message(error) });
+        beat(ctx, entry);
+      }
+    }
+  }, ctx.config.heartbeatMs);
+}
+
+/** Records an attempt's outcome: complete, release (interrupted by close) or fail (retry or dead). */
+function settle(
+  ctx: WorkerContext,
+  entry: InFlight,
+  outcome: { ok: true; result: unknown } | { ok: false; error: unknown },
+): void {
+  const { queue, logger } = ctx;
+  const { job, token } = entry;
+  if (entry.leaseLost) {
+    logger.info('job lease lost while running; result discarded', { jobId: job.id });
+    return;
+  }
+  if (outcome.ok) {
+    if (safely(ctx, 'complete', job.id, () => queue.complete(job.id, token, outcome.result))) ctx.completed++;
+    ctx.consecutiveFailures = 0;
+    return;
+  }
+  if (entry.closing) {
+    // Interrupted by close, not failed: hand the job back (a finished handler completed above).
+    safely(ctx, 'release', job.id, () => queue.release(job.id, token, { attemptConsumed: entry.started }));
+    ctx.releasedOnClose++;
+    return;
+  }
+  const error = outcome.error;
+  const text = entry.deadlineHit ? `deadline of ${ctx.config.jobDeadlineMs} ms exceeded` : message(error);
+  recordFailure(ctx, text);
+  safely(ctx, 'fail', job.id, () => {
+    if (error instanceof PermanentJobError) queue.fail(job.id, token, text, { permanent: true });
+    else if (error instanceof RetryJobError) queue.fail(job.id, token, text, { retryDelayMs: error.delayMs });
+    else queue.fail(job.id, token, text);
+  });
+}

@@ -1,0 +1,80 @@
+import {
+  type Clock,
+  isMemoryError,
+  type Logger,
+  type MemoryConfig,
+  type RandomSource,
+  type ScheduledHandle,
+  type Scheduler,
+} from '@memory/core';
+import type PQueue from 'p-queue';
+import type { Job } from '../job.js';
+import type { Queue } from '../queue.js';
+import type { JobHandler, WorkerState } from '../worker.js';
+
+/** One leased job while its handler runs. */
+export interface InFlight {
+  readonly job: Job;
+  readonly token: string;
+  readonly controller: AbortController;
+  started: boolean;
+  leaseLost: boolean;
+  closing: boolean;
+  deadlineHit: boolean;
+  heartbeat: ScheduledHandle | undefined;
+  deadline: ScheduledHandle | undefined;
+  promise: Promise<void>;
+}
+
+/**
+ * One worker: what it was created with (read-only) and its running state, which the worker's
+ * functions (polling, attempts, close) share and update.
+ */
+export interface WorkerContext {
+  readonly queue: Queue;
+  readonly config: MemoryConfig['queue'];
+  readonly jobTypes: readonly string[];
+  readonly handler: JobHandler;
+  readonly concurrency: number;
+  readonly scheduler: Scheduler;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly logger: Logger;
+  readonly workerId: string;
+  readonly admission: PQueue | undefined;
+  readonly inFlight: Map<string, InFlight>;
+  state: WorkerState;
+  /** The pending poll, if one is scheduled. */
+  poll: ScheduledHandle | undefined;
+  consecutiveFailures: number;
+  completed: number;
+  failed: number;
+  lastError: string | null;
+  releasedOnClose: number;
+  /** The one close in progress (concurrent calls share it). */
+  closing: Promise<{ released: number }> | undefined;
+}
+
+export const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Counts a failed attempt (or lease) and remembers its error. */
+export function recordFailure(ctx: WorkerContext, error: string): void {
+  ctx.consecutiveFailures++;
+  ctx.failed++;
+  ctx.lastError = error;
+}
+
+/**
+ * Runs a queue call made after a job settles. Such calls can themselves fail (the store was closed,
+ * the disk is full): they are logged, never thrown into the scheduler. Returns whether it succeeded.
+ */
+export function safely(ctx: WorkerContext, what: string, jobId: string, fn: () => void): boolean {
+  try {
+    fn();
+    return true;
+  } catch (error) {
+    if (isMemoryError(error, 'LEASE_LOST')) ctx.logger.info(`${what}: lease already lost`, { jobId });
+    else ctx.logger.error(`${what} failed`, { jobId, error: message(error) });
+    return false;
+  }
+}

@@ -1,0 +1,190 @@
+import { performance } from 'node:perf_hooks';
+import {
+  claimCurrentness,
+  type EntityMatch,
+  entitiesOfMemories,
+  entityDegreePercentile,
+  findLinkedMemories,
+  memoryVectors,
+  readMemoryCandidates,
+  resolveLinkLabels,
+  type SqlExecutor,
+} from '@memory/store';
+import { cosineWithBlob } from './channels/context.js';
+import { hintsChannel } from './channels/hints.js';
+import { lexicalChannel } from './channels/lexical.js';
+import { type SemanticOutcome, semanticChannel } from './channels/semantic.js';
+import { entityNameCandidates, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
+import { candidateFor, channelContext, type RecallContext, type RecallRun, stage } from './recall-context.js';
+import { clamp01 } from './shaping.js';
+
+/** Host references a query may name by label. */
+const MAX_NAMED_REFS = 16;
+
+/** Candidates per flat channel: five per result asked for, at least 50, at most the configured cap. */
+const poolSize = (cap: number, limit: number): number => Math.min(cap, Math.max(50, limit * 5));
+
+/**
+ * The channels that need no query vector — lexical, hints, traversal and host links — in one read.
+ * Returns the focal entities the query names (ranking boosts them when traversal is off).
+ */
+export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlExecutor): EntityMatch[] {
+  const { config } = ctx;
+  const { request, times } = run;
+  const channels = config.recall.channels;
+  const cc = channelContext(ctx, run, sql, ctx.shares.scoped(sql, request.agentId, run.now));
+
+  let mark = performance.now();
+  const lexical = channels.lexical
+    ? stage(run, 'lexical', () => lexicalChannel(cc, poolSize(config.recall.lexicalCandidates, run.limit)), [])
+    : [];
+  const bestLexical = Math.max(0, ...lexical.map((h) => -h.bm25));
+  lexical.forEach((hit, i) => {
+    const c = candidateFor(run, hit.id);
+    c.row = hit;
+    c.evidence.lexical = bestLexical > 0 ? clamp01(-hit.bm25 / bestLexical) : 0;
+    c.evidence.ranks = { ...c.evidence.ranks, lexical: i + 1 };
+    c.evidence.anchored = true;
+  });
+  times.lexical = performance.now() - mark;
+
+  mark = performance.now();
+  const hints = channels.hints ? stage(run, 'hints', () => hintsChannel(cc), []) : [];
+  const bestHint = Math.max(0, ...hints.map((h) => -h.bm25));
+  hints.forEach((hit, i) => {
+    const c = candidateFor(run, hit.memoryId);
+    c.evidence.hint = bestHint > 0 ? clamp01(-hit.bm25 / bestHint) : 0;
+    c.evidence.ranks = { ...c.evidence.ranks, hint: i + 1 };
+  });
+  times.hints = performance.now() - mark;
+
+  mark = performance.now();
+  // Entity names and host-reference labels the query may name: runs of its words, computed once.
+  const names = entityNameCandidates(run.query.words);
+  const focal = stage(run, 'traversal', () => resolveFocalEntities(cc, names), []);
+  if (config.traversal.enabled && focal.length > 0) {
+    const budget = Math.floor(config.traversal.candidateBudget * (1 - config.traversal.flatReserve));
+    const outcome = stage(
+      run,
+      'traversal',
+      () => traversalChannel(cc, focal, budget, request.asOf ?? run.now),
+      undefined,
+    );
+    for (const [memoryId, path] of outcome?.memories ?? []) candidateFor(run, memoryId).path = path;
+    if (outcome?.truncated)
+      run.warnings.push('traversal: stopped at a bound (entities, claims or time); results are partial');
+  }
+  times.traversal = performance.now() - mark;
+
+  mark = performance.now();
+  gatherLinked(ctx, run, sql, names);
+  times.linked = performance.now() - mark;
+  return focal;
+}
+
+/** Memories linked to the host references passed in, plus those the query names by their label (read-only). */
+function gatherLinked(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, names: readonly string[]): void {
+  const { agentId } = run.request;
+  const named = stage(run, 'linked', () => resolveLinkLabels(sql, agentId, names, MAX_NAMED_REFS), []);
+  const refs = [...(run.request.linkedEntities ?? []), ...named];
+  if (refs.length === 0) return;
+  const links = stage(
+    run,
+    'linked',
+    () => findLinkedMemories(sql, agentId, refs, ctx.config.recall.linkedCandidates),
+    [],
+  );
+  for (const link of links) {
+    const c = candidateFor(run, link.memoryId);
+    c.evidence.linked = 1;
+    c.linkedBy ??= [];
+    if (!c.linkedBy.some((l) => l.type === link.refType && l.refId === link.refId))
+      c.linkedBy.push({ type: link.refType, refId: link.refId });
+  }
+}
+
+/** Nearest memories to the query vector, added to the candidates with their cosine. */
+export function gatherSemantic(
+  ctx: RecallContext,
+  run: RecallRun,
+  sql: SqlExecutor,
+  vector: Float32Array | undefined,
+): SemanticOutcome {
+  const none: SemanticOutcome = { hits: [], completeness: 'none' };
+  const { embedder } = ctx;
+  if (!vector || !embedder) return none;
+  const cc = channelContext(ctx, run, sql, true);
+  const pool = poolSize(ctx.config.recall.semanticCandidates, run.limit);
+  const semantic = stage(
+    run,
+    'semantic',
+    () => semanticChannel(cc, vector, embedder.model, ctx.store.vector.available, pool),
+    none,
+  );
+  semantic.hits.forEach((hit, i) => {
+    const c = candidateFor(run, hit.memoryId);
+    c.evidence.semantic = clamp01(hit.cosine);
+    c.evidence.ranks = { ...c.evidence.ranks, semantic: i + 1 };
+    c.evidence.anchored = true;
+  });
+  return semantic;
+}
+
+/** What ranking needs to know about the candidates besides their channel evidence. */
+export interface CandidateFacts {
+  readonly entitiesOf: ReadonlyMap<string, Array<{ id: string; name: string; degree: number }>>;
+  readonly hubThreshold: number | undefined;
+  /** Memories whose claims were all superseded. */
+  readonly superseded: ReadonlySet<string>;
+}
+
+/**
+ * Rows for candidates other channels found, with scope and filters applied here, so anything that
+ * does not pass (another agent's id, a deleted memory, a filter) is dropped; then the cosine of
+ * candidates the semantic channel did not score, their entities, the hub threshold and currentness.
+ */
+export function completeCandidates(
+  ctx: RecallContext,
+  run: RecallRun,
+  sql: SqlExecutor,
+  vector: Float32Array | undefined,
+): CandidateFacts {
+  const { config, embedder } = ctx;
+  const { agentId } = run.request;
+  const { candidates } = run;
+  const missing = [...candidates.values()].filter((c) => !c.row).map((c) => c.id);
+  const rows = stage(run, 'candidates', () => readMemoryCandidates(sql, agentId, missing, run.filters, run.now), []);
+  for (const row of rows) {
+    const c = candidates.get(row.id);
+    if (c) c.row = row;
+  }
+  for (const [id, c] of candidates) if (!c.row) candidates.delete(id);
+  if (vector && embedder) {
+    const unscored = [...candidates.values()].filter((c) => c.evidence.semantic === undefined).map((c) => c.id);
+    for (const v of stage(run, 'semantic', () => memoryVectors(sql, agentId, embedder.model, unscored), [])) {
+      const c = candidates.get(v.memoryId);
+      if (c) c.evidence.semantic = clamp01(cosineWithBlob(vector, v.vector));
+    }
+  }
+  const ids = [...candidates.keys()];
+  const entitiesOf = new Map<string, Array<{ id: string; name: string; degree: number }>>();
+  for (const e of stage(run, 'entities', () => entitiesOfMemories(sql, agentId, ids), [])) {
+    const list = entitiesOf.get(e.memoryId) ?? [];
+    list.push({ id: e.entityId, name: e.name, degree: e.degree });
+    entitiesOf.set(e.memoryId, list);
+  }
+  let hubThreshold: number | undefined;
+  if (entitiesOf.size > 0 && config.recall.dampening.hub) {
+    hubThreshold = stage(
+      run,
+      'hub',
+      () => entityDegreePercentile(sql, agentId, config.recall.dampening.hubPercentile),
+      undefined,
+    );
+  }
+  const superseded = new Set<string>();
+  for (const c of stage(run, 'currentness', () => claimCurrentness(sql, agentId, ids), [])) {
+    if (c.active === 0 && c.superseded > 0) superseded.add(c.memoryId);
+  }
+  return { entitiesOf, hubThreshold, superseded };
+}
