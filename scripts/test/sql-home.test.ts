@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '..', '..');
 const NO_SQL_PACKAGES = ['core', 'ingest', 'recall', 'dreaming', 'engine', 'providers'];
 
 /** The text of every string literal (quotes and template parts) in TypeScript source, comments skipped. */
-export function stringLiterals(source: string): string[] {
+function stringLiterals(source: string): string[] {
   const out: string[] = [];
   let i = 0;
   // Template literal nesting: each entry counts the braces open inside one `${ … }`.
@@ -89,7 +89,7 @@ const SQL_SHAPES = [
   /\bmatch\s+\?/i,
 ];
 
-export function sqlIn(literal: string): boolean {
+function sqlIn(literal: string): boolean {
   return SQL_SHAPES.some((shape) => shape.test(literal));
 }
 
