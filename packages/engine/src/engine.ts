@@ -162,14 +162,14 @@ export interface EngineImports {
   /** Records the file and queues the import (runs after `start()` or on `runDue()`). */
   start(input: StartImportInput): Promise<{ jobId: string }>;
   /** Status and counters (`total = imported + duplicate + rejected + pending`), or undefined. */
-  status(input: ImportRef | string): Promise<ImportStatusView | undefined>;
+  status(input: ImportRef): Promise<ImportStatusView | undefined>;
   /** Per-line outcomes, in line order. */
   records(input: ListImportRecordsInput): Promise<ImportRecordView[]>;
-  pause(input: ImportRef | string): Promise<ImportStatusView>;
-  resume(input: ImportRef | string): Promise<ImportStatusView>;
-  cancel(input: ImportRef | string): Promise<ImportStatusView>;
+  pause(input: ImportRef): Promise<ImportStatusView>;
+  resume(input: ImportRef): Promise<ImportStatusView>;
+  cancel(input: ImportRef): Promise<ImportStatusView>;
   /** Purges the sessions an import created (and their index entries); keeps tombstones. */
-  removeSource(input: ImportRef | string): Promise<{ removedSessions: number }>;
+  removeSource(input: ImportRef): Promise<{ removedSessions: number }>;
 }
 
 /** Host jobs on the engine's durable queue. */

@@ -31,7 +31,7 @@ describe('signet-export v1 import', () => {
     const { lines, expected } = mixedExport();
     writeExport(file, lines);
     const { jobId } = await engine.imports.start({ agentId: 'target', file });
-    expect(await engine.imports.status(jobId)).toMatchObject({ status: 'queued', counters: { total: 0 } });
+    expect(await engine.imports.status({ jobId })).toMatchObject({ status: 'queued', counters: { total: 0 } });
     expect(await engine.imports.status({ jobId, agentId: 'another-scope' })).toBeUndefined();
     await engine.runDue();
     const status = await engine.imports.status({ jobId });
