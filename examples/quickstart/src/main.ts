@@ -10,8 +10,9 @@ import { createOfflineEmbedder } from '@memory/providers';
 const file = join(import.meta.dirname, '..', 'quickstart.db');
 for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 
-// GloVe word vectors with SIF weighting: no network, no model server.
-const engine = await createMemoryEngine({ database: { path: file }, embedder: createOfflineEmbedder() });
+// GloVe word vectors with SIF weighting: no network, no model server. `await using` closes the engine
+// (background work stopped, database closed) when the module's scope ends.
+await using engine = await createMemoryEngine({ database: { path: file }, embedder: createOfflineEmbedder() });
 const line = (text = '') => console.log(text);
 const heading = (text: string) => line(`\n== ${text} ${'='.repeat(Math.max(0, 70 - text.length))}`);
 
@@ -229,5 +230,4 @@ for (const hit of await engine.transcripts.search({ agentId: 'support-bot', quer
   line(`  transcript ${hit.sessionKey} (${hit.role}): ${hit.content}`);
 }
 
-await engine.close();
 line('\ndone.');
