@@ -110,6 +110,7 @@ export async function runPass(ctx: EngineContext, input: unknown): Promise<PassR
   return pass;
 }
 
+/** The claims about an entity that were true at `asOf` (event time). */
 export function claimsAt(ctx: EngineContext, input: unknown): ClaimAsOf[] {
   const { agentId, entityId, asOf } = parseInput(claimsAsOfSchema, input, 'dreaming.claimsAsOf');
   return ctx.store.read((sql) => claimsAsOf(sql, agentId, entityId, asOf));

@@ -50,6 +50,7 @@ export interface RememberManyInput {
   readonly signal?: AbortSignal | undefined;
 }
 
+/** Remembers one memory (deduplicated per scope by normalized content). */
 export function rememberOne(ctx: EngineContext, input: unknown): Promise<RememberResult> {
   return remember(ctx.writer, input);
 }
@@ -81,26 +82,31 @@ function splitRef(input: unknown, operation: string): { id: string; rest: Record
   return { id, rest };
 }
 
+/** A memory in the agent's scope, or undefined. */
 export function readMemory(ctx: EngineContext, input: unknown): Memory | undefined {
   const { id, rest } = splitRef(input, 'getMemory');
   return getMemory(ctx.writer, id, rest);
 }
 
+/** Changes a memory's content, importance, tags or pinned flag, with history. */
 export function modify(ctx: EngineContext, input: unknown): Promise<Memory> {
   const { id, rest } = splitRef(input, 'modify');
   return modifyMemory(ctx.writer, id, rest);
 }
 
+/** Soft-deletes a memory (pinned ones need `force`). */
 export function forget(ctx: EngineContext, input: unknown): Promise<ForgetResult> {
   const { id, rest } = splitRef(input, 'forget');
   return forgetMemory(ctx.writer, id, rest);
 }
 
+/** Restores a forgotten memory within the recovery window. */
 export function recover(ctx: EngineContext, input: unknown): Promise<Memory> {
   const { id, rest } = splitRef(input, 'recover');
   return recoverMemory(ctx.writer, id, rest);
 }
 
+/** A memory's audit trail, oldest first; `NOT_FOUND` outside the scope. */
 export function history(ctx: EngineContext, input: unknown): HistoryEntry[] {
   const { id, rest } = splitRef(input, 'history');
   return memoryHistory(ctx.writer, id, rest);

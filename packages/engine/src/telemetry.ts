@@ -17,11 +17,13 @@ export interface EngineTelemetry {
   purge(input: TelemetryPurgeInput): Promise<number>;
 }
 
+/** One agent's recorded recalls, newest first (100 unless `limit`). */
 export function listTelemetry(ctx: EngineContext, input: unknown): RecallTelemetryRow[] {
   const { agentId, limit } = parseInput(listSchema, input, 'telemetry.list');
   return ctx.store.read((sql) => listRecallTelemetry(sql, agentId, limit ?? 100));
 }
 
+/** Deletes one agent's telemetry, all or recorded before `before`; returns rows deleted. */
 export function purgeTelemetry(ctx: EngineContext, input: unknown): number {
   const { agentId, before } = parseInput(purgeSchema, input, 'telemetry.purge');
   return ctx.store.write((sql) => purgeRecallTelemetry(sql, agentId, before));

@@ -54,6 +54,7 @@ export function toStatusView(sql: SqlExecutor, row: ImportJobRow): ImportStatusV
   };
 }
 
+/** One line's outcome as the public API returns it. */
 export const toRecordView = (r: ImportRecordRow): ImportRecordView => ({
   line: r.line_no,
   outcome: r.outcome,
