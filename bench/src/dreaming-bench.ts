@@ -36,22 +36,24 @@ const timings: number[] = [];
 let applied = 0;
 for (let b = 0; b < batches; b++) {
   // Setup (not timed): 5 entities with one aspect each, so 100 claims stay under the 50-per-aspect cap.
-  const entities = await engine.dreaming.apply(
-    { agentId, passId: `setup-${b}` },
-    Array.from({ length: 5 }, (_, i) => ({
+  const entities = await engine.dreaming.apply({
+    agentId,
+    passId: `setup-${b}`,
+    operations: Array.from({ length: 5 }, (_, i) => ({
       operation: 'create_entity',
       payload: { name: `Entity ${b}-${i}` },
       evidence: cite(i),
     })),
-  );
-  const aspects = await engine.dreaming.apply(
-    { agentId, passId: `setup-${b}` },
-    entities.applied.map((e, i) => ({
+  });
+  const aspects = await engine.dreaming.apply({
+    agentId,
+    passId: `setup-${b}`,
+    operations: entities.applied.map((e, i) => ({
       operation: 'create_aspect',
       payload: { entityId: e.targetId, name: 'delivery' },
       evidence: cite(i),
     })),
-  );
+  });
   const ops = Array.from({ length: 100 }, (_, i) => ({
     operation: 'add_claim',
     payload: {
@@ -63,7 +65,7 @@ for (let b = 0; b < batches; b++) {
     confidence: 0.9,
   }));
   const started = performance.now();
-  const result = await engine.dreaming.apply({ agentId, passId: `pass-${b}` }, ops);
+  const result = await engine.dreaming.apply({ agentId, passId: `pass-${b}`, operations: ops });
   timings.push(performance.now() - started);
   applied += result.applied.length;
   if (result.rejected.length > 0)

@@ -127,14 +127,14 @@ async function run(mode: Mode): Promise<Run> {
         });
       }
     }
-    const results = await engine.rememberMany(
-      turns.map((t) => ({
-        agentId,
+    const results = await engine.rememberMany({
+      agentId,
+      memories: turns.map((t) => ({
         content: t.content,
         source: { type: 'locomo', id: t.dia },
         ...(t.at ? { createdAt: t.at } : {}),
       })),
-    );
+    });
     // Identical turns deduplicate into one memory: it stands for every turn id it came from.
     const diasOf = new Map<string, string[]>();
     for (const [i, r] of results.entries()) diasOf.set(r.id, [...(diasOf.get(r.id) ?? []), turns[i]?.dia ?? '']);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MemoryConfigInput } from '@memory/core';
-import { createMemoryEngine, type RecallTimings } from '@memory/engine';
+import { createMemoryEngine, type RecallTimings, type RememberManyMemory } from '@memory/engine';
 import Database from 'better-sqlite3';
 import { createDenseEmbedder } from './dense-embedder.js';
 import { fmt, percentile } from './stats.js';
@@ -51,18 +51,16 @@ async function build(path: string, agents: number): Promise<string[]> {
   const started = performance.now();
   for (let done = 0; done < total; ) {
     const n = Math.min(10_000, total - done);
-    await engine.rememberMany(
-      Array.from({ length: n }, (_, i) => {
-        const m = gen.memory();
-        return {
-          agentId: agentIds[(done + i) % agents] as string,
-          content: m.content,
-          type: m.type,
-          who: m.who,
-          project: m.project,
-        };
-      }),
-    );
+    // Memories go to the agents round-robin; one rememberMany call per agent.
+    const byAgent = new Map<string, RememberManyMemory[]>();
+    for (let i = 0; i < n; i++) {
+      const m = gen.memory();
+      const agentId = agentIds[(done + i) % agents] as string;
+      const memories = byAgent.get(agentId) ?? [];
+      memories.push({ content: m.content, type: m.type, who: m.who, project: m.project });
+      byAgent.set(agentId, memories);
+    }
+    for (const [agentId, memories] of byAgent) await engine.rememberMany({ agentId, memories });
     done += n;
   }
   console.log(

@@ -40,7 +40,7 @@ const agentId = 'bench-agent';
 // Inputs are generated up front so the event-loop monitor sees the engine's work, not the generator's.
 const inputs = Array.from({ length: total }, () => {
   const m = gen.memory();
-  return { agentId, content: m.content, type: m.type, who: m.who, project: m.project };
+  return { content: m.content, type: m.type, who: m.who, project: m.project };
 });
 
 const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -48,7 +48,7 @@ loop.enable();
 
 // 1. single remember calls
 let t0 = performance.now();
-for (let i = 0; i < singles; i++) await engine.remember(inputs[i] as (typeof inputs)[number]);
+for (let i = 0; i < singles; i++) await engine.remember({ agentId, ...(inputs[i] as (typeof inputs)[number]) });
 const singleSeconds = (performance.now() - t0) / 1000;
 
 // 2. rememberMany for the rest, in calls of 10,000 inputs (the engine writes 200 per transaction)
@@ -57,7 +57,7 @@ let deduped = 0;
 t0 = performance.now();
 for (let done = 0; done < rest; ) {
   const n = Math.min(10_000, rest - done);
-  const results = await engine.rememberMany(inputs.slice(singles + done, singles + done + n));
+  const results = await engine.rememberMany({ agentId, memories: inputs.slice(singles + done, singles + done + n) });
   deduped += results.filter((r) => r.deduped).length;
   done += n;
 }

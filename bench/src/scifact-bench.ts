@@ -32,13 +32,13 @@ const engine = await createMemoryEngine({
   config: { limits: { maxContentBytes: 1024 * 1024 } },
 });
 const docs = corpusRows.filter((r) => r.length > abstractCol && r[docCol]);
-const results = await engine.rememberMany(
-  docs.map((r) => ({
-    agentId: 'scifact',
+const results = await engine.rememberMany({
+  agentId: 'scifact',
+  memories: docs.map((r) => ({
     content: `${r[titleCol]} ${sentences(r[abstractCol] ?? '').join(' ')}`,
     source: { type: 'scifact', id: r[docCol] ?? '' },
   })),
-);
+});
 const docOf = new Map<string, string[]>();
 for (const [i, r] of results.entries()) docOf.set(r.id, [...(docOf.get(r.id) ?? []), docs[i]?.[docCol] ?? '']);
 

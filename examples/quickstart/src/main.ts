@@ -3,19 +3,20 @@
 // and documents through the background queue.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RecallResponse, RememberInput } from '@memory/engine';
+import type { RecallResponse, RememberManyMemory } from '@memory/engine';
 import { createMemoryEngine, formatRecall, isMemoryError } from '@memory/engine';
 import { createOfflineEmbedder } from '@memory/providers';
 
 const file = join(import.meta.dirname, '..', 'quickstart.db');
 for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 
-// GloVe word vectors with SIF weighting: no network, no model server.
-const engine = await createMemoryEngine({ database: { path: file }, embedder: createOfflineEmbedder() });
+// GloVe word vectors with SIF weighting: no network, no model server. `await using` closes the engine
+// (background work stopped, database closed) when the module's scope ends.
+await using engine = await createMemoryEngine({ database: { path: file }, embedder: createOfflineEmbedder() });
 const line = (text = '') => console.log(text);
 const heading = (text: string) => line(`\n== ${text} ${'='.repeat(Math.max(0, 70 - text.length))}`);
 
-const support: Array<Omit<RememberInput, 'agentId'>> = [
+const support: RememberManyMemory[] = [
   { content: 'Dana Whitfield is the customer success lead for the Northwind account.', type: 'fact', who: 'dana' },
   {
     content: 'Northwind renews their enterprise contract every March; the renewal call is with Dana.',
@@ -76,7 +77,7 @@ const support: Array<Omit<RememberInput, 'agentId'>> = [
   },
 ];
 
-const coding: Array<Omit<RememberInput, 'agentId'>> = [
+const coding: RememberManyMemory[] = [
   { content: 'The monorepo uses pnpm workspaces and TypeScript project references.', type: 'fact' },
   { content: 'Run the test suite with npm test before pushing; CI runs the same command.', type: 'procedural' },
   {
@@ -101,8 +102,8 @@ const coding: Array<Omit<RememberInput, 'agentId'>> = [
 ];
 
 heading('remember');
-const supportIds = await engine.rememberMany(support.map((m) => ({ agentId: 'support-bot', ...m })));
-const codingIds = await engine.rememberMany(coding.map((m) => ({ agentId: 'coding-agent', ...m })));
+const supportIds = await engine.rememberMany({ agentId: 'support-bot', memories: support });
+const codingIds = await engine.rememberMany({ agentId: 'coding-agent', memories: coding });
 line(`support-bot: ${supportIds.length} memories, coding-agent: ${codingIds.length} memories (file: ${file})`);
 
 heading('dedup (same content, normalized)');
@@ -116,7 +117,7 @@ const otherScope = await engine.remember({
   content: 'Dana prefers short status emails with a bullet list, no attachments.',
 });
 line(`same text for another agent → deduped: ${otherScope.deduped} (scopes never share memories)`);
-await engine.forget(otherScope.id, { agentId: 'coding-agent', reason: 'demo cleanup' });
+await engine.forget({ agentId: 'coding-agent', id: otherScope.id, reason: 'demo cleanup' });
 
 const channels = (r: RecallResponse['results'][number]) =>
   Object.entries(r.channels)
@@ -156,16 +157,17 @@ line(formatRecall(forDana, { budgetTokens: 200 }));
 
 heading('forget, recover, history');
 const target = supportIds[3]?.id ?? '';
-await engine.forget(target, { agentId: 'support-bot', reason: 'discount offer withdrawn' });
+await engine.forget({ agentId: 'support-bot', id: target, reason: 'discount offer withdrawn' });
 show('after forget: northwind discount', await engine.recall({ agentId: 'support-bot', query: 'northwind discount' }));
-await engine.recover(target, { agentId: 'support-bot', reason: 'offer reinstated' });
+await engine.recover({ agentId: 'support-bot', id: target, reason: 'offer reinstated' });
 show('after recover: northwind discount', await engine.recall({ agentId: 'support-bot', query: 'northwind discount' }));
-await engine.modify(target, {
+await engine.modify({
   agentId: 'support-bot',
+  id: target,
   reason: 'terms changed',
   content: 'We decided to give Northwind a 12% discount if they commit to three years.',
 });
-for (const h of await engine.history(target, { agentId: 'support-bot' })) {
+for (const h of await engine.history({ agentId: 'support-bot', id: target })) {
   line(
     `  ${h.event.padEnd(9)} by ${h.changedBy}${h.reason ? ` (${h.reason})` : ''}${h.newContent ? ` → ${h.newContent}` : ''}`,
   );
@@ -174,7 +176,7 @@ for (const h of await engine.history(target, { agentId: 'support-bot' })) {
 heading('pinned memories need force');
 const pinned = supportIds[4]?.id ?? '';
 try {
-  await engine.forget(pinned, { agentId: 'support-bot', reason: 'cleanup' });
+  await engine.forget({ agentId: 'support-bot', id: pinned, reason: 'cleanup' });
 } catch (error) {
   if (isMemoryError(error, 'PINNED')) line(`forget refused: ${error.code} — ${error.message}`);
   else throw error;
@@ -228,5 +230,4 @@ for (const hit of await engine.transcripts.search({ agentId: 'support-bot', quer
   line(`  transcript ${hit.sessionKey} (${hit.role}): ${hit.content}`);
 }
 
-await engine.close();
 line('\ndone.');

@@ -42,7 +42,7 @@ export interface MemoryErrorOptions {
  *
  * @example
  * ```ts
- * try { await engine.forget(id, { agentId: 'bot', reason: 'user asked' }); }
+ * try { await engine.forget({ agentId: 'bot', id, reason: 'user asked' }); }
  * catch (error) { if (isMemoryError(error, 'PINNED')) { ... } }
  * ```
  */

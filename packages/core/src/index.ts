@@ -1,3 +1,4 @@
+export { abortedError, throwIfAborted } from './abort.js';
 export type { Clock, ManualClock } from './clock.js';
 export { createManualClock, systemClock } from './clock.js';
 export type { MemoryConfig, MemoryConfigInput } from './config.js';

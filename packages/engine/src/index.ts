@@ -33,9 +33,7 @@ export type {
   AppendResult,
   DocumentRef,
   DocumentView,
-  ForgetInput,
   ForgetResult,
-  GetMemoryOptions,
   HistoryEntry,
   ImportCounters,
   ImportRecordView,
@@ -46,10 +44,9 @@ export type {
   ListImportRecordsInput,
   ListTranscriptsInput,
   Memory,
-  ModifyInput,
-  RecoverInput,
   RememberInput,
   RememberResult,
+  ScopeInput,
   SearchTranscriptsInput,
   SessionInput,
   StartImportInput,
@@ -89,18 +86,29 @@ export type {
 } from '@memory/recall';
 export { formatRecall } from '@memory/recall';
 export type { ClaimAsOf, MemoryType, RecallTelemetryRow, VectorSupport } from '@memory/store';
+export type { Abortable } from './abort.js';
 export type { HandlerRegistration } from './background.js';
 export { RESERVED_JOB_TYPES } from './background.js';
+export type { EngineDiagnostics } from './diagnostics.js';
+export type { ClaimsAsOfInput, DreamingApplyInput, EngineDreaming } from './dreaming.js';
+export { createMemoryEngine } from './engine.js';
 export type {
-  EngineDiagnostics,
+  ForgetInput,
+  GetMemoryInput,
+  MemoryRef,
+  ModifyInput,
+  RecoverInput,
+  RememberManyInput,
+  RememberManyMemory,
+} from './memories.js';
+export type {
   EngineDocuments,
-  EngineDreaming,
   EngineImports,
   EngineJobs,
   EngineRepairs,
-  EngineTelemetry,
   EngineTranscripts,
+  JobRef,
   MemoryEngine,
-} from './engine.js';
-export { createMemoryEngine } from './engine.js';
+} from './memory-engine.js';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';
+export type { EngineTelemetry, TelemetryListInput, TelemetryPurgeInput } from './telemetry.js';

@@ -3,7 +3,7 @@ import { settle, waitForJob } from '@memory/queue/testing';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSeededRandom, type JobHandler, RetryJobError } from '../src/index.js';
-import { createTestEngine, T0 } from './helpers.js';
+import { createTestEngine, jobsById, T0 } from './helpers.js';
 
 async function engineWithScheduler(config = {}) {
   const db = new Database(':memory:');
@@ -34,7 +34,7 @@ describe('engine background work', () => {
     expect(handled).toEqual([]); // nothing runs before start()
     await engine.start();
     await engine.start(); // idempotent
-    await waitForJob(engine.jobs, id, 'completed', { scheduler });
+    await waitForJob(jobsById(engine), id, 'completed', { scheduler });
     expect(handled).toEqual([{ to: 'dana' }]);
     const diagnostics = await engine.diagnostics();
     expect(diagnostics.started).toBe(true);
@@ -83,12 +83,12 @@ describe('engine background work', () => {
     await engine.start();
     await scheduler.advance(59_000);
     await settle();
-    expect((await engine.jobs.get(id))?.status).toBe('leased');
+    expect((await engine.jobs.get({ id }))?.status).toBe('leased');
     await scheduler.advance(1000); // the reaper's first run
     await settle();
     await scheduler.advance(1000); // the worker's next poll
     await settle();
-    expect(await engine.jobs.get(id)).toMatchObject({ status: 'completed', attempts: 2 });
+    expect(await engine.jobs.get({ id })).toMatchObject({ status: 'completed', attempts: 2 });
     expect(ran).toBe(1);
     await engine.close();
   });
@@ -98,7 +98,7 @@ describe('engine background work', () => {
     const { id } = await engine.jobs.enqueue({ jobType: 'work' });
     db.prepare('UPDATE memory_jobs SET attempts = 3 WHERE id = ?').run(id);
     await engine.start();
-    expect(await engine.jobs.get(id)).toMatchObject({ status: 'dead' });
+    expect(await engine.jobs.get({ id })).toMatchObject({ status: 'dead' });
     await engine.close();
   });
 
@@ -112,11 +112,11 @@ describe('engine background work', () => {
     });
     const { id } = await engine.jobs.enqueue({ jobType: 'flaky', maxAttempts: 1 });
     await engine.runDue();
-    expect((await engine.jobs.get(id))?.status).toBe('dead');
+    expect((await engine.jobs.get({ id }))?.status).toBe('dead');
     expect(await engine.repair.requeueDead()).toMatchObject({ applied: false, matched: 1 });
-    expect((await engine.jobs.get(id))?.status).toBe('dead');
+    expect((await engine.jobs.get({ id }))?.status).toBe('dead');
     await engine.repair.requeueDead({ apply: true });
-    expect(await engine.jobs.get(id)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await engine.jobs.get({ id })).toMatchObject({ status: 'pending', attempts: 0 });
     expect(await engine.repair.cancel({ apply: true })).toMatchObject({ matched: 1 });
     expect(await engine.repair.prune()).toEqual({ applied: false, completed: 0, dead: 0 });
     expect(await engine.repair.reapExpiredLeases()).toEqual({ requeued: 0, dead: 0 });

@@ -151,7 +151,7 @@ describe('arbitrary strings (property)', () => {
         const before = snapshotCounts(db);
         try {
           const { id, deduped } = await engine.remember({ agentId: 'a', content });
-          const stored = await engine.getMemory(id, { agentId: 'a' });
+          const stored = await engine.getMemory({ agentId: 'a', id });
           if (deduped) {
             expect(normalizeForHash(stored?.content ?? '')).toBe(normalizeForHash(content));
             expect(snapshotCounts(db)).toEqual(before);

@@ -15,34 +15,46 @@ describe('engine.dreaming', () => {
     });
     await engine.transcripts.complete({ agentId: 'a', sessionKey: 'chat-1' });
 
-    const first = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [
-      {
-        operation: 'create_entity',
-        payload: { name: 'Project Atlas', aliases: ['Atlas'] },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Project Atlas is our billing rewrite' }],
-      },
-    ]);
+    const first = await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'p1',
+      operations: [
+        {
+          operation: 'create_entity',
+          payload: { name: 'Project Atlas', aliases: ['Atlas'] },
+          evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Project Atlas is our billing rewrite' }],
+        },
+      ],
+    });
     const atlas = first.applied[0]?.targetId ?? '';
-    const second = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [
-      {
-        operation: 'create_aspect',
-        payload: { entityId: atlas, name: 'schedule' },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'the launch slipped to March' }],
-      },
-    ]);
+    const second = await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'p1',
+      operations: [
+        {
+          operation: 'create_aspect',
+          payload: { entityId: atlas, name: 'schedule' },
+          evidence: [{ sourceRef: 'transcript:chat-1', quote: 'the launch slipped to March' }],
+        },
+      ],
+    });
     const aspect = second.applied[0]?.targetId ?? '';
-    const third = await engine.dreaming.apply({ agentId: 'a', passId: 'p1' }, [
-      {
-        operation: 'add_claim',
-        payload: { aspectId: aspect, claimKey: 'launch', content: 'The launch is in March.', validFrom: T0 },
-        evidence: [{ sourceRef: `memory:${note.id}`, quote: 'the launch slipped to March' }],
-      },
-      {
-        operation: 'add_claim',
-        payload: { aspectId: aspect, claimKey: 'owner', content: 'Dana owns it.' },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Dana owns the rewrite' }],
-      },
-    ]);
+    const third = await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'p1',
+      operations: [
+        {
+          operation: 'add_claim',
+          payload: { aspectId: aspect, claimKey: 'launch', content: 'The launch is in March.', validFrom: T0 },
+          evidence: [{ sourceRef: `memory:${note.id}`, quote: 'the launch slipped to March' }],
+        },
+        {
+          operation: 'add_claim',
+          payload: { aspectId: aspect, claimKey: 'owner', content: 'Dana owns it.' },
+          evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Dana owns the rewrite' }],
+        },
+      ],
+    });
     expect(third.applied).toHaveLength(1);
     expect(third.rejected).toEqual([{ index: 1, reason: expect.stringMatching(/word for word/) }]);
 
@@ -53,7 +65,7 @@ describe('engine.dreaming', () => {
     ]);
     // Another agent sees nothing of it.
     expect(await engine.dreaming.claimsAsOf({ agentId: 'b', entityId: atlas, asOf: T0 + 1 })).toEqual([]);
-    await expect(engine.dreaming.apply({ agentId: 'a' }, 'not a batch')).rejects.toMatchObject({
+    await expect(engine.dreaming.apply({ agentId: 'a', operations: 'not a batch' })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });
     // Passes need a model.
@@ -103,7 +115,7 @@ describe('engine.dreaming', () => {
       summary: 'Created Dana.',
       mutations: { applied: 1, rejected: 0 },
     });
-    expect(await engine.memoryHead('a')).toBeUndefined();
+    expect(await engine.memoryHead({ agentId: 'a' })).toBeUndefined();
     // The evidence was read; the next pass turns to hygiene (the new entity has no aspects yet).
     expect(await engine.dreaming.runPass({ agentId: 'a' })).toMatchObject({ mode: 'incremental-hygiene' });
   });
@@ -162,13 +174,16 @@ describe('memories Dreaming writes', () => {
       turns: [{ role: 'user', content: 'The quarterly budget review moved to Thursday.' }],
     });
     await engine.transcripts.complete({ agentId: 'a', sessionKey: 's1' });
-    const result = await engine.dreaming.apply({ agentId: 'a' }, [
-      {
-        operation: 'remember_memory',
-        payload: { content: 'Quarterly budget review is on Thursday.', type: 'fact' },
-        evidence: [{ sourceRef: 'transcript:s1', quote: 'budget review moved to Thursday' }],
-      },
-    ]);
+    const result = await engine.dreaming.apply({
+      agentId: 'a',
+      operations: [
+        {
+          operation: 'remember_memory',
+          payload: { content: 'Quarterly budget review is on Thursday.', type: 'fact' },
+          evidence: [{ sourceRef: 'transcript:s1', quote: 'budget review moved to Thursday' }],
+        },
+      ],
+    });
     const id = result.applied[0]?.targetId;
     expect(
       db.prepare("SELECT count(*) AS n FROM embeddings WHERE source_type = 'memory' AND source_id = ?").get(id),

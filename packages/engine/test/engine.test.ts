@@ -14,12 +14,12 @@ describe('engine lifecycle', () => {
     await engine.close();
     const calls = [
       () => engine.remember({ agentId: 'a', content: 'y' }),
-      () => engine.rememberMany([{ agentId: 'a', content: 'y' }]),
-      () => engine.getMemory(id, { agentId: 'a' }),
-      () => engine.modify(id, { agentId: 'a', reason: 'r', importance: 0.2 }),
-      () => engine.forget(id, { agentId: 'a', reason: 'r' }),
-      () => engine.recover(id, { agentId: 'a' }),
-      () => engine.history(id, { agentId: 'a' }),
+      () => engine.rememberMany({ agentId: 'a', memories: [{ content: 'y' }] }),
+      () => engine.getMemory({ agentId: 'a', id }),
+      () => engine.modify({ agentId: 'a', id, reason: 'r', importance: 0.2 }),
+      () => engine.forget({ agentId: 'a', id, reason: 'r' }),
+      () => engine.recover({ agentId: 'a', id }),
+      () => engine.history({ agentId: 'a', id }),
       () => engine.recall({ agentId: 'a', query: 'x' }),
     ];
     for (const call of calls) await expect(call()).rejects.toSatisfy((e) => isMemoryError(e, 'ENGINE_CLOSED'));
@@ -31,7 +31,7 @@ describe('engine lifecycle', () => {
     const { id } = await first.remember({ agentId: 'a', content: 'Persisted across restarts' });
     await first.close();
     const second = await createMemoryEngine({ database: { path } });
-    expect((await second.getMemory(id, { agentId: 'a' }))?.content).toBe('Persisted across restarts');
+    expect((await second.getMemory({ agentId: 'a', id }))?.content).toBe('Persisted across restarts');
     expect((await second.recall({ agentId: 'a', query: 'restarts' })).results.map((r) => r.id)).toEqual([id]);
     await second.close();
   });

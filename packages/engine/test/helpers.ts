@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createManualClock, createSequentialIds, type EmbeddingProvider } from '@memory/core';
-import { createMemoryEngine, type MemoryEngineOptions } from '../src/index.js';
+import { createMemoryEngine, type MemoryEngine, type MemoryEngineOptions } from '../src/index.js';
 
 /**
  * A deterministic offline embedder whose similar texts get similar vectors: words are hashed into
@@ -49,3 +49,6 @@ export function snapshotCounts(database: { prepare(sql: string): { get(): unknow
     tables.map((t) => [t, (database.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
   );
 }
+
+/** The engine's jobs as `waitForJob` (from `@memory/queue/testing`) reads them: by bare id. */
+export const jobsById = (engine: MemoryEngine) => ({ get: (id: string) => engine.jobs.get({ id }) });

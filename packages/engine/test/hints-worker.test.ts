@@ -103,12 +103,12 @@ describe('prospective hints worker', () => {
     const { id } = await engine.remember({ agentId: 'a', content: 'Standup is at 9:30' });
     await engine.runDue();
     expect(hints(id)).toEqual(['What time is the daily meeting 1?']);
-    await engine.modify(id, { agentId: 'a', content: 'Standup is at 10:00', reason: 'moved' });
+    await engine.modify({ agentId: 'a', id, content: 'Standup is at 10:00', reason: 'moved' });
     expect(hints(id)).toEqual([]); // old questions no longer apply
     await engine.runDue();
     expect(hints(id)).toEqual(['What time is standup now that it moved?']);
     const gone = await engine.remember({ agentId: 'a', content: 'temporary note' });
-    await engine.forget(gone.id, { agentId: 'a', reason: 'test' });
+    await engine.forget({ agentId: 'a', id: gone.id, reason: 'test' });
     await engine.runDue();
     expect(jobs().at(-1)).toMatchObject({ status: 'completed', result: '{"hints":0,"skipped":"memory not found"}' });
   });
@@ -139,7 +139,10 @@ describe('prospective hints worker', () => {
       return 'What is this memory about, exactly?';
     });
     const { engine, jobs } = await setup(model.llm, { queue: { llmConcurrency: 2 } });
-    await engine.rememberMany(Array.from({ length: 8 }, (_, i) => ({ agentId: 'a', content: `note number ${i}` })));
+    await engine.rememberMany({
+      agentId: 'a',
+      memories: Array.from({ length: 8 }, (_, i) => ({ content: `note number ${i}` })),
+    });
     await engine.runDue();
     expect(jobs().every((j) => j.status === 'completed')).toBe(true);
     expect(model.maxInFlight()).toBeLessThanOrEqual(2);

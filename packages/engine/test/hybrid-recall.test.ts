@@ -394,19 +394,19 @@ describe('after the response', () => {
     await engine.recall({ agentId: 'a', query: 'alpha' });
     await engine.recall({ agentId: 'b', query: 'beta' });
     await scheduler.runDue();
-    const rows = await engine.telemetry.list('a');
+    const rows = await engine.telemetry.list({ agentId: 'a' });
     expect(rows).toEqual([
       expect.objectContaining({ agentId: 'a', query: 'alpha', resultCount: 1, vectorCompleteness: 'none' }),
     ]);
-    expect(await engine.telemetry.purge('a')).toBe(1);
-    expect(await engine.telemetry.list('a')).toEqual([]);
-    expect(await engine.telemetry.list('b')).toHaveLength(1);
-    await expect(engine.telemetry.list('b', { limit: -1 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(engine.telemetry.purge('', {})).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(await engine.telemetry.purge({ agentId: 'a' })).toBe(1);
+    expect(await engine.telemetry.list({ agentId: 'a' })).toEqual([]);
+    expect(await engine.telemetry.list({ agentId: 'b' })).toHaveLength(1);
+    await expect(engine.telemetry.list({ agentId: 'b', limit: -1 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.telemetry.purge({ agentId: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
 
     const off = await engineOn();
     await off.engine.recall({ agentId: 'a', query: 'alpha' });
     await off.scheduler.runDue();
-    expect(await off.engine.telemetry.list('a')).toEqual([]);
+    expect(await off.engine.telemetry.list({ agentId: 'a' })).toEqual([]);
   });
 });

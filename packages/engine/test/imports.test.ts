@@ -31,7 +31,7 @@ describe('signet-export v1 import', () => {
     const { lines, expected } = mixedExport();
     writeExport(file, lines);
     const { jobId } = await engine.imports.start({ agentId: 'target', file });
-    expect(await engine.imports.status(jobId)).toMatchObject({ status: 'queued', counters: { total: 0 } });
+    expect(await engine.imports.status({ jobId })).toMatchObject({ status: 'queued', counters: { total: 0 } });
     expect(await engine.imports.status({ jobId, agentId: 'another-scope' })).toBeUndefined();
     await engine.runDue();
     const status = await engine.imports.status({ jobId });
@@ -149,13 +149,16 @@ describe('signet-export v1 import', () => {
     const evidence = db
       .prepare('SELECT session_key AS key, content FROM session_transcripts WHERE agent_id = ? AND session_key = ?')
       .get('target', imported?.sessionKey) as { key: string; content: string };
-    const entity = await engine.dreaming.apply({ agentId: 'target' }, [
-      {
-        operation: 'create_entity',
-        payload: { name: 'Imported Topic' },
-        evidence: [{ sourceRef: `transcript:${evidence.key}`, quote: evidence.content.slice(0, 30) }],
-      },
-    ]);
+    const entity = await engine.dreaming.apply({
+      agentId: 'target',
+      operations: [
+        {
+          operation: 'create_entity',
+          payload: { name: 'Imported Topic' },
+          evidence: [{ sourceRef: `transcript:${evidence.key}`, quote: evidence.content.slice(0, 30) }],
+        },
+      ],
+    });
     expect(entity.applied).toHaveLength(1);
     expect(await engine.imports.removeSource({ jobId })).toEqual({ removedSessions: 4 });
     expect(

@@ -34,18 +34,22 @@ async function setup() {
     config: { dreaming: { allowUpdateDelete: true } },
   });
   const seed = await engine.remember({ agentId: 'a', content: SEED });
-  const applied = await engine.dreaming.apply({ agentId: 'a', passId: 'seed' }, [
-    {
-      operation: 'create_entity',
-      payload: { name: 'Orion' },
-      evidence: [{ sourceRef: `memory:${seed.id}`, quote: 'Orion and Vega' }],
-    },
-    {
-      operation: 'create_entity',
-      payload: { name: 'Vega' },
-      evidence: [{ sourceRef: `memory:${seed.id}`, quote: 'Orion and Vega' }],
-    },
-  ]);
+  const applied = await engine.dreaming.apply({
+    agentId: 'a',
+    passId: 'seed',
+    operations: [
+      {
+        operation: 'create_entity',
+        payload: { name: 'Orion' },
+        evidence: [{ sourceRef: `memory:${seed.id}`, quote: 'Orion and Vega' }],
+      },
+      {
+        operation: 'create_entity',
+        payload: { name: 'Vega' },
+        evidence: [{ sourceRef: `memory:${seed.id}`, quote: 'Orion and Vega' }],
+      },
+    ],
+  });
   expect(applied.applied).toHaveLength(2);
   return { engine, db, seedId: seed.id };
 }
@@ -190,13 +194,17 @@ describe('the one memory writer', () => {
     const before = await engine.recall({ agentId: 'a', query: 'Who owns tk77?', windowDays: null });
     expect(before.results.map((r) => r.id)).toContain(id);
 
-    const result = await engine.dreaming.apply({ agentId: 'a', passId: 'p' }, [
-      {
-        operation: 'supersede_memory',
-        payload: { memoryId: id, content: 'Update tk78: the review moved to Friday' },
-        evidence: [{ sourceRef: `memory:${seedId}`, quote: 'Orion and Vega' }],
-      },
-    ]);
+    const result = await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'p',
+      operations: [
+        {
+          operation: 'supersede_memory',
+          payload: { memoryId: id, content: 'Update tk78: the review moved to Friday' },
+          evidence: [{ sourceRef: `memory:${seedId}`, quote: 'Orion and Vega' }],
+        },
+      ],
+    });
     expect(result.applied).toHaveLength(1);
     expect(hintsOf()).toEqual([]); // the old questions went with the old content
     const after = await engine.recall({ agentId: 'a', query: 'Who owns tk77?', windowDays: null });
@@ -209,13 +217,17 @@ describe('the one memory writer', () => {
 
   it('queues prospective hints for memories Dreaming creates', async () => {
     const { engine, db, seedId } = await setup();
-    const result = await engine.dreaming.apply({ agentId: 'a', passId: 'p' }, [
-      {
-        operation: 'remember_memory',
-        payload: { content: 'Update tk90: Orion ships in May', type: 'fact' },
-        evidence: [{ sourceRef: `memory:${seedId}`, quote: 'Orion and Vega' }],
-      },
-    ]);
+    const result = await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'p',
+      operations: [
+        {
+          operation: 'remember_memory',
+          payload: { content: 'Update tk90: Orion ships in May', type: 'fact' },
+          evidence: [{ sourceRef: `memory:${seedId}`, quote: 'Orion and Vega' }],
+        },
+      ],
+    });
     const id = result.applied[0]?.targetId ?? '';
     const jobs = () =>
       all<{ status: string }>(
@@ -260,57 +272,70 @@ describe('the one memory writer', () => {
               });
               break;
             case 'rememberMany':
-              await engine.rememberMany(
-                Array.from({ length: op.count }, () => ({ agentId: 'a', content: text(op.names) })),
-              );
+              await engine.rememberMany({
+                agentId: 'a',
+                memories: Array.from({ length: op.count }, () => ({ content: text(op.names) })),
+              });
               break;
             case 'modify': {
               const id = choose(ids(0), op.pick);
-              if (id) await engine.modify(id, { agentId: 'a', content: text(op.names), reason: 'edit' });
+              if (id) await engine.modify({ agentId: 'a', id, content: text(op.names), reason: 'edit' });
               break;
             }
             case 'importance': {
               const id = choose(ids(0), op.pick);
-              if (id) await engine.modify(id, { agentId: 'a', importance: 0.9, reason: 'bump' });
+              if (id) await engine.modify({ agentId: 'a', id, importance: 0.9, reason: 'bump' });
               break;
             }
             case 'forget': {
               const id = choose(ids(0), op.pick);
-              if (id) await engine.forget(id, { agentId: 'a', reason: 'drop' });
+              if (id) await engine.forget({ agentId: 'a', id, reason: 'drop' });
               break;
             }
             case 'recover': {
               const id = choose(ids(1), op.pick);
-              if (id) await engine.recover(id, { agentId: 'a' });
+              if (id) await engine.recover({ agentId: 'a', id });
               break;
             }
             case 'dreamRemember': {
-              const result = await engine.dreaming.apply({ agentId: 'a', passId: 'p' }, [
-                { operation: 'remember_memory', payload: { content: text(op.names), type: 'fact' }, evidence: cite },
-              ]);
+              const result = await engine.dreaming.apply({
+                agentId: 'a',
+                passId: 'p',
+                operations: [
+                  { operation: 'remember_memory', payload: { content: text(op.names), type: 'fact' }, evidence: cite },
+                ],
+              });
               expect(result.applied).toHaveLength(1);
               break;
             }
             case 'dreamSupersede': {
               const id = choose(ids(0), op.pick);
               if (!id) break;
-              const result = await engine.dreaming.apply({ agentId: 'a', passId: 'p' }, [
-                {
-                  operation: 'supersede_memory',
-                  payload: { memoryId: id, content: text(op.names) },
-                  evidence: cite,
-                },
-              ]);
+              const result = await engine.dreaming.apply({
+                agentId: 'a',
+                passId: 'p',
+                operations: [
+                  {
+                    operation: 'supersede_memory',
+                    payload: { memoryId: id, content: text(op.names) },
+                    evidence: cite,
+                  },
+                ],
+              });
               expect(result.applied, JSON.stringify(result.rejected)).toHaveLength(1);
               break;
             }
             case 'dreamArchive': {
               const id = choose(ids(0), op.pick);
               if (!id) break;
-              await engine.dreaming.apply({ agentId: 'a', passId: 'p' }, [
-                { operation: 'flag', payload: { kind: 'hygiene', subjectRef: `memory:${id}`, details: 'old' } },
-                { operation: 'archive_memory', payload: { memoryId: id }, evidence: [] },
-              ]);
+              await engine.dreaming.apply({
+                agentId: 'a',
+                passId: 'p',
+                operations: [
+                  { operation: 'flag', payload: { kind: 'hygiene', subjectRef: `memory:${id}`, details: 'old' } },
+                  { operation: 'archive_memory', payload: { memoryId: id }, evidence: [] },
+                ],
+              });
               break;
             }
             case 'document':

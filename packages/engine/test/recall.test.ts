@@ -107,9 +107,10 @@ describe('lexical recall', () => {
 
   it('honours limit (default 10, max 50)', async () => {
     const { engine } = await createTestEngine();
-    await engine.rememberMany(
-      Array.from({ length: 60 }, (_, i) => ({ agentId: 'a', content: `note ${i} about lanterns` })),
-    );
+    await engine.rememberMany({
+      agentId: 'a',
+      memories: Array.from({ length: 60 }, (_, i) => ({ content: `note ${i} about lanterns` })),
+    });
     expect((await engine.recall({ agentId: 'a', query: 'lanterns' })).results).toHaveLength(10);
     expect((await engine.recall({ agentId: 'a', query: 'lanterns', limit: 50 })).results).toHaveLength(50);
     await expect(engine.recall({ agentId: 'a', query: 'lanterns', limit: 51 })).rejects.toMatchObject({

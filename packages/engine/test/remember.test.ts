@@ -1,6 +1,7 @@
 import { signSketch } from '@memory/store';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { isMemoryError } from '../src/index.js';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
 
 async function engineOnHostDb(overrides = {}) {
@@ -23,7 +24,7 @@ describe('remember', () => {
       source: { type: 'message', id: 'msg-1' },
     });
     expect(deduped).toBe(false);
-    const memory = await engine.getMemory(id, { agentId: 'bot' });
+    const memory = await engine.getMemory({ agentId: 'bot', id });
     expect(memory).toMatchObject({
       id,
       agentId: 'bot',
@@ -37,7 +38,7 @@ describe('remember', () => {
       pinned: false,
       deleted: false,
     });
-    const history = await engine.history(id, { agentId: 'bot' });
+    const history = await engine.history({ agentId: 'bot', id });
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({
       event: 'created',
@@ -58,13 +59,13 @@ describe('remember', () => {
     expect(again).toEqual({ id: first.id, deduped: true });
     expect(other.deduped).toBe(false);
     expect(other.id).not.toBe(first.id);
-    expect(await engine.history(first.id, { agentId: 'a' })).toHaveLength(1);
+    expect(await engine.history({ agentId: 'a', id: first.id })).toHaveLength(1);
   });
 
   it('stores a new memory when the same content was forgotten', async () => {
     const { engine } = await createTestEngine();
     const first = await engine.remember({ agentId: 'a', content: 'Use tabs' });
-    await engine.forget(first.id, { agentId: 'a', reason: 'changed style' });
+    await engine.forget({ agentId: 'a', id: first.id, reason: 'changed style' });
     const second = await engine.remember({ agentId: 'a', content: 'Use tabs' });
     expect(second.deduped).toBe(false);
     expect(second.id).not.toBe(first.id);
@@ -86,7 +87,7 @@ describe('remember', () => {
       { ref_type: 'contact', ref_id: '42', label: 'Dana' },
       { ref_type: 'thread', ref_id: 't-9', label: null },
     ]);
-    expect((await engine.getMemory(id, { agentId: 'a' }))?.linkedEntities).toEqual([
+    expect((await engine.getMemory({ agentId: 'a', id }))?.linkedEntities).toEqual([
       { type: 'contact', refId: '42', label: 'Dana' },
       { type: 'thread', refId: 't-9' },
     ]);
@@ -121,27 +122,72 @@ describe('remember', () => {
 
   it('rememberMany returns results in input order, dedups within the batch, and spans several transactions', async () => {
     const { engine } = await createTestEngine({ config: { remember: { batchSize: 3 } } });
-    const inputs = Array.from({ length: 10 }, (_, i) => ({ agentId: 'a', content: `Fact number ${i % 7}` }));
-    const results = await engine.rememberMany(inputs);
+    const memories = Array.from({ length: 10 }, (_, i) => ({ content: `Fact number ${i % 7}` }));
+    const results = await engine.rememberMany({ agentId: 'a', memories });
     expect(results).toHaveLength(10);
     expect(results.filter((r) => !r.deduped)).toHaveLength(7);
     expect(results[7]).toEqual({ id: results[0]?.id, deduped: true });
     for (const [i, r] of results.entries()) {
-      expect((await engine.getMemory(r.id, { agentId: 'a' }))?.content).toBe(`Fact number ${i % 7}`);
+      expect((await engine.getMemory({ agentId: 'a', id: r.id }))?.content).toBe(`Fact number ${i % 7}`);
     }
   });
 
   it('rememberMany writes nothing when any input is invalid', async () => {
     const { engine, db } = await engineOnHostDb();
-    const inputs = [
-      { agentId: 'a', content: 'fine' },
-      { agentId: 'a', content: '   ' },
-    ];
-    await expect(engine.rememberMany(inputs)).rejects.toMatchObject({
+    const memories = [{ content: 'fine' }, { content: '   ' }];
+    await expect(engine.rememberMany({ agentId: 'a', memories })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/1\.content/),
     });
     expect(db.prepare('SELECT count(*) AS n FROM memories').get()).toEqual({ n: 0 });
+  });
+
+  it("rememberMany writes to the call's agent only: a memory naming another agent is INVALID_INPUT", async () => {
+    const { engine, db } = await engineOnHostDb();
+    const memories = [
+      { content: 'fine' },
+      { content: 'also fine', agentId: 'a' },
+      { content: 'elsewhere', agentId: 'b' },
+    ];
+    await expect(engine.rememberMany({ agentId: 'a', memories: memories as never })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/memories\.2\.agentId/),
+    });
+    expect(db.prepare('SELECT count(*) AS n FROM memories').get()).toEqual({ n: 0 });
+    const results = await engine.rememberMany({ agentId: 'a', memories: memories.slice(0, 2) as never });
+    expect(db.prepare('SELECT agent_id, count(*) AS n FROM memories GROUP BY agent_id').all()).toEqual([
+      { agent_id: 'a', n: results.length },
+    ]);
+    await expect(engine.rememberMany({ memories: [] } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.rememberMany([{ agentId: 'a', content: 'old style' }] as never)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+  });
+
+  it('rememberMany stops before the next batch once its signal aborts; committed batches stay', async () => {
+    const controller = new AbortController();
+    // The embedder is called once per batch, before the batch's transaction: abort during the first.
+    const embedder = createBagOfWordsEmbedder();
+    const embed = embedder.embed;
+    embedder.embed = async (texts) => {
+      controller.abort(new Error('host timeout'));
+      return embed(texts);
+    };
+    const { engine } = await createTestEngine({ embedder, config: { remember: { batchSize: 3 } } });
+    const memories = Array.from({ length: 9 }, (_, i) => ({ content: `Batch fact ${i}` }));
+    const error = await engine.rememberMany({ agentId: 'a', memories, signal: controller.signal }).catch((e) => e);
+    expect(isMemoryError(error)).toBe(true);
+    expect(error).toMatchObject({ details: { reason: 'aborted', operation: 'rememberMany' } });
+    expect((error as Error).cause).toEqual(new Error('host timeout'));
+    // The first batch committed; remembering everything again dedups it and writes the rest.
+    const again = await engine.rememberMany({ agentId: 'a', memories });
+    expect(again.map((r) => r.deduped)).toEqual([true, true, true, false, false, false, false, false, false]);
+    await expect(engine.rememberMany({ agentId: 'a', memories, signal: controller.signal })).rejects.toMatchObject({
+      details: { reason: 'aborted' },
+    });
+    await expect(engine.rememberMany({ agentId: 'a', memories, signal: 'soon' as never })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
   });
 
   it('keeps a historical createdAt when given', async () => {
@@ -151,7 +197,7 @@ describe('remember', () => {
       content: 'We met in Lisbon',
       createdAt: '2023-05-08T13:56:00Z',
     });
-    expect((await engine.getMemory(id, { agentId: 'a' }))?.createdAt).toBe(Date.UTC(2023, 4, 8, 13, 56));
+    expect((await engine.getMemory({ agentId: 'a', id }))?.createdAt).toBe(Date.UTC(2023, 4, 8, 13, 56));
   });
 });
 
@@ -175,14 +221,14 @@ describe('remember with an embedder', () => {
       )
       .all(signSketch(query!), 'a');
     expect(knn).toEqual([{ source_id: a.id }]);
-    expect(await engine.getMemory(a.id, { agentId: 'a' })).toMatchObject({ content: 'Alice prefers green tea' });
+    expect(await engine.getMemory({ agentId: 'a', id: a.id })).toMatchObject({ content: 'Alice prefers green tea' });
   });
 
   it('still stores the memory when the embedder fails or returns wrong dimensions', async () => {
     const failing = { model: 'down', dimensions: 8, embed: async () => Promise.reject(new Error('503 from embedder')) };
     const { engine, db } = await engineOnHostDb({ embedder: failing });
     const { id } = await engine.remember({ agentId: 'a', content: 'Survives an embedder outage' });
-    expect(await engine.getMemory(id, { agentId: 'a' })).toBeDefined();
+    expect(await engine.getMemory({ agentId: 'a', id })).toBeDefined();
     expect(db.prepare('SELECT count(*) AS n FROM embeddings').get()).toEqual({ n: 0 });
 
     const wrong = {
@@ -192,7 +238,7 @@ describe('remember with an embedder', () => {
     };
     const second = await engineOnHostDb({ embedder: wrong });
     const r = await second.engine.remember({ agentId: 'a', content: 'Survives a bad vector' });
-    expect(await second.engine.getMemory(r.id, { agentId: 'a' })).toBeDefined();
+    expect(await second.engine.getMemory({ agentId: 'a', id: r.id })).toBeDefined();
     expect(second.db.prepare('SELECT count(*) AS n FROM embeddings').get()).toEqual({ n: 0 });
   });
 });

@@ -7,18 +7,20 @@ describe('agent scope isolation', () => {
     const mine = await engine.remember({ agentId: 'alice-bot', content: 'Alice’s door code is 4512', pinned: false });
     const theirs = await engine.remember({ agentId: 'bob-bot', content: 'Bob’s door code is 9931' });
 
-    expect(await engine.getMemory(mine.id, { agentId: 'bob-bot' })).toBeUndefined();
-    expect(await engine.getMemory(mine.id, { agentId: 'bob-bot', includeDeleted: true })).toBeUndefined();
-    await expect(engine.history(mine.id, { agentId: 'bob-bot' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(engine.modify(mine.id, { agentId: 'bob-bot', reason: 'x', content: 'hacked' })).rejects.toMatchObject({
+    expect(await engine.getMemory({ agentId: 'bob-bot', id: mine.id })).toBeUndefined();
+    expect(await engine.getMemory({ agentId: 'bob-bot', id: mine.id, includeDeleted: true })).toBeUndefined();
+    await expect(engine.history({ agentId: 'bob-bot', id: mine.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      engine.modify({ agentId: 'bob-bot', id: mine.id, reason: 'x', content: 'hacked' }),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    await expect(engine.forget(mine.id, { agentId: 'bob-bot', reason: 'x', force: true })).rejects.toMatchObject({
+    await expect(engine.forget({ agentId: 'bob-bot', id: mine.id, reason: 'x', force: true })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    await engine.forget(mine.id, { agentId: 'alice-bot', reason: 'rotate' });
-    await expect(engine.recover(mine.id, { agentId: 'bob-bot' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await engine.recover(mine.id, { agentId: 'alice-bot' });
+    await engine.forget({ agentId: 'alice-bot', id: mine.id, reason: 'rotate' });
+    await expect(engine.recover({ agentId: 'bob-bot', id: mine.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await engine.recover({ agentId: 'alice-bot', id: mine.id });
 
     const bobRecall = await engine.recall({ agentId: 'bob-bot', query: 'door code' });
     expect(bobRecall.results.map((r) => r.id)).toEqual([theirs.id]);
@@ -27,7 +29,7 @@ describe('agent scope isolation', () => {
 
     const copy = await engine.remember({ agentId: 'bob-bot', content: 'Alice’s door code is 4512' });
     expect(copy.deduped).toBe(false);
-    expect((await engine.getMemory(mine.id, { agentId: 'alice-bot' }))?.content).toBe('Alice’s door code is 4512');
+    expect((await engine.getMemory({ agentId: 'alice-bot', id: mine.id }))?.content).toBe('Alice’s door code is 4512');
   });
 
   it('treats agent ids as exact strings (no case folding, no prefix matching)', async () => {

@@ -1,4 +1,4 @@
-import { invalidInput, type MemoryId, parseInput, yieldToEventLoop } from '@memory/core';
+import { invalidInput, type MemoryId, parseInput, throwIfAborted, yieldToEventLoop } from '@memory/core';
 import {
   createMemories,
   findLiveMemoryIdByHash,
@@ -162,12 +162,18 @@ export function* batches(items: readonly Prepared[], count: number, bytes: numbe
  * the event loop between batches. Every input is validated before anything is written, so a bad
  * input fails the call with nothing stored. Results are in input order.
  */
-export async function rememberMany(writer: MemoryWriter, inputs: unknown): Promise<RememberResult[]> {
+export async function rememberMany(
+  writer: MemoryWriter,
+  inputs: unknown,
+  signal?: AbortSignal,
+): Promise<RememberResult[]> {
   const { batchSize, batchBytes } = writer.config.remember;
   const items = await prepareAll(writer, inputs, batchSize);
   const results: RememberResult[] = [];
   for (const batch of batches(items, batchSize, batchBytes)) {
     if (results.length > 0) await yieldToEventLoop();
+    // Before each batch's embedding call and transaction; batches already committed stay.
+    throwIfAborted(signal, 'rememberMany');
     results.push(...(await writeBatch(writer, batch)));
   }
   return results;

@@ -147,6 +147,7 @@ export {
   listImportRecords,
   nextPendingRecords,
   settleRecord,
+  tombstoneImportedTranscripts,
   updateImportJob,
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
@@ -191,12 +192,17 @@ export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
 export {
   completeTranscript,
+  deleteSourceTranscripts,
   findIdleTranscripts,
+  findSessionKeyBySourceRecord,
   findTranscript,
+  insertCompletedTranscript,
   insertTurn,
+  listSourceTranscripts,
   listTranscripts,
   listTurns,
   searchTranscriptTurns,
+  transcriptExists,
   upsertTranscript,
 } from './repositories/transcripts.js';
 export type { DatabaseSchema } from './schema/database.js';

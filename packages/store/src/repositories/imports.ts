@@ -202,3 +202,24 @@ export function listImportRecords(
     ),
   );
 }
+
+/**
+ * Records a tombstone (source record id and time, no content) for every session an import brought
+ * into `agentId`'s scope, before they are removed. A record removed again keeps its latest
+ * tombstone: SQLite's `INSERT OR REPLACE` (an upsert on the primary key in another dialect).
+ */
+export function tombstoneImportedTranscripts(
+  sql: SqlExecutor,
+  row: { agentId: string; importId: string; sourceId: string; now: number },
+): void {
+  sql.run(
+    raw(
+      `INSERT OR REPLACE INTO import_tombstones (agent_id, source_record_id, import_id, removed_at)
+       SELECT agent_id, source_record_id, ?, ? FROM session_transcripts WHERE agent_id = ? AND source_id = ?`,
+      row.importId,
+      row.now,
+      row.agentId,
+      row.sourceId,
+    ),
+  );
+}

@@ -186,3 +186,101 @@ export function searchTranscriptTurns(
     ),
   );
 }
+
+/** The session key of the transcript that holds this source record in `agentId`'s scope, if any. */
+export function findSessionKeyBySourceRecord(
+  sql: SqlExecutor,
+  agentId: string,
+  sourceRecordId: string,
+): string | undefined {
+  return sql.get<{ session_key: string }>(
+    queryBuilder
+      .selectFrom('session_transcripts')
+      .select('session_key')
+      .where('agent_id', '=', agentId)
+      .where('source_record_id', '=', sourceRecordId)
+      .compile(),
+  )?.session_key;
+}
+
+/** Whether `agentId`'s scope already has a session with this key. */
+export function transcriptExists(sql: SqlExecutor, agentId: string, sessionKey: string): boolean {
+  return (
+    sql.get(
+      queryBuilder
+        .selectFrom('session_transcripts')
+        .select('session_key')
+        .where('agent_id', '=', agentId)
+        .where('session_key', '=', sessionKey)
+        .compile(),
+    ) !== undefined
+  );
+}
+
+/** Inserts a session that arrives complete (an imported record), with its source identifiers. */
+export function insertCompletedTranscript(
+  sql: SqlExecutor,
+  row: {
+    agentId: string;
+    sessionKey: string;
+    content: string;
+    contentHash: string;
+    harness: string | null;
+    project: string | null;
+    sourceId: string;
+    sourceRecordId: string;
+    sourceMetaJson: string;
+    /** When the conversation happened: its created, updated and completed time. */
+    at: number;
+  },
+): void {
+  sql.run(
+    queryBuilder
+      .insertInto('session_transcripts')
+      .values({
+        agent_id: row.agentId,
+        session_key: row.sessionKey,
+        content: row.content,
+        harness: row.harness,
+        project: row.project,
+        content_hash: row.contentHash,
+        source_id: row.sourceId,
+        source_record_id: row.sourceRecordId,
+        source_meta_json: row.sourceMetaJson,
+        created_at: row.at,
+        updated_at: row.at,
+        completed_at: row.at,
+      })
+      .compile(),
+  );
+}
+
+/** The sessions one source (an import) brought into `agentId`'s scope. */
+export function listSourceTranscripts(
+  sql: SqlExecutor,
+  agentId: string,
+  sourceId: string,
+): Array<{ session_key: string; source_record_id: string | null }> {
+  return sql.all(
+    queryBuilder
+      .selectFrom('session_transcripts')
+      .select(['session_key', 'source_record_id'])
+      .where('agent_id', '=', agentId)
+      .where('source_id', '=', sourceId)
+      .compile(),
+  );
+}
+
+/**
+ * Deletes the sessions one source brought into `agentId`'s scope (their turns and search index go
+ * with them by the foreign key's cascade and the FTS triggers). Returns how many sessions were deleted.
+ */
+export function deleteSourceTranscripts(sql: SqlExecutor, agentId: string, sourceId: string): number {
+  return sql.run(
+    queryBuilder
+      .deleteFrom('session_transcripts')
+      .where('agent_id', '=', agentId)
+      .where('source_id', '=', sourceId)
+      .compile(),
+  ).changes;
+}

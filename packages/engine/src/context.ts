@@ -1,0 +1,65 @@
+import type { LlmProvider, MemoryConfig } from '@memory/core';
+import { MemoryError } from '@memory/core';
+import type { Documents, Imports, MemoryWriter, Transcripts } from '@memory/ingest';
+import type { Queue } from '@memory/queue';
+import type { AfterResponseWriter, Recall } from '@memory/recall';
+import type { MemoryWriteDeps, Store } from '@memory/store';
+import type { Background } from './background.js';
+
+/** What every engine operation needs: the parts `openEngine` wired together, and whether it is closed. */
+export interface EngineContext {
+  readonly config: MemoryConfig;
+  readonly store: Store;
+  readonly queue: Queue;
+  /** The memory writer every memory write goes through (with the engine's derived-work hook). */
+  readonly writer: MemoryWriter;
+  /** The store memory writer's dependencies, the same for every path (Dreaming's seam and passes too). */
+  readonly memoryWrites: MemoryWriteDeps;
+  /** The host's LLM, wrapped by the store's transaction guard; undefined without one. */
+  readonly llm: LlmProvider | undefined;
+  /** What the host configured, for diagnostics (the embedder's model and dimensions). */
+  readonly providers: {
+    readonly llm: boolean;
+    readonly embedder?: { readonly model: string; readonly dimensions: number } | undefined;
+  };
+  readonly background: Background;
+  readonly transcripts: Transcripts;
+  readonly documents: Documents;
+  readonly imports: Imports;
+  readonly recall: Recall;
+  /** The recall Dreaming's `search_evidence` runs: the engine's embedder, no access counts or telemetry. */
+  readonly evidenceRecall: Recall;
+  readonly after: AfterResponseWriter;
+  readonly state: { closed: boolean; closing?: Promise<void> };
+}
+
+/** `ENGINE_CLOSED` once `close()` has begun. */
+export function assertOpen(ctx: EngineContext): void {
+  if (ctx.state.closed) throw new MemoryError('ENGINE_CLOSED', 'the memory engine is closed');
+}
+
+/**
+ * Every public call goes through here: a closed engine refuses, and any synchronous throw becomes a
+ * rejected promise, so callers see one error path.
+ */
+export async function call<T>(ctx: EngineContext, fn: () => T | Promise<T>): Promise<T> {
+  assertOpen(ctx);
+  return fn();
+}
+
+/**
+ * Stops background work (in-flight jobs are aborted, waited for and released), flushes deferred
+ * recall writes, then closes the store. Idempotent: every call returns the same promise.
+ */
+export function closeEngine(ctx: EngineContext): Promise<void> {
+  ctx.state.closing ??= (async () => {
+    ctx.state.closed = true;
+    try {
+      await ctx.background.close();
+      ctx.after.flush();
+    } finally {
+      ctx.store.close();
+    }
+  })();
+  return ctx.state.closing;
+}

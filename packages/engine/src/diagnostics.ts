@@ -1,0 +1,45 @@
+import type { JobTypeHealth, WorkerStatus } from '@memory/queue';
+import type { VectorSupport } from '@memory/store';
+import type { EngineContext } from './context.js';
+
+/** What the engine can do right now, and why not where it cannot. */
+export interface EngineDiagnostics {
+  /** Whether `start()` has run (background workers polling). */
+  readonly started: boolean;
+  /** Queue health per job type. */
+  readonly queue: readonly JobTypeHealth[];
+  readonly workers: readonly WorkerStatus[];
+  readonly providers: {
+    readonly llm: { readonly available: boolean; readonly reason?: string };
+    readonly embedder: {
+      readonly available: boolean;
+      readonly model?: string;
+      readonly dimensions?: number;
+      readonly reason?: string;
+    };
+    readonly vector: VectorSupport;
+  };
+}
+
+/** Queue health per job type, worker states and provider availability (with why not). */
+export function diagnostics(ctx: EngineContext): EngineDiagnostics {
+  const { embedder } = ctx.providers;
+  return {
+    started: ctx.background.started,
+    queue: ctx.queue.health(),
+    workers: ctx.background.workerStatus(),
+    providers: {
+      llm: ctx.providers.llm
+        ? { available: true }
+        : { available: false, reason: 'no llm provider configured; LLM workers stay idle' },
+      embedder: embedder
+        ? { available: true, model: embedder.model, dimensions: embedder.dimensions }
+        : {
+            available: false,
+            reason:
+              'no embedder configured; recall runs without its semantic channel (lexical, hints, graph and links only)',
+          },
+      vector: ctx.store.vector,
+    },
+  };
+}

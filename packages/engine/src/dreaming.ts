@@ -1,0 +1,170 @@
+import {
+  agentIdSchema,
+  invalidInput,
+  type LlmProvider,
+  type MemoryConfig,
+  MemoryError,
+  parseInput,
+  throwIfAborted,
+  timeSchema,
+} from '@memory/core';
+import {
+  type ApplyContext,
+  type ApplyResult,
+  applyDreamingOperations,
+  createDreamingSchedule,
+  type MemoryHead,
+  type PassInput,
+  type PassResult,
+  readMemoryHead,
+  runDreamingPass,
+  writtenMemoryIds,
+} from '@memory/dreaming';
+import { embedStoredMemories, type MemoryWriter } from '@memory/ingest';
+import type { Queue } from '@memory/queue';
+import { PROSPECTIVE_INDEX_JOB, type Recall } from '@memory/recall';
+import { type ClaimAsOf, claimsAsOf, type MemoryWriteDeps, type Store } from '@memory/store';
+import { z } from 'zod';
+import { type Abortable, takeSignal } from './abort.js';
+import type { Background } from './background.js';
+import type { EngineContext } from './context.js';
+
+/** `dreaming.apply`'s input: who applies (agent scope, pass, actor) and the operations. */
+export type DreamingApplyInput = ApplyContext & {
+  /** The operations, validated as a batch by the seam. */
+  readonly operations: unknown;
+};
+
+/** The claims about an entity that were true at `asOf`. */
+export interface ClaimsAsOfInput {
+  readonly agentId: string;
+  readonly entityId: string;
+  readonly asOf: number | string;
+}
+
+/** Dreaming: the audited write seam, bi-temporal claims, and passes of the bounded agent. */
+export interface EngineDreaming {
+  /**
+   * Applies operations through the seam: the whole batch is validated first (exact quotes from the
+   * agent's own evidence, attention-backed hygiene, targets in scope, caps, policies); invalid ones
+   * come back in `rejected` with a reason; shadow-mode and review-required ones become proposals.
+   */
+  apply(input: DreamingApplyInput): Promise<ApplyResult>;
+  /** The claims about an entity that were true at `asOf` (event time); superseded ones included when they applied then. */
+  claimsAsOf(input: ClaimsAsOfInput): Promise<ClaimAsOf[]>;
+  /**
+   * Runs one Dreaming pass for an agent now (needs an `llm`): the mode is chosen from the work
+   * unless given; everything it does is recorded. With `dreaming.enabled`, the engine's schedule
+   * also runs passes when an agent has work. An aborted `signal` stops the pass at its next model
+   * turn (recorded as failed) and the call rejects; memories it wrote before stopping are kept.
+   */
+  runPass(input: PassInput & Abortable): Promise<PassResult>;
+}
+
+/** Due hints jobs above which scheduled Dreaming passes wait (both need the LLM). */
+const DREAMING_DEFER_BACKLOG = 100;
+
+const claimsAsOfSchema = z.strictObject({
+  agentId: agentIdSchema,
+  entityId: z.string().min(1).max(200),
+  asOf: timeSchema,
+});
+const scopeSchema = z.strictObject({ agentId: agentIdSchema });
+
+/**
+ * Applies operations through the seam. The seam never calls providers; memories it wrote get their
+ * vectors afterwards.
+ */
+export async function applyOperations(ctx: EngineContext, input: unknown): Promise<ApplyResult> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw invalidInput('dreaming.apply', [{ path: [], message: 'dreaming.apply needs { agentId, operations }' }]);
+  const { operations, ...context } = input as { operations?: unknown };
+  const result = applyDreamingOperations(ctx.store, ctx.config, context, operations, ctx.memoryWrites);
+  // The seam parsed the context, so its agentId is valid here.
+  await embedStoredMemories(ctx.writer, (context as { agentId: string }).agentId, writtenMemoryIds(result));
+  return result;
+}
+
+/**
+ * Runs one pass under the shared LLM limit, like every other caller of the model. The signal is
+ * checked before queueing for the limit, again once a slot is free (before the first model call),
+ * and after the pass (which also sees it between model turns); an aborted pass gets no vectors.
+ */
+export async function runPass(ctx: EngineContext, input: unknown): Promise<PassResult> {
+  const operation = 'dreaming.runPass';
+  const { signal, rest } = takeSignal(input, operation);
+  const llm = ctx.llm;
+  if (!llm)
+    throw new MemoryError('INVALID_CONFIG', 'dreaming.runPass needs an llm provider in createMemoryEngine options');
+  throwIfAborted(signal, operation);
+  const pass = await ctx.background.admission.llm.add(() => {
+    throwIfAborted(signal, operation);
+    return runDreamingPass(
+      {
+        store: ctx.store,
+        config: ctx.config,
+        llm,
+        clock: ctx.store.clock,
+        memoryWrites: ctx.memoryWrites,
+        recall: ctx.evidenceRecall,
+        ...(signal ? { signal } : {}),
+      },
+      rest,
+    );
+  });
+  throwIfAborted(signal, operation);
+  // The pass parsed the input, so its agentId is valid here.
+  await embedStoredMemories(ctx.writer, (rest as { agentId: string }).agentId, pass.memoryIds);
+  return pass;
+}
+
+/** The claims about an entity that were true at `asOf` (event time). */
+export function claimsAt(ctx: EngineContext, input: unknown): ClaimAsOf[] {
+  const { agentId, entityId, asOf } = parseInput(claimsAsOfSchema, input, 'dreaming.claimsAsOf');
+  return ctx.store.read((sql) => claimsAsOf(sql, agentId, entityId, asOf));
+}
+
+/** The agent's MEMORY.md head, or undefined until a content pass writes one. */
+export function memoryHead(ctx: EngineContext, input: unknown): MemoryHead | undefined {
+  const { agentId } = parseInput(scopeSchema, input, 'memoryHead');
+  return ctx.store.read((sql) => readMemoryHead(sql, agentId));
+}
+
+/**
+ * Scheduled Dreaming passes, run under the shared LLM limit. A check defers its passes while the
+ * limit is saturated: LLM calls are queued or every slot is busy, or the hints backlog (the other
+ * LLM work on the queue) is long. The backlog is counted at most once per clock tick.
+ */
+export function createScheduledDreaming(deps: {
+  readonly store: Store;
+  readonly config: MemoryConfig;
+  readonly queue: Queue;
+  readonly llm: LlmProvider;
+  readonly writer: MemoryWriter;
+  readonly memoryWrites: MemoryWriteDeps;
+  readonly recall: Recall;
+  readonly background: Background;
+}) {
+  const { store, config, queue, llm, writer, background } = deps;
+  const limit = background.admission.llm;
+  let backlog = { at: Number.NaN, due: 0 };
+  const hintsBacklog = (): number => {
+    const now = store.clock.now();
+    if (backlog.at !== now)
+      backlog = { at: now, due: queue.health().find((h) => h.jobType === PROSPECTIVE_INDEX_JOB)?.due ?? 0 };
+    return backlog.due;
+  };
+  return createDreamingSchedule({
+    store,
+    config,
+    llm,
+    clock: store.clock,
+    memoryWrites: deps.memoryWrites,
+    recall: deps.recall,
+    limiter: {
+      saturated: () => limit.size > 0 || limit.pending >= limit.concurrency || hintsBacklog() > DREAMING_DEFER_BACKLOG,
+      run: (task) => limit.add(task),
+    },
+    afterPass: (agentId, pass) => embedStoredMemories(writer, agentId, pass.memoryIds),
+  });
+}

@@ -1,0 +1,190 @@
+import type { MemoryConfig } from '@memory/core';
+import type { MemoryHead } from '@memory/dreaming';
+import type {
+  AddDocumentInput,
+  AppendInput,
+  AppendResult,
+  DocumentRef,
+  DocumentView,
+  ForgetResult,
+  HistoryEntry,
+  ImportRecordView,
+  ImportRef,
+  ImportStatusView,
+  ListDocumentsInput,
+  ListImportRecordsInput,
+  ListTranscriptsInput,
+  Memory,
+  RememberInput,
+  RememberResult,
+  ScopeInput,
+  SearchTranscriptsInput,
+  SessionInput,
+  StartImportInput,
+  Transcript,
+  TranscriptSearchHit,
+  TranscriptSummary,
+} from '@memory/ingest';
+import type {
+  EnqueueInput,
+  EnqueueResult,
+  Job,
+  PruneOptions,
+  PruneReport,
+  ReapResult,
+  RepairFilter,
+  RepairReport,
+} from '@memory/queue';
+import type { RecallInput, RecallResponse } from '@memory/recall';
+import type { VectorSupport } from '@memory/store';
+import type { Abortable } from './abort.js';
+import type { HandlerRegistration } from './background.js';
+import type { EngineDiagnostics } from './diagnostics.js';
+import type { EngineDreaming } from './dreaming.js';
+import type {
+  ForgetInput,
+  GetMemoryInput,
+  MemoryRef,
+  ModifyInput,
+  RecoverInput,
+  RememberManyInput,
+} from './memories.js';
+import type { EngineTelemetry } from './telemetry.js';
+
+/** Queue repairs. Each is a dry run (a report of what it would do) unless `apply: true`. */
+export interface EngineRepairs {
+  requeueDead(filter?: RepairFilter): Promise<RepairReport>;
+  releaseStale(filter?: RepairFilter & { olderThanMs?: number }): Promise<RepairReport>;
+  cancel(filter?: RepairFilter): Promise<RepairReport>;
+  prune(options?: PruneOptions): Promise<PruneReport>;
+  /** Puts expired leases back now (the reaper does this every `queue.reaperIntervalMs`). */
+  reapExpiredLeases(): Promise<ReapResult>;
+}
+
+/** Session transcripts: the conversations an agent has, kept as evidence (user and assistant turns). */
+export interface EngineTranscripts {
+  /** Appends turns (idempotent per turn); tool, system and reasoning turns are dropped. */
+  append(input: AppendInput): Promise<AppendResult>;
+  /** Completes a session (also done automatically after `transcripts.idleCompleteMs` without appends). */
+  complete(input: SessionInput): Promise<{ completed: boolean }>;
+  /** A session with its turns, or undefined outside its scope. */
+  get(input: SessionInput): Promise<Transcript | undefined>;
+  list(input: ListTranscriptsInput): Promise<TranscriptSummary[]>;
+  /** BM25 over turns of completed sessions (or all with `completedOnly: false`). */
+  search(input: SearchTranscriptsInput): Promise<TranscriptSearchHit[]>;
+}
+
+/** Documents: URLs or raw content, chunked into `document_chunk` memories by a background job. */
+export interface EngineDocuments {
+  /**
+   * Registers a document (status `queued`) and queues its ingest; runs after `start()` or on
+   * `runDue()`. The signal is checked before registering.
+   */
+  add(input: AddDocumentInput & Abortable): Promise<{ id: string; jobId: string }>;
+  /** The document with its `status` and `error`, or undefined outside its scope. */
+  get(input: DocumentRef): Promise<DocumentView | undefined>;
+  list(input: ListDocumentsInput): Promise<DocumentView[]>;
+  /** Stops any ingest in flight, cancels its job, and forgets chunk memories no other document shares. */
+  delete(input: DocumentRef): Promise<{ deleted: boolean; forgottenChunks: number }>;
+}
+
+/** Durable import of signet-export v1 JSONL transcripts into one agent scope. */
+export interface EngineImports {
+  /**
+   * Records the file (a stream is spooled first, stopping if `signal` aborts) and queues the import
+   * (runs after `start()` or on `runDue()`).
+   */
+  start(input: StartImportInput): Promise<{ jobId: string }>;
+  /** Status and counters (`total = imported + duplicate + rejected + pending`), or undefined. */
+  status(input: ImportRef): Promise<ImportStatusView | undefined>;
+  /** Per-line outcomes, in line order. */
+  records(input: ListImportRecordsInput): Promise<ImportRecordView[]>;
+  pause(input: ImportRef): Promise<ImportStatusView>;
+  resume(input: ImportRef): Promise<ImportStatusView>;
+  cancel(input: ImportRef): Promise<ImportStatusView>;
+  /** Purges the sessions an import created (and their index entries); keeps tombstones. */
+  removeSource(input: ImportRef): Promise<{ removedSessions: number }>;
+}
+
+/** A job by id. */
+export interface JobRef {
+  readonly id: string;
+}
+
+/** Host jobs on the engine's durable queue. */
+export interface EngineJobs {
+  /** Adds a job; a pending or leased job with the same type and `dedupKey` is returned instead. */
+  enqueue(input: EnqueueInput): Promise<EnqueueResult>;
+  get(input: JobRef): Promise<Job | undefined>;
+  /**
+   * Runs `handler` for these job types in the background (after `start()`, or on `runDue()`).
+   * The engine's own job types are reserved.
+   */
+  registerHandler(registration: HandlerRegistration): void;
+}
+
+/**
+ * The engine a host holds. Every method takes one object (with `agentId` when it is scoped to an
+ * agent) and fails with `ENGINE_CLOSED` after `close()`. Long calls take an optional `signal`; an
+ * aborted one rejects with a `MemoryError` whose `details.reason` is `'aborted'`. Supports
+ * `await using` (disposal closes the engine).
+ */
+export interface MemoryEngine extends AsyncDisposable {
+  /** The resolved, frozen configuration. */
+  readonly config: MemoryConfig;
+  /** Whether sqlite-vec is loaded (and why not). */
+  readonly vector: VectorSupport;
+  /** Stores a memory; the same content in the same agent scope returns the existing id (`deduped: true`). */
+  remember(input: RememberInput): Promise<RememberResult>;
+  /**
+   * Stores many memories for one agent in bounded transactions; results in input order. Validates
+   * all inputs first (nothing is written if one is invalid). The signal is checked before each
+   * batch; batches already committed stay (remembering them again returns the same ids).
+   */
+  rememberMany(input: RememberManyInput): Promise<RememberResult[]>;
+  /** A memory in the agent's scope, or undefined. Forgotten memories only with `includeDeleted`. */
+  getMemory(input: GetMemoryInput): Promise<Memory | undefined>;
+  /** Changes content, importance, tags or pinned; records history. */
+  modify(input: ModifyInput): Promise<Memory>;
+  /** Soft-deletes; pinned memories need `force`. Recoverable within `retention.recoverWindowDays`. */
+  forget(input: ForgetInput): Promise<ForgetResult>;
+  /** Restores a forgotten memory. */
+  recover(input: RecoverInput): Promise<Memory>;
+  /** The memory's audit trail, oldest first. */
+  history(input: MemoryRef): Promise<HistoryEntry[]>;
+  /**
+   * Hybrid recall within one agent's scope: lexical (BM25), semantic (with an embedder), prospective
+   * hints, knowledge-graph traversal and host-linked channels, fused, dampened and tiered. The
+   * signal is checked before recall starts.
+   */
+  recall(input: RecallInput & Abortable): Promise<RecallResponse>;
+  readonly telemetry: EngineTelemetry;
+  readonly dreaming: EngineDreaming;
+  /**
+   * The agent's MEMORY.md head: a short curated summary a content pass maintains, every entry
+   * backed by an exact quote. Undefined until a pass writes one; the host decides whether to write
+   * it to a file.
+   */
+  memoryHead(input: ScopeInput): Promise<MemoryHead | undefined>;
+  /**
+   * Starts background work on the scheduler: startup recovery of the queue, the stale-lease reaper,
+   * and the workers. Idempotent. Hosts that drive work themselves call `runDue()` instead.
+   */
+  start(): Promise<void>;
+  /** Runs due background work now (reaping, then due jobs), for serverless hosts and cron. */
+  runDue(): Promise<{ reaped: number; ran: number }>;
+  /** Queue health per job type, worker states and provider availability. */
+  diagnostics(): Promise<EngineDiagnostics>;
+  readonly repair: EngineRepairs;
+  readonly jobs: EngineJobs;
+  readonly transcripts: EngineTranscripts;
+  readonly documents: EngineDocuments;
+  readonly imports: EngineImports;
+  /**
+   * Stops background work (in-flight jobs are aborted, waited for up to `queue.closeDeadlineMs`,
+   * and released), then closes the database if the engine opened it. Idempotent.
+   */
+  close(): Promise<void>;
+  /** `await using engine = await createMemoryEngine(...)`: calls `close()` when the scope ends. */
+  [Symbol.asyncDispose](): Promise<void>;
+}

@@ -1,0 +1,41 @@
+import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
+import { createInputSchemas, type MemoryWriter } from '@memory/ingest';
+import type { Queue } from '@memory/queue';
+import { PROSPECTIVE_INDEX_JOB } from '@memory/recall';
+import type { Store } from '@memory/store';
+
+/**
+ * The memory writer every memory write of the engine goes through (remember, modify, forget,
+ * recover, document chunks, vectors for Dreaming's memories; Dreaming's seam gets the same hook through
+ * `writeDeps(writer)`). Its `onContentLive` hook runs inside the write transaction whenever content
+ * becomes live and queues it for prospective hints; the store's memory writer already dropped the
+ * hints of content that was replaced or forgotten.
+ */
+export function createEngineWriter(deps: {
+  readonly store: Store;
+  readonly config: MemoryConfig;
+  readonly queue: Queue;
+  /** Already wrapped by the store's transaction guard. */
+  readonly embedder: EmbeddingProvider | undefined;
+  /** Whether the prospective-hints worker runs (hints enabled and an LLM present). */
+  readonly hintsOn: boolean;
+}): MemoryWriter {
+  const { store, config, queue, embedder, hintsOn } = deps;
+  const writer: MemoryWriter = {
+    store,
+    config,
+    schemas: createInputSchemas(config),
+    embedder,
+    onContentLive: (_sql, memory) => {
+      if (!hintsOn || memory.type === 'document_chunk') return;
+      queue.enqueue({
+        jobType: PROSPECTIVE_INDEX_JOB,
+        payload: { memoryId: memory.id, agentId: memory.agentId },
+        dedupKey: memory.id,
+        agentId: memory.agentId,
+        memoryId: memory.id,
+      });
+    },
+  };
+  return writer;
+}

@@ -1,0 +1,148 @@
+import { agentIdSchema, createTimerScheduler, cryptoRandom, type LlmProvider, resolveConfig } from '@memory/core';
+import {
+  createDocuments,
+  createImports,
+  createTranscriptSchemas,
+  createTranscripts,
+  DOCUMENT_INGEST_JOB,
+  TRANSCRIPT_IMPORT_JOB,
+  writeDeps,
+} from '@memory/ingest';
+import { createQueue, PermanentJobError } from '@memory/queue';
+import { createAfterResponseWriter, createHintsHandler, createRecall, PROSPECTIVE_INDEX_JOB } from '@memory/recall';
+import { openStore, type Store } from '@memory/store';
+import { z } from 'zod';
+import { type Background, createBackground } from './background.js';
+import type { EngineContext } from './context.js';
+import { createScheduledDreaming } from './dreaming.js';
+import { createEngineWriter } from './memory-writer.js';
+import { checkOptions, type MemoryEngineOptions } from './options.js';
+
+const hintsJobSchema = z.strictObject({ memoryId: z.string().min(1), agentId: agentIdSchema });
+/** A hints job's payload, checked: a malformed one fails the job permanently instead of retrying. */
+function hintsPayload(payload: unknown): { memoryId: string; agentId: string } {
+  const parsed = hintsJobSchema.safeParse(payload);
+  if (!parsed.success) throw new PermanentJobError('prospective_index payload needs { memoryId, agentId }');
+  return parsed.data;
+}
+
+/**
+ * Checks the options, opens the store (running migrations) and wires the engine's parts: the queue,
+ * the memory writer, transcripts, documents, imports, the background runtime with the engine's own
+ * workers, scheduled Dreaming, and recall. Starts nothing.
+ */
+export async function openEngine(options: MemoryEngineOptions): Promise<EngineContext> {
+  checkOptions(options);
+  const config = resolveConfig(options.config ?? {});
+  const database = options.database;
+  const store: Store = await openStore({
+    ...('path' in database ? { path: database.path } : { database: database.database }),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.ids ? { ids: options.ids } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    config: config.store,
+  });
+  const queue = createQueue({ store, config: config.queue });
+  const embedder = options.embedder ? store.guard.embedder(options.embedder) : undefined;
+  const llm = options.llm ? store.guard.llm(options.llm) : undefined;
+  const hintsOn = config.hints.enabled && llm !== undefined;
+  const writer = createEngineWriter({ store, config, queue, embedder, hintsOn });
+  // One set of memory-writer dependencies for every path that writes memories.
+  const memoryWrites = writeDeps(writer);
+  // Dreaming searches evidence through the one recall path, without counting access.
+  const evidenceRecall = createRecall({ store, config, embedder });
+  const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
+  const scheduler = options.scheduler ?? createTimerScheduler();
+  const documents = createDocuments({ writer, queue, scheduler });
+  const imports = createImports({ store, queue, config });
+  // Scheduled Dreaming passes: checked on the engine's schedule when enabled and a model is present.
+  // The schedule needs the background's LLM limit, so the periodic task finds it at run time.
+  let dreamingSchedule: ReturnType<typeof createScheduledDreaming> | undefined;
+  const dreamingTask =
+    config.dreaming.enabled && llm
+      ? [{ name: 'dreaming', intervalMs: config.dreaming.checkIntervalMs, run: () => dreamingSchedule?.check() }]
+      : [];
+  const background = createBackground({
+    periodic: [
+      {
+        name: 'idle transcript sweep',
+        intervalMs: config.transcripts.sweepIntervalMs,
+        run: () => transcripts.completeIdle(),
+      },
+      ...dreamingTask,
+    ],
+    queue,
+    scheduler,
+    clock: store.clock,
+    random: options.random ?? cryptoRandom,
+    logger: store.logger,
+  });
+  background.register(
+    {
+      jobTypes: [DOCUMENT_INGEST_JOB],
+      handler: documents.ingest,
+      admission: 'documentIngest',
+      concurrency: config.queue.documentIngestConcurrency,
+      name: 'document-ingest',
+    },
+    true,
+  );
+  background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
+  if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
+  if (llm)
+    dreamingSchedule = createScheduledDreaming({
+      store,
+      config,
+      queue,
+      llm,
+      writer,
+      memoryWrites,
+      recall: evidenceRecall,
+      background,
+    });
+  const after = createAfterResponseWriter(store, scheduler, store.logger);
+  const recall = createRecall({ store, config, embedder, after });
+  return {
+    config,
+    store,
+    queue,
+    writer,
+    memoryWrites,
+    llm,
+    providers: {
+      llm: llm !== undefined,
+      embedder: options.embedder
+        ? { model: options.embedder.model, dimensions: options.embedder.dimensions }
+        : undefined,
+    },
+    background,
+    transcripts,
+    documents,
+    imports,
+    recall,
+    evidenceRecall,
+    after,
+    state: { closed: false },
+  };
+}
+
+/** The prospective-hints worker: one LLM call per new memory content, under the shared LLM limit. */
+function registerHintsWorker(deps: {
+  store: Store;
+  config: EngineContext['config'];
+  llm: LlmProvider;
+  background: Background;
+}): void {
+  const { store, config, llm, background } = deps;
+  const hints = createHintsHandler({ store, llm, config });
+  background.register(
+    {
+      jobTypes: [PROSPECTIVE_INDEX_JOB],
+      handler: (job, context) => hints(hintsPayload(job.payload), context.signal),
+      admission: 'llm',
+      concurrency: config.queue.llmConcurrency,
+      name: 'prospective-index',
+    },
+    true,
+  );
+}
