@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { backlogTokens, recordDelivered, selectEvidence } from '@memory/dreaming';
 import { createMemoryEngine } from '@memory/engine';
-import { SqlExecutor } from '@memory/store';
+import { SqlExecutor } from '@memory/store/sql';
 import Database from 'better-sqlite3';
 import { fmt, percentile } from './stats.js';
 

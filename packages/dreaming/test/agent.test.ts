@@ -1,7 +1,7 @@
 import { createManualClock, type GenerateRequest, type GenerateResult, type LlmProvider } from '@memory/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentTool, runAgent } from '../src/index.js';
+import { type AgentTool, runAgent } from '../src/agent.js';
 
 /** A scripted model: each turn is a function of what it was sent. */
 function scripted(turns: Array<(request: GenerateRequest) => GenerateResult>) {

@@ -5,12 +5,11 @@ import {
   insertAspect,
   insertClaim,
   insertEntity,
-  insertMemory,
-  raw,
   type Store,
   upsertTranscript,
 } from '@memory/store';
-import { createTestStore } from '@memory/store/testing';
+import { raw } from '@memory/store/sql';
+import { createTestStore, insertMemory } from '@memory/store/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyDreamingOperations } from '../src/index.js';

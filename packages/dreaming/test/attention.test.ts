@@ -1,8 +1,9 @@
 import { resolveConfig } from '@memory/core';
-import { insertAspect, insertClaim, insertEntity, raw } from '@memory/store';
+import { insertAspect, insertClaim, insertEntity } from '@memory/store';
+import { raw } from '@memory/store/sql';
 import { createTestStore } from '@memory/store/testing';
 import { describe, expect, it } from 'vitest';
-import { detectAttention } from '../src/index.js';
+import { detectAttention } from '../src/attention.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 const policy = resolveConfig({ dreaming: { maxAspectsPerEntity: 2, maxClaimsPerAspect: 2 } }).dreaming;

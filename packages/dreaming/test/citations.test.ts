@@ -1,9 +1,11 @@
 import { contentHash, normalizeForHash } from '@memory/core';
-import { completeTranscript, insertMemory, raw, type Store, upsertTranscript } from '@memory/store';
-import { createTestStore } from '@memory/store/testing';
+import { completeTranscript, type Store, upsertTranscript } from '@memory/store';
+import { raw } from '@memory/store/sql';
+import { createTestStore, insertMemory } from '@memory/store/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkCitations, parseSourceRef } from '../src/index.js';
+import { checkCitations } from '../src/citations.js';
+import { parseSourceRef } from '../src/evidence.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 

@@ -5,15 +5,16 @@ import {
   insertClaim,
   insertDependency,
   insertEntity,
-  insertMemory,
-  raw,
   type Store,
   upsertTranscript,
 } from '@memory/store';
-import { createTestStore } from '@memory/store/testing';
+import { raw } from '@memory/store/sql';
+import { createTestStore, insertMemory } from '@memory/store/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DreamingOperation, decideOperations, type OperationDecision, parseOperations } from '../src/index.js';
+import type { DreamingOperation } from '../src/index.js';
+import { parseOperations } from '../src/operations.js';
+import { decideOperations, type OperationDecision } from '../src/validate.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 const QUOTE = 'we moved the Atlas launch to March';

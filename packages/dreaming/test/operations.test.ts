@@ -1,12 +1,7 @@
 import { parseLenientJson } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import {
-  CONTENT_OPERATIONS,
-  HYGIENE_OPERATIONS,
-  OPERATION_NAMES,
-  operationJsonSchema,
-  parseOperations,
-} from '../src/index.js';
+import { OPERATION_NAMES, operationJsonSchema } from '../src/index.js';
+import { CONTENT_OPERATIONS, HYGIENE_OPERATIONS, parseOperations } from '../src/operations.js';
 
 const cite = [{ sourceRef: 'transcript:chat-1', quote: 'we moved the launch to March' }];
 

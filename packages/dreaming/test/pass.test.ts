@@ -6,7 +6,8 @@ import {
   type LlmProvider,
   resolveConfig,
 } from '@memory/core';
-import { completeTranscript, raw, type Store, upsertTranscript } from '@memory/store';
+import { completeTranscript, type Store, upsertTranscript } from '@memory/store';
+import { raw } from '@memory/store/sql';
 import { createTestStore } from '@memory/store/testing';
 import { describe, expect, it } from 'vitest';
 import { runDreamingPass } from '../src/index.js';

@@ -11,16 +11,15 @@ import {
   completeTranscript,
   insertEntity,
   insertHints,
-  insertMemory,
   type MemoryType,
-  raw,
-  type SqlExecutor,
   type Store,
   upsertTranscript,
 } from '@memory/store';
-import { createTestStore } from '@memory/store/testing';
+import { raw, type SqlExecutor } from '@memory/store/sql';
+import { createTestStore, insertMemory } from '@memory/store/testing';
 import { describe, expect, it } from 'vitest';
-import { readMemoryHead, runDreamingPass, writeMemoryHead } from '../src/index.js';
+import { readMemoryHead, runDreamingPass } from '../src/index.js';
+import { writeMemoryHead } from '../src/memory-head.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 const CHAT = 'user: Dana leads support and prefers short status emails.\nassistant: Noted.';

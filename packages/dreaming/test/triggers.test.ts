@@ -1,6 +1,6 @@
 import { createManualClock, resolveConfig } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import { chooseMode, decideTrigger, dreamingBackoffMs } from '../src/index.js';
+import { chooseMode, decideTrigger, dreamingBackoffMs } from '../src/triggers.js';
 
 const config = resolveConfig({ dreaming: { enabled: true } }).dreaming;
 const MIN = 60_000;

@@ -1,14 +1,8 @@
 import { createManualClock, createManualScheduler, type EmbeddingProvider } from '@memory/core';
 import { createHashingEmbedder, createOfflineEmbedder } from '@memory/providers';
-import {
-  insertAspect,
-  insertClaim,
-  insertDependency,
-  insertEntity,
-  insertHints,
-  insertMention,
-  SqlExecutor,
-} from '@memory/store';
+import { insertAspect, insertClaim, insertDependency, insertEntity, insertHints } from '@memory/store';
+import { SqlExecutor } from '@memory/store/sql';
+import { insertMention } from '@memory/store/testing';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { formatRecall } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { signSketch } from '@memory/store';
+import { signSketch } from '@memory/store/testing';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { isMemoryError } from '../src/index.js';

@@ -1,5 +1,3 @@
-export { blockedReason, isAllowed } from './documents/address-guard.js';
-export { chunkText } from './documents/chunk-text.js';
 export type {
   AddDocumentInput,
   DocumentRef,
@@ -8,9 +6,7 @@ export type {
   ListDocumentsInput,
 } from './documents/documents.js';
 export { createDocuments, DOCUMENT_INGEST_JOB } from './documents/documents.js';
-export { extractText, htmlToText } from './documents/extract-text.js';
-export type { FetchedDocument, FetchFailure, FetchOptions } from './documents/fetch-document.js';
-export { DocumentFetchError, fetchDocument } from './documents/fetch-document.js';
+
 export { embedStoredMemories } from './embed-existing.js';
 export type {
   ImportCounters,
@@ -22,9 +18,7 @@ export type {
   StartImportInput,
 } from './imports/imports.js';
 export { createImports, TRANSCRIPT_IMPORT_JOB } from './imports/imports.js';
-export { scanLines } from './imports/line-scanner.js';
-export type { RejectReason } from './imports/record.js';
-export { parseRecord } from './imports/record.js';
+
 export type {
   ForgetInput,
   GetMemoryOptions,
@@ -48,7 +42,7 @@ export type {
   SessionInput,
   TranscriptSchemas,
 } from './transcripts/inputs.js';
-export { createTranscriptSchemas, DROPPED_ROLES, KEPT_ROLES } from './transcripts/inputs.js';
+export { createTranscriptSchemas } from './transcripts/inputs.js';
 export type {
   AppendResult,
   Transcript,
@@ -57,6 +51,6 @@ export type {
   Transcripts,
   TranscriptTurn,
 } from './transcripts/transcripts.js';
-export { createTranscripts, renderTranscript } from './transcripts/transcripts.js';
+export { createTranscripts } from './transcripts/transcripts.js';
 export type { AuditContext, MemoryWriter } from './writer.js';
 export { writeDeps } from './writer.js';

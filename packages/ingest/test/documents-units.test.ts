@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockedReason, chunkText, extractText, htmlToText, isAllowed } from '../src/index.js';
+import { blockedReason, isAllowed } from '../src/documents/address-guard.js';
+import { chunkText } from '../src/documents/chunk-text.js';
+import { extractText, htmlToText } from '../src/documents/extract-text.js';
 
 describe('address guard', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { createManualClock, createManualScheduler, type ManualScheduler } from '@memory/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentFetchError, type FetchOptions, fetchDocument } from '../src/index.js';
+import { DocumentFetchError, type FetchOptions, fetchDocument } from '../src/documents/fetch-document.js';
 import { startServer } from './http-server.js';
 
 let server: Awaited<ReturnType<typeof startServer>>;

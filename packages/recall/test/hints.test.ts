@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildHintsPrompt, parseHints } from '../src/index.js';
+import { buildHintsPrompt, parseHints } from '../src/hints.js';
 
 const options = { max: 5, maxChars: 300, memoryContent: 'Alice prefers green tea over coffee' };
 

@@ -1,6 +1,6 @@
 import { defaultConfig, resolveConfig } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import { dampen, fuseScore, isDated, LINKED_FLOOR, sharesQueryTerm } from '../src/index.js';
+import { dampen, fuseScore, isDated, LINKED_FLOOR, sharesQueryTerm } from '../src/shaping.js';
 
 const base = { recall: defaultConfig.recall, traversal: defaultConfig.traversal };
 const NOW = Date.UTC(2026, 0, 1);

@@ -1,9 +1,8 @@
 export { STOP_WORDS } from '@memory/core';
 export type { QueryTerms, TermMatching } from './fts-query.js';
 export { bm25Score, ftsTokens, queryTerms } from './fts-query.js';
-export type { CheckpointResult } from './internal/checkpointer.js';
-export type { RunResult } from './internal/sql.js';
-export { queryBuilder, SqlExecutor } from './internal/sql.js';
+
+export type { SqlExecutor } from './internal/sql.js';
 export type { SqliteDatabase } from './internal/sqlite.js';
 // The one memory writer: every path that creates, changes, forgets or recovers memories uses it.
 export {
@@ -14,7 +13,6 @@ export {
   createMemories,
   type ForgetRequest,
   forgetMemoryRecord,
-  linkMemoryToEntities,
   type MemoryAudit,
   type MemoryChange,
   type MemoryVector,
@@ -23,16 +21,12 @@ export {
   type NewMemory,
   type PreparedContent,
   prepareContent,
-  properNounCandidates,
   type RecoverRequest,
   recoverMemoryRecord,
 } from './memory-writer/index.js';
-export { MIGRATIONS } from './migrations/index.js';
-export type { Migration } from './migrations/migration.js';
-export type { MigrationResult, MigrationStatus } from './migrations/runner.js';
-export { migrationChecksum, runMigrations } from './migrations/runner.js';
-export type { OpenStoreOptions, RawQuery, Store, WriteCallback } from './open-store.js';
-export { openStore, raw } from './open-store.js';
+
+export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
+export { openStore } from './open-store.js';
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
 export type { OpenAttention } from './repositories/attention.js';
@@ -77,15 +71,7 @@ export {
   recordPassOutcome,
   saveRunbookNotes,
 } from './repositories/dreaming-passes.js';
-export {
-  blobToVector,
-  countEmbeddings,
-  ensureVectorIndex,
-  signSketch,
-  sketchBits,
-  upsertEmbedding,
-  VECTOR_TABLE,
-} from './repositories/embeddings.js';
+export { blobToVector } from './repositories/embeddings.js';
 export {
   canonicalEntityName,
   insertAspect,
@@ -136,8 +122,8 @@ export {
   supersedeClaim,
   updateDependency,
 } from './repositories/graph-writes.js';
-export { deleteHints, insertHints, listHints, searchHints } from './repositories/hints.js';
-export { insertHistory, listHistory } from './repositories/history.js';
+export { insertHints, searchHints } from './repositories/hints.js';
+export { listHistory } from './repositories/history.js';
 export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';
 export {
   findImportJob,
@@ -152,23 +138,16 @@ export {
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
-export type { LinkRef } from './repositories/links.js';
-export { findMemoryIdsByLink, replaceMemoryLinks } from './repositories/links.js';
-export type { NewLiveMemory } from './repositories/memories.js';
-export {
-  findLiveMemoryIdByHash,
-  findMemory,
-  insertMemory,
-  updateMemory,
-} from './repositories/memories.js';
+
+export { findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
-export { MEMORY_CANDIDATE_COLUMNS, MEMORY_FILTERS_SQL, memoryFilterParams } from './repositories/memory-filters.js';
+
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
 export { findMemoryHead, insertFirstMemoryHead, replaceMemoryHead } from './repositories/memory-heads.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
-export { agentHasEntities, insertMention, listMentions, matchEntitiesByName } from './repositories/mentions.js';
+export { matchEntitiesByName } from './repositories/mentions.js';
 export type { OpenContradiction } from './repositories/proposals.js';
 export { insertContradiction, insertProposal, listOpenContradictions } from './repositories/proposals.js';
 export type { ProvenanceRecord } from './repositories/provenance.js';
@@ -217,7 +196,7 @@ export type {
   MemoryType,
   NewMemoryRow,
 } from './schema/memories.js';
-export { ACTOR_TYPES, HISTORY_EVENTS, MEMORY_TYPES } from './schema/memories.js';
+export { ACTOR_TYPES, MEMORY_TYPES } from './schema/memories.js';
 export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
 export { TransactionGuard } from './transaction-guard.js';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFtsMatch } from '../src/fts-query.js';
-import { ftsTokens, queryTerms, raw } from '../src/index.js';
+import { ftsTokens, queryTerms } from '../src/index.js';
+import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 
 describe('FTS query construction', () => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFtsMatch } from '../src/fts-query.js';
-import { raw, searchMemoriesLexical } from '../src/index.js';
+import { searchMemoriesLexical } from '../src/index.js';
+import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 
 const WORDS = ['lantern', 'harbor', 'copper', 'violet', 'meadow', 'signal', 'ember', 'quartz'];

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { createManualClock, isMemoryError } from '@memory/core';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS, type Migration, migrationChecksum, openStore, runMigrations } from '../src/index.js';
+import { openStore } from '../src/index.js';
+import { MIGRATIONS } from '../src/migrations/index.js';
+import type { Migration } from '../src/migrations/migration.js';
+import { migrationChecksum, runMigrations } from '../src/migrations/runner.js';
 
 const clock = createManualClock(Date.UTC(2026, 0, 1));
 

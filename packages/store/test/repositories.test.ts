@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  findMemoryIdsByLink,
-  insertEntity,
-  insertMemory,
-  insertMention,
-  listMentions,
-  matchEntitiesByName,
-  raw,
-  replaceMemoryLinks,
-} from '../src/index.js';
+import { insertEntity, matchEntitiesByName } from '../src/index.js';
+import { findMemoryIdsByLink, replaceMemoryLinks } from '../src/repositories/links.js';
+import { insertMemory } from '../src/repositories/memories.js';
+import { insertMention, listMentions } from '../src/repositories/mentions.js';
+import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 
 const memory = (id: string, agentId: string) => ({

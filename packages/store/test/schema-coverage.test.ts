@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureVectorIndex } from '../src/index.js';
+import { ensureVectorIndex } from '../src/repositories/embeddings.js';
 import { DATABASE_TABLES } from '../src/schema/database.js';
 import { createTestStore } from '../src/testing.js';
 

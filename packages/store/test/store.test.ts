@@ -4,16 +4,9 @@ import { join } from 'node:path';
 import { defaultConfig, isMemoryError } from '@memory/core';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import {
-  blobToVector,
-  countEmbeddings,
-  ensureVectorIndex,
-  knnMemoryVectors,
-  openStore,
-  raw,
-  upsertEmbedding,
-  VECTOR_TABLE,
-} from '../src/index.js';
+import { blobToVector, knnMemoryVectors, openStore } from '../src/index.js';
+import { countEmbeddings, ensureVectorIndex, upsertEmbedding, VECTOR_TABLE } from '../src/repositories/embeddings.js';
+import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 
 describe('openStore', () => {

@@ -1,6 +1,6 @@
 import { type EmbeddingProvider, isMemoryError, type LlmProvider, TransactionBoundaryError } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import { raw } from '../src/index.js';
+import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 
 const embedder: EmbeddingProvider = {

@@ -1,5 +1,5 @@
 import { MemoryError } from '@memory/core';
-import { queryBuilder } from '@memory/store';
+import { queryBuilder } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
 import { CLEARED_LEASE } from '../job.js';
 import { requireLease } from './lease-guard.js';

@@ -1,5 +1,5 @@
 import { agentIdSchema, type JobId, labelSchema, MemoryError, parseInput, timeSchema } from '@memory/core';
-import { queryBuilder, raw, type SqlExecutor } from '@memory/store';
+import { queryBuilder, raw, type SqlExecutor } from '@memory/store/sql';
 import { z } from 'zod';
 import type { QueueContext } from '../context.js';
 

@@ -1,4 +1,4 @@
-import { queryBuilder } from '@memory/store';
+import { queryBuilder } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
 import { boundedError, CLEARED_LEASE, type JobStatus } from '../job.js';
 import { retryDelay } from '../retry.js';

@@ -1,4 +1,4 @@
-import { queryBuilder } from '@memory/store';
+import { queryBuilder } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
 import { type Job, type JobRow, toJob } from '../job.js';
 

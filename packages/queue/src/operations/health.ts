@@ -1,4 +1,4 @@
-import { raw } from '@memory/store';
+import { raw } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
 
 /** Per-type queue health. Each type is reported on its own, so one stuck type never hides another. */

@@ -1,4 +1,4 @@
-import { raw } from '@memory/store';
+import { raw } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
 import { requireLease } from './lease-guard.js';
 

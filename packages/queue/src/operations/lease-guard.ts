@@ -1,5 +1,5 @@
 import { MemoryError } from '@memory/core';
-import { raw, type SqlExecutor } from '@memory/store';
+import { raw, type SqlExecutor } from '@memory/store/sql';
 import type { JobRow } from '../job.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '@memory/store';
-import { raw } from '@memory/store';
+import type { SqlExecutor } from '@memory/store/sql';
+import { raw } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
 import { type Job, type JobRow, toJob } from '../job.js';
 

@@ -1,5 +1,5 @@
 import { yieldToEventLoop } from '@memory/core';
-import { raw } from '@memory/store';
+import { raw } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
 
 export interface PruneOptions {

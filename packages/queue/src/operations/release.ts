@@ -1,4 +1,4 @@
-import { queryBuilder, raw } from '@memory/store';
+import { queryBuilder, raw } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
 import { CLEARED_LEASE } from '../job.js';
 import { requireLease } from './lease-guard.js';

@@ -1,4 +1,4 @@
-import { raw, type SqlExecutor } from '@memory/store';
+import { raw, type SqlExecutor } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
 import type { JobStatus } from '../job.js';
 
