@@ -1,13 +1,12 @@
 import { MemoryError } from './errors.js';
 
 /**
- * The error a call rejects with when the caller's `AbortSignal` stops it. No error code names an
- * abort: this uses `PROVIDER_ERROR` with `details.reason: 'aborted'`, the shape the HTTP providers
- * already throw when their signal fires, so a caller tests one shape whichever layer stopped. The
- * signal's reason is kept as `cause`.
+ * The error a call rejects with when the caller's `AbortSignal` stops it: `ABORTED`, with
+ * `details.reason: 'aborted'` and the operation, whichever layer stopped (the HTTP providers throw
+ * the same). The signal's reason is kept as `cause`.
  */
 export function abortedError(signal: AbortSignal, operation: string): MemoryError {
-  return new MemoryError('PROVIDER_ERROR', `${operation} was aborted`, {
+  return new MemoryError('ABORTED', `${operation} was aborted`, {
     cause: signal.reason,
     details: { reason: 'aborted', operation },
   });

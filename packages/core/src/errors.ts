@@ -25,6 +25,8 @@ export const MEMORY_ERROR_CODES = [
   'PROVIDER_ERROR',
   /** A queued job's lease was lost (reaped or taken over); the holder changed nothing. */
   'LEASE_LOST',
+  /** The caller's `AbortSignal` stopped the call; work committed before the stop stays committed. */
+  'ABORTED',
 ] as const;
 
 export type MemoryErrorCode = (typeof MEMORY_ERROR_CODES)[number];

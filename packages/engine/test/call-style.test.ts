@@ -8,7 +8,7 @@ import { createTestEngine } from './helpers.js';
 
 /** An aborted call: a MemoryError with `details.reason: 'aborted'` naming the operation. */
 const aborted = (operation: string) => ({
-  code: 'PROVIDER_ERROR',
+  code: 'ABORTED',
   details: { reason: 'aborted', operation },
 });
 

@@ -177,7 +177,7 @@ describe('remember', () => {
     const memories = Array.from({ length: 9 }, (_, i) => ({ content: `Batch fact ${i}` }));
     const error = await engine.rememberMany({ agentId: 'a', memories, signal: controller.signal }).catch((e) => e);
     expect(isMemoryError(error)).toBe(true);
-    expect(error).toMatchObject({ details: { reason: 'aborted', operation: 'rememberMany' } });
+    expect(error).toMatchObject({ code: 'ABORTED', details: { reason: 'aborted', operation: 'rememberMany' } });
     expect((error as Error).cause).toEqual(new Error('host timeout'));
     // The first batch committed; remembering everything again dedups it and writes the rest.
     const again = await engine.rememberMany({ agentId: 'a', memories });

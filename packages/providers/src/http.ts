@@ -42,7 +42,7 @@ function sleep(scheduler: Scheduler, ms: number, signal: AbortSignal | undefined
 }
 
 function aborted(signal: AbortSignal | undefined): MemoryError {
-  return new MemoryError('PROVIDER_ERROR', 'the provider request was aborted', {
+  return new MemoryError('ABORTED', 'the provider request was aborted', {
     cause: signal?.reason,
     details: { reason: 'aborted' },
   });

@@ -190,7 +190,7 @@ describe('OpenAI-compatible chat client', () => {
     const pending = llm.generate({ messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     const started = Date.now();
-    await expect(pending).rejects.toMatchObject({ code: 'PROVIDER_ERROR', details: { reason: 'aborted' } });
+    await expect(pending).rejects.toMatchObject({ code: 'ABORTED', details: { reason: 'aborted' } });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
