@@ -1,4 +1,5 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { RecallTelemetryTableRow } from '../schema/retrieval.js';
 
 export interface RecallTelemetryRow {
   readonly agentId: string;
@@ -31,16 +32,9 @@ export function insertRecallTelemetry(sql: SqlExecutor, row: RecallTelemetryRow)
 /** One agent's telemetry, newest first. */
 export function listRecallTelemetry(sql: SqlExecutor, agentId: string, limit: number): RecallTelemetryRow[] {
   return sql
-    .all<{
-      agent_id: string;
-      query: string;
-      result_count: number;
-      top_score: number | null;
-      channels_json: string;
-      vector_completeness: string;
-      total_ms: number;
-      created_at: number;
-    }>(raw('SELECT * FROM recall_telemetry WHERE agent_id = ? ORDER BY seq DESC LIMIT ?', agentId, limit))
+    .all<RecallTelemetryTableRow>(
+      raw('SELECT * FROM recall_telemetry WHERE agent_id = ? ORDER BY seq DESC LIMIT ?', agentId, limit),
+    )
     .map((r) => ({
       agentId: r.agent_id,
       query: r.query,
