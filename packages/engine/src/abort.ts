@@ -6,7 +6,7 @@ export const signalSchema = z.instanceof(AbortSignal, { error: 'signal must be a
 
 /** The optional `signal` every long engine call accepts. */
 export interface Abortable {
-  /** Stops the call at its next checkpoint; it then rejects with a `MemoryError` (`details.reason: 'aborted'`). */
+  /** Stops the call at its next checkpoint; it then rejects with a `MemoryError` whose code is `ABORTED`. */
   readonly signal?: AbortSignal | undefined;
 }
 
