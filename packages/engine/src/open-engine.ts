@@ -88,6 +88,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     true,
   );
   background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
+  // When an import job dies (whatever killed it), its import says `failed`.
+  queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);
   if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
   if (llm)
     dreamingSchedule = createScheduledDreaming({

@@ -126,7 +126,9 @@ export { insertHints, searchHints } from './repositories/hints.js';
 export { listHistory } from './repositories/history.js';
 export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';
 export {
+  failImportOfJob,
   findImportJob,
+  findScopedImportJob,
   importCounters,
   insertImportJob,
   inventoryRecord,
