@@ -44,6 +44,7 @@ export type { DocumentRow } from './repositories/documents.js';
 export {
   countDocumentMemories,
   exclusiveDocumentMemoryIds,
+  failDocumentInProgress,
   findDocument,
   insertDocument,
   linkDocumentMemory,
