@@ -263,6 +263,39 @@ describe('import scope', () => {
   });
 });
 
+describe('a long import', () => {
+  it('runs as a series of runs that each hand over before the job deadline, never failing an attempt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memory-import-slices-'));
+    // Every reading of the clock moves it 1 s on: with a 30 s deadline, a run uses up its slice fast.
+    let now = T0;
+    const db = new Database(':memory:');
+    const { engine } = await createTestEngine({
+      database: { database: db },
+      clock: { now: () => (now += 1000) },
+      config: {
+        imports: { ...SMALL_LIMITS, spoolDirectory: dir },
+        queue: { jobDeadlineMs: 30_000, heartbeatMs: 5000, leaseMs: 20_000 },
+      },
+    });
+    const file = join(dir, 'long.jsonl');
+    writeExport(
+      file,
+      Array.from({ length: 60 }, (_, n) => JSON.stringify(record(n))),
+    );
+    const { jobId } = await engine.imports.start({ agentId: 'target', file });
+    await engine.runDue();
+    expect(await engine.imports.status({ agentId: 'target', jobId })).toMatchObject({
+      status: 'completed',
+      counters: { total: 60, imported: 60, pending: 0 },
+    });
+    const runs = db
+      .prepare("SELECT status, attempts, error FROM memory_jobs WHERE job_type = 'transcript_import'")
+      .all() as Array<{ status: string; attempts: number; error: string | null }>;
+    expect(runs.length).toBeGreaterThan(2);
+    expect(runs.every((r) => r.status === 'completed' && r.attempts === 1 && r.error === null)).toBe(true);
+  });
+});
+
 describe('an import whose job dies', () => {
   it('is marked failed with the reason, and resumes through imports.resume', async () => {
     const { engine, db, dir } = await importEngine();
