@@ -57,9 +57,9 @@ describe('storage errors', () => {
     });
     const read = thrown(() => store.read((sql) => sql.all(raw('SELECT * FROM other_secret'))));
     expectNoDriverText(read, 'other_secret');
-    // A MemoryError thrown inside a write passes through unchanged.
+    // MemoryErrors raised in a write (the store's own refusal of an async callback, or the caller's) pass through.
     const own = new MemoryError('CONFLICT', 'mine');
-    expect(thrown(() => store.write(() => Promise.reject(own) as never))).toMatchObject({
+    expect(thrown(() => store.write(() => Promise.resolve(own) as never))).toMatchObject({
       code: 'TRANSACTION_BOUNDARY',
     });
     expect(
