@@ -59,13 +59,16 @@ writeFileSync(file, `${lines.join('\n')}\n`);
 lines.length = 0;
 const totalMessages = records * perRecord;
 
-const importEngine = await createMemoryEngine({ database: { path: join(dir, 'import.db') } });
+const importEngine = await createMemoryEngine({
+  database: { path: join(dir, 'import.db') },
+  config: { imports: { allowedDirectories: [dir] } },
+});
 const rssBefore = process.memoryUsage().rss;
 let t0 = performance.now();
 const { jobId } = await importEngine.imports.start({ agentId: 'bench', file });
 await importEngine.runDue();
 const importSeconds = (performance.now() - t0) / 1000;
-const status = await importEngine.imports.status({ jobId });
+const status = await importEngine.imports.status({ agentId: 'bench', jobId });
 await importEngine.close();
 console.log(
   `import                      ${fmt(totalMessages / importSeconds, 0)} messages/s (${totalMessages.toLocaleString('en-US')} messages in ${records.toLocaleString('en-US')} records, ${fmt(importSeconds, 2)} s; ${status?.counters.imported} imported, ${status?.status})`,

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { MemoryError } from './errors.js';
 
@@ -311,7 +312,17 @@ const importsSchema = z.strictObject({
    * they need a file). Required for `imports.start({ stream })`; the engine picks no directory itself.
    * @default undefined
    */
-  spoolDirectory: z.string().min(1).max(4096).optional(),
+  spoolDirectory: z.string().min(1).max(4096).refine(isAbsolute, 'must be an absolute path').optional(),
+  /**
+   * Directories `imports.start({ file })` may read from (the file's real path, symlinks resolved,
+   * must lie inside one). The spool directory is always allowed. Empty by default: only spooled
+   * streams can be imported until the host lists where its exports live.
+   * @default []
+   */
+  allowedDirectories: z
+    .array(z.string().min(1).max(4096).refine(isAbsolute, 'must be an absolute path'))
+    .max(100)
+    .default([]),
 });
 
 /** The durable job queue and its workers. */

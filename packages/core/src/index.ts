@@ -34,5 +34,14 @@ export {
   normalizeForStorage,
   utf8Length,
 } from './text.js';
-export { agentIdSchema, idSchema, invalidInput, labelSchema, parseInput, timeSchema } from './validation.js';
+export {
+  agentIdSchema,
+  idSchema,
+  invalidInput,
+  isValidSessionKey,
+  labelSchema,
+  parseInput,
+  sessionKeySchema,
+  timeSchema,
+} from './validation.js';
 export { yieldToEventLoop } from './yield.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MemoryError } from './errors.js';
 import { isWellFormedId } from './ids.js';
+import { isWellFormedText } from './text.js';
 
 // Control characters other than tab/newline never belong in identifiers or labels.
 
@@ -26,6 +27,26 @@ export const labelSchema = (max: number, what: string) =>
     .min(1, `${what} must not be empty`)
     .max(max, `${what} must be at most ${max} characters`)
     .refine((s) => !CONTROL.test(s), `${what} must not contain control characters`);
+
+/** The longest session key, in UTF-16 code units (what `String.length` counts). */
+const MAX_SESSION_KEY_LENGTH = 512;
+
+/**
+ * The one rule for session keys, on every path in (append, import, import fallback keys) and out
+ * (get, complete, list paging): 1–512 characters, no control characters other than tab and
+ * newline, well-formed Unicode (a lone surrogate would not survive SQLite's UTF-8 and the key could
+ * never be read back).
+ */
+export function isValidSessionKey(key: string): boolean {
+  return key.length >= 1 && key.length <= MAX_SESSION_KEY_LENGTH && !CONTROL.test(key) && isWellFormedText(key);
+}
+
+/** A session key checked by {@link isValidSessionKey}. */
+export const sessionKeySchema = z
+  .string({ error: 'sessionKey must be a string' })
+  .min(1, 'sessionKey must not be empty')
+  .max(MAX_SESSION_KEY_LENGTH, `sessionKey must be at most ${MAX_SESSION_KEY_LENGTH} characters`)
+  .refine(isValidSessionKey, 'sessionKey must not contain control characters or lone surrogates');
 
 /** A point in time: epoch milliseconds, a Date, or an ISO-8601 string; parsed to epoch milliseconds. */
 export const timeSchema = z

@@ -93,6 +93,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       get: (input) => call(ctx, () => ctx.documents.get(input)),
       list: (input) => call(ctx, () => ctx.documents.list(input)),
       delete: (input) => call(ctx, () => ctx.documents.delete(input)),
+      retry: (input) => call(ctx, () => ctx.documents.retry(input)),
     } satisfies EngineDocuments),
     imports: Object.freeze({
       start: (input) => call(ctx, () => ctx.imports.start(input)),

@@ -86,13 +86,24 @@ export interface EngineDocuments {
   list(input: ListDocumentsInput): Promise<DocumentView[]>;
   /** Stops any ingest in flight, cancels its job, and forgets chunk memories no other document shares. */
   delete(input: DocumentRef): Promise<{ deleted: boolean; forgottenChunks: number }>;
+  /**
+   * Queues a `failed` document's ingest again (its `error` says why it failed: a fetch refused, an
+   * ingest job that died). Chunks already indexed are not indexed twice. `NOT_FOUND` outside its
+   * scope, `CONFLICT` unless the document is `failed`.
+   */
+  retry(input: DocumentRef): Promise<{ id: string; jobId: string }>;
 }
 
-/** Durable import of signet-export v1 JSONL transcripts into one agent scope. */
+/**
+ * Durable import of signet-export v1 JSONL transcripts into one agent scope. Every call but `start`
+ * takes `{ agentId, jobId }`: another scope's import is answered exactly as one that does not exist
+ * (`NOT_FOUND`, or undefined from `status`).
+ */
 export interface EngineImports {
   /**
-   * Records the file (a stream is spooled first, stopping if `signal` aborts) and queues the import
-   * (runs after `start()` or on `runDue()`).
+   * Records the file (a regular file inside `imports.allowedDirectories` or the spool directory; a
+   * stream is spooled first, stopping if `signal` aborts) and queues the import (runs after
+   * `start()` or on `runDue()`).
    */
   start(input: StartImportInput): Promise<{ jobId: string }>;
   /** Status and counters (`total = imported + duplicate + rejected + pending`), or undefined. */
@@ -100,6 +111,7 @@ export interface EngineImports {
   /** Per-line outcomes, in line order. */
   records(input: ListImportRecordsInput): Promise<ImportRecordView[]>;
   pause(input: ImportRef): Promise<ImportStatusView>;
+  /** Continues a `paused` or `failed` import (its `error` says why it failed) from its checkpoint. */
   resume(input: ImportRef): Promise<ImportStatusView>;
   cancel(input: ImportRef): Promise<ImportStatusView>;
   /** Purges the sessions an import created (and their index entries); keeps tombstones. */

@@ -88,6 +88,9 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     true,
   );
   background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
+  // When an ingest or import job dies (whatever killed it), its document or import says `failed`.
+  queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
+  queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);
   if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
   if (llm)
     dreamingSchedule = createScheduledDreaming({

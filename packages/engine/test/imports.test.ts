@@ -19,7 +19,7 @@ async function importEngine(limits: Record<string, number> = SMALL_LIMITS) {
     database: { database: db },
     clock,
     scheduler,
-    config: { imports: limits },
+    config: { imports: { ...limits, allowedDirectories: [tmpdir()] } },
   });
   return { engine, db, clock, scheduler };
 }
@@ -31,13 +31,16 @@ describe('signet-export v1 import', () => {
     const { lines, expected } = mixedExport();
     writeExport(file, lines);
     const { jobId } = await engine.imports.start({ agentId: 'target', file });
-    expect(await engine.imports.status({ jobId })).toMatchObject({ status: 'queued', counters: { total: 0 } });
-    expect(await engine.imports.status({ jobId, agentId: 'another-scope' })).toBeUndefined();
+    expect(await engine.imports.status({ agentId: 'target', jobId })).toMatchObject({
+      status: 'queued',
+      counters: { total: 0 },
+    });
+    expect(await engine.imports.status({ agentId: 'another-scope', jobId })).toBeUndefined();
     await engine.runDue();
-    const status = await engine.imports.status({ jobId });
+    const status = await engine.imports.status({ agentId: 'target', jobId });
     expect(status).toMatchObject({ status: 'completed_with_rejections', inventoried: true, completedAt: T0 });
     expect(status?.counters).toEqual({ total: 13, imported: 4, duplicate: 1, rejected: 8, pending: 0 });
-    const records = await engine.imports.records({ jobId });
+    const records = await engine.imports.records({ agentId: 'target', jobId });
     expect(records.map((r) => [r.outcome, r.reason])).toEqual(expected);
     expect(records.map((r) => r.line)).toEqual(Array.from({ length: 13 }, (_, i) => i));
   });
@@ -63,10 +66,9 @@ describe('signet-export v1 import', () => {
     expect((await engine.transcripts.get({ agentId: 'target', sessionKey: 'session-1#rec-9' }))?.turns).toHaveLength(2);
     expect(await engine.transcripts.get({ agentId: 'someone-else', sessionKey: 'session-1' })).toBeUndefined();
     expect((await engine.transcripts.search({ agentId: 'target', query: 'bullet' })).length).toBe(2); // one assistant turn per session
-    expect((await engine.imports.records({ jobId, outcome: 'imported' })).map((r) => r.sessionKey)).toEqual([
-      'session-1',
-      'session-1#rec-9',
-    ]);
+    expect(
+      (await engine.imports.records({ agentId: 'target', jobId, outcome: 'imported' })).map((r) => r.sessionKey),
+    ).toEqual(['session-1', 'session-1#rec-9']);
   });
 
   it('reports a replay as duplicates, not new evidence', async () => {
@@ -78,7 +80,7 @@ describe('signet-export v1 import', () => {
     const before = db.prepare('SELECT count(*) AS n FROM session_transcript_turns').get();
     const again = await engine.imports.start({ agentId: 'target', file });
     await engine.runDue();
-    expect((await engine.imports.status({ jobId: again.jobId }))?.counters).toEqual({
+    expect((await engine.imports.status({ agentId: 'target', jobId: again.jobId }))?.counters).toEqual({
       total: 13,
       imported: 0,
       duplicate: 5,
@@ -99,24 +101,32 @@ describe('signet-export v1 import', () => {
     await engine.start();
     await scheduler.runDue();
     // Real file I/O: wait (in event-loop turns, bounded) for the first committed batch.
-    for (let i = 0; i < 100_000 && ((await engine.imports.status({ jobId }))?.counters.imported ?? 0) === 0; i++)
+    for (
+      let i = 0;
+      i < 100_000 && ((await engine.imports.status({ agentId: 'target', jobId }))?.counters.imported ?? 0) === 0;
+      i++
+    )
       await settle(1);
-    const paused = await engine.imports.pause({ jobId });
+    const paused = await engine.imports.pause({ agentId: 'target', jobId });
     expect(paused.status).toBe('paused');
     for (let i = 0; i < 20; i++) await settle();
-    const whilePaused = await engine.imports.status({ jobId });
+    const whilePaused = await engine.imports.status({ agentId: 'target', jobId });
     expect(whilePaused?.counters.imported).toBeGreaterThan(0);
     expect(whilePaused?.counters.pending).toBeGreaterThan(0);
     await settle();
-    expect((await engine.imports.status({ jobId }))?.counters).toEqual(whilePaused?.counters); // nothing moves while paused
-    await expect(engine.imports.pause({ jobId })).rejects.toMatchObject({ code: 'CONFLICT' });
-    await engine.imports.resume({ jobId });
+    expect((await engine.imports.status({ agentId: 'target', jobId }))?.counters).toEqual(whilePaused?.counters); // nothing moves while paused
+    await expect(engine.imports.pause({ agentId: 'target', jobId })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await engine.imports.resume({ agentId: 'target', jobId });
     // The import reads its file with real I/O: give the event loop turns, not just virtual time.
-    for (let i = 0; i < 5000 && (await engine.imports.status({ jobId }))?.status !== 'completed'; i++) {
+    for (
+      let i = 0;
+      i < 5000 && (await engine.imports.status({ agentId: 'target', jobId }))?.status !== 'completed';
+      i++
+    ) {
       await scheduler.advance(10);
       await settle(1);
     }
-    expect((await engine.imports.status({ jobId }))?.counters).toEqual({
+    expect((await engine.imports.status({ agentId: 'target', jobId }))?.counters).toEqual({
       total: 40,
       imported: 40,
       duplicate: 0,
@@ -125,10 +135,10 @@ describe('signet-export v1 import', () => {
     });
 
     const second = await engine.imports.start({ agentId: 'other', file });
-    expect((await engine.imports.cancel({ jobId: second.jobId })).status).toBe('cancelled');
+    expect((await engine.imports.cancel({ agentId: 'other', jobId: second.jobId })).status).toBe('cancelled');
     await scheduler.advance(5000);
     await settle();
-    expect((await engine.imports.status({ jobId: second.jobId }))?.counters.imported).toBe(0);
+    expect((await engine.imports.status({ agentId: 'other', jobId: second.jobId }))?.counters.imported).toBe(0);
     expect(await engine.transcripts.list({ agentId: 'other' })).toEqual([]);
     await engine.close();
   });
@@ -160,7 +170,7 @@ describe('signet-export v1 import', () => {
       ],
     });
     expect(entity.applied).toHaveLength(1);
-    expect(await engine.imports.removeSource({ jobId })).toEqual({ removedSessions: 4 });
+    expect(await engine.imports.removeSource({ agentId: 'target', jobId })).toEqual({ removedSessions: 4 });
     expect(
       db.prepare("SELECT kind, subject_ref AS subject FROM dreaming_attention WHERE agent_id = 'target'").all(),
     ).toEqual([{ kind: 'review_due', subject: `entity:${entity.applied[0]?.targetId}` }]);
@@ -171,7 +181,7 @@ describe('signet-export v1 import', () => {
       expect.objectContaining({ sessionKey: 'live' }),
     ]);
     expect(db.prepare('SELECT count(*) AS n FROM import_tombstones').get()).toEqual({ n: 4 });
-    expect((await engine.imports.status({ jobId }))?.status).toBe('removed');
+    expect((await engine.imports.status({ agentId: 'target', jobId }))?.status).toBe('removed');
   });
 
   it('imports from a stream by spooling it to the configured directory first', async () => {
@@ -187,14 +197,14 @@ describe('signet-export v1 import', () => {
       stream: Readable.from(lines.map((l) => `${l}\n`)),
     });
     await engine.runDue();
-    expect((await engine.imports.status({ jobId }))?.counters).toEqual({
+    expect((await engine.imports.status({ agentId: 'target', jobId }))?.counters).toEqual({
       total: 13,
       imported: 4,
       duplicate: 1,
       rejected: 8,
       pending: 0,
     });
-    expect((await engine.imports.status({ jobId }))?.file.startsWith(spoolDirectory)).toBe(true);
+    expect((await engine.imports.status({ agentId: 'target', jobId }))?.file.startsWith(spoolDirectory)).toBe(true);
     const noSpool = await importEngine();
     await expect(noSpool.engine.imports.start({ agentId: 'a', stream: Readable.from(['{}\n']) })).rejects.toMatchObject(
       { code: 'INVALID_INPUT', message: expect.stringMatching(/spoolDirectory/) },
@@ -220,7 +230,7 @@ describe('signet-export v1 import', () => {
     const { jobId } = await engine.imports.start({ agentId: 'a', file });
     writeExport(file, [JSON.stringify(record(1)), JSON.stringify(record(2))]);
     await engine.runDue();
-    expect(await engine.imports.status({ jobId })).toMatchObject({
+    expect(await engine.imports.status({ agentId: 'a', jobId })).toMatchObject({
       status: 'failed',
       error: expect.stringMatching(/changed/),
     });
@@ -243,7 +253,7 @@ describe('signet-export v1 import', () => {
     const { jobId } = await engine.imports.start({ agentId: 'a', file });
     await engine.runDue();
     const growth = process.memoryUsage().rss - before;
-    expect((await engine.imports.status({ jobId }))?.counters).toEqual({
+    expect((await engine.imports.status({ agentId: 'a', jobId }))?.counters).toEqual({
       total: 7,
       imported: 1,
       duplicate: 0,
@@ -251,7 +261,9 @@ describe('signet-export v1 import', () => {
       pending: 0,
     });
     expect(
-      (await engine.imports.records({ jobId, outcome: 'rejected' })).every((r) => r.reason === 'oversized_record'),
+      (await engine.imports.records({ agentId: 'a', jobId, outcome: 'rejected' })).every(
+        (r) => r.reason === 'oversized_record',
+      ),
     ).toBe(true);
     expect(growth).toBeLessThan(64 * 1024 * 1024); // the file is 120 MiB
   });

@@ -1,5 +1,6 @@
 export type { Admission } from './admission.js';
 export { createAdmission, LLM_CONCURRENCY_CEILING } from './admission.js';
+export type { DeadJobHook } from './context.js';
 export { JobDeadlineError, PermanentJobError, RetryJobError } from './errors.js';
 export type { Job, JobStatus } from './job.js';
 export type { EnqueueInput, EnqueueResult } from './operations/enqueue.js';

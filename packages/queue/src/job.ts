@@ -11,8 +11,13 @@ export interface Job<P = unknown> {
   readonly status: JobStatus;
   readonly payload: P;
   readonly result: unknown;
+  /** Attempts used: failed runs, plus the run in progress. An interrupted run gives its attempt back. */
   readonly attempts: number;
   readonly maxAttempts: number;
+  /** Runs whose lease expired: the process running them died or hung. Counted apart from attempts. */
+  readonly interruptions: number;
+  /** Interruptions after which the job is dead-lettered; null for a resumable job (never). */
+  readonly maxInterruptions: number | null;
   readonly runAt: number;
   readonly dedupKey: string | null;
   readonly leaseToken: string | null;
@@ -47,6 +52,8 @@ export function toJob(row: JobRow): Job {
     result: parseJson(row.result),
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
+    interruptions: row.interruptions,
+    maxInterruptions: row.max_interruptions,
     runAt: row.run_at,
     dedupKey: row.dedup_key,
     leaseToken: row.lease_token,

@@ -1,6 +1,6 @@
-import { defaultConfig, type MemoryConfig } from '@memory/core';
+import { defaultConfig, type MemoryConfig, MemoryError } from '@memory/core';
 import type { Store } from '@memory/store';
-import type { QueueContext } from './context.js';
+import type { DeadJobHook, QueueContext } from './context.js';
 import type { Job, JobStatus } from './job.js';
 import { complete } from './operations/complete.js';
 import type { EnqueueInput } from './operations/enqueue.js';
@@ -30,7 +30,10 @@ export interface Queue {
   fail(jobId: string, token: string, error: string, options?: FailOptions): JobStatus;
   /** Hands a leased job back, refunding the attempt unless `attemptConsumed`. */
   release(jobId: string, token: string, options?: { attemptConsumed?: boolean }): void;
-  /** Expired leases → pending (or dead without attempts left), lease fields cleared. */
+  /**
+   * Expired leases → pending with the attempt given back and one interruption counted (dead past the
+   * job's interruption limit), lease fields cleared.
+   */
   reapExpiredLeases(): ReapResult;
   /** Dead-letters pending jobs that are already out of attempts. Returns how many. */
   recoverOnStartup(): number;
@@ -43,6 +46,12 @@ export interface Queue {
   get(jobId: string): Job | undefined;
   /** Health per job type. */
   health(): JobTypeHealth[];
+  /**
+   * Registers the owner of a job type: `hook` runs inside the transaction that dead-letters a job of
+   * that type (whichever path: failure, interruptions, startup recovery, stale release), so the
+   * owner's record of it (an import, a document) says `failed` in the same commit. One per type.
+   */
+  onDead(jobType: string, hook: DeadJobHook): void;
 }
 
 /**
@@ -55,7 +64,11 @@ export interface Queue {
  * ```
  */
 export function createQueue(options: { store: Store; config?: MemoryConfig['queue'] }): Queue {
-  const ctx: QueueContext = { store: options.store, config: options.config ?? defaultConfig.queue };
+  const ctx: QueueContext = {
+    store: options.store,
+    config: options.config ?? defaultConfig.queue,
+    deadHooks: new Map(),
+  };
   return Object.freeze({
     config: ctx.config,
     enqueue: (input) => enqueue(ctx, input),
@@ -72,5 +85,12 @@ export function createQueue(options: { store: Store; config?: MemoryConfig['queu
     prune: (opts) => prune(ctx, opts),
     get: (jobId) => get(ctx, jobId),
     health: () => health(ctx),
+    onDead: (jobType, hook) => {
+      if (ctx.deadHooks.has(jobType))
+        throw new MemoryError('CONFLICT', `job type ${jobType} already has a dead-letter hook`, {
+          details: { jobType },
+        });
+      ctx.deadHooks.set(jobType, hook);
+    },
   } satisfies Queue);
 }

@@ -52,8 +52,15 @@ describe('queue model (property)', () => {
 
         const check = () => {
           const rows = store.database
-            .prepare('SELECT id, status, attempts, lease_token FROM memory_jobs')
-            .all() as Array<{ id: string; status: string; attempts: number; lease_token: string | null }>;
+            .prepare('SELECT id, status, attempts, interruptions, max_interruptions, lease_token FROM memory_jobs')
+            .all() as Array<{
+            id: string;
+            status: string;
+            attempts: number;
+            interruptions: number;
+            max_interruptions: number | null;
+            lease_token: string | null;
+          }>;
           for (const r of rows) {
             // At most one live lease per job: no two workers hold the current token.
             const holders = held.filter(
@@ -61,11 +68,18 @@ describe('queue model (property)', () => {
             ).length;
             expect(holders).toBeLessThanOrEqual(1);
             if (r.status !== 'leased') expect(r.lease_token).toBeNull();
-            // Attempts never decrease.
-            expect(r.attempts).toBeGreaterThanOrEqual(attempts.get(r.id) ?? 0);
-            attempts.set(r.id, r.attempts);
-            // Dead only when out of attempts or permanently failed.
-            if (r.status === 'dead') expect(r.attempts >= maxAttempts || permanentlyFailed.has(r.id)).toBe(true);
+            // Runs never go uncounted: an expired lease moves its attempt to interruptions, so
+            // attempts + interruptions never decrease.
+            const runs = r.attempts + r.interruptions;
+            expect(runs).toBeGreaterThanOrEqual(attempts.get(r.id) ?? 0);
+            attempts.set(r.id, runs);
+            // Dead only when out of attempts, out of interruptions, or permanently failed.
+            if (r.status === 'dead')
+              expect(
+                r.attempts >= maxAttempts ||
+                  (r.max_interruptions !== null && r.interruptions >= r.max_interruptions) ||
+                  permanentlyFailed.has(r.id),
+              ).toBe(true);
             expect(completions.get(r.id) ?? 0).toBeLessThanOrEqual(1);
           }
         };

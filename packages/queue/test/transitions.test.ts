@@ -170,7 +170,7 @@ describe('heartbeat / complete / fail / release with lease tokens', () => {
 });
 
 describe('reaping and recovery', () => {
-  it('reaps expired leases to pending with every lease field cleared, or to dead on the last attempt', async () => {
+  it('reaps expired leases to pending with every lease field cleared, or to dead past the interruption limit', async () => {
     const { queue, clock, row } = await setup({ maxAttempts: 2 });
     const a = queue.enqueue({ jobType: 'a' });
     const b = queue.enqueue({ jobType: 'a', maxAttempts: 1 });
@@ -185,13 +185,16 @@ describe('reaping and recovery', () => {
       const r = row(id);
       expect([r.lease_token, r.lease_expires_at, r.leased_at, r.leased_by]).toEqual([null, null, null, null]);
     }
-    expect(row(a.id)).toMatchObject({ status: 'pending', attempts: 1, error: 'lease expired' });
-    expect(row(b.id)).toMatchObject({ status: 'dead', attempts: 1 });
+    // An expired lease gives its attempt back and counts an interruption instead.
+    expect(row(a.id)).toMatchObject({ status: 'pending', attempts: 0, error: 'lease expired' });
+    expect(queue.get(a.id)).toMatchObject({ interruptions: 1, maxInterruptions: 2 });
+    expect(row(b.id)).toMatchObject({ status: 'dead', attempts: 0 });
+    expect(queue.get(b.id)).toMatchObject({ interruptions: 1, maxInterruptions: 1 });
     expect(row(c.id).status).toBe('leased');
     expect(queue.lease(['a'], 'w2')?.id).toBe(a.id);
   });
 
-  it('a poison job that crashes its worker every time dies after max attempts and never blocks the others', async () => {
+  it('a poison job that crashes its worker every time dies after max interruptions and never blocks the others', async () => {
     const { queue, clock } = await setup();
     const poison = queue.enqueue({ jobType: 'a' });
     const others = Array.from({ length: 5 }, () => queue.enqueue({ jobType: 'a' }).id);
@@ -209,8 +212,9 @@ describe('reaping and recovery', () => {
     }
     expect(queue.get(poison.id)).toMatchObject({
       status: 'dead',
-      attempts: 3,
-      error: 'lease expired on the final attempt',
+      attempts: 0,
+      interruptions: 3,
+      error: 'interrupted 3 times: its lease expired each time (the process running it died or hung)',
     });
     for (const id of others) expect(queue.get(id)?.status).toBe('completed');
     // The poison job was tried first, but after its first crash the healthy jobs went ahead of it.

@@ -44,6 +44,7 @@ export type { DocumentRow } from './repositories/documents.js';
 export {
   countDocumentMemories,
   exclusiveDocumentMemoryIds,
+  failDocumentInProgress,
   findDocument,
   insertDocument,
   linkDocumentMemory,
@@ -126,7 +127,9 @@ export { insertHints, searchHints } from './repositories/hints.js';
 export { listHistory } from './repositories/history.js';
 export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';
 export {
+  failImportOfJob,
   findImportJob,
+  findScopedImportJob,
   importCounters,
   insertImportJob,
   inventoryRecord,

@@ -92,10 +92,43 @@ function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile:
   }
 }
 
-function wrapStorageError(error: unknown): MemoryError {
+// What a caller is told about a database failure, by SQLite's primary result code. The driver's own
+// message names tables, columns, constraint and trigger text (and can echo stored values), so it is
+// never shown: it stays in the error's `cause` for operators.
+const STORAGE_FAILURES: Readonly<Record<string, string>> = {
+  SQLITE_BUSY: 'the database is busy (another connection holds the write lock)',
+  SQLITE_LOCKED: 'the database is locked',
+  SQLITE_FULL: 'the disk is full',
+  SQLITE_IOERR: 'the database could not be read or written (I/O error)',
+  SQLITE_CORRUPT: 'the database file is corrupt',
+  SQLITE_NOTADB: 'the database file is not valid SQLite',
+  SQLITE_CANTOPEN: 'the database file could not be opened',
+  SQLITE_READONLY: 'the database is read-only',
+  SQLITE_CONSTRAINT: 'a write violated a database constraint',
+  SQLITE_TOOBIG: 'a value is too large for the database',
+  SQLITE_NOMEM: 'the database ran out of memory',
+  SQLITE_INTERRUPT: 'the database operation was interrupted',
+};
+
+/** The driver's SQLite result code on an error (`SQLITE_CONSTRAINT_UNIQUE`, ...), if it has one. */
+function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+}
+
+/**
+ * A {@link MemoryError} for a database failure: `STORAGE_ERROR` with a message naming the class of
+ * failure and `details.sqliteCode`; the driver's error is kept only as `cause`.
+ */
+function wrapStorageError(error: unknown, code: 'STORAGE_ERROR' | 'MIGRATION_FAILED' = 'STORAGE_ERROR'): MemoryError {
   if (isMemoryError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new MemoryError('STORAGE_ERROR', `database error: ${message}`, { cause: error });
+  const full = sqliteCode(error);
+  const primary = full?.match(/^SQLITE_[A-Z]+/)?.[0];
+  const what = (primary && STORAGE_FAILURES[primary]) ?? 'the database operation failed';
+  return new MemoryError(code, `database error: ${what}`, {
+    cause: error,
+    ...(full ? { details: { sqliteCode: full } } : {}),
+  });
 }
 
 /**
@@ -122,8 +155,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   try {
     db = options.database ?? new Database(options.path ?? ':memory:');
   } catch (error) {
-    throw new MemoryError('STORAGE_ERROR', `could not open database ${options.path ?? ''}: ${String(error)}`, {
+    const wrapped = wrapStorageError(error);
+    throw new MemoryError('STORAGE_ERROR', `could not open database ${options.path ?? ''}: ${wrapped.message}`, {
       cause: error,
+      details: wrapped.details,
     });
   }
   // An anonymous temporary database (path '') has no file other connections could open.
@@ -144,15 +179,17 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     migrations = runMigrations(db, options.migrations ?? MIGRATIONS, clock);
   } catch (error) {
     if (owned) db.close();
-    throw new MemoryError('MIGRATION_FAILED', `migrations could not run: ${String(error)}`, { cause: error });
+    throw wrapStorageError(error, 'MIGRATION_FAILED');
   }
   const failed = migrations.find((m) => m.status === 'failed' || m.status === 'checksum-mismatch');
   if (failed) {
     if (owned) db.close();
+    // The statement's error text stays in the migration audit table and in `cause`, not the message.
     throw new MemoryError(
       'MIGRATION_FAILED',
-      `migration ${failed.version} (${failed.name}) ${failed.status}: ${failed.error ?? 'its content changed after it was applied'}`,
+      `migration ${failed.version} (${failed.name}) ${failed.status === 'failed' ? 'failed' : 'changed after it was applied (checksum mismatch)'}; see schema_migrations_audit`,
       {
+        ...(failed.error === undefined ? {} : { cause: new Error(failed.error) }),
         details: { results: migrations.map((m) => `${m.version} ${m.name}: ${m.status}`) },
       },
     );

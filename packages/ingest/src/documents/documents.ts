@@ -18,12 +18,14 @@ import {
   type DocumentRow,
   type DocumentStatus,
   exclusiveDocumentMemoryIds,
+  failDocumentInProgress,
   findDocument,
   forgetMemoryRecord,
   insertDocument,
   linkDocumentMemory,
   linkedChunkHashes,
   listDocuments,
+  type SqlExecutor,
   setDocumentStatus,
 } from '@memory/store';
 import { z } from 'zod';
@@ -241,8 +243,52 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     }
   }
 
+  /**
+   * Queues a document's ingest: a resumable job (chunks already indexed are skipped on the next
+   * run), so interruptions never dead-letter it. An ingest already queued or running is returned.
+   */
+  const enqueueIngest = (id: string, agentId: string): string =>
+    queue.enqueue({
+      jobType: DOCUMENT_INGEST_JOB,
+      payload: { documentId: id, agentId },
+      dedupKey: id,
+      agentId,
+      documentId: id,
+      resumable: true,
+    }).id;
+
   return {
     ingest,
+    /**
+     * The queue's dead-letter hook for `document_ingest` jobs (register it with `queue.onDead`): a
+     * document still in progress is marked `failed` with the reason, retryable with `retry`.
+     */
+    ingestDied(sql: SqlExecutor, job: Job): void {
+      if (job.documentId === null) return;
+      failDocumentInProgress(
+        sql,
+        job.documentId,
+        `ingest job ${job.id} died: ${job.error ?? 'no error recorded'}; retry the document to ingest it again`,
+        store.clock.now(),
+      );
+    },
+    /**
+     * Queues a failed document's ingest again (status `queued`, error cleared). `NOT_FOUND` outside
+     * its scope, `CONFLICT` unless it is `failed`. Returns its id and the job's.
+     */
+    retry(input: unknown): { id: DocumentId; jobId: string } {
+      const { agentId, id } = parseInput(s.scoped, input, 'documents.retry');
+      return store.write((sql) => {
+        const row = findDocument(sql, agentId, id);
+        if (!row) throw new MemoryError('NOT_FOUND', `no document ${id} in this scope`, { details: { id } });
+        if (row.status !== 'failed')
+          throw new MemoryError('CONFLICT', `document ${id} is ${row.status}; only a failed document is retried`, {
+            details: { id, status: row.status },
+          });
+        setDocumentStatus(sql, id, 'queued', store.clock.now(), { error: null });
+        return { id: row.id as DocumentId, jobId: enqueueIngest(id, agentId) };
+      });
+    },
     /** Registers a document and queues its ingest. Returns its id and the job's. */
     add(input: unknown): { id: DocumentId; jobId: string } {
       const request = parseInput(s.add, input, 'documents.add');
@@ -270,14 +316,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           updated_at: now,
           completed_at: null,
         });
-        const job = queue.enqueue({
-          jobType: DOCUMENT_INGEST_JOB,
-          payload: { documentId: id, agentId: request.agentId },
-          dedupKey: id,
-          agentId: request.agentId,
-          documentId: id,
-        });
-        return { id, jobId: job.id };
+        return { id, jobId: enqueueIngest(id, request.agentId) };
       });
     },
     get(input: unknown): DocumentView | undefined {

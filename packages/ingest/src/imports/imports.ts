@@ -1,7 +1,7 @@
 import type { MemoryConfig } from '@memory/core';
 import type { Job, JobContext, Queue } from '@memory/queue';
-import type { Store } from '@memory/store';
-import type { ImportsContext } from './context.js';
+import type { SqlExecutor, Store } from '@memory/store';
+import { type ImportsContext, importRunDied } from './context.js';
 import { importRecords, importStatus } from './read-import.js';
 import { removeImportSource } from './remove-source.js';
 import { runImport } from './run-import.js';
@@ -17,13 +17,20 @@ export type { ImportCounters, ImportRecordView, ImportStatusView } from './views
 export interface Imports {
   /** The `transcript_import` job handler. */
   run(job: Job, context: JobContext): Promise<unknown>;
+  /**
+   * The queue's dead-letter hook for `transcript_import` jobs (register it with `queue.onDead`): the
+   * import the dead job ran is marked `failed` with the reason, resumable with `resume`.
+   */
+  runDied(sql: SqlExecutor, job: Job): void;
   /** Records the file (spooling a stream first) and queues the import. Returns the import's id. */
   start(input: unknown): Promise<{ jobId: string }>;
+  /** Status and counters of an import in the caller's scope, or undefined (also for other scopes). */
   status(input: unknown): ImportStatusView | undefined;
+  /** Per-line outcomes; `NOT_FOUND` outside the import's scope. */
   records(input: unknown): ImportRecordView[];
   /** Stops at the next batch boundary; what was committed stays. */
   pause(input: unknown): ImportStatusView;
-  /** Continues a paused import from its checkpoint. */
+  /** Continues a paused or failed import from its checkpoint. */
   resume(input: unknown): ImportStatusView;
   /** Stops for good at the next batch boundary; committed records stay (remove them with removeSource). */
   cancel(input: unknown): ImportStatusView;
@@ -33,7 +40,8 @@ export interface Imports {
 
 /**
  * Creates the import operations over one store and queue. Each is a module-level function taking
- * the {@link ImportsContext}; this only binds them.
+ * the {@link ImportsContext}; this only binds them. Every call but `start` takes `{ agentId, jobId }`
+ * and answers another scope's import exactly as one that does not exist.
  *
  * @example
  * ```ts
@@ -45,6 +53,7 @@ export function createImports(deps: { store: Store; queue: Queue; config: Memory
   const ctx: ImportsContext = { store: deps.store, queue: deps.queue, limits: deps.config.imports };
   return Object.freeze({
     run: (job, context) => runImport(ctx, job, context),
+    runDied: (sql, job) => importRunDied(ctx, sql, job),
     start: (input) => startImport(ctx, input),
     status: (input) => importStatus(ctx, input),
     records: (input) => importRecords(ctx, input),

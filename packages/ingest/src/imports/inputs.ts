@@ -24,10 +24,11 @@ export const startSchema = z
   })
   .refine((s) => (s.file === undefined) !== (s.stream === undefined), 'give exactly one of file or stream');
 
-/** An import by id, optionally checked against its agent scope. */
-export const refSchema = z.strictObject({ jobId: labelSchema(128, 'jobId'), agentId: agentIdSchema.optional() });
+/** An import by id, in its agent scope: another scope's import is answered as if it did not exist. */
+export const refSchema = z.strictObject({ agentId: agentIdSchema, jobId: labelSchema(128, 'jobId') });
 
 export const recordsSchema = z.strictObject({
+  agentId: agentIdSchema,
   jobId: labelSchema(128, 'jobId'),
   outcome: z.enum(['pending', 'imported', 'duplicate', 'rejected']).optional(),
   /** Records after this line number (paging). */
@@ -37,9 +38,9 @@ export const recordsSchema = z.strictObject({
 });
 
 export type StartImportInput = z.input<typeof startSchema>;
-/** An import by id; with `agentId`, only if it belongs to that scope. */
+/** An import by id, in the scope it was started in. */
 export interface ImportRef {
+  readonly agentId: string;
   readonly jobId: string;
-  readonly agentId?: string;
 }
 export type ListImportRecordsInput = z.input<typeof recordsSchema>;

@@ -14,15 +14,17 @@ interface LocatedLine {
 /**
  * Locates every non-blank line of the import's file from its checkpoint on, committing each batch
  * of `imports.inventoryBatchLines` records together with the byte offset to resume from. Oversized
- * lines are rejected here, before anything reads them whole. Returns false when the run no longer
- * owns the import (paused, cancelled or resumed by another run): nothing of the batch is written.
+ * lines are rejected here, before anything reads them whole. Returns 'stopped' when the run no
+ * longer owns the import (paused, cancelled or resumed by another run): nothing of the batch is
+ * written; 'sliced' when the clock passed `sliceEnd` at a batch boundary (a new run continues).
  */
 export async function inventoryImport(
   ctx: ImportsContext,
   row: ImportJobRow,
   jobId: string,
   signal: AbortSignal,
-): Promise<boolean> {
+  sliceEnd: number,
+): Promise<'done' | 'stopped' | 'sliced'> {
   let lineNo = row.next_line;
   let offset = row.inventory_offset;
   let batch: LocatedLine[] = [];
@@ -35,11 +37,12 @@ export async function inventoryImport(
     batch.push({ lineNo: lineNo++, ...line });
     offset = line.next;
     if (batch.length >= ctx.limits.inventoryBatchLines) {
-      if (!flush(false)) return false;
+      if (!flush(false)) return 'stopped';
+      if (ctx.store.clock.now() >= sliceEnd) return 'sliced';
       await yieldToEventLoop();
     }
   }
-  return flush(true);
+  return flush(true) ? 'done' : 'stopped';
 }
 
 function commitBatch(

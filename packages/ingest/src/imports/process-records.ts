@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
-import { yieldToEventLoop } from '@memory/core';
+import { isMemoryError, yieldToEventLoop } from '@memory/core';
 import {
   type ImportJobRow,
   type ImportRecordRow,
@@ -9,37 +10,58 @@ import {
 } from '@memory/store';
 import { type ImportsContext, stillOwns } from './context.js';
 import { type ParsedRecord, parseRecord } from './record.js';
-import { writeImportedRecord } from './write-record.js';
+import { type WrittenRecord, writeImportedRecord } from './write-record.js';
 
 interface ParsedLine {
   readonly record: ImportRecordRow;
   readonly result: ParsedRecord;
 }
 
+/** How a run's settling ended. */
+export type SettleOutcome =
+  /** Every record is settled. */
+  | { readonly kind: 'done' }
+  /** The run no longer owns the import (paused, cancelled, resumed by another run): nothing more written. */
+  | { readonly kind: 'stopped' }
+  /** The run's time slice is used up: the import continues in a new run. */
+  | { readonly kind: 'sliced' }
+  /** This line's bytes no longer hash to what the inventory recorded: the file changed in place. */
+  | { readonly kind: 'changed'; readonly line: number };
+
+// The database refusing one record's write for something in the record itself (a constraint, a
+// value too big or of the wrong type): the record is rejected and its batch goes on. Anything else
+// (busy, disk full, I/O) fails the batch, which is retried.
+const RECORD_FAILURE = /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)/;
+
 /**
  * Settles the import's pending records in batches (`imports.batchRecords` records or
  * `imports.batchBytes` bytes): each batch's outcomes and the evidence it writes commit together, so
- * a crash resumes at the first unsettled line. Returns false when the run no longer owns the import.
+ * a crash resumes at the first unsettled line. Each line is checked against the hash the inventory
+ * recorded before it is written; the run stops at the first line that changed. Stops at a batch
+ * boundary once the clock passes `sliceEnd`.
  */
 export async function processRecords(
   ctx: ImportsContext,
   row: ImportJobRow,
   jobId: string,
   signal: AbortSignal,
-): Promise<boolean> {
+  sliceEnd: number,
+): Promise<SettleOutcome> {
   const handle = await open(row.source_path, 'r');
   try {
     for (;;) {
       if (signal.aborted) throw signal.reason;
-      const batch = await readBatch(ctx, handle, row.id);
-      if (batch.length === 0) return true;
+      if (ctx.store.clock.now() >= sliceEnd) return { kind: 'sliced' };
+      const { lines, changed } = await readBatch(ctx, handle, row.id);
+      if (lines.length === 0 && changed === undefined) return { kind: 'done' };
       const proceed = ctx.store.write((sql) => {
         if (!stillOwns(sql, row.id, jobId)) return false;
         const now = ctx.store.clock.now();
-        for (const line of batch) settle(sql, row, line, now);
+        for (const line of lines) settle(ctx, sql, row, line, now);
         return true;
       });
-      if (!proceed) return false;
+      if (!proceed) return { kind: 'stopped' };
+      if (changed !== undefined) return { kind: 'changed', line: changed };
       await yieldToEventLoop();
     }
   } finally {
@@ -47,41 +69,57 @@ export async function processRecords(
   }
 }
 
-/** The next pending records, read and parsed outside any transaction; at least one even if oversized. */
-async function readBatch(ctx: ImportsContext, handle: FileHandle, importId: string): Promise<ParsedLine[]> {
+/**
+ * The next pending records, read, verified and parsed outside any transaction; at least one even if
+ * oversized. A line whose bytes no longer match its recorded hash ends the batch (`changed`).
+ */
+async function readBatch(
+  ctx: ImportsContext,
+  handle: FileHandle,
+  importId: string,
+): Promise<{ lines: ParsedLine[]; changed?: number }> {
   const { limits } = ctx;
   const pending = ctx.store.read((sql) => nextPendingRecords(sql, importId, limits.batchRecords));
-  const batch: ParsedLine[] = [];
+  const lines: ParsedLine[] = [];
   let bytes = 0;
   for (const record of pending) {
-    if (batch.length > 0 && bytes + record.byte_length > limits.batchBytes) break;
-    batch.push({ record, result: parseRecord(await readLine(handle, record), limits) });
+    if (lines.length > 0 && bytes + record.byte_length > limits.batchBytes) break;
+    const buffer = await readLine(handle, record);
+    if (buffer === undefined) return { lines, changed: record.line_no };
+    lines.push({ record, result: parseRecord(buffer.toString('utf8'), limits) });
     bytes += record.byte_length;
   }
-  return batch;
+  return { lines };
 }
 
-async function readLine(handle: FileHandle, record: ImportRecordRow): Promise<string> {
+/** The line's bytes, or undefined when they are not the bytes the inventory hashed. */
+async function readLine(handle: FileHandle, record: ImportRecordRow): Promise<Buffer | undefined> {
   const buffer = Buffer.alloc(record.byte_length);
   const { bytesRead } = await handle.read(buffer, 0, record.byte_length, record.byte_offset);
-  return buffer.subarray(0, bytesRead).toString('utf8');
+  if (bytesRead !== record.byte_length) return undefined;
+  if (record.raw_hash !== null && createHash('sha256').update(buffer).digest('hex') !== record.raw_hash)
+    return undefined;
+  return buffer;
 }
 
-/** Records one line's outcome; a valid record is written as a transcript first (or found a duplicate). */
-function settle(sql: SqlExecutor, row: ImportJobRow, { record, result }: ParsedLine, now: number): void {
+/**
+ * Records one line's outcome; a valid record is written as a transcript first (or found a
+ * duplicate), in its own savepoint: a record the database refuses is rejected alone.
+ */
+function settle(ctx: ImportsContext, sql: SqlExecutor, row: ImportJobRow, line: ParsedLine, now: number): void {
+  const { record, result } = line;
   const common = { importId: row.id, lineNo: record.line_no, now };
+  const reject = (reason: string, recordId: string | null) =>
+    settleRecord(sql, { ...common, outcome: 'rejected', reason, recordId, sessionKey: null, messageCount: null });
   if (!result.ok) {
-    settleRecord(sql, {
-      ...common,
-      outcome: 'rejected',
-      reason: result.reason,
-      recordId: result.id ?? null,
-      sessionKey: null,
-      messageCount: null,
-    });
+    reject(result.reason, result.id ?? null);
     return;
   }
-  const written = writeImportedRecord(sql, row, result.record, now);
+  const written = writeInSavepoint(ctx, row, result, now);
+  if (written.outcome === 'rejected') {
+    reject(written.reason, result.record.id);
+    return;
+  }
   settleRecord(sql, {
     ...common,
     outcome: written.outcome,
@@ -90,4 +128,27 @@ function settle(sql: SqlExecutor, row: ImportJobRow, { record, result }: ParsedL
     sessionKey: written.sessionKey,
     messageCount: result.record.messageCount,
   });
+}
+
+function writeInSavepoint(
+  ctx: ImportsContext,
+  row: ImportJobRow,
+  result: Extract<ParsedRecord, { ok: true }>,
+  now: number,
+): WrittenRecord | { readonly outcome: 'rejected'; readonly reason: 'write_failed' } {
+  try {
+    // A nested write is a savepoint: a refused record rolls back alone.
+    return ctx.store.write((inner) => writeImportedRecord(inner, row, result.record, now));
+  } catch (error) {
+    const code = isMemoryError(error, 'STORAGE_ERROR') ? error.details['sqliteCode'] : undefined;
+    if (typeof code === 'string' && RECORD_FAILURE.test(code)) {
+      ctx.store.logger.warn('import record refused by the database; rejected', {
+        importId: row.id,
+        recordId: result.record.id,
+        sqliteCode: code,
+      });
+      return { outcome: 'rejected', reason: 'write_failed' };
+    }
+    throw error;
+  }
 }

@@ -1,4 +1,4 @@
-import type { MemoryConfig } from '@memory/core';
+import { isValidSessionKey, type MemoryConfig } from '@memory/core';
 import { z } from 'zod';
 
 /** Why a line was rejected. Stable codes, listed with each record outcome. */
@@ -9,14 +9,20 @@ export type RejectReason =
   | 'oversized_record'
   | 'oversized_message'
   | 'too_many_messages'
-  | 'empty_conversation';
+  | 'empty_conversation'
+  /** The record's session key breaks the one rule for keys (see `isValidSessionKey`). */
+  | 'invalid_session_key'
+  /** The key and every fallback for it (`<key>#<id>`, `<key>#<source>:<id>`) are taken or too long. */
+  | 'session_key_conflict'
+  /** The database refused this record's write (a constraint); the rest of its batch went in. */
+  | 'write_failed';
 
 const recordSchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
   source: z.string().min(1).max(256),
   harness: z.string().max(256).nullish(),
   agent_id: z.string().nullish(),
-  session_key: z.string().min(1).max(512),
+  session_key: z.string(),
   project: z.string().max(256).nullish(),
   timestamp: z.union([z.string().min(1), z.number()]),
   message_count: z.number().int().min(0),
@@ -61,6 +67,8 @@ export function parseRecord(line: string, limits: MemoryConfig['imports']): Pars
   }
   const r = parsed.data;
   const fail = (reason: RejectReason, detail: string): ParsedRecord => ({ ok: false, reason, detail, id: r.id });
+  if (!isValidSessionKey(r.session_key))
+    return fail('invalid_session_key', 'session_key: 1–512 characters, no control characters or lone surrogates');
   const timestamp = typeof r.timestamp === 'number' ? r.timestamp : Date.parse(r.timestamp);
   if (!Number.isFinite(timestamp)) return fail('schema_violation', 'timestamp: not a valid time');
   if (r.messages.length > limits.maxMessages)

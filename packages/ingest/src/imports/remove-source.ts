@@ -19,7 +19,7 @@ export function removeImportSource(ctx: ImportsContext, input: unknown): { remov
   const { store, queue } = ctx;
   const { jobId, agentId } = parseInput(refSchema, input, 'imports.removeSource');
   return store.write((sql) => {
-    const row = requireImport(sql, jobId, agentId);
+    const row = requireImport(sql, agentId, jobId);
     const now = store.clock.now();
     const sourceId = importSourceId(jobId);
     if (row.job_id) queue.cancel({ ids: [row.job_id], apply: true });

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { realpath, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { abortedError, MemoryError, parseInput, throwIfAborted } from '@memory/core';
@@ -10,19 +10,16 @@ import { startSchema } from './inputs.js';
 
 /**
  * Starts an import: spools a streamed export to `imports.spoolDirectory` (so the import can resume by
- * byte offset), records the file and its size, and queues the run. Returns the import's id.
+ * byte offset), checks the file is a regular file inside an allowed directory, records its real
+ * path and size, and queues the run. Returns the import's id.
  */
 export async function startImport(ctx: ImportsContext, input: unknown): Promise<{ jobId: string }> {
   const { store } = ctx;
   const { signal, ...request } = parseInput(startSchema, input, 'imports.start');
   throwIfAborted(signal, 'imports.start');
   const id = store.ids.next();
-  const path = request.stream ? await spool(ctx, request.stream, id, signal) : (request.file ?? '');
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile())
-    throw new MemoryError('INVALID_INPUT', `import file ${path} does not exist or is not a file`, {
-      details: { file: path },
-    });
+  const spooled = request.stream ? await spool(ctx, request.stream, id, signal) : undefined;
+  const { path, size } = await checkImportFile(ctx, spooled ?? request.file ?? '');
   if (signal?.aborted) {
     // A spooled copy nothing will import is removed; a host's own file is left alone.
     if (request.stream) await rm(path, { force: true });
@@ -33,7 +30,7 @@ export async function startImport(ctx: ImportsContext, input: unknown): Promise<
       id,
       agentId: request.agentId,
       sourcePath: path,
-      fileSize: info.size,
+      fileSize: size,
       now: store.clock.now(),
     });
     enqueueRun(ctx, sql, id, request.agentId);
@@ -67,4 +64,51 @@ async function spool(
     );
   }
   return path;
+}
+
+/** The directories imports may read from: the spool directory and `imports.allowedDirectories`. */
+function allowedDirectories(limits: ImportsContext['limits']): string[] {
+  return [...(limits.spoolDirectory ? [limits.spoolDirectory] : []), ...limits.allowedDirectories].map((d) =>
+    resolve(d),
+  );
+}
+
+const isInside = (directory: string, path: string): boolean => {
+  const rel = relative(directory, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+};
+
+/**
+ * The file an import may read, as its real path (symlinks resolved) and size. It must lie inside an
+ * allowed directory both as given and once resolved (a symlink cannot lead out), and be a regular
+ * file (not a directory, device, FIFO or socket). A path outside every allowed directory is refused
+ * before the filesystem is consulted, so the answer never says whether such a file exists.
+ */
+async function checkImportFile(ctx: ImportsContext, file: string): Promise<{ path: string; size: number }> {
+  const directories = allowedDirectories(ctx.limits);
+  if (directories.length === 0)
+    throw new MemoryError(
+      'INVALID_INPUT',
+      'importing a file needs config.imports.allowedDirectories (the directories exports may be read from) or config.imports.spoolDirectory',
+    );
+  const outside = () =>
+    new MemoryError(
+      'INVALID_INPUT',
+      `import file ${file} is not inside imports.allowedDirectories or the spool directory`,
+      {
+        details: { file },
+      },
+    );
+  const requested = resolve(file);
+  const realDirectories = await Promise.all(directories.map((d) => realpath(d).catch(() => d)));
+  const within = (path: string, among: readonly string[]) => among.some((d) => isInside(d, path));
+  if (!within(requested, [...directories, ...realDirectories])) throw outside();
+  const real = await realpath(requested).catch(() => undefined);
+  if (real === undefined)
+    throw new MemoryError('INVALID_INPUT', `import file ${file} does not exist`, { details: { file } });
+  if (!within(real, realDirectories)) throw outside();
+  const info = await stat(real);
+  if (!info.isFile())
+    throw new MemoryError('INVALID_INPUT', `import file ${file} is not a regular file`, { details: { file } });
+  return { path: real, size: info.size };
 }

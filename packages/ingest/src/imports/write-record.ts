@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isValidSessionKey } from '@memory/core';
 import {
   findSessionKeyBySourceRecord,
   type ImportJobRow,
@@ -11,24 +12,39 @@ import { renderTranscript } from '../transcripts/transcripts.js';
 import { importSourceId } from './context.js';
 import type { ImportRecord } from './record.js';
 
+export type WrittenRecord =
+  | { readonly outcome: 'imported' | 'duplicate'; readonly sessionKey: string }
+  | { readonly outcome: 'rejected'; readonly reason: 'session_key_conflict' };
+
+/**
+ * The session keys a record may take, in order: its own, then `<key>#<id>`, then
+ * `<key>#<source>:<id>` (unique per source record, since a scope holds each source record once).
+ * Only keys that pass the one rule for keys are offered, so every imported session can be read back.
+ */
+export function candidateKeys(record: ImportRecord): string[] {
+  const { sessionKey: key, id, source } = record;
+  return [key, `${key}#${id}`, `${key}#${source}:${id}`].filter(isValidSessionKey);
+}
+
 /**
  * Writes one imported record as a completed session transcript in the import's target scope, inside
  * the caller's transaction. Returns 'duplicate' when the scope already holds this source record.
- * A record whose session key is taken by another session gets `<key>#<record id>`.
+ * A record takes the first free key of {@link candidateKeys}: the same file imported into the same
+ * scope gets the same keys, however often it was interrupted. A record with no free key is rejected
+ * (`session_key_conflict`) instead of failing its batch.
  */
 export function writeImportedRecord(
   sql: SqlExecutor,
   row: ImportJobRow,
   record: ImportRecord,
   now: number,
-): { outcome: 'imported' | 'duplicate'; sessionKey: string } {
+): WrittenRecord {
   const agentId = row.agent_id;
   const sourceRecordId = `${record.source}:${record.id}`;
   const existing = findSessionKeyBySourceRecord(sql, agentId, sourceRecordId);
   if (existing !== undefined) return { outcome: 'duplicate', sessionKey: existing };
-  const sessionKey = transcriptExists(sql, agentId, record.sessionKey)
-    ? `${record.sessionKey}#${record.id}`
-    : record.sessionKey;
+  const sessionKey = candidateKeys(record).find((key) => !transcriptExists(sql, agentId, key));
+  if (sessionKey === undefined) return { outcome: 'rejected', reason: 'session_key_conflict' };
   const kept = record.messages.filter(
     (m) => (m.role === 'user' || m.role === 'assistant') && m.content.trim().length > 0,
   );

@@ -1,4 +1,12 @@
-import { agentIdSchema, isWellFormedText, labelSchema, type MemoryConfig, timeSchema, utf8Length } from '@memory/core';
+import {
+  agentIdSchema,
+  isWellFormedText,
+  labelSchema,
+  type MemoryConfig,
+  sessionKeySchema,
+  timeSchema,
+  utf8Length,
+} from '@memory/core';
 import { z } from 'zod';
 
 /** Roles that are memory evidence. */
@@ -16,7 +24,8 @@ export const DROPPED_ROLES = [
 
 export function createTranscriptSchemas(config: MemoryConfig) {
   const { maxTurnBytes, maxTurnsPerAppend } = config.transcripts;
-  const sessionKey = labelSchema(512, 'sessionKey');
+  // The one rule for keys, shared with imports (their fallback keys included): what goes in can be read back.
+  const sessionKey = sessionKeySchema;
   const turn = z.strictObject({
     role: z.enum([...KEPT_ROLES, ...DROPPED_ROLES], {
       error: `role must be one of: ${[...KEPT_ROLES, ...DROPPED_ROLES].join(', ')}`,

@@ -14,6 +14,12 @@ const enqueueSchema = z.strictObject({
   runAt: timeSchema.optional(),
   /** @default config.queue.maxAttempts */
   maxAttempts: z.number().int().min(1).max(100).optional(),
+  /**
+   * The handler checkpoints its progress, so a run whose process dies loses little: the job is never
+   * dead-lettered for interruptions (expired leases). Other jobs die after `maxAttempts`
+   * interruptions: a job that kills its process every time. @default false
+   */
+  resumable: z.boolean().optional(),
   agentId: agentIdSchema.optional(),
   memoryId: labelSchema(128, 'memoryId').optional(),
   documentId: labelSchema(128, 'documentId').optional(),
@@ -69,6 +75,7 @@ function insertOrFind(
   }
   const now = ctx.store.clock.now();
   const id = ctx.store.ids.next() as JobId;
+  const maxAttempts = request.maxAttempts ?? ctx.config.maxAttempts;
   sql.run(
     queryBuilder
       .insertInto('memory_jobs')
@@ -80,7 +87,9 @@ function insertOrFind(
         payload,
         result: null,
         attempts: 0,
-        max_attempts: request.maxAttempts ?? ctx.config.maxAttempts,
+        max_attempts: maxAttempts,
+        interruptions: 0,
+        max_interruptions: request.resumable === true ? null : maxAttempts,
         run_at: request.runAt ?? now,
         lease_token: null,
         lease_expires_at: null,

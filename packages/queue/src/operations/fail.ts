@@ -1,7 +1,8 @@
 import { queryBuilder } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
-import { boundedError, CLEARED_LEASE, type JobStatus } from '../job.js';
+import { boundedError, CLEARED_LEASE, type JobRow, type JobStatus } from '../job.js';
 import { retryDelay } from '../retry.js';
+import { notifyDead } from './dead-letter.js';
 import { requireLease } from './lease-guard.js';
 
 export interface FailOptions {
@@ -13,8 +14,8 @@ export interface FailOptions {
 
 /**
  * Records a failed attempt: back to pending with `run_at` pushed out by the backoff while attempts
- * remain, otherwise (or when `permanent`) dead. `LEASE_LOST` (and no change) if the lease is gone.
- * Returns the job's new status.
+ * remain, otherwise (or when `permanent`) dead, and then the job's owner is told in the same
+ * transaction. `LEASE_LOST` (and no change) if the lease is gone. Returns the job's new status.
  */
 export function fail(
   ctx: QueueContext,
@@ -28,20 +29,16 @@ export function fail(
     const now = ctx.store.clock.now();
     const dead = options.permanent === true || row.attempts >= row.max_attempts;
     const delay = options.retryDelayMs ?? retryDelay(row.attempts, ctx.config.retryBaseMs, ctx.config.retryMaxMs);
-    sql.run(
-      queryBuilder
-        .updateTable('memory_jobs')
-        .set({
-          status: dead ? 'dead' : 'pending',
-          error: boundedError(error),
-          failed_at: now,
-          run_at: dead ? row.run_at : now + Math.max(0, delay),
-          updated_at: now,
-          ...CLEARED_LEASE,
-        })
-        .where('id', '=', jobId)
-        .compile(),
-    );
-    return dead ? 'dead' : 'pending';
+    const change = {
+      status: dead ? ('dead' as const) : ('pending' as const),
+      error: boundedError(error),
+      failed_at: now,
+      run_at: dead ? row.run_at : now + Math.max(0, delay),
+      updated_at: now,
+      ...CLEARED_LEASE,
+    };
+    sql.run(queryBuilder.updateTable('memory_jobs').set(change).where('id', '=', jobId).compile());
+    if (dead) notifyDead(ctx, [{ ...row, ...change } satisfies JobRow]);
+    return change.status;
   });
 }

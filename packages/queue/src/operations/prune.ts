@@ -60,7 +60,8 @@ export async function prune(ctx: QueueContext, options: PruneOptions = {}): Prom
           `INSERT OR REPLACE INTO memory_jobs_archive (id, job_type, status, row_json, archived_at)
            SELECT j.id, j.job_type, j.status, json_object(
              'id', j.id, 'job_type', j.job_type, 'status', j.status, 'dedup_key', j.dedup_key, 'payload', j.payload,
-             'result', j.result, 'attempts', j.attempts, 'max_attempts', j.max_attempts, 'run_at', j.run_at,
+             'result', j.result, 'attempts', j.attempts, 'max_attempts', j.max_attempts, 'interruptions', j.interruptions,
+             'max_interruptions', j.max_interruptions, 'run_at', j.run_at,
              'completed_at', j.completed_at, 'failed_at', j.failed_at, 'error', j.error, 'memory_id', j.memory_id,
              'document_id', j.document_id, 'agent_id', j.agent_id, 'created_at', j.created_at, 'updated_at', j.updated_at), ?
            FROM memory_jobs AS j WHERE j.id IN (SELECT value FROM json_each(?))`,

@@ -1,61 +1,77 @@
 import { raw } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
+import type { JobRow } from '../job.js';
+import { notifyDead } from './dead-letter.js';
 
 export interface ReapResult {
   /** Expired leases put back to pending. */
   readonly requeued: number;
-  /** Expired leases that were out of attempts, now dead. */
+  /** Expired leases of jobs past their interruption limit, now dead. */
   readonly dead: number;
 }
 
 // Lease fields are cleared in the same statement: a reaped job that still carried leased_at or a
 // token looked leased to diagnostics and repair (an outage of the reference system).
 const CLEAR = 'lease_token = NULL, lease_expires_at = NULL, leased_at = NULL, leased_by = NULL';
+// An expired lease is an interruption, not a failure of the handler: the run gives its attempt
+// back (the lease took it) and counts one interruption instead.
+const INTERRUPTED = 'attempts = max(0, attempts - 1), interruptions = interruptions + 1';
+const EXPIRED = "status = 'leased' AND lease_expires_at <= ?";
 
 /**
- * Expired leases (the worker crashed or hung without heartbeats) go back to pending, or to dead when
- * they have no attempts left: a job that kills its worker every time dies after max attempts.
+ * Expired leases (the worker's process died, or hung without heartbeats) go back to pending, eligible
+ * now. A job that kills its process every time dies after `max_interruptions` interruptions; a
+ * resumable job (no limit) never dies of interruptions. Dead jobs' owners are told in the same
+ * transaction.
  */
 export function reapExpiredLeases(ctx: QueueContext): ReapResult {
   return ctx.store.write((sql) => {
     const now = ctx.store.clock.now();
-    const dead = sql.run(
+    const died = sql.all<JobRow>(
       raw(
-        `UPDATE memory_jobs SET status = 'dead', failed_at = ?, updated_at = ?, error = 'lease expired on the final attempt', ${CLEAR}
-         WHERE status = 'leased' AND lease_expires_at <= ? AND attempts >= max_attempts`,
+        `UPDATE memory_jobs SET status = 'dead', failed_at = ?, updated_at = ?, ${INTERRUPTED},
+           error = 'interrupted ' || (interruptions + 1) || ' times: its lease expired each time (the process running it died or hung)',
+           ${CLEAR}
+         WHERE ${EXPIRED} AND max_interruptions IS NOT NULL AND interruptions + 1 >= max_interruptions
+         RETURNING *`,
         now,
         now,
         now,
       ),
-    ).changes;
+    );
     const requeued = sql.run(
       raw(
-        `UPDATE memory_jobs SET status = 'pending', run_at = ?, updated_at = ?, error = 'lease expired', ${CLEAR}
-         WHERE status = 'leased' AND lease_expires_at <= ?`,
+        `UPDATE memory_jobs SET status = 'pending', run_at = ?, updated_at = ?, ${INTERRUPTED}, error = 'lease expired', ${CLEAR}
+         WHERE ${EXPIRED}`,
         now,
         now,
         now,
       ),
     ).changes;
-    return { requeued, dead };
+    notifyDead(ctx, died);
+    return { requeued, dead: died.length };
   });
 }
 
 /**
  * Startup recovery: pending jobs already out of attempts can never be leased, and would sit in the
- * backlog forever (another reference-system outage); they are dead-lettered. Returns how many.
+ * backlog forever (another reference-system outage); they are dead-lettered, and their owners told.
+ * Returns how many.
  */
 export function recoverOnStartup(ctx: QueueContext): number {
   return ctx.store.write((sql) => {
     const now = ctx.store.clock.now();
-    return sql.run(
+    const died = sql.all<JobRow>(
       raw(
         `UPDATE memory_jobs SET status = 'dead', failed_at = ?, updated_at = ?,
            error = coalesce(error, 'found pending with no attempts left at startup'), ${CLEAR}
-         WHERE status = 'pending' AND attempts >= max_attempts`,
+         WHERE status = 'pending' AND attempts >= max_attempts
+         RETURNING *`,
         now,
         now,
       ),
-    ).changes;
+    );
+    notifyDead(ctx, died);
+    return died.length;
   });
 }

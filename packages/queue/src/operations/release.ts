@@ -4,9 +4,10 @@ import { CLEARED_LEASE } from '../job.js';
 import { requireLease } from './lease-guard.js';
 
 /**
- * Hands a leased job back as pending, eligible now. When `attemptConsumed` is false (the handler
- * never started) the lease's attempt is refunded; a handler interrupted mid-run keeps its attempt,
- * so a job that hangs through every shutdown still runs out of attempts.
+ * Hands a leased job back as pending, eligible now, and gives the lease's attempt back: a graceful
+ * shutdown is no failure of the job, however often it interrupts it (the worker releases this way).
+ * `attemptConsumed: true` keeps the attempt, for hosts driving the queue by hand that want a
+ * handed-back run to count.
  */
 export function release(
   ctx: QueueContext,

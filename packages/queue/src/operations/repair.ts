@@ -1,6 +1,7 @@
 import { raw, type SqlExecutor } from '@memory/store/sql';
 import type { QueueContext } from '../context.js';
-import type { JobStatus } from '../job.js';
+import type { JobRow, JobStatus } from '../job.js';
+import { notifyDead } from './dead-letter.js';
 
 /** What a repair did, or (dry run) would do. */
 export interface RepairReport {
@@ -77,7 +78,7 @@ export function requeueDead(ctx: QueueContext, filter: RepairFilter = {}): Repai
   return repair(ctx, 'requeueDead', { where: "status = 'dead'", params: [] }, filter, (sql, ids, now) => {
     sql.run(
       raw(
-        `UPDATE memory_jobs SET status = 'pending', attempts = 0, run_at = ?, failed_at = NULL, updated_at = ?, ${CLEAR} WHERE ${IN_IDS}`,
+        `UPDATE memory_jobs SET status = 'pending', attempts = 0, interruptions = 0, run_at = ?, failed_at = NULL, updated_at = ?, ${CLEAR} WHERE ${IN_IDS}`,
         now,
         now,
         ids,
@@ -98,17 +99,22 @@ export function releaseStale(ctx: QueueContext, filter: RepairFilter & { olderTh
     { where: "status = 'leased' AND leased_at <= ?", params: [cutoff] },
     filter,
     (sql, ids, now) => {
-      sql.run(
+      const released = sql.all<JobRow>(
         raw(
           `UPDATE memory_jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END,
            failed_at = CASE WHEN attempts >= max_attempts THEN ? ELSE failed_at END,
            error = 'lease released as stale by repair', run_at = ?, updated_at = ?, ${CLEAR}
-         WHERE ${IN_IDS}`,
+         WHERE ${IN_IDS}
+         RETURNING *`,
           now,
           now,
           now,
           ids,
         ),
+      );
+      notifyDead(
+        ctx,
+        released.filter((r) => r.status === 'dead'),
       );
     },
   );

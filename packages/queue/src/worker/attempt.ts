@@ -1,7 +1,7 @@
 import { isMemoryError } from '@memory/core';
 import { JobDeadlineError, PermanentJobError, RetryJobError } from '../errors.js';
 import type { Job } from '../job.js';
-import { type InFlight, message, recordFailure, safely, type WorkerContext } from './context.js';
+import { type InFlight, jobErrorText, message, recordFailure, safely, type WorkerContext } from './context.js';
 
 /**
  * Starts one attempt of a leased job: heartbeats, the deadline timer, and the handler (through the
@@ -17,7 +17,6 @@ export function startAttempt(ctx: WorkerContext, job: Job, settled: () => void):
     job,
     token,
     controller,
-    started: false,
     leaseLost: false,
     closing: false,
     deadlineHit: false,
@@ -33,7 +32,6 @@ export function startAttempt(ctx: WorkerContext, job: Job, settled: () => void):
   }, config.jobDeadlineMs);
   const invoke = async (): Promise<unknown> => {
     if (controller.signal.aborted) throw controller.signal.reason;
-    entry.started = true;
     return ctx.handler(job, { signal: controller.signal, deadline });
   };
   entry.promise = (ctx.admission ? ctx.admission.add(invoke) : invoke())
@@ -93,13 +91,14 @@ function settle(
     return;
   }
   if (entry.closing) {
-    // Interrupted by close, not failed: hand the job back (a finished handler completed above).
-    safely(ctx, 'release', job.id, () => queue.release(job.id, token, { attemptConsumed: entry.started }));
+    // Interrupted by close, not failed: hand the job back with its attempt (a finished handler
+    // completed above). A graceful shutdown never uses up a job's attempts.
+    safely(ctx, 'release', job.id, () => queue.release(job.id, token));
     ctx.releasedOnClose++;
     return;
   }
   const error = outcome.error;
-  const text = entry.deadlineHit ? `deadline of ${ctx.config.jobDeadlineMs} ms exceeded` : message(error);
+  const text = entry.deadlineHit ? `deadline of ${ctx.config.jobDeadlineMs} ms exceeded` : jobErrorText(error);
   recordFailure(ctx, text);
   safely(ctx, 'fail', job.id, () => {
     if (error instanceof PermanentJobError) queue.fail(job.id, token, text, { permanent: true });

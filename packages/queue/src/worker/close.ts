@@ -27,14 +27,13 @@ export async function closeWorker(ctx: WorkerContext, deadlineMs: number): Promi
     // Give handlers that stop at once (already aborted) a chance to settle.
     await yieldToEventLoop();
   }
-  // Handlers that ignored the abort past the deadline: give their jobs back now. If such a
+  // Handlers that ignored the abort past the deadline: give their jobs back now, attempt included
+  // (a handler that hangs is bounded by `jobDeadlineMs` while it runs, not by shutdowns). If such a
   // handler finishes later, its completion meets LEASE_LOST and changes nothing.
   for (const entry of ctx.inFlight.values()) {
     entry.leaseLost = true;
     stopTimers(entry);
-    safely(ctx, 'release', entry.job.id, () =>
-      ctx.queue.release(entry.job.id, entry.token, { attemptConsumed: entry.started }),
-    );
+    safely(ctx, 'release', entry.job.id, () => ctx.queue.release(entry.job.id, entry.token));
     ctx.releasedOnClose++;
   }
   ctx.inFlight.clear();

@@ -17,7 +17,6 @@ export interface InFlight {
   readonly job: Job;
   readonly token: string;
   readonly controller: AbortController;
-  started: boolean;
   leaseLost: boolean;
   closing: boolean;
   deadlineHit: boolean;
@@ -56,6 +55,21 @@ export interface WorkerContext {
 }
 
 export const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * What a failed attempt records as the job's error (and the worker's `lastError`, and so the
+ * diagnostics). A database driver's own message (it names tables, constraints, trigger text and can
+ * echo stored values) is never recorded: a handler that reached the driver directly gets a generic
+ * database error with SQLite's result code. Errors from the store are already `MemoryError`s that
+ * carry no driver text.
+ */
+export function jobErrorText(error: unknown): string {
+  if (isMemoryError(error)) return error.message;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return `database error (${code})`;
+  if (error instanceof Error && error.name === 'SqliteError') return 'database error';
+  return message(error);
+}
 
 /** Counts a failed attempt (or lease) and remembers its error. */
 export function recordFailure(ctx: WorkerContext, error: string): void {

@@ -50,6 +50,26 @@ export function setDocumentStatus(
   );
 }
 
+/** Statuses of a document whose ingest has not finished. */
+const IN_PROGRESS: readonly DocumentStatus[] = ['queued', 'extracting', 'chunking', 'embedding', 'indexing'];
+
+/**
+ * Marks a document whose ingest is in progress (queued or mid-ingest) as `failed` with `error`; a
+ * document that is done, failed or deleted is left alone. Returns whether it was marked.
+ */
+export function failDocumentInProgress(sql: SqlExecutor, id: string, error: string, now: number): boolean {
+  return (
+    sql.run(
+      queryBuilder
+        .updateTable('documents')
+        .set({ status: 'failed', error, updated_at: now })
+        .where('id', '=', id)
+        .where('status', 'in', IN_PROGRESS)
+        .compile(),
+    ).changes > 0
+  );
+}
+
 /** Documents of one agent, newest first. */
 export function listDocuments(
   sql: SqlExecutor,

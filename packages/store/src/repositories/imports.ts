@@ -59,9 +59,31 @@ export function insertImportJob(
   );
 }
 
-export function findImportJob(sql: SqlExecutor, id: string, agentId?: string): ImportJobRow | undefined {
-  return sql.get<ImportJobRow>(
-    raw('SELECT * FROM import_jobs WHERE id = ? AND (? IS NULL OR agent_id = ?)', id, agentId ?? null, agentId ?? null),
+/** An import by id, whatever its scope: for the import's own job, which names it in its payload. */
+export function findImportJob(sql: SqlExecutor, id: string): ImportJobRow | undefined {
+  return sql.get<ImportJobRow>(raw('SELECT * FROM import_jobs WHERE id = ?', id));
+}
+
+/** An import in `agentId`'s scope; another scope's import is not found. */
+export function findScopedImportJob(sql: SqlExecutor, agentId: string, id: string): ImportJobRow | undefined {
+  return sql.get<ImportJobRow>(raw('SELECT * FROM import_jobs WHERE id = ? AND agent_id = ?', id, agentId));
+}
+
+/**
+ * Marks the import run by queue job `jobId` as `failed` with `error`, if that job still runs it
+ * (queued or running). Returns whether an import was marked.
+ */
+export function failImportOfJob(sql: SqlExecutor, jobId: string, error: string, now: number): boolean {
+  return (
+    sql.run(
+      raw(
+        `UPDATE import_jobs SET status = 'failed', error = ?, updated_at = ?
+         WHERE job_id = ? AND status IN ('queued', 'running')`,
+        error,
+        now,
+        jobId,
+      ),
+    ).changes > 0
   );
 }
 

@@ -10,8 +10,13 @@ export interface MemoryJobsTable {
   dedup_key: string | null;
   payload: string;
   result: string | null;
+  /** Attempts used: failed runs, plus the run holding the lease. An interrupted run gives its attempt back. */
   attempts: number;
   max_attempts: number;
+  /** Runs whose lease expired (the process running them died or hung). */
+  interruptions: number;
+  /** Interruptions after which the job is dead-lettered; null: never (a resumable job). */
+  max_interruptions: number | null;
   run_at: number;
   lease_token: string | null;
   lease_expires_at: number | null;

@@ -581,7 +581,7 @@ CREATE TABLE memory_jobs (
     agent_id TEXT,
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
-  );
+  , interruptions INTEGER NOT NULL DEFAULT 0, max_interruptions INTEGER);
 
 -- table memory_jobs_archive
 CREATE TABLE memory_jobs_archive (
