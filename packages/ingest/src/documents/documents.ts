@@ -205,8 +205,9 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       for (let start = 0; start < todo.length; start += settings.indexBatchSize) {
         if (context.signal.aborted) throw context.signal.reason;
         const batch = todo.slice(start, start + settings.indexBatchSize);
-        store.write((sql) => {
-          if (findDocument(sql, doc.agent_id, id)?.status !== 'indexing') throw new DocumentGone();
+        // The store wraps whatever a write callback throws, so deletion is returned, then thrown.
+        const gone = store.write((sql) => {
+          if (findDocument(sql, doc.agent_id, id)?.status !== 'indexing') return true;
           const embedder = writer.embedder;
           const created = createMemories(
             sql,
@@ -221,7 +222,9 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
             const memoryId = created[i]?.id;
             if (memoryId) linkDocumentMemory(sql, id, memoryId, index);
           }
+          return false;
         });
+        if (gone) throw new DocumentGone();
         await yieldToEventLoop();
       }
       // Identical chunks share one memory, so the count comes from the links, not the chunks.
