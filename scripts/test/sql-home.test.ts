@@ -106,7 +106,9 @@ describe('SQL has one home', () => {
     const source = [
       "const a = 'SELECT id FROM memories WHERE agent_id = ?';",
       'const b = "insert or ignore into entity_aliases (x) values (?)";',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text holding a template literal
       'const c = `UPDATE ${table} SET status = ? WHERE id = ?`;',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text holding a template literal
       'const d = `DELETE FROM memory_hints WHERE x = ${f(`inner`)}`;',
       '// SELECT * FROM commented_out WHERE a = 1',
       "const e = 'Select the best memories from this list';",

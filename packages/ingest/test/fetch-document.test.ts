@@ -142,7 +142,7 @@ describe('fetchDocument against a real server on 127.0.0.1', () => {
     expect(await failure(server.url('/nope'))).toMatchObject({
       reason: 'http-status',
       permanent: true,
-      message: 'HTTP 404 from ' + server.url('').replace('http://', ''),
+      message: `HTTP 404 from ${server.url('').replace('http://', '')}`,
     });
     expect(await failure(server.url('/unavailable'))).toMatchObject({ reason: 'http-status', permanent: false });
   });

@@ -8,7 +8,7 @@ import type { JobRow } from '../job.js';
  */
 export function requireLease(sql: SqlExecutor, jobId: string, token: string): JobRow {
   const row = sql.get<JobRow>(raw('SELECT * FROM memory_jobs WHERE id = ?', jobId));
-  if (!row || row.status !== 'leased' || row.lease_token !== token) {
+  if (row?.status !== 'leased' || row.lease_token !== token) {
     throw new MemoryError('LEASE_LOST', `the lease on job ${jobId} is no longer held by this worker`, {
       details: { jobId, status: row?.status ?? 'missing' },
     });
