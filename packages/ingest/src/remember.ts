@@ -1,4 +1,12 @@
-import { invalidInput, type MemoryId, parseInput, throwIfAborted, yieldToEventLoop } from '@memory/core';
+import {
+  createTimeSlicer,
+  invalidInput,
+  type MemoryId,
+  parseInput,
+  throwIfAborted,
+  utf8Length,
+  yieldToEventLoop,
+} from '@memory/core';
 import {
   createMemories,
   findLiveMemoryIdByHash,
@@ -112,29 +120,41 @@ export async function remember(writer: MemoryWriter, input: unknown): Promise<Re
   return results[0] as RememberResult;
 }
 
+/** Content bytes validated and hashed in one slice of {@link prepareAll} before it yields. */
+const PREPARE_SLICE_BYTES = 1024 * 1024;
+
+/** UTF-8 bytes of an input's content, or 0 when it has none (the schema reports that). */
+function contentBytes(input: unknown): number {
+  const content = typeof input === 'object' && input !== null ? (input as { content?: unknown }).content : undefined;
+  return typeof content === 'string' ? utf8Length(content) : 0;
+}
+
 /**
- * Validates and prepares every input before anything is written, in chunks with a yield between
- * them: validating and hashing 10,000 inputs in one go would hold the event loop for ~100 ms.
+ * Validates and prepares every input before anything is written. Validating, normalizing and
+ * hashing is CPU work whose cost follows the bytes, not the item count (a thousand 64 KiB items
+ * cost as much as a million short ones), so the loop yields to the event loop whenever a slice has
+ * run ~10 ms or is about to pass {@link PREPARE_SLICE_BYTES} of content.
  */
-async function prepareAll(writer: MemoryWriter, inputs: unknown, chunk: number): Promise<Prepared[]> {
+async function prepareAll(writer: MemoryWriter, inputs: unknown): Promise<Prepared[]> {
   const max = writer.config.limits.maxBatchInputs;
   if (!Array.isArray(inputs))
     throw invalidInput('rememberMany', [{ path: [], message: 'rememberMany needs an array of inputs' }]);
   if (inputs.length > max)
     throw invalidInput('rememberMany', [{ path: [], message: `at most ${max} inputs per call, got ${inputs.length}` }]);
+  const slicer = createTimeSlicer();
   const prepared: Prepared[] = [];
-  for (let start = 0; start < inputs.length; start += chunk) {
-    if (start > 0) await yieldToEventLoop();
-    const parsed = writer.schemas.rememberChunk.safeParse(inputs.slice(start, start + chunk));
-    if (!parsed.success) {
-      // Issue paths start with the index inside the chunk; report the index inside the whole input.
-      const issues = parsed.error.issues.map((i) => ({
-        ...i,
-        path: [start + Number(i.path[0] ?? 0), ...i.path.slice(1)],
-      }));
-      throw invalidInput('rememberMany', issues, parsed.error);
+  let sliceBytes = 0;
+  for (const [index, input] of inputs.entries()) {
+    const bytes = contentBytes(input);
+    if (slicer.due() || (sliceBytes > 0 && sliceBytes + bytes > PREPARE_SLICE_BYTES)) {
+      await slicer.yield();
+      sliceBytes = 0;
     }
-    for (const [i, input] of parsed.data.entries()) prepared.push(prepare(input, 'rememberMany', start + i));
+    sliceBytes += bytes;
+    const parsed = writer.schemas.remember.safeParse(input);
+    // Issue paths are reported with the item's index in the whole input.
+    if (!parsed.success) throw invalidInput('rememberMany', parsed.error.issues, parsed.error, [index]);
+    prepared.push(prepare(parsed.data, 'rememberMany', index));
   }
   return prepared;
 }
@@ -168,7 +188,7 @@ export async function rememberMany(
   signal?: AbortSignal,
 ): Promise<RememberResult[]> {
   const { batchSize, batchBytes } = writer.config.remember;
-  const items = await prepareAll(writer, inputs, batchSize);
+  const items = await prepareAll(writer, inputs);
   const results: RememberResult[] = [];
   for (const batch of batches(items, batchSize, batchBytes)) {
     if (results.length > 0) await yieldToEventLoop();

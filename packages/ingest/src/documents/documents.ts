@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   agentIdSchema,
+  contentSchema,
   type DocumentId,
   isMemoryError,
   labelSchema,
@@ -8,7 +9,6 @@ import {
   MemoryError,
   parseInput,
   type Scheduler,
-  utf8Length,
   yieldToEventLoop,
 } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
@@ -27,11 +27,12 @@ import {
   setDocumentStatus,
 } from '@memory/store';
 import { z } from 'zod';
-import { newMemory, prepare } from '../remember.js';
+import { newMemory } from '../remember.js';
 import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
 import { chunkText } from './chunk-text.js';
 import { extractText } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
+import { prepareChunks } from './prepare-chunks.js';
 
 export const DOCUMENT_INGEST_JOB = 'document_ingest';
 
@@ -88,13 +89,7 @@ function schemas(config: MemoryConfig) {
       z.strictObject({ ...common, url }),
       z.strictObject({
         ...common,
-        content: z
-          .string()
-          .refine((s) => s.trim().length > 0, 'content must not be empty')
-          .refine(
-            (s) => utf8Length(s) <= config.documents.maxBytes,
-            `content must be at most ${config.documents.maxBytes} bytes`,
-          ),
+        content: contentSchema(config.documents.maxBytes),
         /** text/plain, text/markdown, text/html or application/json. @default 'text/plain' */
         contentType: z.enum(['text/plain', 'text/markdown', 'text/html', 'application/json']).optional(),
       }),
@@ -168,23 +163,13 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       });
       const chunks = chunkText(text, settings.chunkSize, settings.chunkOverlap);
       advance(id, 'embedding', { chunk_count: chunks.length });
-      const prepared: ReturnType<typeof prepare>[] = [];
-      for (const [i, content] of chunks.entries()) {
-        // Normalizing and hashing thousands of chunks is CPU work: let the event loop breathe.
-        if (i > 0 && i % 500 === 0) await yieldToEventLoop();
-        const input = {
-          agentId: doc.agent_id,
-          content,
-          type: 'document_chunk',
-          importance: settings.chunkImportance,
-          source: { type: 'document', id },
-          ...(doc.project ? { project: doc.project } : {}),
-          actor: { id: 'document-ingest', type: 'engine' },
-        };
-        prepared.push(prepare(parseInput(writer.schemas.remember, input, 'document chunk'), 'document chunk'));
-      }
+      const prepared = await prepareChunks(
+        writer,
+        { agentId: doc.agent_id, documentId: id, project: doc.project, importance: settings.chunkImportance },
+        chunks,
+      );
       const known = store.read((sql) => linkedChunkHashes(sql, id));
-      const todo = prepared.map((item, index) => ({ item, index })).filter(({ item }) => !known.has(item.hash));
+      const todo = prepared.filter(({ item }) => !known.has(item.hash));
       // Embeddings are computed outside any transaction, in batches, checking for deletion between them.
       const vectors = new Map<number, Float32Array>();
       for (let start = 0; writer.embedder && start < todo.length; start += settings.embedBatchSize) {
