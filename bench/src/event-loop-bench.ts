@@ -4,7 +4,7 @@
 //   npm run bench:event-loop
 //   npm run bench:event-loop -- --doc-mb 10 --items 200 --embedder none
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -82,8 +82,15 @@ function prose(bytes: number, seed: number): string {
   return parts.join('').slice(0, bytes);
 }
 
+/** The longest stall of an idle process over `ms`: what the machine itself adds (other load, the OS). */
+async function idleBaseline(ms: number): Promise<number> {
+  const watch = watchLoop();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return watch.stop();
+}
+
 const embedder: EmbeddingProvider | undefined = values.embedder === 'offline' ? createOfflineEmbedder() : undefined;
-const dir = mkdtempSync(join(tmpdir(), 'memory-event-loop-bench-'));
+const dir = mkdtempSync(join(os.tmpdir(), 'memory-event-loop-bench-'));
 const results: Array<{ name: string; stall: number; seconds: number; detail: string }> = [];
 
 // 1. A 50 MB document, from documents.add to done.
@@ -131,10 +138,14 @@ const results: Array<{ name: string; stall: number; seconds: number; detail: str
   });
   await engine.close();
 }
-(embedder as { close?: () => Promise<void> } | undefined)?.close?.();
+await (embedder as { close?: () => Promise<void> } | undefined)?.close?.();
 rmSync(dir, { recursive: true, force: true });
+const idle = await idleBaseline(3000);
 
 console.log(`embedder: ${embedder ? embedder.model : 'none'}; target: longest stall ≤ ${targetMs} ms`);
+console.log(
+  `idle baseline (nothing running, 3 s)  longest stall ${fmt(idle, 1).padStart(7)} ms  (machine load ${os.loadavg()[0]?.toFixed(1)})`,
+);
 for (const r of results) {
   console.log(
     `${r.name.padEnd(30)} longest stall ${fmt(r.stall, 1).padStart(7)} ms  ${r.stall <= targetMs ? 'ok  ' : 'OVER'}  (${fmt(r.seconds, 2)} s, ${r.detail})`,

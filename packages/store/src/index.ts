@@ -43,9 +43,14 @@ export {
 export type { DocumentRow } from './repositories/documents.js';
 export {
   countDocumentMemories,
+  countDocumentParts,
+  deleteDocumentParts,
   exclusiveDocumentMemoryIds,
   findDocument,
+  findDocumentPart,
+  findDocumentStatus,
   insertDocument,
+  insertDocumentPart,
   linkDocumentMemory,
   linkedChunkHashes,
   listDocuments,

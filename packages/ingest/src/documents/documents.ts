@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   agentIdSchema,
   contentSchema,
@@ -17,8 +16,10 @@ import {
   createMemories,
   type DocumentRow,
   type DocumentStatus,
+  deleteDocumentParts,
   exclusiveDocumentMemoryIds,
   findDocument,
+  findDocumentStatus,
   forgetMemoryRecord,
   insertDocument,
   linkDocumentMemory,
@@ -29,9 +30,11 @@ import {
 import { z } from 'zod';
 import { newMemory } from '../remember.js';
 import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
-import { chunkText } from './chunk-text.js';
+import { chunkTextSliced } from './chunk-text.js';
+import { readDocumentText, storedInParts, writeDocumentParts } from './document-text.js';
 import { extractText } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
+import { hashText } from './hash-text.js';
 import { prepareChunks } from './prepare-chunks.js';
 
 export const DOCUMENT_INGEST_JOB = 'document_ingest';
@@ -125,6 +128,16 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     if (!moved) throw new DocumentGone();
   };
 
+  /** Where a fetched text is kept: in the row when small, else in parts (the row's copy cleared). */
+  async function storeFetchedText(id: string, text: string): Promise<{ raw_content: string | null }> {
+    if (!storedInParts(text)) {
+      store.write((sql) => deleteDocumentParts(sql, id));
+      return { raw_content: text };
+    }
+    await writeDocumentParts(store, id, text);
+    return { raw_content: null };
+  }
+
   async function obtainText(
     doc: DocumentRow,
     signal: AbortSignal,
@@ -141,7 +154,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       return { ...extractText(fetched.body, fetched.contentType), contentType: fetched.contentType };
     }
     const contentType = doc.content_type ?? 'text/plain';
-    return { ...extractText(doc.raw_content ?? '', contentType), contentType };
+    return { ...extractText(await readDocumentText(store, doc), contentType), contentType };
   }
 
   async function ingest(job: Job, context: JobContext): Promise<unknown> {
@@ -154,14 +167,16 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     try {
       advance(id, 'extracting', { error: null });
       const { text, title, contentType } = await obtainText(doc, context.signal);
-      const stored = doc.source_type === 'url' ? { raw_content: text } : {};
+      const stored = doc.source_type === 'url' ? await storeFetchedText(id, text) : {};
       advance(id, 'chunking', {
         ...stored,
         content_type: contentType,
-        content_hash: createHash('sha256').update(text).digest('hex'),
+        content_hash: await hashText(text),
         ...(doc.title === null && title ? { title } : {}),
       });
-      const chunks = chunkText(text, settings.chunkSize, settings.chunkOverlap);
+      // Chunking, preparing and embedding a large document is long CPU work: each step runs in
+      // ~10 ms slices (embedding on the embedder's own terms: the offline one uses a worker).
+      const chunks = await chunkTextSliced(text, settings.chunkSize, settings.chunkOverlap);
       advance(id, 'embedding', { chunk_count: chunks.length });
       const prepared = await prepareChunks(
         writer,
@@ -189,7 +204,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         if (context.signal.aborted) throw context.signal.reason;
         const batch = todo.slice(start, start + settings.indexBatchSize);
         store.write((sql) => {
-          if (findDocument(sql, doc.agent_id, id)?.status !== 'indexing') throw new DocumentGone();
+          if (findDocumentStatus(sql, doc.agent_id, id) !== 'indexing') throw new DocumentGone();
           const embedder = writer.embedder;
           const created = createMemories(
             sql,
@@ -229,9 +244,14 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
   return {
     ingest,
     /** Registers a document and queues its ingest. Returns its id and the job's. */
-    add(input: unknown): { id: DocumentId; jobId: string } {
+    async add(input: unknown): Promise<{ id: DocumentId; jobId: string }> {
       const request = parseInput(s.add, input, 'documents.add');
       const id = store.ids.next() as DocumentId;
+      const content = 'url' in request ? undefined : request.content;
+      const contentHash = content === undefined ? null : await hashText(content);
+      // A large text goes in parts first; the row (and the job) that point at them come last.
+      const inParts = content !== undefined && storedInParts(content);
+      if (inParts) await writeDocumentParts(store, id, content);
       return store.write((sql) => {
         const now = store.clock.now();
         const isUrl = 'url' in request;
@@ -242,9 +262,9 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           source_url: isUrl ? request.url : null,
           source_type: isUrl ? 'url' : 'text',
           content_type: isUrl ? null : (request.contentType ?? 'text/plain'),
-          content_hash: isUrl ? null : createHash('sha256').update(request.content).digest('hex'),
+          content_hash: contentHash,
           title: request.title ?? null,
-          raw_content: isUrl ? null : request.content,
+          raw_content: isUrl || inParts ? null : request.content,
           status: 'queued',
           error: null,
           connector_id: null,
