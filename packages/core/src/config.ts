@@ -31,11 +31,11 @@ const rememberSchema = z.strictObject({
   /**
    * Content bytes per `rememberMany` transaction: a batch closes at `batchSize` memories or this many
    * bytes, whichever comes first, so large memories do not make one long transaction. Indexing
-   * 256 KiB (full-text and vectors) takes ~10 ms, well inside the 50 ms event-loop budget; 1 MiB
-   * took ~40–90 ms with 64 KiB memories.
-   * @default 262144 (256 KiB)
+   * 128 KiB (full-text and vectors) takes ~10–20 ms, inside the 50 ms event-loop budget; 1 MiB
+   * took ~100 ms with 64 KiB memories.
+   * @default 131072 (128 KiB)
    */
-  batchBytes: positiveInt(256 * 1024 * 1024).default(256 * 1024),
+  batchBytes: positiveInt(256 * 1024 * 1024).default(128 * 1024),
   /** Importance given when the caller passes none. @default 0.5 */
   defaultImportance: z.number().min(0).max(1).default(0.5),
   /** Link new memories to entities that already exist for the agent (mentions only). @default true */

@@ -120,8 +120,8 @@ export async function remember(writer: MemoryWriter, input: unknown): Promise<Re
   return results[0] as RememberResult;
 }
 
-/** Content bytes validated and hashed in one slice of {@link prepareAll} before it yields. */
-const PREPARE_SLICE_BYTES = 1024 * 1024;
+/** Content bytes validated in one slice of {@link validateAll} before it yields. */
+const VALIDATE_SLICE_BYTES = 1024 * 1024;
 
 /** UTF-8 bytes of an input's content, or 0 when it has none (the schema reports that). */
 function contentBytes(input: unknown): number {
@@ -130,23 +130,22 @@ function contentBytes(input: unknown): number {
 }
 
 /**
- * Validates and prepares every input before anything is written. Validating, normalizing and
- * hashing is CPU work whose cost follows the bytes, not the item count (a thousand 64 KiB items
- * cost as much as a million short ones), so the loop yields to the event loop whenever a slice has
- * run ~10 ms or is about to pass {@link PREPARE_SLICE_BYTES} of content.
+ * Validates every input before anything is written. The cost follows the bytes, not the item
+ * count (a thousand 64 KiB items cost as much as a million short ones), so the loop yields to the
+ * event loop whenever a slice has run ~10 ms or is about to pass {@link VALIDATE_SLICE_BYTES}.
  */
-async function prepareAll(writer: MemoryWriter, inputs: unknown): Promise<Prepared[]> {
+async function validateAll(writer: MemoryWriter, inputs: unknown): Promise<ParsedRemember[]> {
   const max = writer.config.limits.maxBatchInputs;
   if (!Array.isArray(inputs))
     throw invalidInput('rememberMany', [{ path: [], message: 'rememberMany needs an array of inputs' }]);
   if (inputs.length > max)
     throw invalidInput('rememberMany', [{ path: [], message: `at most ${max} inputs per call, got ${inputs.length}` }]);
   const slicer = createTimeSlicer();
-  const prepared: Prepared[] = [];
+  const valid: ParsedRemember[] = [];
   let sliceBytes = 0;
   for (const [index, input] of inputs.entries()) {
     const bytes = contentBytes(input);
-    if (slicer.due() || (sliceBytes > 0 && sliceBytes + bytes > PREPARE_SLICE_BYTES)) {
+    if (slicer.due() || (sliceBytes > 0 && sliceBytes + bytes > VALIDATE_SLICE_BYTES)) {
       await slicer.yield();
       sliceBytes = 0;
     }
@@ -154,14 +153,34 @@ async function prepareAll(writer: MemoryWriter, inputs: unknown): Promise<Prepar
     const parsed = writer.schemas.remember.safeParse(input);
     // Issue paths are reported with the item's index in the whole input.
     if (!parsed.success) throw invalidInput('rememberMany', parsed.error.issues, parsed.error, [index]);
-    prepared.push(prepare(parsed.data, 'rememberMany', index));
+    valid.push(parsed.data);
+  }
+  return valid;
+}
+
+/**
+ * Normalizes and hashes one batch just before it is written, in ~10 ms slices. Done per batch, not
+ * for the whole call up front, so a call of 1,000 × 64 KiB holds one batch of normalized copies,
+ * not 64 MB of them (less memory, shorter garbage-collection pauses). It cannot fail: the content
+ * rule already guarantees a letter, digit or symbol, which normalization keeps.
+ */
+async function prepareBatch(batch: readonly ParsedRemember[], first: number): Promise<Prepared[]> {
+  const slicer = createTimeSlicer();
+  const prepared: Prepared[] = [];
+  for (const [i, input] of batch.entries()) {
+    if (slicer.due()) await slicer.yield();
+    prepared.push(prepare(input, 'rememberMany', first + i));
   }
   return prepared;
 }
 
 /** Consecutive runs of at most `count` items and (unless one item alone is larger) `bytes` content bytes. */
-export function* batches(items: readonly Prepared[], count: number, bytes: number): Generator<Prepared[]> {
-  let batch: Prepared[] = [];
+export function* batches<T extends { readonly content: string }>(
+  items: readonly T[],
+  count: number,
+  bytes: number,
+): Generator<T[]> {
+  let batch: T[] = [];
   let size = 0;
   for (const item of items) {
     const itemBytes = Buffer.byteLength(item.content, 'utf8');
@@ -188,13 +207,14 @@ export async function rememberMany(
   signal?: AbortSignal,
 ): Promise<RememberResult[]> {
   const { batchSize, batchBytes } = writer.config.remember;
-  const items = await prepareAll(writer, inputs);
+  const valid = await validateAll(writer, inputs);
   const results: RememberResult[] = [];
-  for (const batch of batches(items, batchSize, batchBytes)) {
+  for (const batch of batches(valid, batchSize, batchBytes)) {
     if (results.length > 0) await yieldToEventLoop();
     // Before each batch's embedding call and transaction; batches already committed stay.
     throwIfAborted(signal, 'rememberMany');
-    results.push(...(await writeBatch(writer, batch)));
+    const items = await prepareBatch(batch, results.length);
+    results.push(...(await writeBatch(writer, items)));
   }
   return results;
 }
