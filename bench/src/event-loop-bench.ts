@@ -104,7 +104,7 @@ const embedder: EmbeddingProvider | undefined =
   values.embedder === 'offline'
     ? createOfflineEmbedder()
     : values.embedder === 'offline-inprocess'
-      ? createOfflineEmbedder({ workerMinChars: Number.POSITIVE_INFINITY })
+      ? createOfflineEmbedder({ worker: false })
       : undefined;
 const dir = mkdtempSync(join(os.tmpdir(), 'memory-event-loop-bench-'));
 const results: Array<{ name: string; stall: number; gc: number; seconds: number; detail: string }> = [];

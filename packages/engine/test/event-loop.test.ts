@@ -56,6 +56,41 @@ describe('rememberMany', () => {
   });
 });
 
+describe('document embedding', () => {
+  it('lets the event loop run between embedding batches, even with an embedder that answers at once', async () => {
+    let turns = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    const seen: number[] = [];
+    const inner = createBagOfWordsEmbedder();
+    const embedder: EmbeddingProvider = {
+      model: inner.model,
+      dimensions: inner.dimensions,
+      embed(texts) {
+        seen.push(turns);
+        // ~6 ms of CPU per batch, answered without waiting on anything (like an in-process model).
+        const until = performance.now() + 6;
+        while (performance.now() < until);
+        return inner.embed(texts);
+      },
+    };
+    const { engine } = await createTestEngine({
+      embedder,
+      config: { documents: { chunkSize: 100, chunkOverlap: 0, embedBatchSize: 2 }, hints: { enabled: false } },
+    });
+    await engine.documents.add({ agentId: 'a', content: prose(6000) });
+    setImmediate(tick);
+    await engine.runDue();
+    ticking = false;
+    expect(seen.length).toBeGreaterThan(10);
+    // Before: every batch chained on microtasks, so the loop never turned between them.
+    expect(seen.at(-1)).toBeGreaterThan(seen[0] ?? 0);
+  });
+});
+
 describe('large documents', () => {
   it('stores a large text in parts, so no statement writes or rewrites it whole, and still ingests and cites it', async () => {
     const db = new Database(':memory:');

@@ -10,7 +10,7 @@ const text = (n: number, words: number) =>
     ' ',
   );
 
-const inProcess = createOfflineEmbedder({ workerMinChars: Number.POSITIVE_INFINITY });
+const inProcess = createOfflineEmbedder({ workerMinChars: Number.POSITIVE_INFINITY, worker: false });
 const offLoop = createOfflineEmbedder({ workerMinChars: 0 });
 afterAll(() => offLoop.close());
 
@@ -53,5 +53,20 @@ describe('offline embedder worker', () => {
     const stall = await longestStall(() => offLoop.embed(big));
     // Relative to the blocking time: a loaded machine adds its own scheduling gaps to both.
     expect(stall).toBeLessThan(blocking / 3);
+  });
+
+  it('slices a large batch in-process when it has no worker, with the same results', async () => {
+    const sliced = createOfflineEmbedder({ workerMinChars: 0, worker: false });
+    const big = Array.from({ length: 64 }, (_, i) => text(i, 12_000));
+    const started = performance.now();
+    const here = await inProcess.embed(big);
+    const blocking = performance.now() - started;
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const there = await sliced.embed(big);
+    clearInterval(timer);
+    for (const [i, v] of there.entries()) expect([...v]).toEqual([...(here[i] as Float32Array)]);
+    // The loop ran between slices: roughly once per 10 ms of work.
+    expect(ticks).toBeGreaterThan(Math.min(5, blocking / 40));
   });
 });

@@ -1,6 +1,7 @@
 import {
   agentIdSchema,
   contentSchema,
+  createTimeSlicer,
   type DocumentId,
   isMemoryError,
   labelSchema,
@@ -187,7 +188,11 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       const todo = prepared.filter(({ item }) => !known.has(item.hash));
       // Embeddings are computed outside any transaction, in batches, checking for deletion between them.
       const vectors = new Map<number, Float32Array>();
+      // An embedder that answers at once (in-process) would otherwise chain every batch on
+      // microtasks without the event loop ever running in between.
+      const slicer = createTimeSlicer();
       for (let start = 0; writer.embedder && start < todo.length; start += settings.embedBatchSize) {
+        if (slicer.due()) await slicer.yield();
         if (context.signal.aborted) throw context.signal.reason;
         const batch = todo.slice(start, start + settings.embedBatchSize);
         const result = await embedTexts(
