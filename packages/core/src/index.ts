@@ -10,6 +10,7 @@ export { createIdGenerator, createSequentialIds, isWellFormedId } from './ids.js
 export type { LogFields, Logger } from './logger.js';
 export { silentLogger } from './logger.js';
 export { parseLenientJson, stripThinkBlocks } from './model-output.js';
+export { parseTime, TIME_RANGE, timeProblem } from './parse-time.js';
 export type {
   ChatMessage,
   EmbeddingProvider,
@@ -35,13 +36,25 @@ export {
   utf8Length,
 } from './text.js';
 export {
+  contentProblem,
+  hasMeaningfulText,
+  hasVisibleText,
+  identifierProblem,
+  labelProblem,
+} from './text-rules.js';
+export { createTimeSlicer, type TimeSlicer } from './time-slicer.js';
+export {
   agentIdSchema,
+  contentSchema,
   idSchema,
   invalidInput,
   isValidSessionKey,
+  keySchema,
   labelSchema,
   parseInput,
   sessionKeySchema,
   timeSchema,
+  UNSUPPORTED_VERSION,
+  versionProblem,
 } from './validation.js';
 export { yieldToEventLoop } from './yield.js';

@@ -1,66 +1,109 @@
 import { z } from 'zod';
 import { MemoryError } from './errors.js';
 import { isWellFormedId } from './ids.js';
-import { isWellFormedText } from './text.js';
+import { parseTime, timeProblem } from './parse-time.js';
+import { utf8Length } from './text.js';
+import { contentProblem, identifierProblem, labelProblem } from './text-rules.js';
 
-// Control characters other than tab/newline never belong in identifiers or labels.
-
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/u;
-
-/** An agent scope: 1–256 characters, no surrounding whitespace, no control characters. */
+/** An agent scope: 1–256 characters, no surrounding whitespace; see {@link identifierProblem}. */
 export const agentIdSchema = z
   .string({ error: 'agentId must be a string' })
   .min(1, 'agentId must not be empty')
   .max(256, 'agentId must be at most 256 characters')
-  .refine(
-    (s) => s.trim() === s && !CONTROL.test(s),
-    'agentId must not have surrounding whitespace or control characters',
-  );
+  .refine((s) => s.trim() === s, 'agentId must not have surrounding whitespace')
+  .superRefine((s, ctx) => {
+    const problem = identifierProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: `agentId ${problem}` });
+  });
+
+/** A key a host chooses (a session key, a dedup key): 1–`max` characters; see {@link identifierProblem}. */
+export const keySchema = (max: number, what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .min(1, `${what} must not be empty`)
+    .max(max, `${what} must be at most ${max} characters`)
+    .superRefine((s, ctx) => {
+      const problem = identifierProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${problem}` });
+    });
 
 /** An id this library minted (see `isWellFormedId`). */
 export const idSchema = z.string({ error: 'id must be a string' }).refine(isWellFormedId, 'id is not a well-formed id');
 
-/** A short label (project, who, tag, reference type...): 1–`max` characters, no control characters. */
+/** A short label (project, who, tag, reference type...): 1–`max` characters; see {@link labelProblem}. */
 export const labelSchema = (max: number, what: string) =>
   z
     .string({ error: `${what} must be a string` })
     .min(1, `${what} must not be empty`)
     .max(max, `${what} must be at most ${max} characters`)
-    .refine((s) => !CONTROL.test(s), `${what} must not contain control characters`);
+    .superRefine((s, ctx) => {
+      const problem = labelProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${problem}` });
+    });
 
 /** The longest session key, in UTF-16 code units (what `String.length` counts). */
 const MAX_SESSION_KEY_LENGTH = 512;
 
 /**
  * The one rule for session keys, on every path in (append, import, import fallback keys) and out
- * (get, complete, list paging): 1–512 characters, no control characters other than tab and
- * newline, well-formed Unicode (a lone surrogate would not survive SQLite's UTF-8 and the key could
- * never be read back).
+ * (get, complete, list paging): 1–512 characters and {@link identifierProblem}'s rule (well-formed
+ * Unicode: a lone surrogate would not survive SQLite's UTF-8 and the key could never be read back;
+ * no control or bidi formatting characters; something visible).
  */
 export function isValidSessionKey(key: string): boolean {
-  return key.length >= 1 && key.length <= MAX_SESSION_KEY_LENGTH && !CONTROL.test(key) && isWellFormedText(key);
+  return key.length >= 1 && key.length <= MAX_SESSION_KEY_LENGTH && identifierProblem(key) === undefined;
 }
 
 /** A session key checked by {@link isValidSessionKey}. */
-export const sessionKeySchema = z
-  .string({ error: 'sessionKey must be a string' })
-  .min(1, 'sessionKey must not be empty')
-  .max(MAX_SESSION_KEY_LENGTH, `sessionKey must be at most ${MAX_SESSION_KEY_LENGTH} characters`)
-  .refine(isValidSessionKey, 'sessionKey must not contain control characters or lone surrogates');
+export const sessionKeySchema = keySchema(MAX_SESSION_KEY_LENGTH, 'sessionKey');
 
-/** A point in time: epoch milliseconds, a Date, or an ISO-8601 string; parsed to epoch milliseconds. */
+/**
+ * Content to store (a memory, a document): a string of at most `maxBytes` UTF-8 bytes that passes
+ * {@link contentProblem} (well-formed, with a letter, digit or symbol).
+ */
+export const contentSchema = (maxBytes: number, what = 'content') =>
+  z.string({ error: `${what} must be a string` }).superRefine((s, ctx) => {
+    const problem = contentProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${problem}` });
+    else if (utf8Length(s) > maxBytes)
+      ctx.addIssue({ code: 'custom', message: `${what} must be at most ${maxBytes} bytes (UTF-8)` });
+  });
+
+/**
+ * A point in time: epoch milliseconds, a Date, or an ISO-8601 string, within `TIME_RANGE`
+ * (0001-01-01 to 9999-12-31); parsed to epoch milliseconds. See {@link parseTime}.
+ */
 export const timeSchema = z
-  .union([z.number().finite(), z.date(), z.string().min(1)], {
-    error: 'expected epoch milliseconds, a Date or an ISO-8601 string',
-  })
+  .union([z.number(), z.date(), z.string()], { error: 'expected epoch milliseconds, a Date or an ISO-8601 string' })
   .transform((value, ctx) => {
-    const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : value.getTime();
-    if (!Number.isFinite(ms)) {
-      ctx.addIssue({ code: 'custom', message: 'not a valid time' });
+    const ms = parseTime(value);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: timeProblem(value) ?? 'not a valid time' });
       return z.NEVER;
     }
     return ms;
   });
+
+/** The reason code of a record whose format `version` this library does not read. */
+export const UNSUPPORTED_VERSION = 'unsupported_version';
+
+/**
+ * Why a record's `version` field is not one this reader supports, or undefined when it is (or is
+ * absent: records written before the field existed are the first version). Numbers and their
+ * decimal strings are the same version.
+ *
+ * @example
+ * ```ts
+ * versionProblem(record.version, [1]); // undefined for 1, '1' or no version; a reason otherwise
+ * ```
+ */
+export function versionProblem(version: unknown, supported: readonly number[]): string | undefined {
+  if (version === undefined || version === null) return undefined;
+  const value = typeof version === 'string' && /^\d{1,9}$/.test(version) ? Number(version) : version;
+  if (typeof value === 'number' && supported.includes(value)) return undefined;
+  const shown = typeof version === 'string' ? JSON.stringify(version.slice(0, 32)) : String(version).slice(0, 32);
+  return `version ${shown} is not supported (supported: ${supported.join(', ')})`;
+}
 
 /**
  * Parses untrusted input with `schema`, throwing `INVALID_INPUT` with every problem listed.

@@ -44,7 +44,7 @@ describe('configuration', () => {
     expect(defaultConfig.hints).toMatchObject({ enabled: true, maxPerMemory: 5 });
     expect(defaultConfig.telemetry.recallQa).toBe(false);
     expect(defaultConfig.remember.batchSize).toBe(100);
-    expect(defaultConfig.remember.batchBytes).toBe(1024 * 1024);
+    expect(defaultConfig.remember.batchBytes).toBe(128 * 1024);
     expect(defaultConfig.retention.recoverWindowDays).toBe(30);
     expect(defaultConfig.store.vectorExtension).toBe('auto');
   });

@@ -9,6 +9,7 @@ import {
   type Store,
 } from '@memory/store';
 import { z } from 'zod';
+import type { CrossScopeReporter } from './evidence.js';
 import { HYGIENE_OPERATIONS, type OperationName, parseOperations } from './operations.js';
 import { decideOperations, hygieneSubjects, type ProposalRoute } from './validate.js';
 import { type WriteContext, type WriteOutcome, writeOperation } from './writers.js';
@@ -69,6 +70,22 @@ function resolveAttention(sql: SqlExecutor, ctx: WriteContext, subjects: readonl
 }
 
 /**
+ * The operators' record of a reference to another scope's row. The caller was answered as if the
+ * row did not exist (no existence oracle); a log line keeps the attempt visible to whoever runs
+ * the host, with both scopes named.
+ */
+function crossScopeLog(store: Store, ctx: WriteContext): CrossScopeReporter {
+  return ({ ref, ownerAgentId }) =>
+    store.logger.warn('dreaming.apply referenced a row of another agent scope; answered as missing', {
+      agentId: ctx.agentId,
+      passId: ctx.passId,
+      actor: ctx.actor.id,
+      ref,
+      ownerAgentId,
+    });
+}
+
+/**
  * The memory writer's dependencies when the host gives none: no derived work is queued (the engine
  * passes its own, which queues prospective hints).
  */
@@ -118,7 +135,9 @@ export function applyDreamingOperations(
     nextId: () => store.ids.next(),
     memoryWrites,
   };
-  const decisions = store.read((sql) => decideOperations(sql, ctx.agentId, policy, parsed.valid));
+  const decisions = store.read((sql) =>
+    decideOperations(sql, ctx.agentId, policy, parsed.valid, crossScopeLog(store, ctx)),
+  );
   const rejected = [
     ...parsed.rejected,
     ...decisions.flatMap((d) => (d.status === 'rejected' ? [{ index: d.index, reason: d.reason }] : [])),

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '@memory/store';
-import { lookupEvidence, parseSourceRef, type SourceRef } from './evidence.js';
+import { type CrossScopeReporter, lookupEvidence, parseSourceRef, type SourceRef } from './evidence.js';
 
 /** One citation as an operation carries it. */
 export interface Citation {
@@ -24,9 +24,15 @@ function canonical(text: string): string {
 /**
  * Checks that every citation names evidence in the agent's own scope and quotes it exactly (a
  * verbatim substring, after NFC and line-ending normalization). The first failure is returned as a
- * reason written for the model: what was wrong and how to fix it.
+ * reason written for the model: what was wrong and how to fix it. Evidence of another scope gets
+ * the same reason as evidence that does not exist (`report` hears about it).
  */
-export function checkCitations(sql: SqlExecutor, agentId: string, citations: readonly Citation[]): CitationCheck {
+export function checkCitations(
+  sql: SqlExecutor,
+  agentId: string,
+  citations: readonly Citation[],
+  report?: CrossScopeReporter,
+): CitationCheck {
   if (citations.length === 0)
     return {
       ok: false,
@@ -56,11 +62,10 @@ export function checkCitations(sql: SqlExecutor, agentId: string, citations: rea
       };
     let text = texts.get(citation.sourceRef);
     if (text === undefined) {
-      const found = lookupEvidence(sql, agentId, ref);
+      const found = lookupEvidence(sql, agentId, ref, report);
       if (!found.found) {
         const why = {
-          not_found: `${citation.sourceRef} does not exist; cite only references you were shown`,
-          other_scope: `${citation.sourceRef} belongs to another agent's scope; cite evidence of agent ${agentId} only`,
+          not_found: `${citation.sourceRef} is not evidence of this scope; cite only references you were shown`,
           not_completed: `${citation.sourceRef} is not citable yet (an open transcript, a deleted memory or an unfinished document)`,
           not_evidence: `${citation.sourceRef} is not evidence`,
         }[found.reason];

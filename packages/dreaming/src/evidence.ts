@@ -20,21 +20,43 @@ export function parseSourceRef(text: unknown): SourceRef | undefined {
   return { kind: m[1] as SourceRef['kind'], id: m[2] as string };
 }
 
+/**
+ * A reference to a row that exists, but in another agent's scope. The caller is answered exactly
+ * as if the row did not exist (so ids and guessable session keys cannot be probed across scopes);
+ * the attempt is reported to operators through this callback instead.
+ */
+export interface CrossScopeReference {
+  /** The reference as given, e.g. `transcript:chat-42` or `entity:01J…`. */
+  readonly ref: string;
+  /** The scope the row belongs to. */
+  readonly ownerAgentId: string;
+}
+
+export type CrossScopeReporter = (reference: CrossScopeReference) => void;
+
 /** What a reference resolves to, in one agent's scope. */
 export type EvidenceLookup =
   | { readonly found: true; readonly text: string }
-  | { readonly found: false; readonly reason: 'not_found' | 'other_scope' | 'not_completed' | 'not_evidence' };
+  | { readonly found: false; readonly reason: 'not_found' | 'not_completed' | 'not_evidence' };
 
 /**
- * The evidence text a reference names, as Dreaming reads it, only in `agentId`'s scope. A reference
- * that exists only in another agent's scope is reported as such (so the model can be told its
- * citation crossed scopes), never read.
+ * The evidence text a reference names, only in `agentId`'s scope. A reference that exists only in
+ * another agent's scope is `not_found`, like one that exists nowhere (never read, never told
+ * apart); `report` hears about it for the operators' log.
  */
-export function lookupEvidence(sql: SqlExecutor, agentId: string, ref: SourceRef): EvidenceLookup {
+export function lookupEvidence(
+  sql: SqlExecutor,
+  agentId: string,
+  ref: SourceRef,
+  report?: CrossScopeReporter,
+): EvidenceLookup {
   if (ref.kind === 'attention') return { found: false, reason: 'not_evidence' };
   const row = findEvidenceSource(sql, agentId, ref.kind, ref.id);
   if (!row) return { found: false, reason: 'not_found' };
-  if (row.agent_id !== agentId) return { found: false, reason: 'other_scope' };
+  if (row.agent_id !== agentId) {
+    report?.({ ref: `${ref.kind}:${ref.id}`, ownerAgentId: row.agent_id });
+    return { found: false, reason: 'not_found' };
+  }
   if (row.ready !== 1 || row.text === null) return { found: false, reason: 'not_completed' };
   return { found: true, text: row.text };
 }

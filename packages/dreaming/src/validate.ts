@@ -14,7 +14,7 @@ import {
   type SqlExecutor,
 } from '@memory/store';
 import { checkCitations } from './citations.js';
-import { parseSourceRef } from './evidence.js';
+import { type CrossScopeReporter, parseSourceRef } from './evidence.js';
 import { CONTENT_OPERATIONS, type DreamingOperation, HYGIENE_OPERATIONS } from './operations.js';
 
 /** Why an operation became a proposal instead of a write. */
@@ -46,24 +46,31 @@ export type OperationDecision =
 
 type Kind = 'entity' | 'aspect' | 'claim' | 'link' | 'memory';
 
-/** Where a subject lives: in the agent's scope and active, elsewhere, or nowhere. */
+/**
+ * Where a subject lives, as the caller may know it: in the agent's scope (active or not), or not
+ * there. A row of another scope is `missing`, exactly like one that exists nowhere, so ids cannot be
+ * probed across scopes; `report` tells the operators about the attempt.
+ */
 function subjectState(
   sql: SqlExecutor,
   agentId: string,
   kind: Kind,
   id: string,
-): 'active' | 'inactive' | 'other_scope' | 'missing' {
+  report: CrossScopeReporter | undefined,
+): 'active' | 'inactive' | 'missing' {
   const row = kind === 'memory' ? memoryRowState(sql, id) : graphRowState(sql, kind, id);
   if (!row) return 'missing';
-  if (row.agentId !== agentId) return 'other_scope';
+  if (row.agentId !== agentId) {
+    report?.({ ref: `${kind}:${id}`, ownerAgentId: row.agentId });
+    return 'missing';
+  }
   return row.status === 'active' ? 'active' : 'inactive';
 }
 
-function requireActive(sql: SqlExecutor, agentId: string, kind: Kind, id: string, field: string): string | undefined {
-  const state = subjectState(sql, agentId, kind, id);
+function requireActive(sql: SqlExecutor, agentId: string, kind: Kind, id: string, field: string, batch: BatchState) {
+  const state = subjectState(sql, agentId, kind, id, batch.report);
   if (state === 'active') return undefined;
-  if (state === 'missing') return `${field}: ${kind} ${id} does not exist; use ids you were shown`;
-  if (state === 'other_scope') return `${field}: ${kind} ${id} belongs to another agent's scope`;
+  if (state === 'missing') return `${field}: no ${kind} ${id} in this scope; use ids you were shown`;
   return `${field}: ${kind} ${id} is archived or superseded; act on the current one`;
 }
 
@@ -110,6 +117,8 @@ interface BatchState {
   readonly newNames: Set<string>;
   readonly newAspects: Map<string, number>;
   readonly newClaims: Map<string, number>;
+  /** Hears about references to rows of other scopes (answered as missing). */
+  readonly report: CrossScopeReporter | undefined;
 }
 
 function checkHygiene(sql: SqlExecutor, agentId: string, op: DreamingOperation, batch: BatchState): string | undefined {
@@ -122,7 +131,11 @@ function checkHygiene(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
   for (const ref of attention) {
     const state = ref ? attentionState(sql, ref.id) : undefined;
     if (!state) continue;
-    if (state.agentId !== agentId) return `attention:${ref?.id} belongs to another agent's scope`;
+    // Another scope's record counts as no record (the same answer as a missing one).
+    if (state.agentId !== agentId) {
+      batch.report?.({ ref: `attention:${ref?.id}`, ownerAgentId: state.agentId });
+      continue;
+    }
     if (!state.open) continue;
     if (subjects.includes(state.subjectRef)) return undefined;
   }
@@ -150,18 +163,18 @@ function checkTargets(
       const taken = activeEntityByCanonicalName(sql, agentId, canonicalEntityName(op.payload.name));
       if (taken && taken !== op.payload.entityId)
         return `another entity (${taken}) is already named "${op.payload.name}"; merge them instead`;
-      return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
+      return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId', batch);
     }
     case 'archive_entity':
-      return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
+      return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId', batch);
     case 'merge_entities':
       if (op.payload.sourceEntityId === op.payload.targetEntityId) return 'merge_entities needs two different entities';
       return (
-        requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId') ??
-        requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId')
+        requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId', batch) ??
+        requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId', batch)
       );
     case 'create_aspect': {
-      const missing = requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId');
+      const missing = requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId', batch);
       if (missing) return missing;
       const existing = activeAspectByName(sql, op.payload.entityId, op.payload.name);
       if (existing)
@@ -182,7 +195,7 @@ function checkTargets(
       return undefined;
     }
     case 'rename_aspect': {
-      const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
+      const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId', batch);
       if (missing) return missing;
       const entityId = aspectEntityId(sql, op.payload.aspectId) ?? '';
       const taken = activeAspectByName(sql, entityId, op.payload.name);
@@ -191,16 +204,16 @@ function checkTargets(
         : undefined;
     }
     case 'archive_aspect':
-      return requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
+      return requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId', batch);
     case 'merge_aspects':
       if (op.payload.sourceAspectId === op.payload.targetAspectId) return 'merge_aspects needs two different aspects';
       return (
-        requireActive(sql, agentId, 'aspect', op.payload.sourceAspectId, 'sourceAspectId') ??
-        requireActive(sql, agentId, 'aspect', op.payload.targetAspectId, 'targetAspectId')
+        requireActive(sql, agentId, 'aspect', op.payload.sourceAspectId, 'sourceAspectId', batch) ??
+        requireActive(sql, agentId, 'aspect', op.payload.targetAspectId, 'targetAspectId', batch)
       );
     case 'add_claim':
     case 'set_claim': {
-      const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId');
+      const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId', batch);
       if (missing) return missing;
       if (
         op.payload.validFrom !== undefined &&
@@ -225,23 +238,23 @@ function checkTargets(
     }
     case 'supersede_claim':
     case 'archive_claim':
-      return requireActive(sql, agentId, 'claim', op.payload.claimId, 'claimId');
+      return requireActive(sql, agentId, 'claim', op.payload.claimId, 'claimId', batch);
     case 'create_link':
       if (op.payload.sourceEntityId === op.payload.targetEntityId) return 'a link needs two different entities';
       return (
-        requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId') ??
-        requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId')
+        requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId', batch) ??
+        requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId', batch)
       );
     case 'update_link':
     case 'archive_link':
-      return requireActive(sql, agentId, 'link', op.payload.linkId, 'linkId');
+      return requireActive(sql, agentId, 'link', op.payload.linkId, 'linkId', batch);
     case 'remember_memory':
       return undefined;
     case 'supersede_memory':
     case 'archive_memory': {
       if (!policy.allowUpdateDelete)
         return `${op.operation} needs dreaming.allowUpdateDelete, which is off; propose it with risk: "review_required" instead`;
-      const missing = requireActive(sql, agentId, 'memory', op.payload.memoryId, 'memoryId');
+      const missing = requireActive(sql, agentId, 'memory', op.payload.memoryId, 'memoryId', batch);
       if (missing) return missing;
       if (op.operation === 'supersede_memory') {
         const clash = findLiveMemoryIdByHash(sql, agentId, contentHash(normalizeForStorage(op.payload.content)));
@@ -257,16 +270,16 @@ function checkTargets(
     case 'flag': {
       const m = SUBJECT.exec(op.payload.subjectRef);
       if (!m) return 'subjectRef must be entity:<id>, aspect:<id>, claim:<id>, link:<id> or memory:<id>';
-      const state = subjectState(sql, agentId, m[1] as Kind, m[2] as string);
-      if (state === 'missing') return `subjectRef: ${op.payload.subjectRef} does not exist`;
-      if (state === 'other_scope') return `subjectRef: ${op.payload.subjectRef} belongs to another agent's scope`;
+      const state = subjectState(sql, agentId, m[1] as Kind, m[2] as string, batch.report);
+      if (state === 'missing') return `subjectRef: no ${op.payload.subjectRef} in this scope`;
       batch.flagged.add(op.payload.subjectRef);
       return undefined;
     }
     case 'decline_attention': {
       const state = attentionState(sql, op.payload.attentionId);
-      if (!state) return `attention ${op.payload.attentionId} does not exist`;
-      if (state.agentId !== agentId) return `attention ${op.payload.attentionId} belongs to another agent's scope`;
+      if (state && state.agentId !== agentId)
+        batch.report?.({ ref: `attention:${op.payload.attentionId}`, ownerAgentId: state.agentId });
+      if (!state || state.agentId !== agentId) return `no attention ${op.payload.attentionId} in this scope`;
       if (!state.open) return `attention ${op.payload.attentionId} is already resolved`;
       return undefined;
     }
@@ -284,15 +297,23 @@ function checkTargets(
  * evidence (exact quotes in scope for content operations; an open attention record about the
  * target for hygiene operations), the targets (in scope, active, within caps, policies), then the
  * route: shadow mode, `risk: "review_required"` and an add that contradicts an active claim with
- * the same key become proposals.
+ * the same key become proposals. A reference to a row of another scope is answered like a missing
+ * one; `report` hears about it (for the operators' log).
  */
 export function decideOperations(
   sql: SqlExecutor,
   agentId: string,
   policy: MemoryConfig['dreaming'],
   operations: ReadonlyArray<{ readonly index: number; readonly operation: DreamingOperation }>,
+  report?: CrossScopeReporter,
 ): OperationDecision[] {
-  const batch: BatchState = { flagged: new Set(), newNames: new Set(), newAspects: new Map(), newClaims: new Map() };
+  const batch: BatchState = {
+    flagged: new Set(),
+    newNames: new Set(),
+    newAspects: new Map(),
+    newClaims: new Map(),
+    report,
+  };
   return operations.map(({ index, operation }): OperationDecision => {
     const reject = (reason: string): OperationDecision => ({ index, status: 'rejected', reason });
     if (operation.confidence !== undefined && operation.confidence < policy.minConfidenceForWrite) {
@@ -301,7 +322,7 @@ export function decideOperations(
       );
     }
     if (CONTENT_OPERATIONS.has(operation.operation)) {
-      const cited = checkCitations(sql, agentId, operation.evidence ?? []);
+      const cited = checkCitations(sql, agentId, operation.evidence ?? [], report);
       if (!cited.ok) return reject(cited.reason);
     } else if (HYGIENE_OPERATIONS.has(operation.operation)) {
       const why = checkHygiene(sql, agentId, operation, batch);

@@ -71,12 +71,21 @@ describe('citation checks', () => {
   it.each([
     ['no citation at all', [], /cite at least one/],
     ['a paraphrase', [{ sourceRef: 'memory:mem-a', quote: 'Alice likes green tea more than coffee' }], /word for word/],
-    ['an invented id', [{ sourceRef: 'memory:mem-404', quote: 'prefers green tea over coffee' }], /does not exist/],
-    ['another agent’s memory', [{ sourceRef: 'memory:mem-b', quote: 'prefers black coffee' }], /another agent's scope/],
+    [
+      'an invented id',
+      [{ sourceRef: 'memory:mem-404', quote: 'prefers green tea over coffee' }],
+      /memory:mem-404 is not evidence of this scope/,
+    ],
+    // Answered exactly like an invented id: no existence oracle across scopes.
+    [
+      'another agent’s memory',
+      [{ sourceRef: 'memory:mem-b', quote: 'prefers black coffee' }],
+      /memory:mem-b is not evidence of this scope/,
+    ],
     [
       'another agent’s session (same key elsewhere only)',
       [{ sourceRef: 'transcript:b-only', quote: 'private to b' }],
-      /another agent's scope/,
+      /transcript:b-only is not evidence of this scope/,
     ],
     [
       'another agent’s text under a shared session key',

@@ -156,18 +156,18 @@ describe('deciding a batch before any write', () => {
         payload: { aspectId: 'schedule', claimKey: 'k', content: 'x' },
         evidence: [{ sourceRef: 'transcript:chat-b', quote: 'plans the Borealis budget' }],
       },
-      /another agent's scope/,
+      /transcript:chat-b is not evidence of this scope/,
     ],
     ['no evidence', { operation: 'create_entity', payload: { name: 'Zephyr' } }, /cite at least one/],
     [
       'an invented aspect id',
       { operation: 'add_claim', payload: { aspectId: 'asp-404', claimKey: 'k', content: 'x' }, evidence: cite },
-      /aspect asp-404 does not exist/,
+      /no aspect asp-404 in this scope/,
     ],
     [
       'another agent’s entity',
       { operation: 'create_aspect', payload: { entityId: 'borealis', name: 'budget' }, evidence: cite },
-      /belongs to another agent's scope/,
+      /no entity borealis in this scope/,
     ],
     [
       'a duplicate entity name',
@@ -209,7 +209,7 @@ describe('deciding a batch before any write', () => {
         payload: { entityId: 'atlas-dup' },
         evidence: [{ sourceRef: 'attention:att-b', quote: '' }],
       },
-      /another agent's scope/,
+      /none of the cited attention records/,
     ],
     [
       'superseding a memory while updates are off',
@@ -219,7 +219,7 @@ describe('deciding a batch before any write', () => {
     [
       'declining another agent’s attention',
       { operation: 'decline_attention', payload: { attentionId: 'att-b' } },
-      /another agent's scope/,
+      /no attention att-b in this scope/,
     ],
     [
       'a link to itself',
@@ -298,7 +298,7 @@ describe('deciding a batch before any write', () => {
         { operation: 'supersede_memory', payload: { memoryId: 'mem-b', content: 'x' }, evidence: cite },
         allow,
       ),
-    ).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/another agent's scope/) });
+    ).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/no memory mem-b in this scope/) });
   });
 
   it('enforces the aspect and claim caps, counting creations earlier in the batch', async () => {

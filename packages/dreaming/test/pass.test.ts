@@ -117,7 +117,7 @@ describe('a Dreaming pass', () => {
     expect(seen[0]).toContain('Project Atlas is our billing rewrite');
     expect(seen[0]).not.toContain('b secrets');
     expect(seen[1]).toMatch(/word for word/);
-    expect(seen[1]).toMatch(/another agent's scope/);
+    expect(seen[1]).toMatch(/is not evidence of this scope/);
     store.read((sql) => {
       expect(sql.get(raw('SELECT status, mode, trigger FROM dreaming_passes WHERE id = ?', result.passId))).toEqual({
         status: 'completed',

@@ -145,7 +145,7 @@ describe('pass tools', () => {
     });
     expect(runbook).toEqual({ notes: 'Dana is a person; support is her team.' });
     expect(excluded).toEqual({ excluded: 'transcript:spam' });
-    expect(foreign).toEqual({ error: 'transcript:chat-b: other_scope' });
+    expect(foreign).toEqual({ error: 'transcript:chat-b: not_found' });
     expect(head).toEqual({ revision: 0, contentHash: '', content: '' });
     expect(written).toEqual({ ok: true, revision: 1 });
     expect(links).toEqual([]);

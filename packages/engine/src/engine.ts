@@ -1,9 +1,9 @@
-import { labelSchema, parseInput, throwIfAborted } from '@memory/core';
-import { z } from 'zod';
+import { throwIfAborted } from '@memory/core';
 import { takeSignal } from './abort.js';
 import { assertOpen, call, closeEngine, type EngineContext } from './context.js';
 import { diagnostics } from './diagnostics.js';
 import { applyOperations, claimsAt, type EngineDreaming, memoryHead, runPass } from './dreaming.js';
+import { enqueueHostJob, getJob } from './jobs.js';
 import { forget, history, modify, readMemory, recallMemories, recover, rememberAll, rememberOne } from './memories.js';
 import type {
   EngineDocuments,
@@ -16,8 +16,6 @@ import type {
 import { openEngine } from './open-engine.js';
 import type { MemoryEngineOptions } from './options.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
-
-const jobRefSchema = z.strictObject({ id: labelSchema(128, 'id') });
 
 /**
  * Creates an engine on SQLite. Runs migrations on open; does no other work until called.
@@ -69,8 +67,8 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       reapExpiredLeases: () => call(ctx, () => queue.reapExpiredLeases()),
     } satisfies EngineRepairs),
     jobs: Object.freeze({
-      enqueue: (input) => call(ctx, () => queue.enqueue(input)),
-      get: (input) => call(ctx, () => queue.get(parseInput(jobRefSchema, input, 'jobs.get').id)),
+      enqueue: (input) => call(ctx, () => enqueueHostJob(ctx, input)),
+      get: (input) => call(ctx, () => getJob(ctx, input)),
       registerHandler: (registration) => {
         assertOpen(ctx);
         background.register(registration);

@@ -92,6 +92,7 @@ export { RESERVED_JOB_TYPES } from './background.js';
 export type { EngineDiagnostics } from './diagnostics.js';
 export type { ClaimsAsOfInput, DreamingApplyInput, EngineDreaming } from './dreaming.js';
 export { createMemoryEngine } from './engine.js';
+export type { JobRef } from './jobs.js';
 export type {
   ForgetInput,
   GetMemoryInput,
@@ -107,7 +108,6 @@ export type {
   EngineJobs,
   EngineRepairs,
   EngineTranscripts,
-  JobRef,
   MemoryEngine,
 } from './memory-engine.js';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';

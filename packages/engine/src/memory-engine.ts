@@ -41,6 +41,7 @@ import type { Abortable } from './abort.js';
 import type { HandlerRegistration } from './background.js';
 import type { EngineDiagnostics } from './diagnostics.js';
 import type { EngineDreaming } from './dreaming.js';
+import type { JobRef } from './jobs.js';
 import type {
   ForgetInput,
   GetMemoryInput,
@@ -118,15 +119,19 @@ export interface EngineImports {
   removeSource(input: ImportRef): Promise<{ removedSessions: number }>;
 }
 
-/** A job by id. */
-export interface JobRef {
-  readonly id: string;
-}
-
 /** Host jobs on the engine's durable queue. */
 export interface EngineJobs {
-  /** Adds a job; a pending or leased job with the same type and `dedupKey` is returned instead. */
+  /**
+   * Adds a job; a pending or leased job with the same type, scope and `dedupKey` is returned
+   * instead. With `agentId` the job belongs to that agent's scope. The engine's own job types are
+   * reserved (`INVALID_INPUT`).
+   */
   enqueue(input: EnqueueInput): Promise<EnqueueResult>;
+  /**
+   * A job in the given scope (`agentId`, or none for unscoped host jobs), or undefined: jobs of
+   * other scopes are answered like missing ones. The engine's own jobs (a document's ingest, an
+   * import) come back with `payload` and `result` null.
+   */
   get(input: JobRef): Promise<Job | undefined>;
   /**
    * Runs `handler` for these job types in the background (after `start()`, or on `runDue()`).

@@ -59,7 +59,7 @@ describe('a document deleted while its chunks are being indexed', () => {
     ).toEqual({
       n: 0,
     });
-    const job = await engine.jobs.get({ id: jobId });
+    const job = await engine.jobs.get({ id: jobId, agentId: 'a' });
     expect(job?.status === 'cancelled' || job?.status === 'completed').toBe(true);
     expect(job?.error ?? null).toBeNull();
     expect(logged).toEqual([]);

@@ -86,7 +86,7 @@ describe('documents', () => {
     expect(doc).toMatchObject({ status: 'done', error: null, completedAt: T0 });
     expect(doc?.chunkCount).toBeGreaterThan(3);
     expect(doc?.memoryCount).toBe(doc?.chunkCount);
-    expect(await engine.jobs.get({ id: jobId })).toMatchObject({ status: 'completed' });
+    expect(await engine.jobs.get({ id: jobId, agentId: 'a' })).toMatchObject({ status: 'completed' });
     const rows = db
       .prepare(
         'SELECT m.type, m.importance, m.project, m.source_type, m.source_id, d.chunk_index FROM document_memories d JOIN memories m ON m.id = d.memory_id WHERE d.document_id = ? ORDER BY d.chunk_index',
@@ -128,7 +128,7 @@ describe('documents', () => {
     const { id, jobId } = await engine.documents.add({ agentId: 'a', url: server.url('/always-503') });
     for (let attempt = 1; attempt <= 3; attempt++) {
       await engine.runDue();
-      expect(await engine.jobs.get({ id: jobId })).toMatchObject({
+      expect(await engine.jobs.get({ id: jobId, agentId: 'a' })).toMatchObject({
         attempts: attempt,
         status: attempt < 3 ? 'pending' : 'dead',
       });
@@ -148,7 +148,7 @@ describe('documents', () => {
       status: 'failed',
       error: expect.stringMatching(/loopback/),
     });
-    expect(await engine.jobs.get({ id: jobId })).toMatchObject({ status: 'dead', attempts: 1 });
+    expect(await engine.jobs.get({ id: jobId, agentId: 'a' })).toMatchObject({ status: 'dead', attempts: 1 });
   });
 
   it('stops an ingest in flight when the document is deleted, and creates nothing after', async () => {
@@ -163,7 +163,7 @@ describe('documents', () => {
     expect((await engine.documents.get({ agentId: 'a', id }))?.status).toBe('extracting');
     expect(await engine.documents.delete({ agentId: 'a', id })).toEqual({ deleted: true, forgottenChunks: 0 });
     releaseSlow();
-    await waitForJob(jobsById(engine), jobId, ['cancelled'], { scheduler });
+    await waitForJob(jobsById(engine, 'a'), jobId, ['cancelled'], { scheduler });
     for (let i = 0; i < 5; i++) {
       await scheduler.advance(1000);
       await settle();
@@ -194,7 +194,7 @@ describe('documents', () => {
         .get(),
     ).toEqual({ n: 1 });
     await engine.documents.delete({ agentId: 'a', id: queued.id });
-    expect(await engine.jobs.get({ id: queued.jobId })).toMatchObject({ status: 'cancelled' });
+    expect(await engine.jobs.get({ id: queued.jobId, agentId: 'a' })).toMatchObject({ status: 'cancelled' });
     expect(await engine.runDue()).toEqual({ reaped: 0, ran: 0 });
     await expect(engine.documents.delete({ agentId: 'b', id: queued.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });

@@ -50,5 +50,7 @@ export function snapshotCounts(database: { prepare(sql: string): { get(): unknow
   );
 }
 
-/** The engine's jobs as `waitForJob` (from `@memory/queue/testing`) reads them: by bare id. */
-export const jobsById = (engine: MemoryEngine) => ({ get: (id: string) => engine.jobs.get({ id }) });
+/** The engine's jobs of one scope (none for unscoped host jobs) as `waitForJob` (from `@memory/queue/testing`) reads them: by bare id. */
+export const jobsById = (engine: MemoryEngine, agentId?: string) => ({
+  get: (id: string) => engine.jobs.get({ id, agentId }),
+});

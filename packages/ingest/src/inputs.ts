@@ -1,12 +1,4 @@
-import {
-  agentIdSchema,
-  idSchema,
-  isWellFormedText,
-  labelSchema,
-  type MemoryConfig,
-  timeSchema,
-  utf8Length,
-} from '@memory/core';
+import { agentIdSchema, contentSchema, idSchema, labelSchema, type MemoryConfig, timeSchema } from '@memory/core';
 import { ACTOR_TYPES, MEMORY_TYPES } from '@memory/store';
 import { z } from 'zod';
 
@@ -30,14 +22,9 @@ const auditFields = {
 /** Input schemas, built once per engine from its (frozen) configuration. */
 export function createInputSchemas(config: MemoryConfig) {
   const limits = config.limits;
-  const content = z
-    .string({ error: 'content must be a string' })
-    .refine((s) => s.trim().length > 0, 'content must not be empty or whitespace')
-    .refine(isWellFormedText, 'content must be well-formed Unicode (it holds a lone surrogate)')
-    .refine(
-      (s) => utf8Length(s) <= limits.maxContentBytes,
-      `content must be at most ${limits.maxContentBytes} bytes (UTF-8)`,
-    );
+  // The shared content rule (well-formed, a letter, digit or symbol, a byte cap): remember,
+  // rememberMany, modify and document chunks all pass through it.
+  const content = contentSchema(limits.maxContentBytes);
   const tags = z
     .array(labelSchema(limits.maxTagLength, 'tag'), { error: 'tags must be an array of strings' })
     .max(limits.maxTags, `at most ${limits.maxTags} tags`);
@@ -80,9 +67,6 @@ export function createInputSchemas(config: MemoryConfig) {
     ...auditFields,
   });
 
-  // rememberMany validates its (possibly huge) input in chunks, each against this schema.
-  const rememberChunk = z.array(remember);
-
   const scoped = z.strictObject({ agentId: agentIdSchema });
 
   const modify = z
@@ -116,7 +100,7 @@ export function createInputSchemas(config: MemoryConfig) {
 
   const get = z.strictObject({ agentId: agentIdSchema, includeDeleted: z.boolean().optional() });
 
-  return { remember, rememberChunk, scoped, modify, forget, recover, get, id: idSchema };
+  return { remember, scoped, modify, forget, recover, get, id: idSchema };
 }
 
 export type InputSchemas = ReturnType<typeof createInputSchemas>;

@@ -1,4 +1,12 @@
-import { invalidInput, type MemoryId, parseInput, throwIfAborted, yieldToEventLoop } from '@memory/core';
+import {
+  createTimeSlicer,
+  invalidInput,
+  type MemoryId,
+  parseInput,
+  throwIfAborted,
+  utf8Length,
+  yieldToEventLoop,
+} from '@memory/core';
 import {
   createMemories,
   findLiveMemoryIdByHash,
@@ -112,36 +120,67 @@ export async function remember(writer: MemoryWriter, input: unknown): Promise<Re
   return results[0] as RememberResult;
 }
 
+/** Content bytes validated in one slice of {@link validateAll} before it yields. */
+const VALIDATE_SLICE_BYTES = 1024 * 1024;
+
+/** UTF-8 bytes of an input's content, or 0 when it has none (the schema reports that). */
+function contentBytes(input: unknown): number {
+  const content = typeof input === 'object' && input !== null ? (input as { content?: unknown }).content : undefined;
+  return typeof content === 'string' ? utf8Length(content) : 0;
+}
+
 /**
- * Validates and prepares every input before anything is written, in chunks with a yield between
- * them: validating and hashing 10,000 inputs in one go would hold the event loop for ~100 ms.
+ * Validates every input before anything is written. The cost follows the bytes, not the item
+ * count (a thousand 64 KiB items cost as much as a million short ones), so the loop yields to the
+ * event loop whenever a slice has run ~10 ms or is about to pass {@link VALIDATE_SLICE_BYTES}.
  */
-async function prepareAll(writer: MemoryWriter, inputs: unknown, chunk: number): Promise<Prepared[]> {
+async function validateAll(writer: MemoryWriter, inputs: unknown): Promise<ParsedRemember[]> {
   const max = writer.config.limits.maxBatchInputs;
   if (!Array.isArray(inputs))
     throw invalidInput('rememberMany', [{ path: [], message: 'rememberMany needs an array of inputs' }]);
   if (inputs.length > max)
     throw invalidInput('rememberMany', [{ path: [], message: `at most ${max} inputs per call, got ${inputs.length}` }]);
-  const prepared: Prepared[] = [];
-  for (let start = 0; start < inputs.length; start += chunk) {
-    if (start > 0) await yieldToEventLoop();
-    const parsed = writer.schemas.rememberChunk.safeParse(inputs.slice(start, start + chunk));
-    if (!parsed.success) {
-      // Issue paths start with the index inside the chunk; report the index inside the whole input.
-      const issues = parsed.error.issues.map((i) => ({
-        ...i,
-        path: [start + Number(i.path[0] ?? 0), ...i.path.slice(1)],
-      }));
-      throw invalidInput('rememberMany', issues, parsed.error);
+  const slicer = createTimeSlicer();
+  const valid: ParsedRemember[] = [];
+  let sliceBytes = 0;
+  for (const [index, input] of inputs.entries()) {
+    const bytes = contentBytes(input);
+    if (slicer.due() || (sliceBytes > 0 && sliceBytes + bytes > VALIDATE_SLICE_BYTES)) {
+      await slicer.yield();
+      sliceBytes = 0;
     }
-    for (const [i, input] of parsed.data.entries()) prepared.push(prepare(input, 'rememberMany', start + i));
+    sliceBytes += bytes;
+    const parsed = writer.schemas.remember.safeParse(input);
+    // Issue paths are reported with the item's index in the whole input.
+    if (!parsed.success) throw invalidInput('rememberMany', parsed.error.issues, parsed.error, [index]);
+    valid.push(parsed.data);
+  }
+  return valid;
+}
+
+/**
+ * Normalizes and hashes one batch just before it is written, in ~10 ms slices. Done per batch, not
+ * for the whole call up front, so a call of 1,000 × 64 KiB holds one batch of normalized copies,
+ * not 64 MB of them (less memory, shorter garbage-collection pauses). It cannot fail: the content
+ * rule already guarantees a letter, digit or symbol, which normalization keeps.
+ */
+async function prepareBatch(batch: readonly ParsedRemember[], first: number): Promise<Prepared[]> {
+  const slicer = createTimeSlicer();
+  const prepared: Prepared[] = [];
+  for (const [i, input] of batch.entries()) {
+    if (slicer.due()) await slicer.yield();
+    prepared.push(prepare(input, 'rememberMany', first + i));
   }
   return prepared;
 }
 
 /** Consecutive runs of at most `count` items and (unless one item alone is larger) `bytes` content bytes. */
-export function* batches(items: readonly Prepared[], count: number, bytes: number): Generator<Prepared[]> {
-  let batch: Prepared[] = [];
+export function* batches<T extends { readonly content: string }>(
+  items: readonly T[],
+  count: number,
+  bytes: number,
+): Generator<T[]> {
+  let batch: T[] = [];
   let size = 0;
   for (const item of items) {
     const itemBytes = Buffer.byteLength(item.content, 'utf8');
@@ -168,13 +207,14 @@ export async function rememberMany(
   signal?: AbortSignal,
 ): Promise<RememberResult[]> {
   const { batchSize, batchBytes } = writer.config.remember;
-  const items = await prepareAll(writer, inputs, batchSize);
+  const valid = await validateAll(writer, inputs);
   const results: RememberResult[] = [];
-  for (const batch of batches(items, batchSize, batchBytes)) {
+  for (const batch of batches(valid, batchSize, batchBytes)) {
     if (results.length > 0) await yieldToEventLoop();
     // Before each batch's embedding call and transaction; batches already committed stay.
     throwIfAborted(signal, 'rememberMany');
-    results.push(...(await writeBatch(writer, batch)));
+    const items = await prepareBatch(batch, results.length);
+    results.push(...(await writeBatch(writer, items)));
   }
   return results;
 }

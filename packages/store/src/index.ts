@@ -43,10 +43,15 @@ export {
 export type { DocumentRow } from './repositories/documents.js';
 export {
   countDocumentMemories,
+  countDocumentParts,
+  deleteDocumentParts,
   exclusiveDocumentMemoryIds,
   failDocumentInProgress,
   findDocument,
+  findDocumentPart,
+  findDocumentStatus,
   insertDocument,
+  insertDocumentPart,
   linkDocumentMemory,
   linkedChunkHashes,
   listDocuments,

@@ -40,7 +40,7 @@ describe('migration 8 (job interruptions)', () => {
     document(db, 'doc-done', 'done');
     job(db, 'ingest-dead-3', 'document_ingest', 'dead', { documentId: 'doc-done' });
 
-    expect(runMigrations(db, MIGRATIONS, clock).at(-1)).toMatchObject({ version: 8, status: 'applied' });
+    expect(runMigrations(db, MIGRATIONS, clock).find((m) => m.version === 8)).toMatchObject({ status: 'applied' });
     const jobs = db.prepare('SELECT id, interruptions, max_interruptions FROM memory_jobs ORDER BY id').all();
     expect(jobs).toContainEqual({ id: 'host', interruptions: 0, max_interruptions: 3 });
     expect(jobs).toContainEqual({ id: 'run-live', interruptions: 0, max_interruptions: null });

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
 import {
   agentIdSchema,
+  contentSchema,
+  createTimeSlicer,
   type DocumentId,
   isMemoryError,
   labelSchema,
@@ -8,7 +9,6 @@ import {
   MemoryError,
   parseInput,
   type Scheduler,
-  utf8Length,
   yieldToEventLoop,
 } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
@@ -17,9 +17,11 @@ import {
   createMemories,
   type DocumentRow,
   type DocumentStatus,
+  deleteDocumentParts,
   exclusiveDocumentMemoryIds,
   failDocumentInProgress,
   findDocument,
+  findDocumentStatus,
   forgetMemoryRecord,
   insertDocument,
   linkDocumentMemory,
@@ -29,11 +31,14 @@ import {
   setDocumentStatus,
 } from '@memory/store';
 import { z } from 'zod';
-import { newMemory, prepare } from '../remember.js';
+import { newMemory } from '../remember.js';
 import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
-import { chunkText } from './chunk-text.js';
+import { chunkTextSliced } from './chunk-text.js';
+import { readDocumentText, storedInParts, writeDocumentParts } from './document-text.js';
 import { extractText } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
+import { hashText } from './hash-text.js';
+import { prepareChunks } from './prepare-chunks.js';
 
 export const DOCUMENT_INGEST_JOB = 'document_ingest';
 
@@ -90,13 +95,7 @@ function schemas(config: MemoryConfig) {
       z.strictObject({ ...common, url }),
       z.strictObject({
         ...common,
-        content: z
-          .string()
-          .refine((s) => s.trim().length > 0, 'content must not be empty')
-          .refine(
-            (s) => utf8Length(s) <= config.documents.maxBytes,
-            `content must be at most ${config.documents.maxBytes} bytes`,
-          ),
+        content: contentSchema(config.documents.maxBytes),
         /** text/plain, text/markdown, text/html or application/json. @default 'text/plain' */
         contentType: z.enum(['text/plain', 'text/markdown', 'text/html', 'application/json']).optional(),
       }),
@@ -132,6 +131,16 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     if (!moved) throw new DocumentGone();
   };
 
+  /** Where a fetched text is kept: in the row when small, else in parts (the row's copy cleared). */
+  async function storeFetchedText(id: string, text: string): Promise<{ raw_content: string | null }> {
+    if (!storedInParts(text)) {
+      store.write((sql) => deleteDocumentParts(sql, id));
+      return { raw_content: text };
+    }
+    await writeDocumentParts(store, id, text);
+    return { raw_content: null };
+  }
+
   async function obtainText(
     doc: DocumentRow,
     signal: AbortSignal,
@@ -148,7 +157,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       return { ...extractText(fetched.body, fetched.contentType), contentType: fetched.contentType };
     }
     const contentType = doc.content_type ?? 'text/plain';
-    return { ...extractText(doc.raw_content ?? '', contentType), contentType };
+    return { ...extractText(await readDocumentText(store, doc), contentType), contentType };
   }
 
   async function ingest(job: Job, context: JobContext): Promise<unknown> {
@@ -161,35 +170,31 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     try {
       advance(id, 'extracting', { error: null });
       const { text, title, contentType } = await obtainText(doc, context.signal);
-      const stored = doc.source_type === 'url' ? { raw_content: text } : {};
+      const stored = doc.source_type === 'url' ? await storeFetchedText(id, text) : {};
       advance(id, 'chunking', {
         ...stored,
         content_type: contentType,
-        content_hash: createHash('sha256').update(text).digest('hex'),
+        content_hash: await hashText(text),
         ...(doc.title === null && title ? { title } : {}),
       });
-      const chunks = chunkText(text, settings.chunkSize, settings.chunkOverlap);
+      // Chunking, preparing and embedding a large document is long CPU work: each step runs in
+      // ~10 ms slices (embedding on the embedder's own terms: the offline one uses a worker).
+      const chunks = await chunkTextSliced(text, settings.chunkSize, settings.chunkOverlap);
       advance(id, 'embedding', { chunk_count: chunks.length });
-      const prepared: ReturnType<typeof prepare>[] = [];
-      for (const [i, content] of chunks.entries()) {
-        // Normalizing and hashing thousands of chunks is CPU work: let the event loop breathe.
-        if (i > 0 && i % 500 === 0) await yieldToEventLoop();
-        const input = {
-          agentId: doc.agent_id,
-          content,
-          type: 'document_chunk',
-          importance: settings.chunkImportance,
-          source: { type: 'document', id },
-          ...(doc.project ? { project: doc.project } : {}),
-          actor: { id: 'document-ingest', type: 'engine' },
-        };
-        prepared.push(prepare(parseInput(writer.schemas.remember, input, 'document chunk'), 'document chunk'));
-      }
+      const prepared = await prepareChunks(
+        writer,
+        { agentId: doc.agent_id, documentId: id, project: doc.project, importance: settings.chunkImportance },
+        chunks,
+      );
       const known = store.read((sql) => linkedChunkHashes(sql, id));
-      const todo = prepared.map((item, index) => ({ item, index })).filter(({ item }) => !known.has(item.hash));
+      const todo = prepared.filter(({ item }) => !known.has(item.hash));
       // Embeddings are computed outside any transaction, in batches, checking for deletion between them.
       const vectors = new Map<number, Float32Array>();
+      // An embedder that answers at once (in-process) would otherwise chain every batch on
+      // microtasks without the event loop ever running in between.
+      const slicer = createTimeSlicer();
       for (let start = 0; writer.embedder && start < todo.length; start += settings.embedBatchSize) {
+        if (slicer.due()) await slicer.yield();
         if (context.signal.aborted) throw context.signal.reason;
         const batch = todo.slice(start, start + settings.embedBatchSize);
         const result = await embedTexts(
@@ -207,7 +212,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         const batch = todo.slice(start, start + settings.indexBatchSize);
         // The store wraps whatever a write callback throws, so deletion is returned, then thrown.
         const gone = store.write((sql) => {
-          if (findDocument(sql, doc.agent_id, id)?.status !== 'indexing') return true;
+          if (findDocumentStatus(sql, doc.agent_id, id) !== 'indexing') return true;
           const embedder = writer.embedder;
           const created = createMemories(
             sql,
@@ -293,9 +298,14 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       });
     },
     /** Registers a document and queues its ingest. Returns its id and the job's. */
-    add(input: unknown): { id: DocumentId; jobId: string } {
+    async add(input: unknown): Promise<{ id: DocumentId; jobId: string }> {
       const request = parseInput(s.add, input, 'documents.add');
       const id = store.ids.next() as DocumentId;
+      const content = 'url' in request ? undefined : request.content;
+      const contentHash = content === undefined ? null : await hashText(content);
+      // A large text goes in parts first; the row (and the job) that point at them come last.
+      const inParts = content !== undefined && storedInParts(content);
+      if (inParts) await writeDocumentParts(store, id, content);
       return store.write((sql) => {
         const now = store.clock.now();
         const isUrl = 'url' in request;
@@ -306,9 +316,9 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           source_url: isUrl ? request.url : null,
           source_type: isUrl ? 'url' : 'text',
           content_type: isUrl ? null : (request.contentType ?? 'text/plain'),
-          content_hash: isUrl ? null : createHash('sha256').update(request.content).digest('hex'),
+          content_hash: contentHash,
           title: request.title ?? null,
-          raw_content: isUrl ? null : request.content,
+          raw_content: isUrl || inParts ? null : request.content,
           status: 'queued',
           error: null,
           connector_id: null,

@@ -52,7 +52,13 @@ export function htmlToText(html: string): ExtractedText {
   return { text, title };
 }
 
-/** The document's text by content type; a Markdown or text document's first heading is its title. */
+/** How far into a text or Markdown document its title heading is looked for. */
+const TITLE_SCAN_CHARS = 64 * 1024;
+
+/**
+ * The document's text by content type; a Markdown or text document's first heading (within its
+ * first 64 K characters) is its title.
+ */
 export function extractText(body: string, contentType: string): ExtractedText {
   if (contentType === 'text/html' || contentType === 'application/xhtml+xml') return htmlToText(body);
   if (contentType.includes('json')) {
@@ -62,6 +68,11 @@ export function extractText(body: string, contentType: string): ExtractedText {
       return { text: body, title: undefined };
     }
   }
-  const heading = body.match(/^#{1,6}\s+(.+)$/m)?.[1]?.trim();
-  return { text: body.replace(/\r\n?/g, '\n'), title: heading || undefined };
+  // The title is a heading near the top: scanning a whole 50 MB text for one would hold the event
+  // loop for tens of milliseconds, and a heading that deep names a section, not the document.
+  const heading = body
+    .slice(0, TITLE_SCAN_CHARS)
+    .match(/^#{1,6}\s+(.+)$/m)?.[1]
+    ?.trim();
+  return { text: body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body, title: heading || undefined };
 }

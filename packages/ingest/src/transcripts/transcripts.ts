@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type MemoryConfig, MemoryError, parseInput, yieldToEventLoop } from '@memory/core';
+import { hasVisibleText, type MemoryConfig, MemoryError, parseInput, yieldToEventLoop } from '@memory/core';
 import {
   bm25Score,
   completeTranscript,
@@ -137,7 +137,7 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
         let duplicates = 0;
         let dropped = 0;
         for (const turn of request.turns) {
-          if (!isKept(turn.role) || turn.content.trim().length === 0) {
+          if (!isKept(turn.role) || !hasVisibleText(turn.content)) {
             dropped++;
             continue;
           }

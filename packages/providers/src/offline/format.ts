@@ -101,7 +101,8 @@ export function decodeWordVectors(buffer: Buffer): WordVectors {
   offset += count * 4;
   const vectorBytes = count * dimensions;
   if (buffer.length < offset + vectorBytes) throw invalid('truncated');
-  const vectors = new Int8Array(vectorBytes);
+  // Shared memory: the embedding worker reads the same vectors without a copy.
+  const vectors = new Int8Array(new SharedArrayBuffer(vectorBytes));
   vectors.set(new Int8Array(buffer.buffer, buffer.byteOffset + offset, vectorBytes));
   offset += vectorBytes;
   const words = buffer.toString('utf8', offset).split('\n');

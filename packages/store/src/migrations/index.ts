@@ -6,6 +6,7 @@ import { hintsTelemetry } from './0005-hints-telemetry.js';
 import { dreamingSeam } from './0006-dreaming-seam.js';
 import { dreamingPasses } from './0007-dreaming-passes.js';
 import { jobInterruptions } from './0008-job-interruptions.js';
+import { documentParts } from './0009-document-parts.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   dreamingSeam,
   dreamingPasses,
   jobInterruptions,
+  documentParts,
 ]);

@@ -16,6 +16,58 @@ export function findDocument(sql: SqlExecutor, agentId: string, id: string): Doc
 }
 
 /**
+ * A document's status in `agentId`'s scope, without its content: long ingests check it between
+ * batches, and reading a large document's whole row each time would cost as much as the batch.
+ */
+export function findDocumentStatus(sql: SqlExecutor, agentId: string, id: string): DocumentStatus | undefined {
+  return sql.get(
+    queryBuilder
+      .selectFrom('documents')
+      .select('status')
+      .where('id', '=', id)
+      .where('agent_id', '=', agentId)
+      .compile(),
+  )?.status;
+}
+
+/**
+ * Adds one part of a large document's text (see migration 8). Each part is its own short statement,
+ * so a 50 MB text never goes to SQLite in one piece; the parts in order are the whole text.
+ */
+export function insertDocumentPart(sql: SqlExecutor, documentId: string, part: number, text: string): void {
+  sql.run(queryBuilder.insertInto('document_content_parts').values({ document_id: documentId, part, text }).compile());
+}
+
+/** Removes a document's text parts (before a fetched document's text is stored again). */
+export function deleteDocumentParts(sql: SqlExecutor, documentId: string): void {
+  sql.run(queryBuilder.deleteFrom('document_content_parts').where('document_id', '=', documentId).compile());
+}
+
+/** How many parts a document's text was stored in (0: its text is `raw_content`). */
+export function countDocumentParts(sql: SqlExecutor, documentId: string): number {
+  const row = sql.get<{ n: number }>(
+    queryBuilder
+      .selectFrom('document_content_parts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('document_id', '=', documentId)
+      .compile(),
+  );
+  return row?.n ?? 0;
+}
+
+/** One part of a document's text, or undefined. */
+export function findDocumentPart(sql: SqlExecutor, documentId: string, part: number): string | undefined {
+  return sql.get(
+    queryBuilder
+      .selectFrom('document_content_parts')
+      .select('text')
+      .where('document_id', '=', documentId)
+      .where('part', '=', part)
+      .compile(),
+  )?.text;
+}
+
+/**
  * Moves a document to `status` (with extra columns) unless it was deleted meanwhile. Returns false
  * when it was deleted: the caller stops and writes nothing more.
  */

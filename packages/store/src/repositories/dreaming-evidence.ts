@@ -17,10 +17,10 @@ const UNDELIVERED_SOURCES = `
     LEFT JOIN dreaming_evidence_offsets AS o ON o.agent_id = m.agent_id AND o.source_ref = 'memory:' || m.id
     WHERE m.agent_id = ? AND m.is_deleted = 0 AND m.type <> 'document_chunk' AND coalesce(m.source_type, '') <> 'dreaming'
     UNION ALL
-    SELECT 'document:' || d.id, length(d.raw_content), coalesce(o.delivered_chars, 0), d.completed_at, 2, d.rowid
+    SELECT 'document:' || d.id, coalesce(length(d.raw_content), (SELECT sum(length(p.text)) FROM document_content_parts AS p WHERE p.document_id = d.id)), coalesce(o.delivered_chars, 0), d.completed_at, 2, d.rowid
     FROM documents AS d
     LEFT JOIN dreaming_evidence_offsets AS o ON o.agent_id = d.agent_id AND o.source_ref = 'document:' || d.id
-    WHERE d.agent_id = ? AND d.status = 'done' AND d.raw_content IS NOT NULL)
+    WHERE d.agent_id = ? AND d.status = 'done' AND (d.raw_content IS NOT NULL OR EXISTS (SELECT 1 FROM document_content_parts AS p WHERE p.document_id = d.id)))
   WHERE delivered < total
     AND sourceRef NOT IN (SELECT source_ref FROM dreaming_evidence_exclusions WHERE agent_id = ?)`;
 const UNDELIVERED_PAGE = `${UNDELIVERED_SOURCES} ORDER BY at, kind, tie LIMIT ? OFFSET ?`;
@@ -48,10 +48,14 @@ export function undeliveredEvidenceChars(sql: SqlExecutor, agentId: string): num
   return sql.get<{ chars: number | null }>(raw(UNDELIVERED_CHARS, agentId, agentId, agentId, agentId))?.chars ?? 0;
 }
 
+// A document's text: its `raw_content`, or its parts in order for a large one (migration 8).
+const DOCUMENT_TEXT =
+  "coalesce(raw_content, (SELECT group_concat(p.text, '' ORDER BY p.part) FROM document_content_parts AS p WHERE p.document_id = documents.id))";
+
 const RENDERING: Readonly<Record<string, string>> = {
   transcript: 'SELECT content AS text FROM session_transcripts WHERE agent_id = ? AND session_key = ?',
   memory: 'SELECT content AS text FROM memories WHERE agent_id = ? AND id = ?',
-  document: 'SELECT raw_content AS text FROM documents WHERE agent_id = ? AND id = ?',
+  document: `SELECT ${DOCUMENT_TEXT} AS text FROM documents WHERE agent_id = ? AND id = ?`,
 };
 
 /**
@@ -81,7 +85,7 @@ const LOOKUPS: Readonly<Record<EvidenceSourceKind, string>> = {
   // A transcript is evidence once completed: its rendered content is what Dreaming reads.
   transcript:
     'SELECT agent_id, content AS text, (completed_at IS NOT NULL) AS ready FROM session_transcripts WHERE session_key = ? ORDER BY (agent_id = ?) DESC LIMIT 1',
-  document: "SELECT agent_id, raw_content AS text, (status = 'done') AS ready FROM documents WHERE id = ?",
+  document: `SELECT agent_id, ${DOCUMENT_TEXT} AS text, (status = 'done') AS ready FROM documents WHERE id = ?`,
   // An imported conversation, by its record id in the export.
   import:
     'SELECT agent_id, content AS text, (completed_at IS NOT NULL) AS ready FROM session_transcripts WHERE source_record_id = ? ORDER BY (agent_id = ?) DESC LIMIT 1',

@@ -1,4 +1,4 @@
-import type { ConnectorsTable, DocumentMemoriesTable, DocumentsTable } from './documents.js';
+import type { ConnectorsTable, DocumentContentPartsTable, DocumentMemoriesTable, DocumentsTable } from './documents.js';
 import type {
   DreamingEvidenceExclusionsTable,
   DreamingEvidenceOffsetsTable,
@@ -61,6 +61,7 @@ export interface DatabaseSchema {
   import_tombstones: ImportTombstonesTable;
   documents: DocumentsTable;
   document_memories: DocumentMemoriesTable;
+  document_content_parts: DocumentContentPartsTable;
   connectors: ConnectorsTable;
   memory_jobs: MemoryJobsTable;
   memory_jobs_archive: MemoryJobsArchiveTable;
@@ -109,6 +110,7 @@ const TABLES: { readonly [Name in TableName]: true } = {
   import_tombstones: true,
   documents: true,
   document_memories: true,
+  document_content_parts: true,
   connectors: true,
   memory_jobs: true,
   memory_jobs_archive: true,

@@ -29,6 +29,13 @@ export interface DocumentsTable {
   completed_at: number | null;
 }
 
+/** One part (about 1 MiB) of a large document's text; the parts in order are the whole text. */
+export interface DocumentContentPartsTable {
+  document_id: string;
+  part: number;
+  text: string;
+}
+
 export interface DocumentMemoriesTable {
   document_id: string;
   memory_id: string;

@@ -158,6 +158,14 @@ CREATE TABLE connectors (
     updated_at INTEGER NOT NULL
   );
 
+-- table document_content_parts
+CREATE TABLE document_content_parts (
+      document_id TEXT NOT NULL,
+      part INTEGER NOT NULL,
+      text TEXT NOT NULL,
+      PRIMARY KEY (document_id, part)
+    );
+
 -- table document_memories
 CREATE TABLE document_memories (
     document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { chunkText, chunkTextSliced } from '../../ingest/src/documents/chunk-text.js';
+import { DOCUMENT_PART_CHARS } from '../../ingest/src/documents/document-text.js';
+import { hashText } from '../../ingest/src/documents/hash-text.js';
+import type { EmbeddingProvider } from '../src/index.js';
+import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
+
+// Issue 11, item 13: big inputs never hold the event loop in one piece.
+
+const prose = (chars: number, seed = 1) => {
+  const words = ['kettle', 'cupboard', 'Kestrel', 'budget', 'tea', 'migration', 'Dana', 'review', 'the', 'of'];
+  const out: string[] = [];
+  let size = 0;
+  for (let i = 0; size < chars; i++) {
+    const word = `${words[(i * 7 + seed) % words.length]}${i % 13 === 12 ? '.' : ''} `;
+    out.push(word);
+    size += word.length;
+  }
+  return out.join('').slice(0, chars);
+};
+
+/** An embedder that notes, at its first call, whether a callback queued on the event loop had run. */
+function watchingEmbedder(): EmbeddingProvider & { loopRanBeforeFirstEmbed: boolean | undefined; arm(): void } {
+  const inner = createBagOfWordsEmbedder();
+  let ran = false;
+  const embedder = {
+    model: inner.model,
+    dimensions: inner.dimensions,
+    loopRanBeforeFirstEmbed: undefined as boolean | undefined,
+    arm() {
+      ran = false;
+      setImmediate(() => {
+        ran = true;
+      });
+    },
+    embed(texts: readonly string[]) {
+      embedder.loopRanBeforeFirstEmbed ??= ran;
+      return inner.embed(texts);
+    },
+  };
+  return embedder;
+}
+
+describe('rememberMany', () => {
+  it('lets the event loop run while validating large items, before the first embedding call', async () => {
+    const embedder = watchingEmbedder();
+    const { engine } = await createTestEngine({ embedder, config: { hints: { enabled: false } } });
+    // 24 × 60 KiB: under the old 100-item validation chunk this was validated in one go.
+    const memories = Array.from({ length: 24 }, (_, i) => ({ content: prose(60 * 1024, i) }));
+    embedder.arm();
+    const stored = await engine.rememberMany({ agentId: 'a', memories });
+    expect(stored).toHaveLength(24);
+    expect(embedder.loopRanBeforeFirstEmbed).toBe(true);
+  });
+});
+
+describe('document embedding', () => {
+  it('lets the event loop run between embedding batches, even with an embedder that answers at once', async () => {
+    let turns = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    const seen: number[] = [];
+    const inner = createBagOfWordsEmbedder();
+    const embedder: EmbeddingProvider = {
+      model: inner.model,
+      dimensions: inner.dimensions,
+      embed(texts) {
+        seen.push(turns);
+        // ~6 ms of CPU per batch, answered without waiting on anything (like an in-process model).
+        const until = performance.now() + 6;
+        while (performance.now() < until);
+        return inner.embed(texts);
+      },
+    };
+    const { engine } = await createTestEngine({
+      embedder,
+      config: { documents: { chunkSize: 100, chunkOverlap: 0, embedBatchSize: 2 }, hints: { enabled: false } },
+    });
+    await engine.documents.add({ agentId: 'a', content: prose(6000) });
+    setImmediate(tick);
+    await engine.runDue();
+    ticking = false;
+    expect(seen.length).toBeGreaterThan(10);
+    // Before: every batch chained on microtasks, so the loop never turned between them.
+    expect(seen.at(-1)).toBeGreaterThan(seen[0] ?? 0);
+  });
+});
+
+describe('large documents', () => {
+  it('stores a large text in parts, so no statement writes or rewrites it whole, and still ingests and cites it', async () => {
+    const db = new Database(':memory:');
+    const { engine } = await createTestEngine({
+      database: { database: db },
+      config: { documents: { maxBytes: 8 * 1024 * 1024 }, hints: { enabled: false } },
+    });
+    const content = `${prose(2.5 * DOCUMENT_PART_CHARS)} The closing line names the Zanzibar archive.`;
+    const { id } = await engine.documents.add({ agentId: 'a', content });
+    const row = () =>
+      db.prepare('SELECT raw_content, content_hash, status FROM documents WHERE id = ?').get(id) as {
+        raw_content: string | null;
+        content_hash: string;
+        status: string;
+      };
+    expect(row().raw_content).toBeNull();
+    expect(row().content_hash).toBe(createHash('sha256').update(content).digest('hex'));
+    const parts = db
+      .prepare('SELECT part, length(text) AS n FROM document_content_parts WHERE document_id = ? ORDER BY part')
+      .all(id) as Array<{ part: number; n: number }>;
+    expect(parts.map((p) => p.part)).toEqual([0, 1, 2]);
+    expect(parts.every((p) => p.n <= DOCUMENT_PART_CHARS + 1)).toBe(true);
+
+    await engine.runDue();
+    expect(row().status).toBe('done');
+    const { results } = await engine.recall({ agentId: 'a', query: 'Zanzibar archive' });
+    expect(results[0]?.content).toContain('Zanzibar archive');
+    // Dreaming reads the whole text from its parts.
+    const applied = await engine.dreaming.apply({
+      agentId: 'a',
+      operations: [
+        {
+          operation: 'create_entity',
+          payload: { name: 'Zanzibar archive' },
+          evidence: [{ sourceRef: `document:${id}`, quote: 'The closing line names the Zanzibar archive.' }],
+        },
+      ],
+    });
+    expect(applied.rejected).toEqual([]);
+  });
+
+  it('chunks and hashes in slices with the same results as in one piece', async () => {
+    const text = `${prose(300_000)}\n\n${'🙂'.repeat(DOCUMENT_PART_CHARS)}`;
+    expect(await chunkTextSliced(text, 2000, 200)).toEqual(chunkText(text, 2000, 200));
+    expect(await hashText(text)).toBe(createHash('sha256').update(text).digest('hex'));
+  });
+});

@@ -1,0 +1,59 @@
+import { createTimeSlicer } from '@memory/core';
+import {
+  countDocumentParts,
+  type DocumentRow,
+  deleteDocumentParts,
+  findDocumentPart,
+  insertDocumentPart,
+  type Store,
+} from '@memory/store';
+
+/**
+ * Characters per stored part of a large document's text. Writing or reading 1 Mi characters is a
+ * few milliseconds; a 50 MB text in one statement held the event loop ~0.4 s, and in the document
+ * row every status change rewrote it.
+ */
+export const DOCUMENT_PART_CHARS = 1024 * 1024;
+
+/** The text in parts of at most `size` characters, never splitting a surrogate pair. */
+export function* textParts(text: string, size = DOCUMENT_PART_CHARS): Generator<string> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + size);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
+/** True when a text is stored in parts rather than in the document row. */
+export const storedInParts = (text: string): boolean => text.length > DOCUMENT_PART_CHARS;
+
+/**
+ * Stores a large document's text as parts, each its own short transaction, letting the event loop
+ * run between ~10 ms slices. Parts of an earlier attempt are replaced. Called before the row that
+ * points at them is written (or moved on), so a crash part-way leaves only unreferenced parts.
+ */
+export async function writeDocumentParts(store: Store, documentId: string, text: string): Promise<void> {
+  const slicer = createTimeSlicer();
+  store.write((sql) => deleteDocumentParts(sql, documentId));
+  let part = 0;
+  for (const piece of textParts(text)) {
+    const index = part++;
+    store.write((sql) => insertDocumentPart(sql, documentId, index, piece));
+    if (slicer.due()) await slicer.yield();
+  }
+}
+
+/** A document's stored text: its `raw_content`, or its parts read one by one with the loop let run between. */
+export async function readDocumentText(store: Store, doc: DocumentRow): Promise<string> {
+  if (doc.raw_content !== null) return doc.raw_content;
+  const slicer = createTimeSlicer();
+  const count = store.read((sql) => countDocumentParts(sql, doc.id));
+  const parts: string[] = [];
+  for (let part = 0; part < count; part++) {
+    parts.push(store.read((sql) => findDocumentPart(sql, doc.id, part)) ?? '');
+    if (slicer.due()) await slicer.yield();
+  }
+  return parts.join('');
+}

@@ -1,0 +1,72 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createOfflineEmbedder } from '../src/index.js';
+
+// Issue 11, item 13: the offline embedder's per-text work moves off the event loop for large
+// batches, with the same results as in-process.
+
+const WORDS = ['kettle', 'cupboard', 'Kestrel', 'budget', 'tea', 'migration', 'Dana', 'zqxjv', 'the', 'of', 'Alice’s'];
+const text = (n: number, words: number) =>
+  Array.from({ length: words }, (_, i) => `${WORDS[(n * 7 + i * 3) % WORDS.length]}${i % 9 === 8 ? '.' : ''}`).join(
+    ' ',
+  );
+
+const inProcess = createOfflineEmbedder({ workerMinChars: Number.POSITIVE_INFINITY, worker: false });
+const offLoop = createOfflineEmbedder({ workerMinChars: 0 });
+afterAll(() => offLoop.close());
+
+/** The longest gap of a 1 ms timer while `work` runs: how long the event loop was held. */
+async function longestStall(work: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  await work();
+  clearInterval(timer);
+  return Math.max(longest, performance.now() - last);
+}
+
+describe('offline embedder worker', () => {
+  it('gives bit-identical vectors to the in-process path', async () => {
+    const texts = [
+      '',
+      'the of and',
+      '😀😀',
+      'Alice’s kettle is in the cupboard',
+      ...Array.from({ length: 40 }, (_, i) => text(i, 50 + i * 13)),
+    ];
+    const here = await inProcess.embed(texts);
+    const there = await offLoop.embed(texts);
+    expect(there).toHaveLength(texts.length);
+    for (const [i, v] of there.entries()) expect([...v]).toEqual([...(here[i] as Float32Array)]);
+  });
+
+  it('keeps the event loop free while a large batch is embedded', async () => {
+    const big = Array.from({ length: 64 }, (_, i) => text(i, 12_000)); // ~64 × 80 kB
+    await offLoop.embed(['warm up the worker']);
+    // What the batch holds the loop for when embedded in one go on the main thread.
+    const started = performance.now();
+    await inProcess.embed(big);
+    const blocking = performance.now() - started;
+    const stall = await longestStall(() => offLoop.embed(big));
+    // Relative to the blocking time: a loaded machine adds its own scheduling gaps to both.
+    expect(stall).toBeLessThan(blocking / 3);
+  });
+
+  it('slices a large batch in-process when it has no worker, with the same results', async () => {
+    const sliced = createOfflineEmbedder({ workerMinChars: 0, worker: false });
+    const big = Array.from({ length: 64 }, (_, i) => text(i, 12_000));
+    const started = performance.now();
+    const here = await inProcess.embed(big);
+    const blocking = performance.now() - started;
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const there = await sliced.embed(big);
+    clearInterval(timer);
+    for (const [i, v] of there.entries()) expect([...v]).toEqual([...(here[i] as Float32Array)]);
+    // The loop ran between slices: roughly once per 10 ms of work.
+    expect(ticks).toBeGreaterThan(Math.min(5, blocking / 40));
+  });
+});
