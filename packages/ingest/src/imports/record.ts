@@ -1,4 +1,4 @@
-import { isValidSessionKey, type MemoryConfig } from '@memory/core';
+import { isValidSessionKey, type MemoryConfig, parseTime, timeProblem, versionProblem } from '@memory/core';
 import { z } from 'zod';
 
 /** Why a line was rejected. Stable codes, listed with each record outcome. */
@@ -15,7 +15,9 @@ export type RejectReason =
   /** The key and every fallback for it (`<key>#<id>`, `<key>#<source>:<id>`) are taken or too long. */
   | 'session_key_conflict'
   /** The database refused this record's write (a constraint); the rest of its batch went in. */
-  | 'write_failed';
+  | 'write_failed'
+  /** The record names a `version` of the format this reader does not know (signet-export v1 only). */
+  | 'unsupported_version';
 
 const recordSchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
@@ -67,10 +69,14 @@ export function parseRecord(line: string, limits: MemoryConfig['imports']): Pars
   }
   const r = parsed.data;
   const fail = (reason: RejectReason, detail: string): ParsedRecord => ({ ok: false, reason, detail, id: r.id });
+  const version = versionProblem(r['version'], [1]);
+  if (version) return fail('unsupported_version', version);
   if (!isValidSessionKey(r.session_key))
     return fail('invalid_session_key', 'session_key: 1–512 characters, no control characters or lone surrogates');
-  const timestamp = typeof r.timestamp === 'number' ? r.timestamp : Date.parse(r.timestamp);
-  if (!Number.isFinite(timestamp)) return fail('schema_violation', 'timestamp: not a valid time');
+  // The one rule for times: epoch milliseconds or ISO-8601, within years 1–9999.
+  const timestamp = parseTime(r.timestamp);
+  if (timestamp === undefined)
+    return fail('schema_violation', `timestamp: ${timeProblem(r.timestamp) ?? 'not a valid time'}`);
   if (r.messages.length > limits.maxMessages)
     return fail('too_many_messages', `${r.messages.length} messages (at most ${limits.maxMessages})`);
   const big = r.messages.findIndex((m) => Buffer.byteLength(m.content, 'utf8') > limits.maxMessageBytes);
