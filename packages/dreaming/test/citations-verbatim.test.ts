@@ -3,7 +3,7 @@ import { completeTranscript, type Store, upsertTranscript } from '@memory/store'
 import { createTestStore, insertMemory } from '@memory/store/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkCitations } from '../src/citations.js';
+import { type Citation, checkCitations, MAX_QUOTE_CHARS } from '../src/citations.js';
 
 // What "verbatim" means for a Dreaming citation: the quote must be a substring of the evidence,
 // UTF-16 code unit for code unit, after ONE normalization applied to both sides (`canonical` in
@@ -126,5 +126,38 @@ describe('citations are verbatim: byte-exact after NFC and line-ending normaliza
         },
       ),
     );
+  });
+});
+
+describe('citation check edges', () => {
+  const LONG = `${'The incident review found three causes. '.repeat(60)}End.`;
+
+  it('accepts a verbatim quote of exactly MAX_QUOTE_CHARS and rejects one character more', async () => {
+    const store = await createTestStore();
+    memory(store, 'long', LONG);
+    expect(LONG.length).toBeGreaterThan(MAX_QUOTE_CHARS + 1);
+    expect(check(store, 'memory:long', LONG.slice(0, MAX_QUOTE_CHARS))).toMatchObject({ ok: true });
+    expect(check(store, 'memory:long', LONG.slice(0, MAX_QUOTE_CHARS + 1))).toEqual({
+      ok: false,
+      reason: expect.stringMatching(new RegExp(`evidence\\[0\\]: quote at most ${MAX_QUOTE_CHARS} characters`)),
+    });
+  });
+
+  it('treats a quote that is not a string as missing', async () => {
+    const store = await seeded();
+    for (const quote of [12345678901, undefined, null, ['approved the Q3 budget']])
+      expect(
+        store.read((sql) => checkCitations(sql, 'a', [{ sourceRef: 'memory:m', quote } as unknown as Citation])),
+      ).toEqual({ ok: false, reason: expect.stringMatching(/quote at least 8 characters copied verbatim/) });
+  });
+
+  it('names a bad reference in the reason, cut to 80 characters', async () => {
+    const store = await seeded();
+    const ref = `url:${'x'.repeat(200)}`;
+    const result = store.read((sql) => checkCitations(sql, 'a', [{ sourceRef: ref, quote: 'approved the Q3 budget' }]));
+    expect(result).toEqual({
+      ok: false,
+      reason: `evidence[0]: "${ref.slice(0, 80)}" is not an evidence reference; use transcript:<sessionKey>, memory:<id>, document:<id> or import:<recordId>`,
+    });
   });
 });
