@@ -43,6 +43,7 @@ export const MUTATION_GROUPS = {
       'packages/engine/test/memory-writer.property.test.ts',
       'packages/ingest/test/remember-scope.test.ts',
       'packages/store/test/repositories.test.ts',
+      'packages/store/test/create-memories.test.ts',
     ],
   },
   queue: {

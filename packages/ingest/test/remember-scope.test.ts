@@ -11,7 +11,7 @@ import type { MemoryWriter } from '../src/writer.js';
 // agents saving the same text in one batch are two scopes: neither copy is a duplicate of the
 // other, and each gets its vector.
 
-function writer(store: Store): MemoryWriter {
+function writer(store: Store, embedded: string[] = []): MemoryWriter {
   const config = resolveConfig({});
   return {
     store,
@@ -20,7 +20,10 @@ function writer(store: Store): MemoryWriter {
     embedder: store.guard.embedder({
       model: 'unit',
       dimensions: 2,
-      embed: async (texts) => texts.map(() => Float32Array.from([1, 0])),
+      embed: async (texts) => {
+        embedded.push(...texts);
+        return texts.map(() => Float32Array.from([1, 0]));
+      },
     }),
   };
 }
@@ -32,7 +35,8 @@ describe('rememberMany across scopes in one batch', () => {
   it('writes and embeds the same text once per agent, and dedups only within an agent', async () => {
     const store = await createTestStore({ vectorExtension: 'off' });
     const text = 'Same words, two agents.';
-    const results = await rememberMany(writer(store), [
+    const embedded: string[] = [];
+    const results = await rememberMany(writer(store, embedded), [
       { agentId: 'a', content: text },
       { agentId: 'b', content: text },
       { agentId: 'a', content: text },
@@ -46,5 +50,7 @@ describe('rememberMany across scopes in one batch', () => {
     expect(bAgain).toEqual({ id: b?.id, deduped: true });
     expect(vectorsOf(store, 'a', a?.id ?? '')).toHaveLength(1);
     expect(vectorsOf(store, 'b', b?.id ?? '')).toHaveLength(1);
+    // Embedding is paid once per agent and content, never for a duplicate of the same batch.
+    expect(embedded).toEqual([text, text]);
   });
 });
