@@ -56,6 +56,7 @@ export const MUTATION_GROUPS = {
     tests: [
       'packages/queue/test/transitions.test.ts',
       'packages/queue/test/lease-token.test.ts',
+      'packages/queue/test/lease-order.test.ts',
       'packages/queue/test/model.test.ts',
       'packages/queue/test/worker.test.ts',
     ],
