@@ -88,3 +88,59 @@ describe('fetchDocument never reaches a loopback server without the allow-list',
     expect(server.hits.length).toBe(hitsBefore);
   });
 });
+
+describe('every refused range names its reason', () => {
+  it.each([
+    ['0.1.2.3', 'unspecified'],
+    ['10.255.0.1', 'private'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['100.127.255.255', 'carrier-grade NAT'],
+    ['169.254.169.254', 'link-local'],
+    ['172.31.0.1', 'private'],
+    ['192.0.0.8', 'reserved'],
+    ['192.168.255.255', 'private'],
+    ['198.18.0.1', 'benchmarking'],
+    ['198.19.255.255', 'benchmarking'],
+    ['224.0.0.251', 'multicast'],
+    ['240.0.0.1', 'reserved'],
+    ['255.255.255.255', 'reserved'],
+    ['::', 'unspecified'],
+    ['fdff::1', 'private'],
+    ['febf::1', 'link-local'],
+    ['ff05::2', 'multicast'],
+    ['64:ff9b::808:808', 'NAT64'],
+    ['64:ff9b::8.8.8.8', 'NAT64'],
+  ])('%s is refused as %s', (address, reason) => {
+    expect(blockedReason(address)).toBe(reason);
+  });
+
+  it.each([
+    '100.128.0.0',
+    '172.32.0.1',
+    '192.0.1.1',
+    '198.20.0.0',
+    '223.255.255.255',
+    'fec0::1',
+    '64:ff9c::1',
+    '2606:4700::1111',
+  ])('%s is public', (address) => {
+    expect(blockedReason(address)).toBeUndefined();
+  });
+});
+
+describe('allow-list entries by family', () => {
+  it('matches IPv6 CIDRs against IPv6 addresses only, and bracketed IPv6 hosts by name', () => {
+    expect(isAllowed('fd12::7', 'x', ['fd12::/16'])).toBe(true);
+    expect(isAllowed('fd13::7', 'x', ['fd12::/16'])).toBe(false);
+    expect(isAllowed('::1', '[::1]', ['::1'])).toBe(true);
+    expect(isAllowed('::1', '[::1]', ['[::1]'])).toBe(false);
+    // A v4 CIDR never opens a v6 address and the other way round, even when the bits would line up.
+    expect(isAllowed('::a00:1', 'x', ['10.0.0.0/8'])).toBe(false);
+    expect(isAllowed('10.0.0.1', 'x', ['::/0'])).toBe(false);
+    expect(isAllowed('10.0.0.1', 'x', ['0.0.0.0/0'])).toBe(true);
+    // An exact address entry matches the resolved address whatever name led there.
+    expect(isAllowed('127.0.0.1', 'localhost', ['127.0.0.1'])).toBe(true);
+    // A host name entry with a prefix is not a CIDR.
+    expect(isAllowed('10.0.0.1', 'intranet', ['intranet/8'])).toBe(false);
+  });
+});
