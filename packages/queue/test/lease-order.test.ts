@@ -21,13 +21,24 @@ describe('lease order across job types', () => {
   });
 
   it('an older run_at in a later-listed type beats a newer one in an earlier-listed type', async () => {
-    for (const insertOlderFirst of [true, false]) {
-      const { queue } = await setup();
-      const older = () => queue.enqueue({ jobType: 'b', runAt: T0 - 10 });
-      const newer = () => queue.enqueue({ jobType: 'a', runAt: T0 - 5 });
-      const [o] = insertOlderFirst ? [older(), newer()] : [newer(), older()].reverse();
-      expect(queue.lease(['a', 'b'], 'w')?.id).toBe(o?.id);
-    }
+    for (const insertOlderFirst of [true, false])
+      for (const types of [
+        ['a', 'b'],
+        ['b', 'a'],
+      ]) {
+        const { queue } = await setup();
+        const older = () => queue.enqueue({ jobType: 'b', runAt: T0 - 10 });
+        const newer = () => queue.enqueue({ jobType: 'a', runAt: T0 - 5 });
+        let olderJob: { id: string };
+        if (insertOlderFirst) {
+          olderJob = older();
+          newer();
+        } else {
+          newer();
+          olderJob = older();
+        }
+        expect(queue.lease(types, 'w')?.id).toBe(olderJob.id);
+      }
   });
 });
 
