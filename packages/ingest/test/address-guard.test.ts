@@ -132,6 +132,9 @@ describe('allow-list entries by family', () => {
   it('matches IPv6 CIDRs against IPv6 addresses only, and bracketed IPv6 hosts by name', () => {
     expect(isAllowed('fd12::7', 'x', ['fd12::/16'])).toBe(true);
     expect(isAllowed('fd13::7', 'x', ['fd12::/16'])).toBe(false);
+    expect(isAllowed('fd12:abcd:1::7', 'x', ['fd12::/16'])).toBe(true);
+    expect(isAllowed('fd12:abcd:1::7', 'x', ['fd12:abcd::/32'])).toBe(true);
+    expect(isAllowed('fd12:abce:1::7', 'x', ['fd12:abcd::/32'])).toBe(false);
     expect(isAllowed('::1', '[::1]', ['::1'])).toBe(true);
     expect(isAllowed('::1', '[::1]', ['[::1]'])).toBe(false);
     // A v4 CIDR never opens a v6 address and the other way round, even when the bits would line up.
