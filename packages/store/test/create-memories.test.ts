@@ -1,0 +1,204 @@
+import { createSequentialIds, isMemoryError } from '@memory/core';
+import { describe, expect, it } from 'vitest';
+import {
+  type ContentCause,
+  changeMemory,
+  createMemories,
+  findMemory,
+  listHistory,
+  type MemoryWriteDeps,
+  type NewMemory,
+  prepareContent,
+} from '../src/index.js';
+import { raw } from '../src/sql.js';
+import { createTestStore, insertMemory } from '../src/testing.js';
+
+// The memory writer's create path: what a new memory is written with, what happens to a
+// duplicate, and what the writer refuses to pretend. Each case here failed under a mutation of
+// create-memories.ts or memories.ts that the engine-level tests let through.
+
+const NOW = Date.UTC(2026, 0, 1);
+
+function deps(causes: Array<[string, ContentCause]> = []): MemoryWriteDeps {
+  return {
+    ids: createSequentialIds('w'),
+    vectorAvailable: false,
+    inlineEntityLinking: false,
+    onContentLive: (_sql, memory) => causes.push([memory.id, memory.cause]),
+  };
+}
+
+const memory = (agentId: string, content: string, extra: Partial<NewMemory> = {}): NewMemory => ({
+  agentId,
+  content: prepareContent(content),
+  type: 'fact',
+  importance: 0.5,
+  audit: {},
+  ...extra,
+});
+
+describe('createMemories', () => {
+  it('writes every field it is given, and the documented default for every field it is not', async () => {
+    const store = await createTestStore();
+    const [full, bare] = store.write((sql) =>
+      createMemories(
+        sql,
+        deps(),
+        [
+          memory('a', 'Full memory.', {
+            type: 'decision',
+            importance: 0.9,
+            confidence: 0.4,
+            project: 'kestrel',
+            category: 'planning',
+            source: { type: 'transcript', id: 's1' },
+            tags: ['x', 'y'],
+            who: 'dana',
+            why: 'asked twice',
+            linkedEntities: [{ type: 'contact', refId: '7' }],
+            pinned: true,
+            expiresAt: NOW + 1000,
+            createdAt: NOW - 5000,
+          }),
+          memory('a', 'Bare memory.'),
+        ],
+        NOW,
+      ),
+    );
+    const rowOf = (id: string) => store.read((sql) => findMemory(sql, 'a', id));
+    expect(rowOf(full?.id ?? '')).toMatchObject({
+      type: 'decision',
+      importance: 0.9,
+      confidence: 0.4,
+      project: 'kestrel',
+      category: 'planning',
+      source_type: 'transcript',
+      source_id: 's1',
+      tags: '["x","y"]',
+      who: 'dana',
+      why: 'asked twice',
+      linked_entities: '[{"type":"contact","refId":"7"}]',
+      pinned: 1,
+      expires_at: NOW + 1000,
+      created_at: NOW - 5000,
+      updated_at: NOW,
+    });
+    expect(rowOf(bare?.id ?? '')).toMatchObject({
+      confidence: 1,
+      project: null,
+      category: null,
+      source_type: null,
+      source_id: null,
+      tags: '[]',
+      who: null,
+      why: null,
+      linked_entities: '[]',
+      pinned: 0,
+      expires_at: null,
+      embedding_model: null,
+      created_at: NOW,
+    });
+  });
+
+  it('records the creation in history with the type and source, and tells the host the content is live', async () => {
+    const store = await createTestStore();
+    const causes: Array<[string, ContentCause]> = [];
+    const writer = deps(causes);
+    const [created, again] = store.write((sql) =>
+      createMemories(
+        sql,
+        writer,
+        [memory('a', 'Sourced memory.', { source: { type: 'transcript', id: 's1' } }), memory('a', 'Sourced memory.')],
+        NOW,
+      ),
+    );
+    expect(again).toEqual({ id: created?.id, deduped: true });
+    expect(causes).toEqual([[created?.id, 'created']]);
+    const history = store.read((sql) => listHistory(sql, 'a', created?.id ?? ''));
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ event: 'created', new_content: 'Sourced memory.', old_content: null });
+    expect(JSON.parse(history[0]?.metadata ?? '{}')).toEqual({
+      type: 'fact',
+      source: { type: 'transcript', id: 's1' },
+    });
+    const [plain] = store.write((sql) => createMemories(sql, writer, [memory('a', 'Unsourced memory.')], NOW));
+    const plainHistory = store.read((sql) => listHistory(sql, 'a', plain?.id ?? ''));
+    expect(JSON.parse(plainHistory[0]?.metadata ?? '{}')).toEqual({ type: 'fact' });
+  });
+
+  it('refuses to report a refused insert as a duplicate when no live duplicate exists', async () => {
+    const store = await createTestStore();
+    // Something other than the dedup index refuses the row (here a trigger): the writer must not
+    // invent an id or a dedup, it fails the write.
+    store.database.exec(
+      'CREATE TEMP TRIGGER refuse_memories BEFORE INSERT ON memories BEGIN SELECT RAISE(IGNORE); END',
+    );
+    let thrown: unknown;
+    try {
+      store.write((sql) => createMemories(sql, deps(), [memory('a', 'Refused memory.')], NOW));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isMemoryError(thrown, 'STORAGE_ERROR')).toBe(true);
+    expect(thrown).toMatchObject({
+      message: 'a memory insert was refused without a live duplicate',
+      details: { agentId: 'a' },
+    });
+    expect(store.read((sql) => sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM memory_history')))?.n).toBe(0);
+  });
+});
+
+describe('insertMemory defaults and the cold copy', () => {
+  it('fills the defaults for optional columns a caller leaves out', async () => {
+    const store = await createTestStore();
+    const content = prepareContent('Direct row.');
+    store.write((sql) =>
+      insertMemory(sql, {
+        id: 'direct',
+        agent_id: 'a',
+        type: 'fact',
+        content: content.content,
+        normalized_content: content.normalized,
+        content_hash: content.hash,
+        created_at: NOW,
+        updated_at: NOW,
+        // The columns the type requires are left out on purpose: the statement has defaults.
+      } as Parameters<typeof insertMemory>[1]),
+    );
+    expect(store.read((sql) => findMemory(sql, 'a', 'direct'))).toMatchObject({
+      confidence: 1,
+      importance: 0.5,
+      category: null,
+      tags: '[]',
+      why: null,
+      linked_entities: '[]',
+      expires_at: null,
+      pinned: 0,
+    });
+  });
+
+  it('keeps a lossless copy of the row before its content is replaced', async () => {
+    const store = await createTestStore();
+    const writer = deps();
+    const [created] = store.write((sql) =>
+      createMemories(sql, writer, [memory('a', 'Before the change.', { tags: ['t'] })], NOW),
+    );
+    const before = store.read((sql) => findMemory(sql, 'a', created?.id ?? ''));
+    store.write((sql) =>
+      changeMemory(
+        sql,
+        writer,
+        { agentId: 'a', id: created?.id ?? '', content: prepareContent('After the change.'), audit: { reason: 'fix' } },
+        NOW + 1,
+      ),
+    );
+    const cold = store.read((sql) =>
+      sql.all<{ agent_id: string; row_json: string; reason: string }>(
+        raw('SELECT agent_id, row_json, reason FROM memories_cold'),
+      ),
+    );
+    expect(cold).toHaveLength(1);
+    expect(cold[0]).toMatchObject({ agent_id: 'a', reason: 'fix' });
+    expect(JSON.parse(cold[0]?.row_json ?? '{}')).toEqual(before);
+  });
+});

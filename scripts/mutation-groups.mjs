@@ -1,0 +1,118 @@
+// The modules where a silent bug costs most, grouped for mutation testing (`npm run test:mutation`).
+// Each group names the source it mutates and the test files that guard it: Stryker runs only those
+// (the covering tests of each mutant among them), so a group's score is what its own tests catch,
+// a lower bound of what the whole suite catches. Line ranges (`file:from-to`) keep a group to the
+// code it is about.
+
+/** @type {Record<string, { mutate: string[], tests: string[], why: string }>} */
+export const MUTATION_GROUPS = {
+  'scope-filters': {
+    why: 'store reads that apply the agent scope: lexical search, hints, recall reads, transcripts',
+    mutate: [
+      'packages/store/src/repositories/lexical-search.ts',
+      'packages/store/src/repositories/hints.ts',
+      'packages/store/src/repositories/recall-reads.ts',
+      'packages/store/src/repositories/transcripts.ts',
+    ],
+    tests: [
+      'packages/store/test/lexical-search.test.ts',
+      'packages/store/test/repositories.test.ts',
+      'packages/engine/test/scope-isolation.property.test.ts',
+      'packages/engine/test/recall-scope.property.test.ts',
+      'packages/engine/test/scope.test.ts',
+      'packages/engine/test/recall.test.ts',
+      'packages/engine/test/hybrid-recall.test.ts',
+      'packages/engine/test/transcripts.test.ts',
+      'packages/engine/test/transcripts-scope.test.ts',
+      'packages/engine/test/imports.test.ts',
+      'packages/engine/test/imports-checkpoint.test.ts',
+      'packages/dreaming/test/tools.test.ts',
+    ],
+  },
+  dedup: {
+    why: 'content-hash dedup: the memories repository, the memory writer create path, the batch dedup of rememberMany',
+    mutate: [
+      'packages/store/src/repositories/memories.ts',
+      'packages/store/src/memory-writer/create-memories.ts',
+      'packages/ingest/src/remember.ts:39-49',
+    ],
+    tests: [
+      'packages/engine/test/dedup-scope.test.ts',
+      'packages/engine/test/remember.test.ts',
+      'packages/engine/test/lifecycle.test.ts',
+      'packages/engine/test/memory-writer.property.test.ts',
+      'packages/ingest/test/remember-scope.test.ts',
+      'packages/store/test/repositories.test.ts',
+      'packages/store/test/create-memories.test.ts',
+    ],
+  },
+  queue: {
+    why: "the queue's lease and fail operations and the lease guard every holder's call goes through",
+    mutate: [
+      'packages/queue/src/operations/lease.ts',
+      'packages/queue/src/operations/fail.ts',
+      'packages/queue/src/operations/lease-guard.ts',
+    ],
+    tests: [
+      'packages/queue/test/transitions.test.ts',
+      'packages/queue/test/lease-token.test.ts',
+      'packages/queue/test/lease-order.test.ts',
+      'packages/queue/test/model.test.ts',
+      'packages/queue/test/worker.test.ts',
+    ],
+  },
+  'transaction-guard': {
+    why: 'no provider call inside a write transaction, no async write callback',
+    mutate: ['packages/store/src/transaction-guard.ts', 'packages/store/src/open-store.ts:186-206'],
+    tests: [
+      'packages/store/test/transaction-guard.test.ts',
+      'packages/store/test/transaction-guard-checks.test.ts',
+      'packages/store/test/store.test.ts',
+    ],
+  },
+  citations: {
+    why: "Dreaming's citation check: evidence in scope, quoted verbatim",
+    mutate: ['packages/dreaming/src/citations.ts'],
+    tests: [
+      'packages/dreaming/test/citations.test.ts',
+      'packages/dreaming/test/citations-verbatim.test.ts',
+      'packages/dreaming/test/apply.test.ts',
+    ],
+  },
+  imports: {
+    why: 'the import state machine: inventory checkpoints, batches, ownership, pause/resume/cancel, final status',
+    // The state machine itself; record validation, spooling, line scanning and the views are other
+    // subjects (and another change is reworking the validators).
+    mutate: [
+      'packages/ingest/src/imports/context.ts',
+      'packages/ingest/src/imports/run-import.ts',
+      'packages/ingest/src/imports/inventory.ts',
+      'packages/ingest/src/imports/process-records.ts',
+      'packages/ingest/src/imports/set-status.ts',
+    ],
+    tests: [
+      'packages/engine/test/imports.test.ts',
+      'packages/engine/test/imports-checkpoint.test.ts',
+      'packages/engine/test/scope-isolation.property.test.ts',
+    ],
+  },
+  'address-guard': {
+    why: 'which addresses a document fetch may reach (SSRF)',
+    mutate: ['packages/ingest/src/documents/address-guard.ts'],
+    tests: [
+      'packages/ingest/test/documents-units.test.ts',
+      'packages/ingest/test/address-guard.test.ts',
+      'packages/ingest/test/fetch-document.test.ts',
+    ],
+  },
+  fusion: {
+    why: "recall's fusion, dampening and recency (pure scoring)",
+    mutate: ['packages/recall/src/shaping.ts'],
+    tests: [
+      'packages/recall/test/shaping.test.ts',
+      'packages/recall/test/shaping-edges.test.ts',
+      'packages/engine/test/recall-min-score.test.ts',
+      'packages/engine/test/hybrid-recall.test.ts',
+    ],
+  },
+};
