@@ -8,7 +8,7 @@ import { createTestStore } from '../src/testing.js';
 describe('schema coverage', () => {
   it('types every table of a freshly migrated database, and no table that does not exist', async () => {
     const store = await createTestStore();
-    // The vec0 mirror is created at run time; create it so its shadow tables are in the dump too.
+    // vec0 tables are created at run time; create one so its shadow tables are in the dump too.
     store.write((sql) => ensureVectorIndex(sql, store.vector.available, 'test-model', 8, store.clock.now()));
     const rows = store.database
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
