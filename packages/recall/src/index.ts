@@ -1,7 +1,7 @@
 export { STOP_WORDS } from '@memory/store';
 export type { AfterResponseWriter } from './after-response.js';
 export { createAfterResponseWriter } from './after-response.js';
-export type { VectorCompleteness } from './channels/semantic.js';
+export type { VectorCompleteness, VectorSearchReport } from './channels/semantic.js';
 export { entityNameCandidates } from './channels/traversal.js';
 export type { SessionExcerpt } from './expand.js';
 export type { FormatRecallOptions } from './format.js';
