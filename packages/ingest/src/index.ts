@@ -12,6 +12,8 @@ export { extractText, htmlToText } from './documents/extract-text.js';
 export type { FetchedDocument, FetchFailure, FetchOptions } from './documents/fetch-document.js';
 export { DocumentFetchError, fetchDocument } from './documents/fetch-document.js';
 export { embedStoredMemories } from './embed-existing.js';
+export type { FillVectorsReport } from './fill-vectors.js';
+export { fillMissingVectors } from './fill-vectors.js';
 export type {
   ImportCounters,
   ImportRecordView,
