@@ -5,7 +5,7 @@ import { imports } from './0004-imports.js';
 import { hintsTelemetry } from './0005-hints-telemetry.js';
 import { dreamingSeam } from './0006-dreaming-seam.js';
 import { dreamingPasses } from './0007-dreaming-passes.js';
-import { vectorIndex } from './0008-vector-index.js';
+import { vectorIndex } from './0010-vector-index.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */

@@ -8,7 +8,7 @@ import type { Migration } from './migration.js';
 // new generation beside the old one, which answers until the build commits. The partial index on
 // `memories.embedding_model` finds live memories still lacking a vector for the current model.
 export const vectorIndex: Migration = {
-  version: 8,
+  version: 10,
   name: 'vector-index',
   statements: [
     `CREATE TABLE IF NOT EXISTS vector_indexes (
