@@ -85,6 +85,7 @@ export function storeMemoryVector(
   session: WriteSession,
   memory: { id: string; agentId: string; contentHash: string },
   embedding: MemoryVector,
+  cause?: ContentCause,
 ): void {
   upsertEmbedding(
     session.sql,
@@ -98,6 +99,8 @@ export function storeMemoryVector(
       now: session.now,
     },
     session.vectors,
+    // A memory created in this transaction has no vector to replace.
+    { fresh: cause === 'created' },
   );
 }
 
@@ -125,7 +128,7 @@ export function deriveLive(
 ): void {
   const { sql, deps } = session;
   if (embedding)
-    storeMemoryVector(session, { id: row.id, agentId: row.agent_id, contentHash: row.content_hash }, embedding);
+    storeMemoryVector(session, { id: row.id, agentId: row.agent_id, contentHash: row.content_hash }, embedding, cause);
   if (session.shouldLink(row.agent_id)) {
     linkMemoryToEntities(sql, { id: row.id, agentId: row.agent_id, content: row.content, now: session.now });
   }

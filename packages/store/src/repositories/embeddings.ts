@@ -6,9 +6,15 @@ function vectorBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
+function allFinite(vector: Float32Array): boolean {
+  for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) return false;
+  return true;
+}
+
 /**
- * Stores a canonical vector for a source, replacing one of the same model, and keeps the vector
- * index in step through `index` (omitted: canonical row only). Returns the new row's seq.
+ * Stores a canonical vector for a source, replacing one of the same model (`fresh`: the source is
+ * new and has none, so the lookup is skipped), and keeps the vector index in step through `index`
+ * (omitted: canonical row only). Returns the new row's seq.
  */
 export function upsertEmbedding(
   sql: SqlExecutor,
@@ -22,20 +28,23 @@ export function upsertEmbedding(
     now: number;
   },
   index?: VectorIndexWriter,
+  options: { fresh?: boolean } = {},
 ): number {
-  if (!(row.vector instanceof Float32Array) || !row.vector.every(Number.isFinite)) {
+  if (!(row.vector instanceof Float32Array) || !allFinite(row.vector)) {
     throw new MemoryError('PROVIDER_ERROR', 'a vector must be a Float32Array of finite values', {
       details: { sourceId: row.sourceId, model: row.model },
     });
   }
-  const previous = sql.get<{ seq: number }>(
-    raw(
-      'SELECT seq FROM embeddings WHERE source_type = ? AND source_id = ? AND model = ?',
-      row.sourceType,
-      row.sourceId,
-      row.model,
-    ),
-  );
+  const previous = options.fresh
+    ? undefined
+    : sql.get<{ seq: number }>(
+        raw(
+          'SELECT seq FROM embeddings WHERE source_type = ? AND source_id = ? AND model = ?',
+          row.sourceType,
+          row.sourceId,
+          row.model,
+        ),
+      );
   if (previous) {
     sql.run(raw('DELETE FROM embeddings WHERE seq = ?', previous.seq));
     index?.remove({ agentId: row.agentId, model: row.model, dimensions: row.vector.length, seq: previous.seq });

@@ -2,7 +2,7 @@ import type { SqlExecutor } from '../internal/sql.js';
 import { FRESH_LIST } from './cells.js';
 import { ensureVectorIndex, findVectorIndex, legacyMirror, type VectorIndex } from './indexes.js';
 import { deleteLegacyRow, insertLegacyRow } from './legacy-mirror.js';
-import { countPartitionVectors, ensurePartition, findPartition, type VectorPartition } from './partitions.js';
+import { countPartitionVectors, ensurePartition, findPartition } from './partitions.js';
 import { deleteVecRow, insertVecRow } from './vec-rows.js';
 
 /**
@@ -17,7 +17,7 @@ export class VectorIndexWriter {
   readonly #available: boolean;
   readonly #now: number;
   readonly #indexes = new Map<string, VectorIndex | undefined>();
-  readonly #partitions = new Map<string, VectorPartition>();
+  readonly #partitions = new Map<string, { generation: number; otherGeneration: number | null }>();
   #legacy: { model: string; dimensions: number } | null | undefined;
 
   constructor(sql: SqlExecutor, vectorAvailable: boolean, now: number) {
@@ -38,7 +38,7 @@ export class VectorIndexWriter {
   add(row: { agentId: string; model: string; seq: number; vector: Float32Array }): void {
     const index = this.#index(row.model, row.vector.length, true);
     if (!index) return;
-    const partition = this.#partition(index, row.agentId, true) as VectorPartition;
+    const partition = this.#partition(index, row.agentId, true) as { generation: number };
     insertVecRow(this.#sql, index.tableName, {
       agentId: row.agentId,
       generation: partition.generation,
@@ -84,14 +84,19 @@ export class VectorIndexWriter {
     return index;
   }
 
-  #partition(index: VectorIndex, agentId: string, create: boolean): VectorPartition | undefined {
+  #partition(
+    index: VectorIndex,
+    agentId: string,
+    create: boolean,
+  ): { generation: number; otherGeneration: number | null } | undefined {
     const key = `${index.id}\u0000${agentId}`;
     let partition = this.#partitions.get(key);
     if (!partition) {
       partition = create
         ? ensurePartition(this.#sql, index.id, agentId, this.#now)
         : findPartition(this.#sql, index.id, agentId);
-      if (partition) this.#partitions.set(key, partition);
+      if (partition)
+        this.#partitions.set(key, { generation: partition.generation, otherGeneration: partition.otherGeneration });
     }
     return partition;
   }
@@ -103,9 +108,9 @@ export class VectorIndexWriter {
 
   /** The legacy mirror is kept only while it answers for this model (its index is still filling). */
   #legacyFor(index: VectorIndex): boolean {
+    if (index.status !== 'filling') return false;
     const legacy = this.#legacyMirror();
     return (
-      index.status === 'filling' &&
       legacy !== undefined &&
       legacy.model === index.model &&
       legacy.dimensions === index.dimensions
