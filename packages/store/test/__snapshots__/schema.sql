@@ -28,9 +28,6 @@ CREATE INDEX dreaming_provenance_target ON dreaming_provenance (target_type, tar
 -- index embeddings_agent_model
 CREATE INDEX embeddings_agent_model ON embeddings (agent_id, model, seq);
 
--- index embeddings_hash
-CREATE INDEX embeddings_hash ON embeddings (agent_id, content_hash);
-
 -- index entities_agent_canonical
 CREATE UNIQUE INDEX entities_agent_canonical ON entities (agent_id, canonical_name) WHERE status = 'active';
 
