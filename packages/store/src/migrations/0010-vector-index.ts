@@ -37,6 +37,7 @@ export const vectorIndex: Migration = {
       vectors INTEGER NOT NULL DEFAULT 0,
       built_vectors INTEGER NOT NULL DEFAULT 0,
       drained_seq INTEGER NOT NULL DEFAULT 0,
+      drained_vectors INTEGER NOT NULL DEFAULT 0,
       other_generation INTEGER,
       built_at INTEGER,
       updated_at INTEGER NOT NULL,

@@ -59,6 +59,8 @@ export interface VectorPartitionsTable {
   built_vectors: number;
   /** ivf: vectors with a larger seq wait in the unassigned list. */
   drained_seq: number;
+  /** ivf: `vectors` when the lists last took in every fresh vector (the difference is about how many wait). */
+  drained_vectors: number;
   /** A generation being built or being removed: writers delete from it too. */
   other_generation: number | null;
   built_at: number | null;

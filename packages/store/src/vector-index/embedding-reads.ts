@@ -29,28 +29,6 @@ export function partitionVectorsAfter(
   );
 }
 
-/** How many of an agent's memory vectors of one model come after `afterSeq`, counting at most `cap`. */
-export function countPartitionVectorsAfter(
-  sql: SqlExecutor,
-  agentId: string,
-  model: string,
-  afterSeq: number,
-  cap: number,
-): number {
-  return (
-    sql.get<{ n: number }>(
-      raw(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM embeddings
-         WHERE agent_id = ? AND model = ? AND seq > ? AND source_type = 'memory' LIMIT ?)`,
-        agentId,
-        model,
-        afterSeq,
-        cap,
-      ),
-    )?.n ?? 0
-  );
-}
-
 /** The smallest and largest seq of an agent's memory vectors of one model. */
 export function partitionSeqRange(
   sql: SqlExecutor,

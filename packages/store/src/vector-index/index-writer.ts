@@ -110,10 +110,6 @@ export class VectorIndexWriter {
   #legacyFor(index: VectorIndex): boolean {
     if (index.status !== 'filling') return false;
     const legacy = this.#legacyMirror();
-    return (
-      legacy !== undefined &&
-      legacy.model === index.model &&
-      legacy.dimensions === index.dimensions
-    );
+    return legacy !== undefined && legacy.model === index.model && legacy.dimensions === index.dimensions;
   }
 }

@@ -95,9 +95,19 @@ export function partitionsNeedingBuild(sql: SqlExecutor, indexId: number, exactM
   );
 }
 
-/** ivf partitions of an index. */
-export function ivfPartitions(sql: SqlExecutor, indexId: number): VectorPartition[] {
-  return sql.all<VectorPartition>(raw(`${SELECT_PARTITION} WHERE index_id = ? AND layout = 'ivf'`, indexId));
+/**
+ * ivf partitions with about `threshold` fresh vectors or more (counted from the live-vector counter
+ * since the last full drain, so finding them reads no vectors).
+ */
+export function partitionsNeedingDrain(sql: SqlExecutor, indexId: number, threshold: number): VectorPartition[] {
+  return sql.all<VectorPartition>(
+    raw(
+      `${SELECT_PARTITION} WHERE index_id = ? AND layout = 'ivf' AND other_generation IS NULL
+         AND vectors - drained_vectors >= ? ORDER BY vectors - drained_vectors DESC`,
+      indexId,
+      threshold,
+    ),
+  );
 }
 
 /** What a finished build makes the partition. */
@@ -125,7 +135,8 @@ export function switchPartition(
   sql.run(
     raw(
       `UPDATE vector_partitions SET generation = ?, layout = ?, lists = ?, probes = ?, estimated_recall = ?,
-         recall_queries = ?, audits = 0, built_vectors = ?, drained_seq = ?, other_generation = ?, built_at = ?, updated_at = ?
+         recall_queries = ?, audits = 0, built_vectors = ?, drained_seq = ?, drained_vectors = vectors,
+         other_generation = ?, built_at = ?, updated_at = ?
        WHERE index_id = ? AND agent_id = ?`,
       layout.generation,
       layout.layout,
@@ -199,15 +210,27 @@ export function setProbes(
   );
 }
 
-/** Records how far the fresh list was drained into the lists. */
-export function setDrainedSeq(sql: SqlExecutor, indexId: number, agentId: string, seq: number, now: number): void {
+/**
+ * Records how far the fresh list was drained into the lists: `moved` more vectors, or, when the
+ * fresh list is empty (`complete`), every live vector.
+ */
+export function setDrained(
+  sql: SqlExecutor,
+  key: { indexId: number; agentId: string },
+  drained: { seq: number; moved: number; complete: boolean },
+  now: number,
+): void {
   sql.run(
     raw(
-      'UPDATE vector_partitions SET drained_seq = ?, updated_at = ? WHERE index_id = ? AND agent_id = ?',
-      seq,
+      `UPDATE vector_partitions SET drained_seq = ?,
+         drained_vectors = CASE WHEN ? THEN vectors ELSE drained_vectors + ? END, updated_at = ?
+       WHERE index_id = ? AND agent_id = ?`,
+      drained.seq,
+      drained.complete ? 1 : 0,
+      drained.moved,
       now,
-      indexId,
-      agentId,
+      key.indexId,
+      key.agentId,
     ),
   );
 }

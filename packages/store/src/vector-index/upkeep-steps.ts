@@ -10,7 +10,7 @@ import {
   countPartitionVectors,
   ensurePartition,
   findPartition,
-  setDrainedSeq,
+  setDrained,
   setOtherGeneration,
   switchPartition,
   takeGeneration,
@@ -221,7 +221,7 @@ export function drainBatch(
     sizes.set(list, (sizes.get(list) ?? 0) + 1);
   }
   addListSizes(sql, key, sizes);
-  const last = rows.at(-1);
-  if (last) setDrainedSeq(sql, index.id, agentId, last.seq, now);
-  return { rows: rows.length, done: rows.length < batch };
+  const complete = rows.length < batch;
+  setDrained(sql, key, { seq: rows.at(-1)?.seq ?? partition.drainedSeq, moved: rows.length, complete }, now);
+  return { rows: rows.length, done: complete };
 }

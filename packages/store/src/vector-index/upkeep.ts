@@ -5,10 +5,10 @@ import type { Store } from '../open-store.js';
 import { blobToVector } from '../repositories/embeddings.js';
 import { auditStep, pendingAuditIndex } from './audits.js';
 import { listBuilds } from './builds.js';
-import { countPartitionVectorsAfter, partitionSeqRange, partitionVectorAtOrAfter } from './embedding-reads.js';
+import { partitionSeqRange, partitionVectorAtOrAfter } from './embedding-reads.js';
 import { listVectorIndexes, type VectorIndex } from './indexes.js';
 import { type ListCentroids, trainListCentroids } from './kmeans.js';
-import { ivfPartitions, partitionsNeedingBuild, type VectorPartition } from './partitions.js';
+import { partitionsNeedingBuild, partitionsNeedingDrain, type VectorPartition } from './partitions.js';
 import { type EstimateQueries, makeEstimateQueries } from './recall-estimate.js';
 import {
   assignBatch,
@@ -60,11 +60,8 @@ export function nextUpkeepTask(sql: SqlExecutor, options: VectorUpkeepOptions): 
   for (const index of indexes) {
     const due = partitionsNeedingBuild(sql, index.id, options.exactMaxVectors).find((p) => p.otherGeneration === null);
     if (due) return { kind: 'start', index, partition: due };
-    for (const p of ivfPartitions(sql, index.id)) {
-      if (p.otherGeneration !== null) continue;
-      const fresh = countPartitionVectorsAfter(sql, p.agentId, index.model, p.drainedSeq, options.drainAfter);
-      if (fresh >= options.drainAfter) return { kind: 'drain', index, agentId: p.agentId };
-    }
+    const drain = partitionsNeedingDrain(sql, index.id, options.drainAfter)[0];
+    if (drain) return { kind: 'drain', index, agentId: drain.agentId };
   }
   const audited = byId.get(pendingAuditIndex(sql) ?? -1);
   if (audited) return { kind: 'audit', index: audited };

@@ -828,6 +828,7 @@ CREATE TABLE vector_partitions (
       vectors INTEGER NOT NULL DEFAULT 0,
       built_vectors INTEGER NOT NULL DEFAULT 0,
       drained_seq INTEGER NOT NULL DEFAULT 0,
+      drained_vectors INTEGER NOT NULL DEFAULT 0,
       other_generation INTEGER,
       built_at INTEGER,
       updated_at INTEGER NOT NULL,
