@@ -1,119 +1,260 @@
-// Recall latency at scale: 100,000 memories with 384-dimension dense vectors (a synthetic embedder:
-// latency depends on the vectors' shape, not their meaning), first in one agent, then spread over
-// 100 agents; p50/p95 per configuration with mean stage timings.
-//   npm run bench:recall
-//   npm run bench:recall -- --count 20000 --queries 200
-
+// Semantic recall at scale, measured for quality and time: neighbour recall@10 against exact cosine
+// beside every latency figure. For each embedder (the offline GloVe embedder on real text, the
+// hashing embedder on the synthetic corpus, a dense 384-d projection of the offline vectors), each
+// size and each layout (one agent; 100 agents sharing the file): load through rememberMany, let the
+// engine's background upkeep build the index (runDue until idle), warm up with other questions (an
+// ivf partition audits some real queries to set its probe count), then ask real questions through
+// the public API with only the semantic channel on (dampening, recency and the score floor off,
+// limit 10) and compare the ids with the exact top 10 over that agent's vectors (ties counted).
+// Prints p50/p95 latency, the longest event-loop stall while loading, building and querying, the
+// completeness the engine reported with its recall estimate, RSS growth and database size.
+//   npm run bench:recall                                  # 10k and 100k, all embedders, 1 and 100 agents
+//   npm run bench:recall -- --million                     # adds 1M (minutes per configuration)
+//   npm run bench:recall -- --sizes 20000 --embedders hashing --layouts 1 --queries 100
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import type { MemoryConfigInput } from '@memory/core';
-import { createMemoryEngine, type RecallTimings, type RememberManyMemory } from '@memory/engine';
+import type { EmbeddingProvider, MemoryConfigInput } from '@memory/core';
+import { createMemoryEngine, type RecallResponse } from '@memory/engine';
+import { createHashingEmbedder, createOfflineEmbedder } from '@memory/providers';
 import Database from 'better-sqlite3';
-import { createDenseEmbedder } from './dense-embedder.js';
+import { kthScore, neighbourRecall, scoreRows } from './exact-knn.js';
+import { createProjectedEmbedder } from './projected-embedder.js';
 import { fmt, percentile } from './stats.js';
-import { createGenerator } from './synthetic.js';
+import { createRealCorpus, createSyntheticCorpus, type TextCorpus } from './vector-corpus.js';
+import { embedFixture, replayEmbedder, type VectorFixture } from './vector-fixture.js';
 
 const { values } = parseArgs({
   options: {
-    count: { type: 'string', default: '100000' },
-    agents: { type: 'string', default: '100' },
-    queries: { type: 'string', default: '300' },
-    dims: { type: 'string', default: '384' },
-    /** Which layouts to run: agent counts, comma-separated. */
-    layouts: { type: 'string' },
+    sizes: { type: 'string', default: '10000,100000' },
+    million: { type: 'boolean', default: false },
+    embedders: { type: 'string', default: 'offline,hashing,dense' },
+    layouts: { type: 'string', default: '1,100' },
+    queries: { type: 'string', default: '200' },
+    data: { type: 'string', default: join(import.meta.dirname, '..', '..', '..', 'shared', 'data') },
+    /** JSON merged into the engine configuration, e.g. '{"vectors":{"exactMaxVectors":5000}}'. */
+    config: { type: 'string', default: '{}' },
   },
 });
-const total = Number(values.count);
-const spread = Number(values.agents);
+const sizes = values.sizes.split(',').map(Number);
+if (values.million) sizes.push(1_000_000);
+const layouts = values.layouts.split(',').map(Number);
 const queryCount = Number(values.queries);
-const embedder = createDenseEmbedder(Number(values.dims));
-const dir = mkdtempSync(join(tmpdir(), 'memory-recall-bench-'));
+const extra = JSON.parse(values.config) as MemoryConfigInput;
 
-const STAGES: ReadonlyArray<keyof RecallTimings> = [
-  'lexicalMs',
-  'hintsMs',
-  'traversalMs',
-  'embedWaitMs',
-  'semanticMs',
-  'fusionMs',
-];
+const offline = createOfflineEmbedder();
+const EMBEDDERS: Record<string, () => { embedder: EmbeddingProvider; corpus: TextCorpus; label: string }> = {
+  offline: () => ({
+    embedder: offline,
+    corpus: createRealCorpus(values.data),
+    label: 'offline GloVe 100-d, real text',
+  }),
+  hashing: () => ({
+    embedder: createHashingEmbedder(),
+    corpus: createSyntheticCorpus(),
+    label: 'hashing 384-d, synthetic',
+  }),
+  dense: () => ({
+    embedder: createProjectedEmbedder(offline),
+    corpus: createRealCorpus(values.data),
+    label: 'dense 384-d (projected GloVe + noise), real text',
+  }),
+};
 
-async function build(path: string, agents: number): Promise<string[]> {
-  const gen = createGenerator(42);
-  const agentIds = Array.from({ length: agents }, (_, i) => `agent-${i}`);
+/** Only the semantic channel decides the order: recall@10 then measures the vector search alone. */
+const SEMANTIC_ONLY: MemoryConfigInput = {
+  recall: {
+    searchWindowDays: null,
+    channels: { lexical: false, hints: false },
+    dampening: { gravity: false, hub: false, resolution: false, currentness: false },
+    recencyBoost: 0,
+    minScore: 0,
+  },
+  traversal: { enabled: false },
+  limits: { maxBatchInputs: 100_000 },
+};
+
+function merge(a: MemoryConfigInput, b: MemoryConfigInput): MemoryConfigInput {
+  const out: Record<string, unknown> = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const base = out[key];
+    out[key] =
+      base && typeof base === 'object' && value && typeof value === 'object' && !Array.isArray(value)
+        ? merge(base as MemoryConfigInput, value as MemoryConfigInput)
+        : value;
+  }
+  return out as MemoryConfigInput;
+}
+
+/** Runs `fn` and reports the longest event-loop stall during it. */
+async function withStallMonitor<T>(fn: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const value = await fn();
+  loop.disable();
+  return { value, stallMs: loop.max / 1e6 };
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+/** Questions asked before measuring (not among the measured ones). */
+const WARM_UP = 128;
+
+async function runOne(fixture: VectorFixture, queryTexts: readonly string[], total: number, agents: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-recall-bench-'));
+  const path = join(dir, 'recall.db');
+  const dims = fixture.dims;
+  const rssBefore = process.memoryUsage().rss;
   const engine = await createMemoryEngine({
     database: { path },
-    embedder,
-    config: { limits: { maxBatchInputs: 100_000 } },
+    embedder: replayEmbedder(fixture),
+    config: merge(SEMANTIC_ONLY, extra),
   });
-  const started = performance.now();
-  for (let done = 0; done < total; ) {
-    const n = Math.min(10_000, total - done);
-    // Memories go to the agents round-robin; one rememberMany call per agent.
-    const byAgent = new Map<string, RememberManyMemory[]>();
-    for (let i = 0; i < n; i++) {
-      const m = gen.memory();
-      const agentId = agentIds[(done + i) % agents] as string;
-      const memories = byAgent.get(agentId) ?? [];
-      memories.push({ content: m.content, type: m.type, who: m.who, project: m.project });
-      byAgent.set(agentId, memories);
+  const agentIds = Array.from({ length: agents }, (_, i) => `agent-${i}`);
+  const rowsOf = agentIds.map(() => [] as number[]);
+  const rowOfId = new Map<string, number>();
+
+  const load = await withStallMonitor(async () => {
+    const started = performance.now();
+    for (let done = 0; done < total; ) {
+      const n = Math.min(10_000, total - done);
+      const byAgent = new Map<number, number[]>();
+      for (let i = done; i < done + n; i++) {
+        const rows = byAgent.get(i % agents) ?? [];
+        rows.push(i);
+        byAgent.set(i % agents, rows);
+      }
+      for (const [a, rows] of byAgent) {
+        const results = await engine.rememberMany({
+          agentId: agentIds[a] as string,
+          memories: rows.map((r) => ({ content: fixture.texts[r] as string })),
+        });
+        results.forEach((r, i) => {
+          if (r.deduped) return;
+          rowOfId.set(r.id, rows[i] as number);
+          rowsOf[a]?.push(rows[i] as number);
+        });
+      }
+      done += n;
     }
-    for (const [agentId, memories] of byAgent) await engine.rememberMany({ agentId, memories });
-    done += n;
-  }
-  console.log(
-    `  built ${total.toLocaleString('en-US')} memories with ${embedder.dimensions}-d vectors over ${agents} agent(s) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
-  await engine.close();
-  return agentIds;
-}
-
-async function measure(
-  label: string,
-  path: string,
-  agentIds: readonly string[],
-  options: { embed: boolean; config?: MemoryConfigInput },
-): Promise<void> {
-  const db = new Database(path);
-  const engine = await createMemoryEngine({
-    database: { database: db },
-    ...(options.embed ? { embedder } : {}),
-    config: { recall: { searchWindowDays: null }, ...options.config },
+    return (performance.now() - started) / 1000;
   });
-  const gen = createGenerator(7);
+  const build = await withStallMonitor(async () => {
+    const started = performance.now();
+    for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
+    return (performance.now() - started) / 1000;
+  });
+
   const latencies: number[] = [];
-  const stages = new Map<string, number>();
-  let completeness = '';
-  for (let i = 0; i < queryCount + 20; i++) {
-    const agentId = agentIds[i % agentIds.length] as string;
-    const response = await engine.recall({ agentId, query: gen.query() });
-    if (i < 20) continue; // warm-up: statement cache, page cache
-    latencies.push(response.timings.totalMs);
-    for (const s of STAGES) stages.set(s, (stages.get(s) ?? 0) + response.timings[s]);
-    completeness = response.vectorCompleteness;
-  }
-  const mean = STAGES.map((s) => `${s.replace('Ms', '')} ${fmt((stages.get(s) ?? 0) / queryCount, 2)}`).join(' · ');
-  console.log(
-    `  ${label.padEnd(30)} p50 ${fmt(percentile(latencies, 50), 2)} ms  p95 ${fmt(percentile(latencies, 95), 2)} ms  (vectors: ${completeness}; mean ms: ${mean})`,
-  );
+  const responses: Array<{ agent: number; response: RecallResponse }> = [];
+  const ask = async (i: number) => {
+    const agent = i % agents;
+    const response = await engine.recall({
+      agentId: agentIds[agent] as string,
+      query: queryTexts[i] as string,
+      limit: 10,
+      explain: true,
+    });
+    return { agent, response };
+  };
+  // Warm-up with other questions than the measured ones: statement and page caches, and the real
+  // queries an ivf partition audits in the background to set its probe count.
+  for (let i = 0; i < WARM_UP; i++) await ask(queryCount + i);
+  const audit = await withStallMonitor(async () => {
+    for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
+  });
+  const query = await withStallMonitor(async () => {
+    for (let i = 0; i < queryCount; i++) {
+      const r = await ask(i);
+      latencies.push(r.response.timings.totalMs);
+      responses.push(r);
+    }
+  });
+  const rssAfter = process.memoryUsage().rss;
   await engine.close();
+  const db = new Database(path, { readonly: true });
+  const bytes = Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
   db.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  // Ground truth: the query vectors the engine searched with, against every vector of the agent.
+  const queryVectors = await fixture.embedder.embed(queryTexts.slice(0, Math.min(queryCount, queryTexts.length)), {
+    purpose: 'query',
+  });
+  const agentRows = rowsOf.map((rows) => Int32Array.from(rows));
+  let recallSum = 0;
+  const completeness = new Map<string, number>();
+  const estimates: number[] = [];
+  const layoutsSeen = new Map<string, number>();
+  responses.forEach(({ agent, response }, i) => {
+    const q = Float32Array.from(queryVectors[i % queryVectors.length] as Float32Array);
+    let norm = 0;
+    for (const x of q) norm += x * x;
+    for (let d = 0; d < dims; d++) q[d] = (q[d] as number) / Math.sqrt(norm || 1);
+    const rows = agentRows[agent] as Int32Array;
+    const kth = kthScore(scoreRows(fixture.matrix, dims, rows, q), 10);
+    const returned = response.results.map(
+      (r) => scoreRows(fixture.matrix, dims, Int32Array.of(rowOfId.get(r.id) ?? 0), q)[0] as number,
+    );
+    recallSum += neighbourRecall(returned, kth, Math.min(10, rows.length));
+    completeness.set(response.vectorCompleteness, (completeness.get(response.vectorCompleteness) ?? 0) + 1);
+    if (response.vectorRecall !== undefined) estimates.push(response.vectorRecall);
+    const s = response.vectorSearch;
+    if (s) {
+      const key = s.layout === 'ivf' ? `ivf ${s.probes}/${s.lists} lists, ~${s.searched} compared` : s.layout;
+      layoutsSeen.set(key, (layoutsSeen.get(key) ?? 0) + 1);
+    }
+  });
+  const mostCommon = [...layoutsSeen].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '-';
+  const estimate = estimates.length > 0 ? estimates.reduce((a, b) => a + b, 0) / estimates.length : undefined;
+  return {
+    recall: recallSum / responses.length,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    loadSeconds: load.value,
+    loadStall: load.stallMs,
+    buildSeconds: build.value,
+    buildStall: Math.max(build.stallMs, audit.stallMs),
+    queryStall: query.stallMs,
+    completeness: [...completeness].map(([k, n]) => (completeness.size > 1 ? `${k} ${n}` : k)).join(', '),
+    estimate,
+    layout: mostCommon,
+    rssPer100k: (mb(rssAfter - rssBefore) * 100_000) / total,
+    dbPer100k: (mb(bytes) * 100_000) / total,
+  };
 }
 
-const layouts = values.layouts ? values.layouts.split(',').map(Number) : [1, spread];
-for (const agents of layouts) {
-  const path = join(dir, `recall-${agents}.db`);
+console.log(
+  `neighbour recall@10 vs exact cosine (ties counted), semantic channel only, limit 10, ${queryCount} queries; latency = recall() total`,
+);
+for (const name of values.embedders.split(',')) {
+  const setup = EMBEDDERS[name];
+  if (!setup) throw new Error(`unknown embedder ${name}`);
+  const { embedder, corpus, label } = setup();
+  const biggest = Math.max(...sizes);
+  const started = performance.now();
+  const texts = [...new Set(corpus.texts(Math.ceil(biggest * 1.05)))].slice(0, biggest);
+  const fixture = await embedFixture(embedder, texts);
+  const queryTexts = corpus.queries(queryCount + WARM_UP);
   console.log(
-    `\n${agents === 1 ? 'one agent' : `${agents} agents (${Math.round(total / agents).toLocaleString('en-US')} memories each)`}`,
+    `\n${label}: ${texts.length.toLocaleString('en-US')} distinct texts embedded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  const agentIds = await build(path, agents);
-  await measure('lexical only', path, agentIds, { embed: false });
-  await measure('hybrid, sqlite-vec KNN', path, agentIds, { embed: true });
-  await measure('hybrid, scan fallback (10k)', path, agentIds, {
-    embed: true,
-    config: { store: { vectorExtension: 'off' } },
-  });
+  console.log(
+    '  size       agents  per agent  recall@10  p50 ms  p95 ms  reported            layout (most queries)              load s (stall ms)  build s (stall ms)  query stall ms  RSS MB/100k  DB MB/100k',
+  );
+  for (const total of sizes) {
+    const sub: VectorFixture = { ...fixture, texts: fixture.texts.slice(0, total) };
+    for (const agents of layouts) {
+      const r = await runOne(sub, queryTexts, Math.min(total, texts.length), agents);
+      const reported = `${r.completeness}${r.estimate !== undefined ? ` (est. ${r.estimate.toFixed(3)})` : ''}`;
+      console.log(
+        `  ${total.toLocaleString('en-US').padEnd(10)} ${String(agents).padStart(6)}  ${Math.round(total / agents)
+          .toLocaleString('en-US')
+          .padStart(
+            9,
+          )}  ${r.recall.toFixed(3).padStart(9)}  ${fmt(r.p50, 2).padStart(6)}  ${fmt(r.p95, 2).padStart(6)}  ${reported.padEnd(18)}  ${r.layout.padEnd(33)}  ${`${fmt(r.loadSeconds, 1)} (${fmt(r.loadStall, 0)})`.padStart(17)}  ${`${fmt(r.buildSeconds, 1)} (${fmt(r.buildStall, 0)})`.padStart(18)}  ${fmt(r.queryStall, 0).padStart(14)}  ${fmt(r.rssPer100k, 0).padStart(11)}  ${fmt(r.dbPer100k, 0).padStart(10)}`,
+      );
+    }
+  }
 }
-rmSync(dir, { recursive: true, force: true });

@@ -255,6 +255,36 @@ const storeSchema = z.strictObject({
   vectorExtension: z.enum(['auto', 'off']).default('auto'),
 });
 
+/** The vector index behind the semantic channel (with sqlite-vec) and the fill-in of missing vectors. */
+const vectorsSchema = z.strictObject({
+  /**
+   * An agent's vectors are searched exactly (every vector compared, `vectorCompleteness: "exact"`)
+   * up to this many. A larger agent's partition is rebuilt in the background as ivf lists (k-means
+   * centroids; the nearest lists are probed, `"approximate"` with a measured recall).
+   * @default 20000
+   */
+  exactMaxVectors: positiveInt(100_000_000).default(20_000),
+  /**
+   * Neighbour recall@10 an ivf partition aims for: its build picks the fewest probed lists whose
+   * recall on sample queries reaches this, and the count is raised or lowered once real queries
+   * have been searched again exactly in the background (audits). Set above the recall you need:
+   * the estimate comes from about a hundred queries. @default 0.96
+   */
+  targetRecall: z.number().min(0.5).max(1).default(0.96),
+  /** Fewest lists an ivf search probes, as a share of the partition's lists. @default 0.05 */
+  minProbeShare: z.number().min(0).max(1).default(0.05),
+  /**
+   * How often the started engine checks for index upkeep (fills, rebuilds, drains) and for memories
+   * without a vector of the current embedder, and queues the background jobs that do it.
+   * @default 10000
+   */
+  upkeepIntervalMs: positiveInt(24 * 3600_000).default(10_000),
+  /** Memories embedded per call by the fill-in job (outside any transaction). @default 64 */
+  fillBatchSize: positiveInt(4096).default(64),
+  /** Failed embedding attempts after which the fill-in job leaves a memory's content alone. @default 3 */
+  fillMaxAttempts: positiveInt(100).default(3),
+});
+
 /** Session transcripts. */
 const transcriptsSchema = z.strictObject({
   /** Largest kept turn, in UTF-8 bytes. @default 4194304 (4 MiB) */
@@ -383,6 +413,7 @@ export const memoryConfigSchema = z
     dreaming: dreamingSchema.prefault({}),
     retention: retentionSchema.prefault({}),
     store: storeSchema.prefault({}),
+    vectors: vectorsSchema.prefault({}),
     transcripts: transcriptsSchema.prefault({}),
     documents: documentsSchema.prefault({}),
     imports: importsSchema.prefault({}),

@@ -3,6 +3,7 @@ export type { Clock, ManualClock } from './clock.js';
 export { createManualClock, systemClock } from './clock.js';
 export type { MemoryConfig, MemoryConfigInput } from './config.js';
 export { defaultConfig, memoryConfigSchema, resolveConfig } from './config.js';
+export { toVector } from './embedding-output.js';
 export type { ErrorDetails, MemoryErrorCode, MemoryErrorOptions } from './errors.js';
 export { isMemoryError, MEMORY_ERROR_CODES, MemoryError, TransactionBoundaryError } from './errors.js';
 export type { Brand, DocumentId, EntityId, HistoryId, IdGenerator, JobId, MemoryId } from './ids.js';

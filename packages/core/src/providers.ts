@@ -55,7 +55,11 @@ export interface EmbedOptions {
   readonly purpose?: 'index' | 'query';
 }
 
-/** A text embedding model. Dimensions are declared, never probed. */
+/**
+ * A text embedding model. Dimensions are declared, never probed. Its output is untrusted input:
+ * plain `number[]` vectors are accepted at run time and converted; a vector of the wrong length or
+ * with non-finite values is not stored (the memory is, without it, and is embedded again later).
+ */
 export interface EmbeddingProvider {
   readonly model: string;
   readonly dimensions: number;

@@ -30,6 +30,7 @@ export const RESERVED_JOB_TYPES: readonly string[] = Object.freeze([
   'maintenance',
   'transcript_import',
   'embedding_migration',
+  'vector_index',
 ]);
 
 const registrationSchema = z.strictObject({

@@ -83,6 +83,7 @@ export type {
   RecallTimings,
   SessionExcerpt,
   VectorCompleteness,
+  VectorSearchReport,
 } from '@memory/recall';
 export { formatRecall } from '@memory/recall';
 export type { ClaimAsOf, MemoryType, RecallTelemetryRow, VectorSupport } from '@memory/store';

@@ -17,6 +17,7 @@ import type { EngineContext } from './context.js';
 import { createScheduledDreaming } from './dreaming.js';
 import { createEngineWriter } from './memory-writer.js';
 import { checkOptions, type MemoryEngineOptions } from './options.js';
+import { registerVectorWorkers, vectorUpkeepTask } from './vector-upkeep.js';
 
 const hintsJobSchema = z.strictObject({ memoryId: z.string().min(1), agentId: agentIdSchema });
 /** A hints job's payload, checked: a malformed one fails the job permanently instead of retrying. */
@@ -69,6 +70,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
         intervalMs: config.transcripts.sweepIntervalMs,
         run: () => transcripts.completeIdle(),
       },
+      // Vectors exist only with an embedder: without one there is nothing to index or fill in.
+      ...(embedder ? [vectorUpkeepTask({ store, queue, config, embedder })] : []),
       ...dreamingTask,
     ],
     queue,
@@ -91,6 +94,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   // When an ingest or import job dies (whatever killed it), its document or import says `failed`.
   queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
   queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);
+  if (embedder) registerVectorWorkers({ store, config, writer, background });
   if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
   if (llm)
     dreamingSchedule = createScheduledDreaming({

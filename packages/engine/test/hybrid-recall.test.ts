@@ -32,7 +32,8 @@ describe('semantic channel', () => {
     await engine.remember({ agentId: 'a', content: 'The deployment pipeline runs every night' });
     await engine.remember({ agentId: 'b', content: 'Bob loves green tea and herbal infusions too' });
     const response = await engine.recall({ agentId: 'a', query: 'which beverage does she enjoy?', explain: true });
-    expect(response.vectorCompleteness).toBe('complete');
+    expect(response.vectorCompleteness).toBe('exact');
+    expect(response.vectorSearch).toMatchObject({ layout: 'exact', vectors: 2, searched: 2, pool: 50 });
     expect(response.results[0]?.id).toBe(id);
     expect(response.results[0]?.channels.lexical).toBeUndefined();
     expect(response.results[0]?.channels.semantic).toBeGreaterThan(0.3);
@@ -48,7 +49,7 @@ describe('semantic channel', () => {
     for (const word of ['apple', 'banana', 'cherry'])
       await engine.remember({ agentId: 'a', content: `${word} orchard notes` });
     let response = await engine.recall({ agentId: 'a', query: 'orchard' });
-    expect(response.vectorCompleteness).toBe('complete');
+    expect(response.vectorCompleteness).toBe('exact');
     expect(response.searchedWindow).toBeUndefined();
     await engine.remember({ agentId: 'a', content: 'damson orchard notes' });
     await engine.remember({ agentId: 'a', content: 'elderberry orchard notes' });

@@ -8,6 +8,8 @@ export type {
 export { createDocuments, DOCUMENT_INGEST_JOB } from './documents/documents.js';
 
 export { embedStoredMemories } from './embed-existing.js';
+export type { FillVectorsReport } from './fill-vectors.js';
+export { fillMissingVectors } from './fill-vectors.js';
 export type {
   ImportCounters,
   ImportRecordView,

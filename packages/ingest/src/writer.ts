@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
+import { type EmbeddingProvider, type MemoryConfig, toVector } from '@memory/core';
 import type { MemoryAudit, MemoryVector, MemoryWriteDeps, Store } from '@memory/store';
 import type { InputSchemas } from './inputs.js';
 
@@ -51,31 +51,45 @@ export async function embedOne(writer: MemoryWriter, text: string): Promise<Memo
 }
 
 /**
- * Embeds texts outside any transaction. A failing or misbehaving embedder never loses a memory:
- * the caller stores the memory without a vector and the failure is logged.
+ * Embeds texts outside any transaction; one result per text, undefined where the embedder gave
+ * nothing usable. The embedder's output is untrusted input: a failing call, a wrong number of
+ * vectors, or a vector of the wrong length or with non-finite values never loses a memory — the
+ * caller stores it without a vector, the problem is logged, and the engine's fill-in job embeds it
+ * later. Returns undefined when there is no embedder or the whole call failed.
  */
-export async function embedTexts(writer: MemoryWriter, texts: readonly string[]): Promise<Float32Array[] | undefined> {
+export async function embedTexts(
+  writer: MemoryWriter,
+  texts: readonly string[],
+): Promise<Array<Float32Array | undefined> | undefined> {
   const embedder = writer.embedder;
   if (!embedder || texts.length === 0) return undefined;
+  let output: unknown;
   try {
-    const vectors = await embedder.embed(texts, { purpose: 'index' });
-    const bad =
-      vectors.length !== texts.length ||
-      vectors.some((v) => v.length !== embedder.dimensions || !v.every(Number.isFinite));
-    if (bad) {
-      writer.store.logger.warn('embedder returned unusable vectors; memories stored without them', {
-        model: embedder.model,
-        expected: texts.length,
-        received: vectors.length,
-      });
-      return undefined;
-    }
-    return vectors;
+    output = await embedder.embed(texts, { purpose: 'index' });
   } catch (error) {
-    writer.store.logger.warn('embedding failed; memories stored without vectors', {
+    writer.store.logger.warn('embedding failed; memories stored without vectors (filled in later)', {
       model: embedder.model,
       error: error instanceof Error ? error.message : String(error),
     });
     return undefined;
   }
+  if (!Array.isArray(output) || output.length !== texts.length) {
+    writer.store.logger.warn('embedder returned the wrong number of vectors; memories stored without them', {
+      model: embedder.model,
+      expected: texts.length,
+      received: Array.isArray(output) ? output.length : typeof output,
+    });
+    return undefined;
+  }
+  const vectors = output.map((value) => toVector(value, embedder.dimensions));
+  const bad = vectors.flatMap((v, index) => (typeof v === 'string' ? [{ index, problem: v }] : []));
+  if (bad.length > 0) {
+    writer.store.logger.warn('embedder returned unusable vectors; those memories stored without them', {
+      model: embedder.model,
+      unusable: bad.length,
+      of: texts.length,
+      first: bad[0],
+    });
+  }
+  return vectors.map((v) => (typeof v === 'string' ? undefined : v));
 }

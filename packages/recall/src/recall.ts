@@ -107,6 +107,8 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
     query: plan,
     vectorCompleteness: semantic.completeness,
     ...(semantic.searchedWindow !== undefined ? { searchedWindow: semantic.searchedWindow } : {}),
+    ...(semantic.estimatedRecall !== undefined ? { vectorRecall: semantic.estimatedRecall } : {}),
+    ...(request.explain && semantic.search ? { vectorSearch: semantic.search } : {}),
     window: { since: run.filters.windowStart ?? null },
     drillDown: buildDrillDown(results, plan, request.expand === true),
     ...(expansions ? { expansions } : {}),

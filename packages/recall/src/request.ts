@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
+import { type EmbeddingProvider, type MemoryConfig, toVector } from '@memory/core';
 import type { MemoryFilters } from '@memory/store';
 import { unit } from './channels/context.js';
 import type { RecallRequest } from './schema.js';
@@ -32,9 +32,10 @@ export async function queryVector(
   warnings: string[],
 ): Promise<Float32Array | undefined> {
   try {
-    const [vector] = await embedder.embed([query], { purpose: 'query' });
-    if (!vector || vector.length !== embedder.dimensions || !vector.every(Number.isFinite)) {
-      warnings.push('semantic: the embedder returned an unusable query vector');
+    const output: unknown = await embedder.embed([query], { purpose: 'query' });
+    const vector = Array.isArray(output) ? toVector(output[0], embedder.dimensions) : 'not an array of vectors';
+    if (typeof vector === 'string') {
+      warnings.push(`semantic: the embedder returned an unusable query vector (${vector})`);
       return undefined;
     }
     return unit(vector);

@@ -1,6 +1,6 @@
 import type { MemoryId } from '@memory/core';
 import type { MemoryType } from '@memory/store';
-import type { VectorCompleteness } from './channels/semantic.js';
+import type { VectorCompleteness, VectorSearchReport } from './channels/semantic.js';
 import type { SessionExcerpt } from './expand.js';
 import type { LexicalPlan } from './query.js';
 import type { Adjustments } from './shaping.js';
@@ -77,6 +77,13 @@ export interface RecallResponse {
   readonly vectorCompleteness: VectorCompleteness;
   /** With `recent-window`: how many of the newest vectors were searched. */
   readonly searchedWindow?: number;
+  /**
+   * With `approximate`: the vector index's neighbour recall@10 (the share of the exact ten nearest
+   * vectors it finds), measured on sample queries when the agent's index partition was built.
+   */
+  readonly vectorRecall?: number;
+  /** With `explain: true`: how the semantic channel searched (layout, vectors compared, candidate pool). */
+  readonly vectorSearch?: VectorSearchReport;
   /** The search window applied (created_at ≥ since), if any. */
   readonly window: { readonly since: number | null };
   readonly drillDown: readonly DrillDown[];

@@ -29,7 +29,7 @@ const result = (
 const response = (results: RecallResult[], drillDown: RecallResponse['drillDown'] = []): RecallResponse => ({
   results,
   query: { tokens: ['dana'], mode: 'and' },
-  vectorCompleteness: 'complete',
+  vectorCompleteness: 'exact',
   window: { since: null },
   drillDown,
   warnings: [],

@@ -156,6 +156,12 @@ export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
 export { matchEntitiesByName } from './repositories/mentions.js';
+export type { MemoryWithoutVector } from './repositories/missing-vectors.js';
+export {
+  clearEmbeddingFailures,
+  memoriesWithoutVector,
+  recordEmbeddingFailure,
+} from './repositories/missing-vectors.js';
 export type { OpenContradiction } from './repositories/proposals.js';
 export { insertContradiction, insertProposal, listOpenContradictions } from './repositories/proposals.js';
 export type { ProvenanceRecord } from './repositories/provenance.js';
@@ -165,14 +171,12 @@ export {
   claimCurrentness,
   countMemoryVectors,
   findLinkedMemories,
-  knnMemoryVectors,
   memoryVectors,
   readMemoryCandidates,
   recentMemoryVectors,
   recordMemoryAccess,
   resolveLinkLabels,
   sessionTurns,
-  vectorIndexState,
 } from './repositories/recall-reads.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
@@ -209,4 +213,14 @@ export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
 export { TransactionGuard } from './transaction-guard.js';
 export type { VectorSupport } from './vector-extension.js';
+export { VectorIndexWriter } from './vector-index/index-writer.js';
+export type { VectorIndex } from './vector-index/indexes.js';
+export { ensureVectorIndex, findVectorIndex, legacyMirrorModel, listVectorIndexes } from './vector-index/indexes.js';
+export { knnLegacyMirror } from './vector-index/legacy-mirror.js';
+export type { VectorPartition } from './vector-index/partitions.js';
+export { findPartition, listPartitions } from './vector-index/partitions.js';
+export type { VectorSearch } from './vector-index/search.js';
+export { searchMemoryVectors } from './vector-index/search.js';
+export type { VectorUpkeepOptions, VectorUpkeepReport } from './vector-index/upkeep.js';
+export { runVectorUpkeep, vectorUpkeepDue } from './vector-index/upkeep.js';
 // --- end of Dreaming's block

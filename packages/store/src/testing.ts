@@ -40,8 +40,8 @@ export function createTestStore(options: TestStoreOptions = {}): Promise<Store> 
   });
 }
 
-// Low-level writers for tests that set up rows the public paths would not (a mention without
-// inline linking, a memory row with chosen columns) and the vector sketch for checking the mirror.
-export { signSketch } from './repositories/embeddings.js';
 export { insertMemory } from './repositories/memories.js';
 export { insertMention } from './repositories/mentions.js';
+// Low-level writers for tests that set up rows the public paths would not (a mention without
+// inline linking, a memory row with chosen columns) and the vector sketch for checking the mirror.
+export { signSketch } from './vector-index/legacy-mirror.js';

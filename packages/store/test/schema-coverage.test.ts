@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ensureVectorIndex } from '../src/repositories/embeddings.js';
 import { DATABASE_TABLES } from '../src/schema/database.js';
 import { createTestStore } from '../src/testing.js';
+import { ensureVectorIndex } from '../src/vector-index/indexes.js';
 
 // Every ordinary table a migrated database holds must have a Kysely type in `DatabaseSchema` (whose
 // run-time list is DATABASE_TABLES). A migration that adds a table without typing it fails here.
 describe('schema coverage', () => {
   it('types every table of a freshly migrated database, and no table that does not exist', async () => {
     const store = await createTestStore();
-    // The vec0 mirror is created at run time; create it so its shadow tables are in the dump too.
+    // vec0 tables are created at run time; create one so its shadow tables are in the dump too.
     store.write((sql) => ensureVectorIndex(sql, store.vector.available, 'test-model', 8, store.clock.now()));
     const rows = store.database
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")

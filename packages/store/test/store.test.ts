@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { defaultConfig, isMemoryError } from '@memory/core';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { blobToVector, knnMemoryVectors, openStore } from '../src/index.js';
-import { countEmbeddings, ensureVectorIndex, upsertEmbedding, VECTOR_TABLE } from '../src/repositories/embeddings.js';
+import { findVectorIndex, openStore, searchMemoryVectors, VectorIndexWriter } from '../src/index.js';
+import { countEmbeddings, upsertEmbedding } from '../src/repositories/embeddings.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
+import { ensureVectorIndex } from '../src/vector-index/indexes.js';
 
 describe('openStore', () => {
   it('opens a file database in WAL with foreign keys and busy_timeout', async () => {
@@ -93,101 +94,54 @@ describe('FTS5 projection', () => {
   });
 });
 
-describe('vector mirror', () => {
+describe('vector index', () => {
   const vec = (...xs: number[]) => Float32Array.from(xs);
-
-  it('creates the vec0 table for the embedder, partitions by agent, and replaces on re-embed', async () => {
-    const store = await createTestStore();
-    store.write((sql) => {
-      expect(ensureVectorIndex(sql, true, 'toy', 3, 0)).toBe(true);
-      upsertEmbedding(
-        sql,
-        {
-          agentId: 'a',
-          sourceType: 'memory',
-          sourceId: 'm1',
-          contentHash: 'h',
-          model: 'toy',
-          vector: vec(1, 0, 0),
-          now: 0,
-        },
-        true,
-      );
-      upsertEmbedding(
-        sql,
-        {
-          agentId: 'b',
-          sourceType: 'memory',
-          sourceId: 'm2',
-          contentHash: 'h',
-          model: 'toy',
-          vector: vec(1, 0, 0),
-          now: 0,
-        },
-        true,
-      );
-      upsertEmbedding(
-        sql,
-        {
-          agentId: 'a',
-          sourceType: 'memory',
-          sourceId: 'm1',
-          contentHash: 'h2',
-          model: 'toy',
-          vector: vec(0, 1, 0),
-          now: 0,
-        },
-        true,
-      );
-    });
-    expect(store.read((sql) => countEmbeddings(sql, 'a', true))).toEqual({ canonical: 1, mirrored: 1 });
-    // The coarse KNN stays inside agent a's partition and returns the current vector only.
-    const knn = store.read((sql) => knnMemoryVectors(sql, 'a', vec(0, 1, 0), 5));
-    expect(knn.map((k) => [k.memoryId, [...blobToVector(k.vector)]])).toEqual([['m1', [0, 1, 0]]]);
-    expect(store.read((sql) => sql.get<{ n: number }>(raw(`SELECT count(*) AS n FROM ${VECTOR_TABLE}`)))?.n).toBe(2);
+  const row = (agentId: string, sourceId: string, vector: Float32Array, model = 'toy') => ({
+    agentId,
+    sourceType: 'memory',
+    sourceId,
+    contentHash: `h-${sourceId}-${vector.join(',')}`,
+    model,
+    vector,
+    now: 0,
   });
 
-  it('rebuilds the mirror when the dimensions change', async () => {
+  it('creates the vec0 table for the model, partitions by agent, and replaces on re-embed', async () => {
     const store = await createTestStore();
     store.write((sql) => {
-      ensureVectorIndex(sql, true, 'small', 2, 0);
-      upsertEmbedding(
-        sql,
-        {
-          agentId: 'a',
-          sourceType: 'memory',
-          sourceId: 'm1',
-          contentHash: 'h',
-          model: 'small',
-          vector: vec(1, 0),
-          now: 0,
-        },
-        true,
-      );
-      ensureVectorIndex(sql, true, 'big', 4, 0);
+      const index = new VectorIndexWriter(sql, true, 0);
+      upsertEmbedding(sql, row('a', 'm1', vec(1, 0, 0)), index);
+      upsertEmbedding(sql, row('b', 'm2', vec(1, 0, 0)), index);
+      upsertEmbedding(sql, row('a', 'm1', vec(0, 1, 0)), index);
     });
-    expect(store.read((sql) => countEmbeddings(sql, 'a', true))).toEqual({ canonical: 1, mirrored: 0 });
+    expect(store.read((sql) => countEmbeddings(sql, 'a'))).toEqual({ canonical: 1, indexed: 1 });
+    // The KNN stays inside agent a's partition and finds the current vector only, exactly.
+    const found = store.read((sql) => searchMemoryVectors(sql, 'a', 'toy', vec(0, 1, 0), 5));
+    expect(found).toMatchObject({ completeness: 'exact', layout: 'exact', vectors: 1 });
+    expect(found?.hits.map((h) => h.memoryId)).toEqual(['m1']);
+    expect(found?.hits[0]?.cosine).toBeCloseTo(1, 5);
+    const table = store.read((sql) => findVectorIndex(sql, 'toy', 3))?.tableName;
+    expect(store.read((sql) => sql.get<{ n: number }>(raw(`SELECT count(*) AS n FROM ${table}`)))?.n).toBe(2);
+  });
+
+  it('keeps one index per model and dimension count', async () => {
+    const store = await createTestStore();
+    store.write((sql) => {
+      const index = new VectorIndexWriter(sql, true, 0);
+      upsertEmbedding(sql, row('a', 'm1', vec(1, 0), 'small'), index);
+      upsertEmbedding(sql, row('a', 'm2', vec(1, 0, 0, 0), 'big'), index);
+      expect(ensureVectorIndex(sql, true, 'big', 4, 0)?.status).toBe('ready');
+    });
+    expect(store.read((sql) => countEmbeddings(sql, 'a'))).toEqual({ canonical: 2, indexed: 2 });
+    expect(store.read((sql) => searchMemoryVectors(sql, 'a', 'small', vec(0, 1), 5))?.hits).toHaveLength(1);
+    expect(store.read((sql) => searchMemoryVectors(sql, 'a', 'other', vec(0, 1), 5))).toBeUndefined();
   });
 
   it('refuses non-finite vectors', async () => {
     const store = await createTestStore();
-    expect(() =>
-      store.write((sql) =>
-        upsertEmbedding(
-          sql,
-          {
-            agentId: 'a',
-            sourceType: 'memory',
-            sourceId: 'm',
-            contentHash: 'h',
-            model: 't',
-            vector: vec(Number.NaN, 1),
-            now: 0,
-          },
-          false,
-        ),
-      ),
-    ).toThrow(expect.objectContaining({ code: 'PROVIDER_ERROR' }));
+    expect(() => store.write((sql) => upsertEmbedding(sql, row('a', 'm', vec(Number.NaN, 1), 't')))).toThrow(
+      expect.objectContaining({ code: 'PROVIDER_ERROR' }),
+    );
   });
 });
 

@@ -1,20 +1,53 @@
-import { countMemoryVectors, knnMemoryVectors, recentMemoryVectors, vectorIndexState } from '@memory/store';
+import {
+  countMemoryVectors,
+  knnLegacyMirror,
+  legacyMirrorModel,
+  recentMemoryVectors,
+  searchMemoryVectors,
+} from '@memory/store';
 import { type ChannelContext, cosineWithBlob } from './context.js';
 
-/** `complete`: every vector of the agent was searched; `recent-window`: only the newest `searchedWindow`; `none`: no semantic search ran. */
-export type VectorCompleteness = 'complete' | 'recent-window' | 'none';
+/**
+ * How much of the agent's vectors the semantic channel searched. `exact`: the hits are the exact
+ * nearest vectors (every vector compared); `approximate`: an index searched part of them (see
+ * `vectorRecall`); `recent-window`: only the newest `searchedWindow` (no sqlite-vec); `none`: no
+ * semantic search ran.
+ */
+export type VectorCompleteness = 'exact' | 'approximate' | 'recent-window' | 'none';
+
+/** How the semantic channel searched (shown with `explain: true`). */
+export interface VectorSearchReport {
+  /** `exact`/`ivf`: the vector index's partition layout; `legacy`: the sign-bit mirror of earlier versions, while the index fills; `scan`: the fallback scan without sqlite-vec. */
+  readonly layout: 'exact' | 'ivf' | 'legacy' | 'scan';
+  /** The agent's vectors for this model. */
+  readonly vectors: number;
+  /** Vectors compared with the query (ivf: an estimate from list sizes). */
+  readonly searched: number;
+  /** Nearest vectors the channel asked for: the candidate pool handed to ranking. */
+  readonly pool: number;
+  /** ivf: lists probed and lists in all. */
+  readonly probes?: number;
+  readonly lists?: number;
+  /** ivf: neighbour recall@10 measured when the partition was built, and over how many sample queries. */
+  readonly estimatedRecall?: number;
+  readonly recallQueries?: number;
+}
 
 export interface SemanticOutcome {
   readonly hits: Array<{ memoryId: string; cosine: number }>;
   readonly completeness: VectorCompleteness;
   readonly searchedWindow?: number;
+  /** With `approximate`: the index's measured neighbour recall@10, when it has one. */
+  readonly estimatedRecall?: number;
+  readonly search?: VectorSearchReport;
 }
 
 /**
- * Nearest memories to the query vector. With sqlite-vec: a coarse vec0 KNN over sign bits inside
- * the agent's partition, rescored exactly (cosine) from the canonical vectors. Without it (or
- * before the mirror exists for this model): an exact cosine scan over the agent's newest
- * `vectorScanWindow` vectors, reported as `recent-window` when the agent has more.
+ * Nearest memories to the query vector. With sqlite-vec: the model's vector index (an exact list
+ * per agent while the agent is small, ivf lists probed by nearest centroid above that), or, while a
+ * new index is still filling, the legacy sign-bit mirror rescored exactly. Without sqlite-vec: an
+ * exact cosine scan over the agent's newest `vectorScanWindow` vectors, reported as `recent-window`
+ * when the agent has more.
  */
 export function semanticChannel(
   ctx: ChannelContext,
@@ -23,13 +56,27 @@ export function semanticChannel(
   vectorAvailable: boolean,
   k: number,
 ): SemanticOutcome {
-  const state = vectorAvailable ? vectorIndexState(ctx.sql) : undefined;
-  if (state && state.model === model && state.dimensions === query.length) {
-    const hits = knnMemoryVectors(ctx.sql, ctx.agentId, query, k).map((h) => ({
-      memoryId: h.memoryId,
-      cosine: cosineWithBlob(query, h.vector),
-    }));
-    return { hits: sortHits(hits), completeness: 'complete' };
+  if (vectorAvailable) {
+    const found = searchMemoryVectors(ctx.sql, ctx.agentId, model, query, k);
+    if (found) {
+      const { hits, completeness, ...search } = found;
+      return {
+        hits,
+        completeness,
+        ...(found.estimatedRecall !== undefined ? { estimatedRecall: found.estimatedRecall } : {}),
+        search: { ...search, pool: k },
+      };
+    }
+    if (legacyMirrorModel(ctx.sql, query.length) === model) {
+      const rows = knnLegacyMirror(ctx.sql, ctx.agentId, query, k);
+      const vectors = countMemoryVectors(ctx.sql, ctx.agentId, model);
+      const hits = sortHits(rows.map((r) => ({ memoryId: r.memoryId, cosine: cosineWithBlob(query, r.vector) })));
+      return {
+        hits,
+        completeness: rows.length >= vectors ? 'exact' : 'approximate',
+        search: { layout: 'legacy', vectors, searched: rows.length, pool: k },
+      };
+    }
   }
   const window = ctx.config.recall.vectorScanWindow;
   const rows = recentMemoryVectors(ctx.sql, ctx.agentId, model, window);
@@ -37,9 +84,10 @@ export function semanticChannel(
     0,
     k,
   );
-  if (rows.length < window || countMemoryVectors(ctx.sql, ctx.agentId, model) <= window)
-    return { hits, completeness: 'complete' };
-  return { hits, completeness: 'recent-window', searchedWindow: window };
+  const vectors = rows.length < window ? rows.length : countMemoryVectors(ctx.sql, ctx.agentId, model);
+  const search: VectorSearchReport = { layout: 'scan', vectors, searched: rows.length, pool: k };
+  if (vectors <= rows.length) return { hits, completeness: 'exact', search };
+  return { hits, completeness: 'recent-window', searchedWindow: window, search };
 }
 
 function sortHits(hits: Array<{ memoryId: string; cosine: number }>): Array<{ memoryId: string; cosine: number }> {

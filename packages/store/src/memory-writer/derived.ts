@@ -1,9 +1,10 @@
 import type { SqlExecutor } from '../internal/sql.js';
-import { deleteSourceEmbeddings, ensureVectorIndex, upsertEmbedding } from '../repositories/embeddings.js';
+import { deleteSourceEmbeddings, upsertEmbedding } from '../repositories/embeddings.js';
 import { deleteHints } from '../repositories/hints.js';
 import { insertHistory } from '../repositories/history.js';
 import { agentHasEntities, deleteMentionsOfMemory } from '../repositories/mentions.js';
 import type { HistoryEvent, MemoryRow } from '../schema/memories.js';
+import { VectorIndexWriter } from '../vector-index/index-writer.js';
 import type { ContentCause, MemoryAudit, MemoryVector, MemoryWriteDeps } from './context.js';
 import { linkMemoryToEntities } from './entity-mentions.js';
 
@@ -43,15 +44,15 @@ export function recordHistory(
 }
 
 /**
- * Per-transaction state of the writer: the vector mirror's readiness per model and whether each
- * agent has entities to link to, each asked once per transaction rather than once per memory.
+ * Per-transaction state of the writer: the vector index writer (which asks for indexes and
+ * partitions once per transaction) and whether each agent has entities to link to.
  */
 export class WriteSession {
   readonly sql: SqlExecutor;
   readonly deps: MemoryWriteDeps;
   readonly now: number;
-  readonly #mirror = new Map<string, boolean>();
   readonly #hasEntities = new Map<string, boolean>();
+  #vectors: VectorIndexWriter | undefined;
 
   constructor(sql: SqlExecutor, deps: MemoryWriteDeps, now: number) {
     this.sql = sql;
@@ -59,15 +60,10 @@ export class WriteSession {
     this.now = now;
   }
 
-  /** Makes sure the vec0 mirror exists for this model; false when sqlite-vec is not loaded. */
-  mirror(model: string, dimensions: number): boolean {
-    const key = `${model}\u0000${dimensions}`;
-    let ready = this.#mirror.get(key);
-    if (ready === undefined) {
-      ready = ensureVectorIndex(this.sql, this.deps.vectorAvailable, model, dimensions, this.now);
-      this.#mirror.set(key, ready);
-    }
-    return ready;
+  /** The vector index writer of this transaction. */
+  get vectors(): VectorIndexWriter {
+    this.#vectors ??= new VectorIndexWriter(this.sql, this.deps.vectorAvailable, this.now);
+    return this.#vectors;
   }
 
   shouldLink(agentId: string): boolean {
@@ -82,13 +78,14 @@ export class WriteSession {
 }
 
 /**
- * Stores the canonical vector of a memory's current content and its vec0 mirror row. Vectors of
- * older content or other models were removed by {@link dropDerived} when the content changed.
+ * Stores the canonical vector of a memory's current content and adds it to the vector index.
+ * Vectors of older content or other models were removed by {@link dropDerived} when the content changed.
  */
 export function storeMemoryVector(
   session: WriteSession,
   memory: { id: string; agentId: string; contentHash: string },
   embedding: MemoryVector,
+  cause?: ContentCause,
 ): void {
   upsertEmbedding(
     session.sql,
@@ -101,18 +98,20 @@ export function storeMemoryVector(
       vector: embedding.vector,
       now: session.now,
     },
-    session.mirror(embedding.model, embedding.vector.length),
+    session.vectors,
+    // A memory created in this transaction has no vector to replace.
+    { fresh: cause === 'created' },
   );
 }
 
 /**
- * Removes what was derived from a memory's content: vectors (and mirror rows), prospective hints and
+ * Removes what was derived from a memory's content: vectors (and index rows), prospective hints and
  * entity mentions. Runs when content is replaced or stops being live. Host links stay: they mirror
  * the row's own `linked_entities`, which a forgotten row keeps for recovery.
  */
 export function dropDerived(session: WriteSession, row: Pick<MemoryRow, 'id' | 'agent_id'>): void {
-  const { sql, deps } = session;
-  deleteSourceEmbeddings(sql, { sourceType: 'memory', sourceId: row.id }, deps.vectorAvailable);
+  const { sql } = session;
+  deleteSourceEmbeddings(sql, { sourceType: 'memory', sourceId: row.id }, session.vectors);
   deleteHints(sql, row.agent_id, row.id);
   deleteMentionsOfMemory(sql, row.agent_id, row.id);
 }
@@ -129,7 +128,7 @@ export function deriveLive(
 ): void {
   const { sql, deps } = session;
   if (embedding)
-    storeMemoryVector(session, { id: row.id, agentId: row.agent_id, contentHash: row.content_hash }, embedding);
+    storeMemoryVector(session, { id: row.id, agentId: row.agent_id, contentHash: row.content_hash }, embedding, cause);
   if (session.shouldLink(row.agent_id)) {
     linkMemoryToEntities(sql, { id: row.id, agentId: row.agent_id, content: row.content, now: session.now });
   }

@@ -7,6 +7,7 @@ import { dreamingSeam } from './0006-dreaming-seam.js';
 import { dreamingPasses } from './0007-dreaming-passes.js';
 import { jobInterruptions } from './0008-job-interruptions.js';
 import { documentParts } from './0009-document-parts.js';
+import { vectorIndex } from './0010-vector-index.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   dreamingPasses,
   jobInterruptions,
   documentParts,
+  vectorIndex,
 ]);

@@ -1,5 +1,4 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
-import { signSketch, VECTOR_TABLE } from './embeddings.js';
 import {
   MEMORY_CANDIDATE_COLUMNS,
   MEMORY_FILTERS_SQL,
@@ -31,36 +30,6 @@ export function readMemoryCandidates(
   return sql.all<MemoryCandidateRow>(
     raw(ROWS_FOR_IDS, JSON.stringify(ids), ...memoryFilterParams(agentId, now, filters)),
   );
-}
-
-/** What the vec0 mirror was built for, if it exists. */
-export function vectorIndexState(sql: SqlExecutor): { model: string; dimensions: number } | undefined {
-  return sql.get<{ model: string; dimensions: number }>(
-    raw('SELECT model, dimensions FROM vector_index_state WHERE name = ?', VECTOR_TABLE),
-  );
-}
-
-const COARSE_KNN = `SELECT rowid AS seq FROM ${VECTOR_TABLE} WHERE embedding MATCH vec_bit(?) AND k = ? AND agent_id = ?`;
-const VECTORS_BY_SEQ = `
-  SELECT e.source_id AS memoryId, e.vector
-  FROM json_each(?) AS wanted
-  CROSS JOIN embeddings AS e ON e.seq = wanted.value
-  WHERE e.agent_id = ? AND e.source_type = 'memory'`;
-
-/**
- * Coarse nearest memory vectors of one agent through the vec0 bit mirror (Hamming distance over
- * sign bits; the agent is the partition key, so the KNN never visits another scope), returned with
- * their canonical float vectors for exact rescoring.
- */
-export function knnMemoryVectors(
-  sql: SqlExecutor,
-  agentId: string,
-  vector: Float32Array,
-  k: number,
-): Array<{ memoryId: string; vector: Buffer }> {
-  const seqs = sql.all<{ seq: number }>(raw(COARSE_KNN, signSketch(vector), k, agentId)).map((r) => r.seq);
-  if (seqs.length === 0) return [];
-  return sql.all(raw(VECTORS_BY_SEQ, JSON.stringify(seqs), agentId));
 }
 
 const RECENT_VECTORS = `

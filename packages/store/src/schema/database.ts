@@ -29,7 +29,18 @@ import type {
   OntologyProposalsTable,
 } from './ontology.js';
 import type { MemoryJobsArchiveTable, MemoryJobsTable } from './queue.js';
-import type { EmbeddingsTable, MemoryHintsTable, RecallTelemetryTable, VectorIndexStateTable } from './retrieval.js';
+import type {
+  EmbeddingFailuresTable,
+  EmbeddingsTable,
+  MemoryHintsTable,
+  RecallTelemetryTable,
+  VectorAuditsTable,
+  VectorBuildsTable,
+  VectorCentroidsTable,
+  VectorIndexesTable,
+  VectorIndexStateTable,
+  VectorPartitionsTable,
+} from './retrieval.js';
 import type { SessionTranscriptsTable, SessionTranscriptTurnsTable } from './transcripts.js';
 
 /**
@@ -44,6 +55,12 @@ export interface DatabaseSchema {
   memory_hints: MemoryHintsTable;
   embeddings: EmbeddingsTable;
   vector_index_state: VectorIndexStateTable;
+  vector_indexes: VectorIndexesTable;
+  vector_partitions: VectorPartitionsTable;
+  vector_centroids: VectorCentroidsTable;
+  vector_builds: VectorBuildsTable;
+  vector_audits: VectorAuditsTable;
+  embedding_failures: EmbeddingFailuresTable;
   recall_telemetry: RecallTelemetryTable;
   entities: EntitiesTable;
   entity_aliases: EntityAliasesTable;
@@ -93,6 +110,12 @@ const TABLES: { readonly [Name in TableName]: true } = {
   memory_hints: true,
   embeddings: true,
   vector_index_state: true,
+  vector_indexes: true,
+  vector_partitions: true,
+  vector_centroids: true,
+  vector_builds: true,
+  vector_audits: true,
+  embedding_failures: true,
   recall_telemetry: true,
   entities: true,
   entity_aliases: true,

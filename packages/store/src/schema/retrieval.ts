@@ -22,6 +22,101 @@ export interface VectorIndexStateTable {
   created_at: number;
 }
 
+/** `vector_indexes`: one vec0 table per embedding model and dimension count. */
+export interface VectorIndexesTable {
+  id: Generated<number>;
+  model: string;
+  dimensions: number;
+  table_name: string;
+  /** `filling`: vectors stored before the index existed are still being copied in (seq ≤ `fill_until`). */
+  status: 'filling' | 'ready';
+  fill_cursor: number;
+  fill_until: number;
+  created_at: number;
+  updated_at: number;
+}
+export type VectorIndexRow = Selectable<VectorIndexesTable>;
+
+/** `vector_partitions`: one agent's part of a vector index, its layout and what its build measured. */
+export interface VectorPartitionsTable {
+  index_id: number;
+  agent_id: string;
+  /** The generation queries read; its rows are vec0 rowids `generation · 2^40 + seq`. */
+  generation: number;
+  /** The highest generation the partition has used (a new build takes the next; numbers never repeat). */
+  last_generation: number;
+  layout: 'exact' | 'ivf';
+  lists: number;
+  probes: number;
+  /** Neighbour recall@10 the build measured at `probes` (ivf only). */
+  estimated_recall: number | null;
+  /** Sample queries (at build) or audited real queries behind `estimated_recall`. */
+  recall_queries: number;
+  /** Real queries of this generation audited against an exact search. */
+  audits: number;
+  /** Live vectors in the partition (kept by the writer). */
+  vectors: number;
+  built_vectors: number;
+  /** ivf: vectors with a larger seq wait in the unassigned list. */
+  drained_seq: number;
+  /** ivf: `vectors` when the lists last took in every fresh vector (the difference is about how many wait). */
+  drained_vectors: number;
+  /** A generation being built or being removed: writers delete from it too. */
+  other_generation: number | null;
+  built_at: number | null;
+  updated_at: number;
+}
+export type VectorPartitionRow = Selectable<VectorPartitionsTable>;
+
+/** `vector_centroids`: the k-means centroids of one ivf generation (immutable once written). */
+export interface VectorCentroidsTable {
+  index_id: number;
+  agent_id: string;
+  generation: number;
+  list_id: number;
+  /** The coarse group the list belongs to (two-level assignment). */
+  group_id: number;
+  /** Vectors assigned when built or drained. */
+  size: number;
+  centroid: Buffer;
+}
+
+/** `vector_builds`: a partition rebuild in progress (resumable: the cursor commits with each batch). */
+export interface VectorBuildsTable {
+  index_id: number;
+  agent_id: string;
+  generation: number;
+  phase: 'assign' | 'cleanup';
+  target_layout: 'exact' | 'ivf';
+  cursor: number;
+  /** The recall estimate's sample queries (float32) and running top-10 state (float64). */
+  queries: Buffer | null;
+  estimate: Buffer | null;
+  started_at: number;
+  updated_at: number;
+}
+
+/** `vector_audits`: a real query of an ivf generation searched again exactly: each true neighbour's list rank. */
+export interface VectorAuditsTable {
+  id: Generated<number>;
+  index_id: number;
+  agent_id: string;
+  generation: number;
+  /** Float64 per true neighbour: the rank of its list among the query's nearest centroids; -1 = the fresh list. */
+  ranks: Buffer;
+  created_at: number;
+}
+
+/** `embedding_failures`: memories an embedder could not embed, so the fill-in job stops retrying them. */
+export interface EmbeddingFailuresTable {
+  memory_id: string;
+  model: string;
+  content_hash: string;
+  attempts: number;
+  error: string;
+  updated_at: number;
+}
+
 /** `memory_hints`: prospective hints (questions a memory may answer later), indexed by `memory_hints_fts`. */
 export interface MemoryHintsTable {
   seq: Generated<number>;

@@ -28,9 +28,6 @@ CREATE INDEX dreaming_provenance_target ON dreaming_provenance (target_type, tar
 -- index embeddings_agent_model
 CREATE INDEX embeddings_agent_model ON embeddings (agent_id, model, seq);
 
--- index embeddings_hash
-CREATE INDEX embeddings_hash ON embeddings (agent_id, content_hash);
-
 -- index entities_agent_canonical
 CREATE UNIQUE INDEX entities_agent_canonical ON entities (agent_id, canonical_name) WHERE status = 'active';
 
@@ -72,6 +69,9 @@ CREATE UNIQUE INDEX memories_agent_hash_live ON memories (agent_id, content_hash
 
 -- index memories_deleted_at
 CREATE INDEX memories_deleted_at ON memories (deleted_at) WHERE is_deleted = 1;
+
+-- index memories_embedding_model
+CREATE INDEX memories_embedding_model ON memories (embedding_model, agent_id) WHERE is_deleted = 0;
 
 -- index memories_source
 CREATE INDEX memories_source ON memories (source_type, source_id) WHERE source_id IS NOT NULL;
@@ -142,6 +142,9 @@ CREATE INDEX session_transcripts_project ON session_transcripts (agent_id, proje
 
 -- index session_transcripts_source
 CREATE INDEX session_transcripts_source ON session_transcripts (agent_id, source_record_id) WHERE source_record_id IS NOT NULL;
+
+-- index vector_audits_partition
+CREATE INDEX vector_audits_partition ON vector_audits (index_id, agent_id, generation, id);
 
 -- table connectors
 CREATE TABLE connectors (
@@ -299,6 +302,17 @@ CREATE TABLE dreaming_tool_calls (
       duration_ms REAL NOT NULL,
       created_at INTEGER NOT NULL,
       UNIQUE (pass_id, ordinal)
+    );
+
+-- table embedding_failures
+CREATE TABLE embedding_failures (
+      memory_id TEXT NOT NULL,
+      model TEXT NOT NULL,
+      content_hash TEXT NOT NULL,
+      attempts INTEGER NOT NULL,
+      error TEXT NOT NULL,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (memory_id, model)
     );
 
 -- table embeddings
@@ -745,6 +759,46 @@ CREATE TABLE session_transcripts (
     PRIMARY KEY (agent_id, session_key)
   );
 
+-- table vector_audits
+CREATE TABLE vector_audits (
+      id INTEGER PRIMARY KEY,
+      index_id INTEGER NOT NULL,
+      agent_id TEXT NOT NULL,
+      generation INTEGER NOT NULL,
+      ranks BLOB NOT NULL,
+      created_at INTEGER NOT NULL,
+      FOREIGN KEY (index_id) REFERENCES vector_indexes (id) ON DELETE CASCADE
+    );
+
+-- table vector_builds
+CREATE TABLE vector_builds (
+      index_id INTEGER NOT NULL,
+      agent_id TEXT NOT NULL,
+      generation INTEGER NOT NULL,
+      phase TEXT NOT NULL CHECK (phase IN ('assign', 'cleanup')),
+      target_layout TEXT NOT NULL CHECK (target_layout IN ('exact', 'ivf')),
+      cursor INTEGER NOT NULL DEFAULT 0,
+      queries BLOB,
+      estimate BLOB,
+      started_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (index_id, agent_id),
+      FOREIGN KEY (index_id) REFERENCES vector_indexes (id) ON DELETE CASCADE
+    );
+
+-- table vector_centroids
+CREATE TABLE vector_centroids (
+      index_id INTEGER NOT NULL,
+      agent_id TEXT NOT NULL,
+      generation INTEGER NOT NULL,
+      list_id INTEGER NOT NULL,
+      group_id INTEGER NOT NULL,
+      size INTEGER NOT NULL DEFAULT 0,
+      centroid BLOB NOT NULL,
+      PRIMARY KEY (index_id, agent_id, generation, list_id),
+      FOREIGN KEY (index_id) REFERENCES vector_indexes (id) ON DELETE CASCADE
+    );
+
 -- table vector_index_state
 CREATE TABLE vector_index_state (
     name TEXT PRIMARY KEY,
@@ -752,6 +806,43 @@ CREATE TABLE vector_index_state (
     dimensions INTEGER NOT NULL,
     created_at INTEGER NOT NULL
   );
+
+-- table vector_indexes
+CREATE TABLE vector_indexes (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      model TEXT NOT NULL,
+      dimensions INTEGER NOT NULL CHECK (dimensions > 0),
+      table_name TEXT NOT NULL UNIQUE,
+      status TEXT NOT NULL CHECK (status IN ('filling', 'ready')),
+      fill_cursor INTEGER NOT NULL DEFAULT 0,
+      fill_until INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      UNIQUE (model, dimensions)
+    );
+
+-- table vector_partitions
+CREATE TABLE vector_partitions (
+      index_id INTEGER NOT NULL,
+      agent_id TEXT NOT NULL,
+      generation INTEGER NOT NULL,
+      last_generation INTEGER NOT NULL,
+      layout TEXT NOT NULL CHECK (layout IN ('exact', 'ivf')),
+      lists INTEGER NOT NULL DEFAULT 0,
+      probes INTEGER NOT NULL DEFAULT 0,
+      estimated_recall REAL,
+      recall_queries INTEGER NOT NULL DEFAULT 0,
+      audits INTEGER NOT NULL DEFAULT 0,
+      vectors INTEGER NOT NULL DEFAULT 0,
+      built_vectors INTEGER NOT NULL DEFAULT 0,
+      drained_seq INTEGER NOT NULL DEFAULT 0,
+      drained_vectors INTEGER NOT NULL DEFAULT 0,
+      other_generation INTEGER,
+      built_at INTEGER,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (index_id, agent_id),
+      FOREIGN KEY (index_id) REFERENCES vector_indexes (id) ON DELETE CASCADE
+    );
 
 -- trigger memories_ad
 CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN

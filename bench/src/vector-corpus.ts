@@ -1,0 +1,92 @@
+// Text corpora for the vector benchmarks. "Real" text is read at run time from ../shared/data
+// (LoCoMo turns and SciFact abstract sentences, never copied into the repository); past the pool's
+// size, texts are two pool entries joined, so a million distinct memories keep real word statistics.
+// Queries are real questions (LoCoMo questions, SciFact claims) the memories never contain verbatim.
+// The synthetic corpus is the remember benchmark's template generator.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSeededRandom } from '@memory/core';
+import { parseCsv } from './csv.js';
+import { createGenerator } from './synthetic.js';
+
+/** Texts to store and queries to ask, deterministic for a seed. */
+export interface TextCorpus {
+  readonly name: string;
+  texts(count: number): string[];
+  queries(count: number): string[];
+}
+
+interface LocomoSample {
+  conversation: Record<string, unknown>;
+  qa: Array<{ question: string }>;
+}
+
+/** The abstract column of SciFact's corpus is a Python list of sentence strings. */
+function sentences(text: string): string[] {
+  return [...text.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((m) =>
+    (m[1] ?? m[2] ?? '').replace(/\\(.)/g, '$1'),
+  );
+}
+
+function shuffle<T>(items: T[], seed: number): T[] {
+  const rnd = createSeededRandom(seed);
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd.float() * (i + 1));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items;
+}
+
+/** LoCoMo turns and SciFact sentences as memories; LoCoMo questions and SciFact claims as queries. */
+export function createRealCorpus(dataDir: string): TextCorpus {
+  const samples = JSON.parse(readFileSync(join(dataDir, 'locomo', 'locomo10.json'), 'utf8')) as LocomoSample[];
+  const pool = new Set<string>();
+  const questions: string[] = [];
+  for (const sample of samples) {
+    for (const value of Object.values(sample.conversation)) {
+      if (!Array.isArray(value)) continue;
+      for (const turn of value as Array<{ speaker?: string; text?: string }>)
+        if (turn.text) pool.add(`${turn.speaker ?? 'someone'}: ${turn.text}`);
+    }
+    for (const qa of sample.qa) if (typeof qa.question === 'string') questions.push(qa.question);
+  }
+  const [header, ...rows] = parseCsv(readFileSync(join(dataDir, 'scifact', 'corpus_train.csv'), 'utf8'));
+  const titleCol = header?.indexOf('title') ?? -1;
+  const abstractCol = header?.indexOf('abstract') ?? -1;
+  for (const row of rows) {
+    const title = row[titleCol];
+    if (title) pool.add(title);
+    for (const s of sentences(row[abstractCol] ?? '')) if (s.split(' ').length >= 4) pool.add(s);
+  }
+  const [claimHeader, ...claimRows] = parseCsv(readFileSync(join(dataDir, 'scifact', 'claims_train.csv'), 'utf8'));
+  const claimCol = claimHeader?.indexOf('claim') ?? -1;
+  for (const row of claimRows) if (row[claimCol]) questions.push(row[claimCol] as string);
+  const base = shuffle([...pool], 1);
+  const asked = shuffle(questions, 2);
+  return {
+    name: 'real text',
+    texts(count) {
+      const out = base.slice(0, count);
+      const rnd = createSeededRandom(3);
+      const pick = () => base[Math.floor(rnd.float() * base.length)] as string;
+      while (out.length < count) out.push(`${pick()} ${pick()}`);
+      return out;
+    },
+    queries: (count) => Array.from({ length: count }, (_, i) => asked[i % asked.length] as string),
+  };
+}
+
+/** The remember benchmark's template memories and questions. */
+export function createSyntheticCorpus(): TextCorpus {
+  return {
+    name: 'synthetic',
+    texts(count) {
+      const gen = createGenerator(42);
+      return Array.from({ length: count }, () => gen.memory().content);
+    },
+    queries(count) {
+      const gen = createGenerator(7);
+      return Array.from({ length: count }, () => gen.query());
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// The vectors a recall benchmark stores, computed once: every text embedded into one matrix (rows in
+// text order), so the bench can compute exact neighbours, and an embedder for the engine that replays
+// those rows for stored texts (the load measures the engine, not the embedder) and embeds anything
+// else — queries — with the real one.
+import type { EmbeddingProvider } from '@memory/core';
+
+/** Texts, their unit vectors (row i is text i) and the embedder that produced them. */
+export interface VectorFixture {
+  readonly embedder: EmbeddingProvider;
+  readonly texts: readonly string[];
+  readonly dims: number;
+  readonly matrix: Float32Array;
+}
+
+/** Embeds `texts` (distinct) in batches into one matrix. */
+export async function embedFixture(embedder: EmbeddingProvider, texts: readonly string[]): Promise<VectorFixture> {
+  const dims = embedder.dimensions;
+  const matrix = new Float32Array(texts.length * dims);
+  for (let start = 0; start < texts.length; start += 2000) {
+    const vectors = await embedder.embed(texts.slice(start, start + 2000), { purpose: 'index' });
+    vectors.forEach((v, i) => {
+      matrix.set(unit(Float32Array.from(v)), (start + i) * dims);
+    });
+  }
+  return { embedder, texts, dims, matrix };
+}
+
+function unit(v: Float32Array): Float32Array {
+  let s = 0;
+  for (const x of v) s += x * x;
+  const inv = s > 0 ? 1 / Math.sqrt(s) : 0;
+  for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) * inv;
+  return v;
+}
+
+/** An embedder returning the fixture's rows for its texts, and the real embedder's vectors otherwise. */
+export function replayEmbedder(fixture: VectorFixture): EmbeddingProvider {
+  const rowOf = new Map<string, number>();
+  fixture.texts.forEach((t, i) => {
+    rowOf.set(t, i);
+  });
+  const { embedder, dims, matrix } = fixture;
+  return {
+    model: embedder.model,
+    dimensions: dims,
+    async embed(texts, options) {
+      const unknown = texts.filter((t) => !rowOf.has(t));
+      const fresh = unknown.length > 0 ? await embedder.embed(unknown, options) : [];
+      let next = 0;
+      return texts.map((t) => {
+        const row = rowOf.get(t);
+        if (row === undefined) return fresh[next++] as Float32Array;
+        return matrix.slice(row * dims, row * dims + dims);
+      });
+    },
+  };
+}

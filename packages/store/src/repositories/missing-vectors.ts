@@ -1,0 +1,73 @@
+import { raw, type SqlExecutor } from '../internal/sql.js';
+
+/** A live memory that has no vector of the current model. */
+export interface MemoryWithoutVector {
+  readonly id: string;
+  readonly agentId: string;
+  readonly content: string;
+  readonly contentHash: string;
+}
+
+// Three range reads of the partial index on (embedding_model) over live rows — no model, a model
+// sorting before the current one, one after it — so finding nothing costs three index probes, not
+// a scan of every live memory (`embedding_model <> ?` cannot use the index).
+const MISSING = (condition: string) => `
+  SELECT m.id, m.agent_id AS agentId, m.content, m.content_hash AS contentHash
+  FROM memories AS m
+  WHERE m.is_deleted = 0 AND ${condition}
+    AND NOT EXISTS (
+      SELECT 1 FROM embedding_failures AS f
+      WHERE f.memory_id = m.id AND f.model = ? AND f.content_hash = m.content_hash AND f.attempts >= ?)
+  LIMIT ?`;
+
+/**
+ * Up to `limit` live memories without a vector of `model` (written during an embedder outage, with
+ * an unusable vector, or under another model), skipping those whose current content already failed
+ * `maxAttempts` times with this model.
+ */
+export function memoriesWithoutVector(
+  sql: SqlExecutor,
+  model: string,
+  limit: number,
+  maxAttempts: number,
+): MemoryWithoutVector[] {
+  const out: MemoryWithoutVector[] = [];
+  for (const [condition, params] of [
+    ['m.embedding_model IS NULL', []],
+    ['m.embedding_model < ?', [model]],
+    ['m.embedding_model > ?', [model]],
+  ] as const) {
+    if (out.length >= limit) break;
+    out.push(
+      ...sql.all<MemoryWithoutVector>(raw(MISSING(condition), ...params, model, maxAttempts, limit - out.length)),
+    );
+  }
+  return out;
+}
+
+/** Counts a failed attempt to embed a memory's current content with `model`. */
+export function recordEmbeddingFailure(
+  sql: SqlExecutor,
+  failure: { memoryId: string; model: string; contentHash: string; error: string },
+  now: number,
+): void {
+  sql.run(
+    raw(
+      `INSERT INTO embedding_failures (memory_id, model, content_hash, attempts, error, updated_at)
+       VALUES (?, ?, ?, 1, ?, ?)
+       ON CONFLICT (memory_id, model) DO UPDATE SET
+         attempts = CASE WHEN content_hash = excluded.content_hash THEN attempts + 1 ELSE 1 END,
+         content_hash = excluded.content_hash, error = excluded.error, updated_at = excluded.updated_at`,
+      failure.memoryId,
+      failure.model,
+      failure.contentHash,
+      failure.error.slice(0, 500),
+      now,
+    ),
+  );
+}
+
+/** Forgets the failures of a memory once it has a vector. */
+export function clearEmbeddingFailures(sql: SqlExecutor, memoryId: string): void {
+  sql.run(raw('DELETE FROM embedding_failures WHERE memory_id = ?', memoryId));
+}

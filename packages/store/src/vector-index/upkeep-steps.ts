@@ -1,0 +1,227 @@
+import type { SqlExecutor } from '../internal/sql.js';
+import { blobToVector } from '../repositories/embeddings.js';
+import { buildEstimate, deleteBuild, findBuild, insertBuild, updateBuild } from './builds.js';
+import { FRESH_LIST } from './cells.js';
+import { addListSizes, cachedCentroids, deleteCentroids, saveCentroids } from './centroids.js';
+import { modelVectorsBetween, partitionVectorsAfter } from './embedding-reads.js';
+import { advanceIndexFill, type VectorIndex } from './indexes.js';
+import { assignList, type ListCentroids, listCount } from './kmeans.js';
+import {
+  countPartitionVectors,
+  ensurePartition,
+  findPartition,
+  setDrained,
+  setOtherGeneration,
+  switchPartition,
+  takeGeneration,
+  type VectorPartition,
+} from './partitions.js';
+import { chooseProbes, type EstimateQueries, observeVector, recallCurve } from './recall-estimate.js';
+import { deleteVecRow, insertVecRow } from './vec-rows.js';
+
+// The index's upkeep as bounded steps, each one short write transaction that reads its state from
+// the database first: any process may run the next step, a crash loses at most the step in flight,
+// and a step whose plan went stale (another process got there first) does nothing.
+
+/** What one step did: rows handled, and whether that piece of upkeep is finished. */
+export interface StepResult {
+  readonly rows: number;
+  readonly done: boolean;
+}
+
+/** How the build chooses its probe count. */
+export interface ProbePolicy {
+  /** Recall the hardest kind of sample query must reach. */
+  readonly targetRecall: number;
+  /** Fewest lists probed, as a share of the lists. */
+  readonly minProbeShare: number;
+}
+
+/**
+ * Copies up to `batch` vectors stored before the index existed into it (fresh lists of their
+ * agents' partitions); the index becomes `ready` when the copy reaches `fillUntil`.
+ */
+export function fillBatch(sql: SqlExecutor, index: VectorIndex, batch: number, now: number): StepResult {
+  const rows = modelVectorsBetween(sql, index.model, index.dimensions, index.fillCursor, index.fillUntil, batch);
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    const partition = ensurePartition(sql, index.id, row.agentId, now);
+    insertVecRow(sql, index.tableName, {
+      agentId: row.agentId,
+      generation: partition.generation,
+      list: FRESH_LIST,
+      seq: row.seq,
+      vector: blobToVector(row.vector),
+    });
+    counts.set(row.agentId, (counts.get(row.agentId) ?? 0) + 1);
+  }
+  for (const [agentId, n] of counts) countPartitionVectors(sql, index.id, agentId, n, now);
+  const cursor = rows.length < batch ? index.fillUntil : (rows.at(-1)?.seq ?? index.fillUntil);
+  advanceIndexFill(sql, index, cursor, now);
+  return { rows: rows.length, done: cursor >= index.fillUntil };
+}
+
+/**
+ * Starts rebuilding a partition as planned from `planned` (a snapshot read before the centroids
+ * were trained): false, writing nothing, when the partition moved on since (another build started
+ * or finished). The new generation is one past any the partition has had, so cached centroids
+ * of an abandoned build are never mistaken for the new one's.
+ */
+export function beginBuild(
+  sql: SqlExecutor,
+  index: VectorIndex,
+  planned: VectorPartition,
+  target: { layout: 'exact' | 'ivf'; centroids?: ListCentroids; queries?: EstimateQueries },
+  now: number,
+): boolean {
+  const current = findPartition(sql, index.id, planned.agentId);
+  if (!current || current.generation !== planned.generation || current.otherGeneration !== null) return false;
+  if (findBuild(sql, index.id, planned.agentId)) return false;
+  const generation = takeGeneration(sql, index.id, planned.agentId, now);
+  const key = { indexId: index.id, agentId: planned.agentId, generation };
+  if (target.centroids) saveCentroids(sql, key, target.centroids);
+  insertBuild(sql, { ...key, targetLayout: target.layout }, target.queries, now);
+  setOtherGeneration(sql, index.id, planned.agentId, generation, now);
+  return true;
+}
+
+/**
+ * Copies the next `batch` vectors of a partition into the generation being built (into their
+ * lists), feeding the recall estimate. When none are left it switches the partition to the new
+ * generation in the same transaction, so no vector is missed, and the old generation's removal
+ * begins.
+ */
+export function assignBatch(
+  sql: SqlExecutor,
+  index: VectorIndex,
+  agentId: string,
+  batch: number,
+  policy: ProbePolicy,
+  now: number,
+): StepResult {
+  const build = findBuild(sql, index.id, agentId);
+  const partition = findPartition(sql, index.id, agentId);
+  if (build?.phase !== 'assign' || !partition) return { rows: 0, done: true };
+  const key = { indexId: index.id, agentId, generation: build.generation };
+  const stored = build.targetLayout === 'ivf' ? cachedCentroids(sql, key, index.dimensions) : undefined;
+  if (build.targetLayout === 'ivf' && !stored) {
+    abandonBuild(sql, index, partition, now);
+    return { rows: 0, done: true };
+  }
+  const estimate = stored ? buildEstimate(sql, build) : undefined;
+  const rows = partitionVectorsAfter(sql, agentId, index.model, build.cursor, batch);
+  const sizes = new Map<number, number>();
+  for (const row of rows) {
+    const vector = blobToVector(row.vector);
+    const list = stored ? assignList(stored, vector) : -1;
+    insertVecRow(sql, index.tableName, { agentId, generation: build.generation, list: list + 1, seq: row.seq, vector });
+    if (list >= 0) sizes.set(list, (sizes.get(list) ?? 0) + 1);
+    if (estimate) observeVector(estimate.state, estimate.queries, row.seq, vector, list);
+  }
+  addListSizes(sql, key, sizes);
+  const last = rows.at(-1);
+  if (last) {
+    updateBuild(sql, build, { cursor: last.seq, ...(estimate ? { estimate: estimate.state } : {}) }, now);
+    return { rows: rows.length, done: false };
+  }
+  // Every vector is in the new generation: switch.
+  const lists = stored ? listCount(stored) : 0;
+  let probes = 0;
+  let recall: number | null = null;
+  let recallQueries = 0;
+  if (stored && estimate) {
+    const curve = recallCurve(estimate.state, estimate.queries, stored);
+    const chosen = chooseProbes(curve, policy.targetRecall, Math.ceil(policy.minProbeShare * lists));
+    probes = chosen.probes;
+    recall = chosen.recall;
+    recallQueries = curve.queries;
+  }
+  switchPartition(
+    sql,
+    index.id,
+    agentId,
+    {
+      generation: build.generation,
+      layout: build.targetLayout,
+      lists,
+      probes,
+      estimatedRecall: recall,
+      recallQueries,
+      builtVectors: partition.vectors,
+      drainedSeq: build.cursor,
+      retiring: partition.generation,
+    },
+    now,
+  );
+  updateBuild(sql, build, { cursor: 0, phase: 'cleanup', generation: partition.generation }, now);
+  return { rows: 0, done: false };
+}
+
+/** Removes the next `batch` vectors of the retired generation; at the end, its centroids and the build. */
+export function cleanupBatch(
+  sql: SqlExecutor,
+  index: VectorIndex,
+  agentId: string,
+  batch: number,
+  now: number,
+): StepResult {
+  const build = findBuild(sql, index.id, agentId);
+  if (build?.phase !== 'cleanup') return { rows: 0, done: true };
+  const rows = partitionVectorsAfter(sql, agentId, index.model, build.cursor, batch);
+  for (const row of rows) deleteVecRow(sql, index.tableName, build.generation, row.seq);
+  const last = rows.at(-1);
+  if (last) {
+    updateBuild(sql, build, { cursor: last.seq }, now);
+    return { rows: rows.length, done: false };
+  }
+  deleteCentroids(sql, { indexId: index.id, agentId, generation: build.generation });
+  setOtherGeneration(sql, index.id, agentId, null, now);
+  deleteBuild(sql, build);
+  return { rows: 0, done: true };
+}
+
+/** Gives up a build whose centroids are missing: its rows and state go, the old generation stays. */
+function abandonBuild(sql: SqlExecutor, index: VectorIndex, partition: VectorPartition, now: number): void {
+  const build = findBuild(sql, index.id, partition.agentId);
+  if (!build) return;
+  // Rows already copied are removed by a cleanup pass over the abandoned generation.
+  updateBuild(sql, build, { cursor: 0, phase: 'cleanup' }, now);
+  setOtherGeneration(sql, index.id, partition.agentId, build.generation, now);
+}
+
+/**
+ * Moves the next `batch` fresh vectors of an ivf partition into their lists (delete and insert in
+ * one transaction, so a query never misses one).
+ */
+export function drainBatch(
+  sql: SqlExecutor,
+  index: VectorIndex,
+  agentId: string,
+  batch: number,
+  now: number,
+): StepResult {
+  const partition = findPartition(sql, index.id, agentId);
+  if (partition?.layout !== 'ivf' || partition.otherGeneration !== null) return { rows: 0, done: true };
+  const key = { indexId: index.id, agentId, generation: partition.generation };
+  const stored = cachedCentroids(sql, key, index.dimensions);
+  if (!stored) return { rows: 0, done: true };
+  const rows = partitionVectorsAfter(sql, agentId, index.model, partition.drainedSeq, batch);
+  const sizes = new Map<number, number>();
+  for (const row of rows) {
+    const vector = blobToVector(row.vector);
+    const list = assignList(stored, vector);
+    deleteVecRow(sql, index.tableName, partition.generation, row.seq);
+    insertVecRow(sql, index.tableName, {
+      agentId,
+      generation: partition.generation,
+      list: list + 1,
+      seq: row.seq,
+      vector,
+    });
+    sizes.set(list, (sizes.get(list) ?? 0) + 1);
+  }
+  addListSizes(sql, key, sizes);
+  const complete = rows.length < batch;
+  setDrained(sql, key, { seq: rows.at(-1)?.seq ?? partition.drainedSeq, moved: rows.length, complete }, now);
+  return { rows: rows.length, done: complete };
+}

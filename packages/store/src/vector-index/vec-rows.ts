@@ -1,0 +1,56 @@
+import { raw, type SqlExecutor } from '../internal/sql.js';
+import { cellOf, rowidOf } from './cells.js';
+
+// The statements on one index's vec0 table. The table name comes from `vector_indexes`, never from
+// input. Rowids and cells are BigInt (see cells.ts); the KNN returns the seq (the rowid without its
+// generation bits) computed in SQL, so rowids past 2^53 never pass through a JavaScript number.
+
+const SEQ_MASK = (1n << 40n) - 1n;
+
+function blob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** Adds a vector to a list of a generation. */
+export function insertVecRow(
+  sql: SqlExecutor,
+  table: string,
+  row: { agentId: string; generation: number; list: number; seq: number; vector: Float32Array },
+): void {
+  sql.run(
+    raw(
+      `INSERT INTO ${table} (rowid, agent_id, cell, embedding) VALUES (?, ?, ?, ?)`,
+      rowidOf(row.generation, row.seq),
+      row.agentId,
+      cellOf(row.generation, row.list),
+      blob(row.vector),
+    ),
+  );
+}
+
+/** Removes a vector from a generation (wherever its list); 0 when it was not there. */
+export function deleteVecRow(sql: SqlExecutor, table: string, generation: number, seq: number): number {
+  return sql.run(raw(`DELETE FROM ${table} WHERE rowid = ?`, rowidOf(generation, seq))).changes;
+}
+
+/** Exact cosine KNN inside one list of a generation: the seq and cosine distance of the `k` nearest. */
+export function knnInCell(
+  sql: SqlExecutor,
+  table: string,
+  agentId: string,
+  generation: number,
+  list: number,
+  query: Float32Array,
+  k: number,
+): Array<{ seq: number; distance: number }> {
+  return sql.all(
+    raw(
+      `SELECT rowid & ? AS seq, distance FROM ${table} WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell = ?`,
+      SEQ_MASK,
+      blob(query),
+      k,
+      agentId,
+      cellOf(generation, list),
+    ),
+  );
+}

@@ -1,0 +1,271 @@
+import { createSeededRandom } from '@memory/core';
+import { describe, expect, it } from 'vitest';
+import {
+  findPartition,
+  findVectorIndex,
+  runVectorUpkeep,
+  type Store,
+  searchMemoryVectors,
+  VectorIndexWriter,
+  type VectorUpkeepOptions,
+} from '../src/index.js';
+import { upsertEmbedding } from '../src/repositories/embeddings.js';
+import { raw } from '../src/sql.js';
+import { createTestStore } from '../src/testing.js';
+import { LEGACY_BIT_TABLE } from '../src/vector-index/indexes.js';
+import { trainListCentroids } from '../src/vector-index/kmeans.js';
+import { makeEstimateQueries } from '../src/vector-index/recall-estimate.js';
+import { assignBatch, beginBuild, cleanupBatch } from '../src/vector-index/upkeep-steps.js';
+
+const DIMS = 16;
+const OPTIONS: VectorUpkeepOptions = {
+  exactMaxVectors: 300,
+  targetRecall: 0.95,
+  minProbeShare: 0.05,
+  drainAfter: 50,
+  stepMs: 10,
+};
+
+/** Clustered unit vectors: 12 random centres with noise, as real embeddings cluster by topic. */
+function vectors(count: number, seed: number): Float32Array[] {
+  const random = createSeededRandom(seed);
+  const centres = Array.from({ length: 12 }, () => Float32Array.from({ length: DIMS }, () => random.float() - 0.5));
+  return Array.from({ length: count }, () => {
+    const centre = centres[Math.floor(random.float() * centres.length)] as Float32Array;
+    const v = Float32Array.from(centre, (x) => x + (random.float() - 0.5) * 0.6);
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  });
+}
+
+function store(s: Store, agentId: string, id: string, vector: Float32Array, model = 'toy'): void {
+  s.write((sql) =>
+    upsertEmbedding(
+      sql,
+      { agentId, sourceType: 'memory', sourceId: id, contentHash: `h-${id}`, model, vector, now: 0 },
+      new VectorIndexWriter(sql, true, 0),
+    ),
+  );
+}
+
+function forget(s: Store, id: string): void {
+  s.write((sql) => {
+    const rows = sql.all<{ seq: number; agentId: string; model: string; dimensions: number }>(
+      raw(
+        "SELECT seq, agent_id AS agentId, model, dimensions FROM embeddings WHERE source_type = 'memory' AND source_id = ?",
+        id,
+      ),
+    );
+    const index = new VectorIndexWriter(sql, true, 0);
+    for (const row of rows) {
+      sql.run(raw('DELETE FROM embeddings WHERE seq = ?', row.seq));
+      index.remove(row);
+    }
+  });
+}
+
+/** Exact top-k ids by cosine (unit vectors). */
+function exactTop(all: ReadonlyMap<string, Float32Array>, query: Float32Array, k: number): string[] {
+  return [...all]
+    .map(([id, v]) => ({ id, s: v.reduce((acc, x, i) => acc + x * (query[i] as number), 0) }))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, k)
+    .map((x) => x.id);
+}
+
+describe('vector index partitions', () => {
+  it('keeps a small partition exact and says so', async () => {
+    const s = await createTestStore();
+    const all = new Map<string, Float32Array>();
+    vectors(200, 1).forEach((v, i) => {
+      all.set(`m${i}`, v);
+      store(s, 'a', `m${i}`, v);
+    });
+    store(s, 'b', 'other', vectors(1, 2)[0] as Float32Array);
+    for (const query of vectors(10, 3)) {
+      const found = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 10));
+      expect(found).toMatchObject({ completeness: 'exact', layout: 'exact', vectors: 200, searched: 200 });
+      expect(found?.hits.map((h) => h.memoryId)).toEqual(exactTop(all, query, 10));
+    }
+    s.close();
+  });
+
+  it('rebuilds a partition as ivf in the background while the old generation answers, then switches and removes it', async () => {
+    const s = await createTestStore();
+    const all = new Map<string, Float32Array>();
+    vectors(600, 4).forEach((v, i) => {
+      all.set(`m${i}`, v);
+      store(s, 'a', `m${i}`, v);
+    });
+    const index = s.read((sql) => findVectorIndex(sql, 'toy', DIMS));
+    const planned = s.read((sql) => findPartition(sql, index?.id ?? 0, 'a'));
+    if (!index || !planned) throw new Error('index and partition expected');
+    expect(planned).toMatchObject({ layout: 'exact', generation: 1, vectors: 600 });
+
+    // Plan the build as the upkeep does: centroids trained on a sample, sample queries for the estimate.
+    const sample = new Float32Array(600 * DIMS);
+    [...all.values()].forEach((v, i) => {
+      sample.set(v, i * DIMS);
+    });
+    const training = trainListCentroids(sample, DIMS, 24, createSeededRandom(5));
+    let step = training.next();
+    while (!step.done) step = training.next();
+    const queries = makeEstimateQueries(
+      sample,
+      [...all.keys()].map((_, i) => i + 1),
+      DIMS,
+      8,
+      createSeededRandom(6),
+    );
+    expect(
+      s.write((sql) => beginBuild(sql, index, planned, { layout: 'ivf', centroids: step.value, queries }, 0)),
+    ).toBe(true);
+    // A second plan made from the same snapshot is refused: the partition moved on.
+    expect(s.write((sql) => beginBuild(sql, index, planned, { layout: 'exact' }, 0))).toBe(false);
+
+    // Half copied: queries still read generation 1, exactly.
+    expect(s.write((sql) => assignBatch(sql, index, 'a', 300, OPTIONS, 0))).toEqual({ rows: 300, done: false });
+    const probe = vectors(1, 7)[0] as Float32Array;
+    let found = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', probe, 10));
+    expect(found).toMatchObject({ completeness: 'exact', layout: 'exact', vectors: 600 });
+    expect(found?.hits.map((h) => h.memoryId)).toEqual(exactTop(all, probe, 10));
+
+    // Writes during the build: a new vector lands in the answering generation (and is copied later);
+    // a forgotten one leaves both generations.
+    const added = Float32Array.from(probe);
+    all.set('during', added);
+    store(s, 'a', 'during', added);
+    all.delete('m0');
+    forget(s, 'm0');
+    found = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', probe, 10));
+    expect(found?.hits[0]?.memoryId).toBe('during');
+    expect(found?.hits.map((h) => h.memoryId)).toEqual(exactTop(all, probe, 10));
+
+    // The rest, then the switch in the same transaction as the last (empty) batch.
+    while (s.read((sql) => findPartition(sql, index.id, 'a'))?.generation === 1)
+      s.write((sql) => assignBatch(sql, index, 'a', 100, OPTIONS, 0));
+    const switched = s.read((sql) => findPartition(sql, index.id, 'a'));
+    expect(switched).toMatchObject({ layout: 'ivf', generation: 2, otherGeneration: 1, vectors: 600, lists: 24 });
+    expect(switched?.estimatedRecall).toBeGreaterThan(0.5);
+    found = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', probe, 10));
+    expect(found).toMatchObject({ completeness: 'approximate', layout: 'ivf', lists: 24 });
+    expect(found?.hits[0]?.memoryId).toBe('during');
+    expect(found?.hits.some((h) => h.memoryId === 'm0')).toBe(false);
+
+    // Cleanup removes generation 1's rows; the partition then has one generation.
+    const table = index.tableName;
+    const rowsOf = (generation: number) =>
+      s.read(
+        (sql) =>
+          sql.get<{ n: number }>(raw(`SELECT count(*) AS n FROM ${table} WHERE rowid >> 40 = ?`, generation))?.n ?? 0,
+      );
+    expect(rowsOf(1)).toBe(600);
+    while (!s.write((sql) => cleanupBatch(sql, index, 'a', 128, 0)).done);
+    expect(rowsOf(1)).toBe(0);
+    expect(rowsOf(2)).toBe(600);
+    expect(s.read((sql) => findPartition(sql, index.id, 'a'))?.otherGeneration).toBeNull();
+    s.close();
+  });
+
+  it('runs the whole upkeep in bounded steps: ivf build, drains of new vectors, and back to exact when it shrinks', async () => {
+    const s = await createTestStore();
+    const all = new Map<string, Float32Array>();
+    vectors(800, 8).forEach((v, i) => {
+      all.set(`m${i}`, v);
+      store(s, 'a', `m${i}`, v);
+    });
+    const report = await runVectorUpkeep(s, OPTIONS);
+    expect(report.finished).toBe(true);
+    const index = s.read((sql) => findVectorIndex(sql, 'toy', DIMS));
+    let partition = s.read((sql) => findPartition(sql, index?.id ?? 0, 'a'));
+    expect(partition).toMatchObject({ layout: 'ivf', vectors: 800, otherGeneration: null });
+    expect(partition?.probes).toBeGreaterThan(0);
+
+    // New vectors wait in the fresh list (searched whole) until a drain assigns them.
+    vectors(60, 9).forEach((v, i) => {
+      all.set(`n${i}`, v);
+      store(s, 'a', `n${i}`, v);
+    });
+    const fresh = all.get('n0') as Float32Array;
+    expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', fresh, 1))?.hits[0]?.memoryId).toBe('n0');
+    await runVectorUpkeep(s, OPTIONS);
+    partition = s.read((sql) => findPartition(sql, index?.id ?? 0, 'a'));
+    expect(partition?.drainedSeq).toBeGreaterThan(800);
+    expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', fresh, 1))?.hits[0]?.memoryId).toBe('n0');
+
+    // Forgetting most of it brings the partition below half the exact limit: rebuilt exact.
+    for (const id of [...all.keys()].slice(0, 760)) {
+      forget(s, id);
+      all.delete(id);
+    }
+    await runVectorUpkeep(s, OPTIONS);
+    partition = s.read((sql) => findPartition(sql, index?.id ?? 0, 'a'));
+    expect(partition).toMatchObject({ layout: 'exact', vectors: 100, otherGeneration: null });
+    const query = vectors(1, 10)[0] as Float32Array;
+    expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 10))?.hits.map((h) => h.memoryId)).toEqual(
+      exactTop(all, query, 10),
+    );
+    s.close();
+  });
+
+  it('fills a new index from vectors stored before it, answering from the legacy bit mirror until it is ready', async () => {
+    const s = await createTestStore();
+    const all = new Map<string, Float32Array>();
+    // A database from before the index: canonical vectors and the sign-bit mirror of the same model.
+    s.write((sql) => {
+      sql.run(
+        raw(`CREATE VIRTUAL TABLE ${LEGACY_BIT_TABLE} USING vec0(agent_id text partition key, embedding bit[16])`),
+      );
+      sql.run(
+        raw(
+          "INSERT INTO vector_index_state (name, model, dimensions, created_at) VALUES (?, 'toy', ?, 0)",
+          LEGACY_BIT_TABLE,
+          DIMS,
+        ),
+      );
+      vectors(120, 11).forEach((v, i) => {
+        all.set(`old${i}`, v);
+        const seq = upsertEmbedding(sql, {
+          agentId: 'a',
+          sourceType: 'memory',
+          sourceId: `old${i}`,
+          contentHash: 'h',
+          model: 'toy',
+          vector: v,
+          now: 0,
+        });
+        const bits = Buffer.alloc(2);
+        v.forEach((x, d) => {
+          if (x > 0) bits[d >> 3] = (bits[d >> 3] ?? 0) | (1 << (d & 7));
+        });
+        sql.run(
+          raw(
+            `INSERT INTO ${LEGACY_BIT_TABLE} (rowid, agent_id, embedding) VALUES (?, 'a', vec_bit(?))`,
+            BigInt(seq),
+            bits,
+          ),
+        );
+      });
+    });
+    // The first new vector creates the index; it is filling, so searches fall back (undefined).
+    const extra = vectors(1, 12)[0] as Float32Array;
+    all.set('new', extra);
+    store(s, 'a', 'new', extra);
+    expect(s.read((sql) => findVectorIndex(sql, 'toy', DIMS))).toMatchObject({ status: 'filling' });
+    expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', extra, 5))).toBeUndefined();
+    // The new vector went to the legacy mirror as well, which keeps answering meanwhile.
+    const legacyRows = () =>
+      s.read((sql) => sql.get<{ n: number }>(raw(`SELECT count(*) AS n FROM ${LEGACY_BIT_TABLE}`))?.n);
+    expect(legacyRows()).toBe(121);
+
+    await runVectorUpkeep(s, OPTIONS);
+    expect(s.read((sql) => findVectorIndex(sql, 'toy', DIMS))).toMatchObject({ status: 'ready' });
+    expect(
+      s.read((sql) => sql.get(raw('SELECT name FROM sqlite_master WHERE name = ?', LEGACY_BIT_TABLE))),
+    ).toBeUndefined();
+    const found = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', extra, 10));
+    expect(found).toMatchObject({ completeness: 'exact', vectors: 121 });
+    expect(found?.hits.map((h) => h.memoryId)).toEqual(exactTop(all, extra, 10));
+    s.close();
+  });
+});
