@@ -17,6 +17,7 @@ export const MUTATION_GROUPS = {
     tests: [
       'packages/store/test/lexical-search.test.ts',
       'packages/store/test/repositories.test.ts',
+      'packages/store/test/hints.test.ts',
       'packages/engine/test/scope-isolation.property.test.ts',
       'packages/engine/test/recall-scope.property.test.ts',
       'packages/engine/test/scope.test.ts',
@@ -24,6 +25,9 @@ export const MUTATION_GROUPS = {
       'packages/engine/test/hybrid-recall.test.ts',
       'packages/engine/test/transcripts.test.ts',
       'packages/engine/test/transcripts-scope.test.ts',
+      'packages/engine/test/recall-reads.test.ts',
+      'packages/engine/test/hints-worker.test.ts',
+      'packages/engine/test/memory-writer.property.test.ts',
       'packages/engine/test/imports.test.ts',
       'packages/engine/test/imports-checkpoint.test.ts',
       'packages/dreaming/test/tools.test.ts',

@@ -152,18 +152,22 @@ describe('insertMemory defaults and the cold copy', () => {
   it('fills the defaults for optional columns a caller leaves out', async () => {
     const store = await createTestStore();
     const content = prepareContent('Direct row.');
+    // The row type asks for every column; the statement still defaults them for a looser caller.
+    const partial = (row: Record<string, unknown>) => row as unknown as Parameters<typeof insertMemory>[1];
     store.write((sql) =>
-      insertMemory(sql, {
-        id: 'direct',
-        agent_id: 'a',
-        type: 'fact',
-        content: content.content,
-        normalized_content: content.normalized,
-        content_hash: content.hash,
-        created_at: NOW,
-        updated_at: NOW,
-        // The columns the type requires are left out on purpose: the statement has defaults.
-      } as Parameters<typeof insertMemory>[1]),
+      insertMemory(
+        sql,
+        partial({
+          id: 'direct',
+          agent_id: 'a',
+          type: 'fact',
+          content: content.content,
+          normalized_content: content.normalized,
+          content_hash: content.hash,
+          created_at: NOW,
+          updated_at: NOW,
+        }),
+      ),
     );
     expect(store.read((sql) => findMemory(sql, 'a', 'direct'))).toMatchObject({
       confidence: 1,
