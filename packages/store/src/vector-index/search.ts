@@ -6,7 +6,7 @@ import { memoryIdsOfSeqs } from './embedding-reads.js';
 import { findVectorIndex } from './indexes.js';
 import { nearestLists } from './kmeans.js';
 import { findPartition } from './partitions.js';
-import { knnInCell } from './vec-rows.js';
+import { knnInCell, knnInGeneration } from './vec-rows.js';
 
 /** What a search of the vector index found and how much of the partition it compared. */
 export interface VectorSearch {
@@ -51,7 +51,11 @@ export function searchMemoryVectors(
       ? cachedCentroids(sql, { indexId: index.id, agentId, generation }, index.dimensions)
       : undefined;
   if (!stored) {
-    const found = knnInCell(sql, index.tableName, agentId, generation, FRESH_LIST, query, k);
+    // An exact partition has one list; an ivf one whose centroids are missing is searched whole.
+    const found =
+      partition.layout === 'exact'
+        ? knnInCell(sql, index.tableName, agentId, generation, FRESH_LIST, query, k)
+        : knnInGeneration(sql, index.tableName, agentId, generation, query, k);
     return {
       hits: withMemoryIds(sql, agentId, found, k),
       completeness: 'exact',
