@@ -133,15 +133,21 @@ async function engine(
 
 const replay = replayEmbedder(fixture);
 const rate = (n: number) => `${fmt(n, 0).padStart(7)} memories/s`;
-console.log(`${total.toLocaleString('en-US')} synthetic memories, 384-d vectors (precomputed), one agent, file databases`);
+console.log(
+  `${total.toLocaleString('en-US')} synthetic memories, 384-d vectors (precomputed), one agent, file databases`,
+);
 const floorBulk = await floor(total, 100, false);
 const floorBulkVec = await floor(total, 100, true);
 const engineBulk = await engine(total, 'bulk', { embedder: replay });
-console.log(`bulk   floor ${rate(floorBulk)}   floor + vec0 ${rate(floorBulkVec)}   rememberMany ${rate(engineBulk)}  (${fmt(engineBulk / floorBulk, 2)}× the floor)`);
+console.log(
+  `bulk   floor ${rate(floorBulk)}   floor + vec0 ${rate(floorBulkVec)}   rememberMany ${rate(engineBulk)}  (${fmt(engineBulk / floorBulk, 2)}× the floor)`,
+);
 const floorSingle = await floor(singles, 1, false);
 const floorSingleVec = await floor(singles, 1, true);
 const engineSingle = await engine(singles, 'single', { embedder: replay });
-console.log(`single floor ${rate(floorSingle)}   floor + vec0 ${rate(floorSingleVec)}   remember     ${rate(engineSingle)}  (${fmt(engineSingle / floorSingle, 2)}× the floor)`);
+console.log(
+  `single floor ${rate(floorSingle)}   floor + vec0 ${rate(floorSingleVec)}   remember     ${rate(engineSingle)}  (${fmt(engineSingle / floorSingle, 2)}× the floor)`,
+);
 
 if (!values.quick) {
   // Where the bulk time goes: each row switches one part off (the difference is its cost).
@@ -155,7 +161,7 @@ if (!values.quick) {
   console.log(`\nbreakdown, rememberMany of ${n.toLocaleString('en-US')}:`);
   for (const [label, options] of parts) {
     const r = await engine(n, 'bulk', options);
-    console.log(`  ${label.padEnd(42)} ${rate(r)}  ${fmt((1e6 / r), 1).padStart(6)} µs/memory`);
+    console.log(`  ${label.padEnd(42)} ${rate(r)}  ${fmt(1e6 / r, 1).padStart(6)} µs/memory`);
   }
 }
 rmSync(dir, { recursive: true, force: true });
