@@ -14,7 +14,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { EmbeddingProvider, MemoryConfigInput } from '@memory/core';
 import { createMemoryEngine, type RecallResponse } from '@memory/engine';
@@ -88,13 +89,21 @@ function merge(a: MemoryConfigInput, b: MemoryConfigInput): MemoryConfigInput {
   return out as MemoryConfigInput;
 }
 
-/** Runs `fn` and reports the longest event-loop stall during it. */
-async function withStallMonitor<T>(fn: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+// Garbage-collection pauses, so a stall can be told apart from the bench's own heap (a million
+// texts and ids) being collected.
+let longestGc = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) longestGc = Math.max(longestGc, entry.duration);
+}).observe({ entryTypes: ['gc'] });
+
+/** Runs `fn` and reports the longest event-loop stall and the longest GC pause during it. */
+async function withStallMonitor<T>(fn: () => Promise<T>): Promise<{ value: T; stallMs: number; gcMs: number }> {
   const loop = monitorEventLoopDelay({ resolution: 5 });
+  longestGc = 0;
   loop.enable();
   const value = await fn();
   loop.disable();
-  return { value, stallMs: loop.max / 1e6 };
+  return { value, stallMs: loop.max / 1e6, gcMs: longestGc };
 }
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
@@ -166,6 +175,9 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
   });
   const query = await withStallMonitor(async () => {
     for (let i = 0; i < queryCount; i++) {
+      // A turn of the event loop between queries, as between a host's requests (and so the stall
+      // monitor samples at all).
+      await nextTurn();
       const r = await ask(i);
       latencies.push(r.response.timings.totalMs);
       responses.push(r);
@@ -217,6 +229,7 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     buildSeconds: build.value,
     buildStall: Math.max(build.stallMs, audit.stallMs),
     queryStall: query.stallMs,
+    gc: Math.max(load.gcMs, build.gcMs, audit.gcMs, query.gcMs),
     completeness: [...completeness].map(([k, n]) => (completeness.size > 1 ? `${k} ${n}` : k)).join(', '),
     estimate,
     layout: mostCommon,
@@ -241,7 +254,7 @@ for (const name of values.embedders.split(',')) {
     `\n${label}: ${texts.length.toLocaleString('en-US')} distinct texts embedded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   console.log(
-    '  size       agents  per agent  recall@10  p50 ms  p95 ms  reported            layout (most queries)              load s (stall ms)  build s (stall ms)  query stall ms  RSS MB/100k  DB MB/100k',
+    '  size       agents  per agent  recall@10  p50 ms  p95 ms  reported            layout (most queries)              load s (stall ms)  build s (stall ms)  query stall ms  longest GC ms  RSS MB/100k  DB MB/100k',
   );
   for (const total of sizes) {
     const sub: VectorFixture = { ...fixture, texts: fixture.texts.slice(0, total) };
@@ -253,7 +266,7 @@ for (const name of values.embedders.split(',')) {
           .toLocaleString('en-US')
           .padStart(
             9,
-          )}  ${r.recall.toFixed(3).padStart(9)}  ${fmt(r.p50, 2).padStart(6)}  ${fmt(r.p95, 2).padStart(6)}  ${reported.padEnd(18)}  ${r.layout.padEnd(33)}  ${`${fmt(r.loadSeconds, 1)} (${fmt(r.loadStall, 0)})`.padStart(17)}  ${`${fmt(r.buildSeconds, 1)} (${fmt(r.buildStall, 0)})`.padStart(18)}  ${fmt(r.queryStall, 0).padStart(14)}  ${fmt(r.rssPer100k, 0).padStart(11)}  ${fmt(r.dbPer100k, 0).padStart(10)}`,
+          )}  ${r.recall.toFixed(3).padStart(9)}  ${fmt(r.p50, 2).padStart(6)}  ${fmt(r.p95, 2).padStart(6)}  ${reported.padEnd(18)}  ${r.layout.padEnd(33)}  ${`${fmt(r.loadSeconds, 1)} (${fmt(r.loadStall, 0)})`.padStart(17)}  ${`${fmt(r.buildSeconds, 1)} (${fmt(r.buildStall, 0)})`.padStart(18)}  ${fmt(r.queryStall, 0).padStart(14)}  ${fmt(r.gc, 0).padStart(13)}  ${fmt(r.rssPer100k, 0).padStart(11)}  ${fmt(r.dbPer100k, 0).padStart(10)}`,
       );
     }
   }

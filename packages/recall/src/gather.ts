@@ -103,24 +103,33 @@ function gatherLinked(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, name
   }
 }
 
-/** Nearest memories to the query vector, added to the candidates with their cosine. */
-export function gatherSemantic(
+/**
+ * Nearest memories to the query vector, added to the candidates with their cosine. Its own reads
+ * (a large ivf partition is searched in slices between event-loop turns); a failure becomes a
+ * warning and no semantic evidence.
+ */
+export async function gatherSemantic(
   ctx: RecallContext,
   run: RecallRun,
-  sql: SqlExecutor,
   vector: Float32Array | undefined,
-): SemanticOutcome {
+): Promise<SemanticOutcome> {
   const none: SemanticOutcome = { hits: [], completeness: 'none' };
   const { embedder } = ctx;
   if (!vector || !embedder) return none;
-  const cc = channelContext(ctx, run, sql, true);
   const pool = poolSize(ctx.config.recall.semanticCandidates, run.limit);
-  const semantic = stage(
-    run,
-    'semantic',
-    () => semanticChannel(cc, vector, embedder.model, ctx.store.vector.available, pool),
-    none,
-  );
+  let semantic: SemanticOutcome;
+  try {
+    semantic = await semanticChannel(
+      ctx.store,
+      { agentId: run.request.agentId, config: ctx.config },
+      vector,
+      embedder.model,
+      pool,
+    );
+  } catch (error) {
+    run.warnings.push(`semantic: ${error instanceof Error ? error.message : String(error)}`);
+    return none;
+  }
   semantic.hits.forEach((hit, i) => {
     const c = candidateFor(run, hit.memoryId);
     c.evidence.semantic = clamp01(hit.cosine);

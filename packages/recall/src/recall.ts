@@ -75,13 +75,11 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   const vector = await vectorPromise;
   times.embedWait = performance.now() - mark;
 
-  const { semantic, facts } = store.read((sql) => {
-    mark = performance.now();
-    const semantic: SemanticOutcome = gatherSemantic(ctx, run, sql, vector);
-    times.semantic = performance.now() - mark;
-    mark = performance.now();
-    return { semantic, facts: completeCandidates(ctx, run, sql, vector) };
-  });
+  mark = performance.now();
+  const semantic: SemanticOutcome = await gatherSemantic(ctx, run, vector);
+  times.semantic = performance.now() - mark;
+  mark = performance.now();
+  const facts = store.read((sql) => completeCandidates(ctx, run, sql, vector));
   const results = rankCandidates(ctx, run, focal, facts, vector !== undefined);
   times.fusion = performance.now() - mark;
 

@@ -220,7 +220,7 @@ export { knnLegacyMirror } from './vector-index/legacy-mirror.js';
 export type { VectorPartition } from './vector-index/partitions.js';
 export { findPartition, listPartitions } from './vector-index/partitions.js';
 export type { VectorSearch } from './vector-index/search.js';
-export { searchMemoryVectors } from './vector-index/search.js';
+export { searchMemoryVectors, searchMemoryVectorsInSlices } from './vector-index/search.js';
 export type { VectorUpkeepOptions, VectorUpkeepReport } from './vector-index/upkeep.js';
 export { runVectorUpkeep, vectorUpkeepDue } from './vector-index/upkeep.js';
 // --- end of Dreaming's block

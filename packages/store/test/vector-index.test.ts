@@ -268,4 +268,39 @@ describe('vector index partitions', () => {
     expect(found?.hits.map((h) => h.memoryId)).toEqual(exactTop(all, extra, 10));
     s.close();
   });
+
+  it('gives an upgraded database that is only read an index too: the upkeep creates and fills it', async () => {
+    const s = await createTestStore();
+    s.write((sql) => {
+      sql.run(
+        raw(`CREATE VIRTUAL TABLE ${LEGACY_BIT_TABLE} USING vec0(agent_id text partition key, embedding bit[16])`),
+      );
+      sql.run(
+        raw(
+          "INSERT INTO vector_index_state (name, model, dimensions, created_at) VALUES (?, 'toy', ?, 0)",
+          LEGACY_BIT_TABLE,
+          DIMS,
+        ),
+      );
+      vectors(30, 13).forEach((vector, i) => {
+        upsertEmbedding(sql, {
+          agentId: 'a',
+          sourceType: 'memory',
+          sourceId: `old${i}`,
+          contentHash: 'h',
+          model: 'toy',
+          vector,
+          now: 0,
+        });
+      });
+    });
+    expect(s.read((sql) => findVectorIndex(sql, 'toy', DIMS))).toBeUndefined();
+    await runVectorUpkeep(s, OPTIONS);
+    expect(s.read((sql) => findVectorIndex(sql, 'toy', DIMS))).toMatchObject({ status: 'ready' });
+    expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', vectors(1, 14)[0] as Float32Array, 5))).toMatchObject({
+      completeness: 'exact',
+      vectors: 30,
+    });
+    s.close();
+  });
 });

@@ -1,11 +1,20 @@
+import type { MemoryConfig } from '@memory/core';
 import {
   countMemoryVectors,
   knnLegacyMirror,
   legacyMirrorModel,
   recentMemoryVectors,
-  searchMemoryVectors,
+  type SqlExecutor,
+  type Store,
+  searchMemoryVectorsInSlices,
 } from '@memory/store';
-import { type ChannelContext, cosineWithBlob } from './context.js';
+import { cosineWithBlob } from './context.js';
+
+/**
+ * Vectors an ivf search compares per synchronous read (about 10 ms of vec0 work); the event loop
+ * runs between reads.
+ */
+const SLICE_ROWS = 20_000;
 
 /**
  * How much of the agent's vectors the semantic channel searched. `exact`: the hits are the exact
@@ -44,20 +53,21 @@ export interface SemanticOutcome {
 
 /**
  * Nearest memories to the query vector. With sqlite-vec: the model's vector index (an exact list
- * per agent while the agent is small, ivf lists probed by nearest centroid above that), or, while a
- * new index is still filling, the legacy sign-bit mirror rescored exactly. Without sqlite-vec: an
- * exact cosine scan over the agent's newest `vectorScanWindow` vectors, reported as `recent-window`
- * when the agent has more.
+ * per agent while the agent is small, ivf lists probed by nearest centroid above that, read in
+ * slices with the event loop free between them), or, while a new index is still filling, the
+ * legacy sign-bit mirror rescored exactly. Without sqlite-vec: an exact cosine scan over the
+ * agent's newest `vectorScanWindow` vectors, reported as `recent-window` when the agent has more.
  */
-export function semanticChannel(
-  ctx: ChannelContext,
+export async function semanticChannel(
+  store: Store,
+  scope: { agentId: string; config: MemoryConfig },
   query: Float32Array,
   model: string,
-  vectorAvailable: boolean,
   k: number,
-): SemanticOutcome {
-  if (vectorAvailable) {
-    const found = searchMemoryVectors(ctx.sql, ctx.agentId, model, query, k);
+): Promise<SemanticOutcome> {
+  const { agentId } = scope;
+  if (store.vector.available) {
+    const found = await searchMemoryVectorsInSlices(store, { agentId, model, query, k, sliceRows: SLICE_ROWS });
     if (found) {
       const { hits, completeness, ...search } = found;
       return {
@@ -67,24 +77,46 @@ export function semanticChannel(
         search: { ...search, pool: k },
       };
     }
-    if (legacyMirrorModel(ctx.sql, query.length) === model) {
-      const rows = knnLegacyMirror(ctx.sql, ctx.agentId, query, k);
-      const vectors = countMemoryVectors(ctx.sql, ctx.agentId, model);
-      const hits = sortHits(rows.map((r) => ({ memoryId: r.memoryId, cosine: cosineWithBlob(query, r.vector) })));
-      return {
-        hits,
-        completeness: rows.length >= vectors ? 'exact' : 'approximate',
-        search: { layout: 'legacy', vectors, searched: rows.length, pool: k },
-      };
-    }
+    const legacy = store.read((sql) => legacySearch(sql, agentId, query, model, k));
+    if (legacy) return legacy;
   }
-  const window = ctx.config.recall.vectorScanWindow;
-  const rows = recentMemoryVectors(ctx.sql, ctx.agentId, model, window);
+  return store.read((sql) => scanNewest(sql, scope, query, model, k));
+}
+
+/** The legacy sign-bit mirror of this model (while a new index fills), rescored exactly. */
+function legacySearch(
+  sql: SqlExecutor,
+  agentId: string,
+  query: Float32Array,
+  model: string,
+  k: number,
+): SemanticOutcome | undefined {
+  if (legacyMirrorModel(sql, query.length) !== model) return undefined;
+  const rows = knnLegacyMirror(sql, agentId, query, k);
+  const vectors = countMemoryVectors(sql, agentId, model);
+  const hits = sortHits(rows.map((r) => ({ memoryId: r.memoryId, cosine: cosineWithBlob(query, r.vector) })));
+  return {
+    hits,
+    completeness: rows.length >= vectors ? 'exact' : 'approximate',
+    search: { layout: 'legacy', vectors, searched: rows.length, pool: k },
+  };
+}
+
+/** The fallback without sqlite-vec: an exact scan of the agent's newest vectors. */
+function scanNewest(
+  sql: SqlExecutor,
+  scope: { agentId: string; config: MemoryConfig },
+  query: Float32Array,
+  model: string,
+  k: number,
+): SemanticOutcome {
+  const window = scope.config.recall.vectorScanWindow;
+  const rows = recentMemoryVectors(sql, scope.agentId, model, window);
   const hits = sortHits(rows.map((r) => ({ memoryId: r.memoryId, cosine: cosineWithBlob(query, r.vector) }))).slice(
     0,
     k,
   );
-  const vectors = rows.length < window ? rows.length : countMemoryVectors(ctx.sql, ctx.agentId, model);
+  const vectors = rows.length < window ? rows.length : countMemoryVectors(sql, scope.agentId, model);
   const search: VectorSearchReport = { layout: 'scan', vectors, searched: rows.length, pool: k };
   if (vectors <= rows.length) return { hits, completeness: 'exact', search };
   return { hits, completeness: 'recent-window', searchedWindow: window, search };

@@ -88,7 +88,7 @@ export const vectorIndex: Migration = {
       updated_at INTEGER NOT NULL,
       PRIMARY KEY (memory_id, model)
     )`,
-    `CREATE INDEX IF NOT EXISTS memories_embedding_model ON memories (embedding_model, agent_id) WHERE is_deleted = 0`,
+    `CREATE INDEX IF NOT EXISTS memories_embedding_model ON memories (embedding_model) WHERE is_deleted = 0`,
     // No statement reads vectors by content hash; the index cost a random B-tree insert per vector.
     `DROP INDEX IF EXISTS embeddings_hash`,
   ],

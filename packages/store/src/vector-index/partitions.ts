@@ -56,6 +56,25 @@ export function ensurePartition(sql: SqlExecutor, indexId: number, agentId: stri
   return findPartition(sql, indexId, agentId) as VectorPartition;
 }
 
+/** Sets the partition's live vector count (when the upkeep finds it has none left to read). */
+export function setPartitionVectors(
+  sql: SqlExecutor,
+  indexId: number,
+  agentId: string,
+  vectors: number,
+  now: number,
+): void {
+  sql.run(
+    raw(
+      'UPDATE vector_partitions SET vectors = ?, updated_at = ? WHERE index_id = ? AND agent_id = ?',
+      vectors,
+      now,
+      indexId,
+      agentId,
+    ),
+  );
+}
+
 /** Adds `delta` to the partition's live vector count. */
 export function countPartitionVectors(
   sql: SqlExecutor,

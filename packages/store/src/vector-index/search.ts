@@ -1,4 +1,6 @@
+import { yieldToEventLoop } from '@memory/core';
 import type { SqlExecutor } from '../internal/sql.js';
+import type { Store } from '../open-store.js';
 import { noteIvfQuery } from './audits.js';
 import { FRESH_LIST } from './cells.js';
 import { cachedCentroids, cachedListSizes } from './centroids.js';
@@ -6,7 +8,7 @@ import { memoryIdsOfSeqs } from './embedding-reads.js';
 import { findVectorIndex } from './indexes.js';
 import { nearestLists } from './kmeans.js';
 import { findPartition } from './partitions.js';
-import { knnInCell } from './vec-rows.js';
+import { knnInCell, knnInGeneration } from './vec-rows.js';
 
 /** What a search of the vector index found and how much of the partition it compared. */
 export interface VectorSearch {
@@ -22,9 +24,100 @@ export interface VectorSearch {
   /** ivf: lists probed, of how many, plus the fresh list. */
   readonly probes?: number;
   readonly lists?: number;
-  /** ivf: neighbour recall@10 the partition's build measured at `probes`, and over how many queries. */
+  /** ivf: neighbour recall@10 the partition's build or audits measured at `probes`, and over how many queries. */
   readonly estimatedRecall?: number;
   readonly recallQueries?: number;
+}
+
+/** Which lists a search reads, in slices of about `sliceRows` vectors, and what it reports. */
+interface SearchPlan {
+  readonly table: string;
+  readonly agentId: string;
+  readonly generation: number;
+  readonly query: Float32Array;
+  readonly k: number;
+  /** Lists per slice (FRESH_LIST is the fresh list; -1 = every list of the generation). */
+  readonly slices: readonly number[][];
+  readonly report: Omit<VectorSearch, 'hits'>;
+}
+
+function plan(
+  sql: SqlExecutor,
+  agentId: string,
+  model: string,
+  query: Float32Array,
+  k: number,
+  sliceRows: number,
+): SearchPlan | 'none' | undefined {
+  const index = findVectorIndex(sql, model, query.length);
+  if (index?.status !== 'ready') return undefined;
+  const partition = findPartition(sql, index.id, agentId);
+  if (!partition) return 'none';
+  const { generation } = partition;
+  const base = { table: index.tableName, agentId, generation, query, k };
+  const stored =
+    partition.layout === 'ivf'
+      ? cachedCentroids(sql, { indexId: index.id, agentId, generation }, index.dimensions)
+      : undefined;
+  if (!stored) {
+    // An exact partition has one list; an ivf one whose centroids are missing is searched whole.
+    return {
+      ...base,
+      slices: [[partition.layout === 'exact' ? FRESH_LIST : -1]],
+      report: { completeness: 'exact', layout: 'exact', vectors: partition.vectors, searched: partition.vectors },
+    };
+  }
+  noteIvfQuery(sql, partition, query);
+  const probed = nearestLists(stored, query, partition.probes);
+  const sizes = cachedListSizes(sql, { indexId: index.id, agentId, generation, drainedSeq: partition.drainedSeq });
+  let assigned = 0;
+  for (const size of sizes) assigned += size;
+  const fresh = Math.max(0, partition.vectors - assigned);
+  let searched = fresh;
+  const slices: number[][] = [[FRESH_LIST]];
+  let rows = fresh;
+  for (const list of probed) {
+    const size = sizes[list] ?? 0;
+    searched += size;
+    const last = slices[slices.length - 1] as number[];
+    if (rows + size > sliceRows && last.length > 0) {
+      slices.push([list + 1]);
+      rows = size;
+    } else {
+      last.push(list + 1);
+      rows += size;
+    }
+  }
+  return {
+    ...base,
+    slices,
+    report: {
+      completeness: 'approximate',
+      layout: 'ivf',
+      vectors: partition.vectors,
+      searched: Math.min(searched, partition.vectors),
+      probes: probed.length,
+      lists: partition.lists,
+      ...(partition.estimatedRecall !== null ? { estimatedRecall: partition.estimatedRecall } : {}),
+      recallQueries: partition.recallQueries,
+    },
+  };
+}
+
+function searchSlice(
+  sql: SqlExecutor,
+  p: SearchPlan,
+  lists: readonly number[],
+): Array<{ seq: number; distance: number }> {
+  const found: Array<{ seq: number; distance: number }> = [];
+  for (const list of lists) {
+    const hits =
+      list < 0
+        ? knnInGeneration(sql, p.table, p.agentId, p.generation, p.query, p.k)
+        : knnInCell(sql, p.table, p.agentId, p.generation, list, p.query, p.k);
+    for (const hit of hits) found.push(hit);
+  }
+  return found;
 }
 
 /**
@@ -41,47 +134,33 @@ export function searchMemoryVectors(
   query: Float32Array,
   k: number,
 ): VectorSearch | undefined {
-  const index = findVectorIndex(sql, model, query.length);
-  if (index?.status !== 'ready') return undefined;
-  const partition = findPartition(sql, index.id, agentId);
-  if (!partition) return { hits: [], completeness: 'exact', layout: 'exact', vectors: 0, searched: 0 };
-  const { generation } = partition;
-  const stored =
-    partition.layout === 'ivf'
-      ? cachedCentroids(sql, { indexId: index.id, agentId, generation }, index.dimensions)
-      : undefined;
-  if (!stored) {
-    const found = knnInCell(sql, index.tableName, agentId, generation, FRESH_LIST, query, k);
-    return {
-      hits: withMemoryIds(sql, agentId, found, k),
-      completeness: 'exact',
-      layout: 'exact',
-      vectors: partition.vectors,
-      searched: partition.vectors,
-    };
+  const p = plan(sql, agentId, model, query, k, Number.POSITIVE_INFINITY);
+  if (p === undefined) return undefined;
+  if (p === 'none') return { hits: [], completeness: 'exact', layout: 'exact', vectors: 0, searched: 0 };
+  const found = p.slices.flatMap((lists) => searchSlice(sql, p, lists));
+  return { hits: withMemoryIds(sql, agentId, found, k), ...p.report };
+}
+
+/**
+ * {@link searchMemoryVectors} in slices: the lists to probe are read in groups of about
+ * `sliceRows` vectors, each in its own short read, with the event loop free between them (a million
+ * vectors in one ivf partition compare ~70k per query: one synchronous call would hold the loop
+ * for tens of milliseconds). Slices may see different snapshots; a vector seen twice counts once.
+ */
+export async function searchMemoryVectorsInSlices(
+  store: Store,
+  request: { agentId: string; model: string; query: Float32Array; k: number; sliceRows: number },
+): Promise<VectorSearch | undefined> {
+  const { agentId, model, query, k, sliceRows } = request;
+  const p = store.read((sql) => plan(sql, agentId, model, query, k, sliceRows));
+  if (p === undefined) return undefined;
+  if (p === 'none') return { hits: [], completeness: 'exact', layout: 'exact', vectors: 0, searched: 0 };
+  const found: Array<{ seq: number; distance: number }> = [];
+  for (const [i, lists] of p.slices.entries()) {
+    if (i > 0) await yieldToEventLoop();
+    for (const hit of store.read((sql) => searchSlice(sql, p, lists))) found.push(hit);
   }
-  noteIvfQuery(sql, partition, query);
-  const probed = nearestLists(stored, query, partition.probes);
-  const found = knnInCell(sql, index.tableName, agentId, generation, FRESH_LIST, query, k);
-  const sizes = cachedListSizes(sql, { indexId: index.id, agentId, generation, drainedSeq: partition.drainedSeq });
-  let assigned = 0;
-  for (const size of sizes) assigned += size;
-  let searched = Math.max(0, partition.vectors - assigned);
-  for (const list of probed) {
-    searched += sizes[list] ?? 0;
-    for (const hit of knnInCell(sql, index.tableName, agentId, generation, list + 1, query, k)) found.push(hit);
-  }
-  return {
-    hits: withMemoryIds(sql, agentId, found, k),
-    completeness: 'approximate',
-    layout: 'ivf',
-    vectors: partition.vectors,
-    searched: Math.min(searched, partition.vectors),
-    probes: probed.length,
-    lists: partition.lists,
-    ...(partition.estimatedRecall !== null ? { estimatedRecall: partition.estimatedRecall } : {}),
-    recallQueries: partition.recallQueries,
-  };
+  return { hits: store.read((sql) => withMemoryIds(sql, agentId, found, k)), ...p.report };
 }
 
 function withMemoryIds(
@@ -91,7 +170,14 @@ function withMemoryIds(
   k: number,
 ): Array<{ memoryId: string; cosine: number }> {
   found.sort((a, b) => a.distance - b.distance || a.seq - b.seq);
-  const top = found.slice(0, k);
+  const top: Array<{ seq: number; distance: number }> = [];
+  const seen = new Set<number>();
+  for (const hit of found) {
+    if (top.length >= k) break;
+    if (seen.has(hit.seq)) continue;
+    seen.add(hit.seq);
+    top.push(hit);
+  }
   const ids = new Map(
     memoryIdsOfSeqs(
       sql,

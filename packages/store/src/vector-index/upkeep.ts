@@ -6,9 +6,14 @@ import { blobToVector } from '../repositories/embeddings.js';
 import { auditStep, pendingAuditIndex } from './audits.js';
 import { listBuilds } from './builds.js';
 import { partitionSeqRange, partitionVectorAtOrAfter } from './embedding-reads.js';
-import { listVectorIndexes, type VectorIndex } from './indexes.js';
+import { ensureVectorIndex, findVectorIndex, legacyMirror, listVectorIndexes, type VectorIndex } from './indexes.js';
 import { type ListCentroids, trainListCentroids } from './kmeans.js';
-import { partitionsNeedingBuild, partitionsNeedingDrain, type VectorPartition } from './partitions.js';
+import {
+  partitionsNeedingBuild,
+  partitionsNeedingDrain,
+  setPartitionVectors,
+  type VectorPartition,
+} from './partitions.js';
 import { type EstimateQueries, makeEstimateQueries } from './recall-estimate.js';
 import {
   assignBatch,
@@ -41,6 +46,7 @@ export interface VectorUpkeepReport {
 }
 
 type Task =
+  | { kind: 'create'; model: string; dimensions: number }
   | { kind: 'fill'; index: VectorIndex }
   | { kind: 'assign' | 'cleanup'; index: VectorIndex; agentId: string }
   | { kind: 'start'; index: VectorIndex; partition: VectorPartition }
@@ -49,6 +55,9 @@ type Task =
 
 /** The next piece of upkeep, or undefined when the index needs none. Reads only. */
 export function nextUpkeepTask(sql: SqlExecutor, options: VectorUpkeepOptions): Task | undefined {
+  // A database from an earlier version: its legacy mirror's model gets an index, filled in the background.
+  const legacy = legacyMirror(sql);
+  if (legacy && !findVectorIndex(sql, legacy.model, legacy.dimensions)) return { kind: 'create', ...legacy };
   const indexes = listVectorIndexes(sql);
   const byId = new Map(indexes.map((i) => [i.id, i]));
   const filling = indexes.find((i) => i.status === 'filling');
@@ -137,6 +146,12 @@ export async function runVectorUpkeep(
     if (!task) return { steps, rows, finished: true, longestStepMs: pacer.longest };
     const now = () => store.clock.now();
     switch (task.kind) {
+      case 'create':
+        timed('create', (sql) => {
+          ensureVectorIndex(sql, store.vector.available, task.model, task.dimensions, now());
+          return { rows: 0, done: true };
+        });
+        break;
       case 'fill':
         timed('fill', (sql) => fillBatch(sql, task.index, pacer.size('fill'), now()));
         break;
@@ -154,7 +169,8 @@ export async function runVectorUpkeep(
         break;
       case 'start': {
         const plan = await planBuild(store, task.index, task.partition, options, pacer, control);
-        if (!plan) return { steps, rows, finished: false, longestStepMs: pacer.longest };
+        if (plan === undefined) return { steps, rows, finished: false, longestStepMs: pacer.longest };
+        if (plan === null) break;
         timed('start', (sql) => ({
           rows: 0,
           done: !beginBuild(sql, task.index, task.partition, plan, now()),
@@ -177,7 +193,7 @@ const MAX_SAMPLE = 65_536;
 /**
  * What a new generation of the partition will be: exact when it is small enough, else ivf lists
  * trained on a random sample (read and trained in slices between event-loop turns) with the recall
- * estimate's sample queries. Undefined when the run was stopped.
+ * estimate's sample queries. Undefined when the run was stopped; null when there was nothing to build.
  */
 async function planBuild(
   store: Store,
@@ -186,14 +202,18 @@ async function planBuild(
   options: VectorUpkeepOptions,
   pacer: Pacer,
   control: { signal?: AbortSignal | undefined; random?: RandomSource | undefined },
-): Promise<{ layout: 'exact' | 'ivf'; centroids?: ListCentroids; queries?: EstimateQueries } | undefined> {
+): Promise<{ layout: 'exact' | 'ivf'; centroids?: ListCentroids; queries?: EstimateQueries } | null | undefined> {
   if (partition.vectors <= options.exactMaxVectors) return { layout: 'exact' };
   const random = control.random ?? createSeededRandom(partition.vectors ^ partition.generation);
   const lists = listCountFor(partition.vectors);
   const wanted = Math.min(partition.vectors, Math.max(MIN_SAMPLE, Math.min(MAX_SAMPLE, lists * SAMPLE_PER_LIST)));
   const dims = index.dimensions;
   const range = store.read((sql) => partitionSeqRange(sql, partition.agentId, index.model));
-  if (!range) return { layout: 'exact' };
+  if (!range) {
+    // The counter says vectors, the table has none (it drifted): correct it rather than rebuild.
+    store.write((sql) => setPartitionVectors(sql, index.id, partition.agentId, 0, store.clock.now()));
+    return null;
+  }
   // Random seqs in the partition's range, each rounded up to the next stored vector: uniform
   // enough for training (gaps left by deleted vectors weigh the vector after them a little more).
   const seen = new Set<number>();

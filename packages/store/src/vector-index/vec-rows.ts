@@ -1,5 +1,5 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
-import { cellOf, rowidOf } from './cells.js';
+import { cellOf, MAX_LISTS, rowidOf } from './cells.js';
 
 // The statements on one index's vec0 table. The table name comes from `vector_indexes`, never from
 // input. Rowids and cells are BigInt (see cells.ts); the KNN returns the seq (the rowid without its
@@ -51,6 +51,29 @@ export function knnInCell(
       k,
       agentId,
       cellOf(generation, list),
+    ),
+  );
+}
+
+/** Exact cosine KNN over every list of a generation (one KNN over the range of its cells). */
+export function knnInGeneration(
+  sql: SqlExecutor,
+  table: string,
+  agentId: string,
+  generation: number,
+  query: Float32Array,
+  k: number,
+): Array<{ seq: number; distance: number }> {
+  return sql.all(
+    raw(
+      `SELECT rowid & ? AS seq, distance FROM ${table}
+       WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell >= ? AND cell <= ?`,
+      SEQ_MASK,
+      blob(query),
+      k,
+      agentId,
+      cellOf(generation, 0),
+      cellOf(generation, MAX_LISTS + 1),
     ),
   );
 }

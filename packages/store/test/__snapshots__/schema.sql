@@ -71,7 +71,7 @@ CREATE UNIQUE INDEX memories_agent_hash_live ON memories (agent_id, content_hash
 CREATE INDEX memories_deleted_at ON memories (deleted_at) WHERE is_deleted = 1;
 
 -- index memories_embedding_model
-CREATE INDEX memories_embedding_model ON memories (embedding_model, agent_id) WHERE is_deleted = 0;
+CREATE INDEX memories_embedding_model ON memories (embedding_model) WHERE is_deleted = 0;
 
 -- index memories_source
 CREATE INDEX memories_source ON memories (source_type, source_id) WHERE source_id IS NOT NULL;
