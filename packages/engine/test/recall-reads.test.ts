@@ -30,7 +30,7 @@ describe('recall reads', () => {
     for (const word of ['amber', 'birch', 'cedar', 'dune', 'elm'])
       ids.push((await engine.remember({ agentId: 'a', content: `${word} forest walk notes` })).id);
     const response = await engine.recall({ agentId: 'a', query: 'amber forest walk', limit: 10 });
-    expect(response.vectorCompleteness).toBe('complete');
+    expect(response.vectorCompleteness).toBe('exact');
     expect(response.searchedWindow).toBeUndefined();
     // The oldest memory is outside a window of 2 and is still found.
     expect(response.results.map((r) => r.id)).toContain(ids[0]);
