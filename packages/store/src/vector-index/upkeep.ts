@@ -18,9 +18,12 @@ import { type EstimateQueries, makeEstimateQueries } from './recall-estimate.js'
 import {
   assignBatch,
   beginBuild,
+  buildEstimateInputs,
+  chooseBuildProbes,
   cleanupBatch,
   drainBatch,
   fillBatch,
+  type ProbeChoice,
   type ProbePolicy,
   type StepResult,
 } from './upkeep-steps.js';
@@ -155,9 +158,27 @@ export async function runVectorUpkeep(
       case 'fill':
         timed('fill', (sql) => fillBatch(sql, task.index, pacer.size('fill'), now()));
         break;
-      case 'assign':
-        timed('assign', (sql) => assignBatch(sql, task.index, task.agentId, pacer.size('assign'), options, now()));
+      case 'assign': {
+        const step = timed('assign', (sql) =>
+          assignBatch(sql, task.index, task.agentId, pacer.size('assign'), undefined, now()),
+        );
+        if (!step.switchReady) break;
+        // Every vector is copied: the probe count from the estimate (sliced), then the switch, which
+        // copies any vector written meanwhile first and switches only when none is left.
+        const inputs = store.read((sql) => buildEstimateInputs(sql, task.index, task.agentId));
+        const choice = inputs
+          ? await runSliced(chooseBuildProbes(inputs, options), options.stepMs, pacer, control.signal)
+          : fallbackChoice;
+        if (choice === undefined) return { steps, rows, finished: false, longestStepMs: pacer.longest };
+        while (!control.signal?.aborted) {
+          const switched = timed('assign', (sql) =>
+            assignBatch(sql, task.index, task.agentId, pacer.size('assign'), choice, now()),
+          );
+          if (switched.rows === 0) break;
+          await yieldToEventLoop();
+        }
         break;
+      }
       case 'cleanup':
         timed('cleanup', (sql) => cleanupBatch(sql, task.index, task.agentId, pacer.size('cleanup'), now()));
         break;
@@ -181,6 +202,30 @@ export async function runVectorUpkeep(
     await yieldToEventLoop();
   }
   return { steps, rows, finished: false, longestStepMs: pacer.longest };
+}
+
+/** When a build's estimate cannot be read: probe every list (exact) until audits set the count. */
+const fallbackChoice: ProbeChoice = { probes: Number.MAX_SAFE_INTEGER, recall: 1, queries: 0 };
+
+/**
+ * Runs a generator of synchronous work in slices of about `stepMs`, yielding to the event loop
+ * between them. Undefined when aborted.
+ */
+async function runSliced<T>(
+  work: Generator<void, T>,
+  stepMs: number,
+  pacer: Pacer,
+  signal: AbortSignal | undefined,
+): Promise<T | undefined> {
+  for (;;) {
+    if (signal?.aborted) return undefined;
+    const t = performance.now();
+    let step = work.next();
+    while (!step.done && performance.now() - t < stepMs) step = work.next();
+    pacer.longest = Math.max(pacer.longest, performance.now() - t);
+    if (step.done) return step.value;
+    await yieldToEventLoop();
+  }
 }
 
 /** Sample queries per kind for the recall estimate (four kinds). */
@@ -237,17 +282,12 @@ async function planBuild(
     await yieldToEventLoop();
   }
   const rows = sample.subarray(0, seqs.length * dims);
-  const training = trainListCentroids(rows, dims, Math.min(lists, seqs.length), random);
-  for (;;) {
-    if (control.signal?.aborted) return undefined;
-    const t = performance.now();
-    let step = training.next();
-    while (!step.done && performance.now() - t < options.stepMs) step = training.next();
-    pacer.longest = Math.max(pacer.longest, performance.now() - t);
-    if (step.done) {
-      const queries = makeEstimateQueries(rows, seqs, dims, QUERIES_PER_KIND, random);
-      return { layout: 'ivf', centroids: step.value, queries };
-    }
-    await yieldToEventLoop();
-  }
+  const centroids = await runSliced(
+    trainListCentroids(rows, dims, Math.min(lists, seqs.length), random),
+    options.stepMs,
+    pacer,
+    control.signal,
+  );
+  if (!centroids) return undefined;
+  return { layout: 'ivf', centroids, queries: makeEstimateQueries(rows, seqs, dims, QUERIES_PER_KIND, random) };
 }
