@@ -16,7 +16,7 @@ export const VECTOR_INDEX_JOB = 'vector_index';
 export const FILL_VECTORS_JOB = 'embedding_migration';
 
 // A synchronous step of index upkeep aims at this long; the event loop runs between steps.
-const UPKEEP_STEP_MS = 15;
+const UPKEEP_STEP_MS = 10;
 // Fresh (unassigned) vectors of an ivf partition that start a drain into its lists.
 const DRAIN_AFTER = 1024;
 

@@ -15,7 +15,13 @@ import { createTestStore } from '../src/testing.js';
 import { LEGACY_BIT_TABLE } from '../src/vector-index/indexes.js';
 import { trainListCentroids } from '../src/vector-index/kmeans.js';
 import { makeEstimateQueries } from '../src/vector-index/recall-estimate.js';
-import { assignBatch, beginBuild, cleanupBatch } from '../src/vector-index/upkeep-steps.js';
+import {
+  assignBatch,
+  beginBuild,
+  buildEstimateInputs,
+  chooseBuildProbes,
+  cleanupBatch,
+} from '../src/vector-index/upkeep-steps.js';
 
 const DIMS = 16;
 const OPTIONS: VectorUpkeepOptions = {
@@ -124,7 +130,7 @@ describe('vector index partitions', () => {
     expect(s.write((sql) => beginBuild(sql, index, planned, { layout: 'exact' }, 0))).toBe(false);
 
     // Half copied: queries still read generation 1, exactly.
-    expect(s.write((sql) => assignBatch(sql, index, 'a', 300, OPTIONS, 0))).toEqual({ rows: 300, done: false });
+    expect(s.write((sql) => assignBatch(sql, index, 'a', 300, undefined, 0))).toEqual({ rows: 300, done: false });
     const probe = vectors(1, 7)[0] as Float32Array;
     let found = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', probe, 10));
     expect(found).toMatchObject({ completeness: 'exact', layout: 'exact', vectors: 600 });
@@ -141,9 +147,16 @@ describe('vector index partitions', () => {
     expect(found?.hits[0]?.memoryId).toBe('during');
     expect(found?.hits.map((h) => h.memoryId)).toEqual(exactTop(all, probe, 10));
 
-    // The rest, then the switch in the same transaction as the last (empty) batch.
-    while (s.read((sql) => findPartition(sql, index.id, 'a'))?.generation === 1)
-      s.write((sql) => assignBatch(sql, index, 'a', 100, OPTIONS, 0));
+    // The rest; then, with the probe count the sample queries chose, the switch in the same
+    // transaction as the last (empty) batch.
+    while (!s.write((sql) => assignBatch(sql, index, 'a', 100, undefined, 0)).switchReady);
+    const inputs = s.read((sql) => buildEstimateInputs(sql, index, 'a'));
+    if (!inputs) throw new Error('estimate expected');
+    const choosing = chooseBuildProbes(inputs, OPTIONS);
+    let chosen = choosing.next();
+    while (!chosen.done) chosen = choosing.next();
+    expect(chosen.value.queries).toBe(32);
+    expect(s.write((sql) => assignBatch(sql, index, 'a', 100, chosen.value, 0))).toEqual({ rows: 0, done: false });
     const switched = s.read((sql) => findPartition(sql, index.id, 'a'));
     expect(switched).toMatchObject({ layout: 'ivf', generation: 2, otherGeneration: 1, vectors: 600, lists: 24 });
     expect(switched?.estimatedRecall).toBeGreaterThan(0.5);

@@ -106,12 +106,14 @@ export function* sphericalKMeans(
     }
     const sums = new Float32Array(k * dims);
     const counts = new Int32Array(k);
+    const perSlice = Math.max(1, Math.floor(WORK_PER_STEP / dims));
     for (let i = 0; i < n; i++) {
       const c = assigned[i] as number;
       const row = members[i] as number;
       counts[c] = (counts[c] as number) + 1;
       for (let d = 0; d < dims; d++)
         sums[c * dims + d] = (sums[c * dims + d] as number) + (data[row * dims + d] as number);
+      if ((i + 1) % perSlice === 0) yield;
     }
     let largest = 0;
     for (let c = 1; c < k; c++) if ((counts[c] as number) > (counts[largest] as number)) largest = c;
@@ -150,7 +152,11 @@ export function* trainListCentroids(
   const groups = Math.max(1, Math.min(n, Math.round(Math.sqrt(lists))));
   const groupCentroids = yield* sphericalKMeans(sample, dims, all, groups, iterations, random);
   const membersOf: number[][] = Array.from({ length: groups }, () => []);
-  for (let i = 0; i < n; i++) membersOf[nearestRow(groupCentroids, groups, sample, i, dims)]?.push(i);
+  const perSlice = Math.max(1, Math.floor(WORK_PER_STEP / (groups * dims)));
+  for (let i = 0; i < n; i++) {
+    membersOf[nearestRow(groupCentroids, groups, sample, i, dims)]?.push(i);
+    if ((i + 1) % perSlice === 0) yield;
+  }
   const parts: Float32Array[] = [];
   const groupOf: number[] = [];
   const listsOfGroup: Int32Array[] = [];

@@ -27,6 +27,15 @@ import { deleteVecRow, insertVecRow } from './vec-rows.js';
 export interface StepResult {
   readonly rows: number;
   readonly done: boolean;
+  /** An ivf build copied every vector and waits for its probe count to switch. */
+  readonly switchReady?: boolean;
+}
+
+/** The probe count an ivf build switches with, and the recall its sample queries measured there. */
+export interface ProbeChoice {
+  readonly probes: number;
+  readonly recall: number;
+  readonly queries: number;
 }
 
 /** How the build chooses its probe count. */
@@ -89,14 +98,15 @@ export function beginBuild(
  * Copies the next `batch` vectors of a partition into the generation being built (into their
  * lists), feeding the recall estimate. When none are left it switches the partition to the new
  * generation in the same transaction, so no vector is missed, and the old generation's removal
- * begins.
+ * begins. An ivf build switches only with its probe count (`choice`, computed from the estimate
+ * between steps by {@link chooseBuildProbes}); without one it reports `switchReady`.
  */
 export function assignBatch(
   sql: SqlExecutor,
   index: VectorIndex,
   agentId: string,
   batch: number,
-  policy: ProbePolicy,
+  choice: ProbeChoice | undefined,
   now: number,
 ): StepResult {
   const build = findBuild(sql, index.id, agentId);
@@ -126,16 +136,8 @@ export function assignBatch(
   }
   // Every vector is in the new generation: switch.
   const lists = stored ? listCount(stored) : 0;
-  let probes = 0;
-  let recall: number | null = null;
-  let recallQueries = 0;
-  if (stored && estimate) {
-    const curve = recallCurve(estimate.state, estimate.queries, stored);
-    const chosen = chooseProbes(curve, policy.targetRecall, Math.ceil(policy.minProbeShare * lists));
-    probes = chosen.probes;
-    recall = chosen.recall;
-    recallQueries = curve.queries;
-  }
+  if (stored && !choice) return { rows: 0, done: false, switchReady: true };
+  const probes = stored ? Math.min(lists, choice?.probes ?? lists) : 0;
   switchPartition(
     sql,
     index.id,
@@ -145,8 +147,8 @@ export function assignBatch(
       layout: build.targetLayout,
       lists,
       probes,
-      estimatedRecall: recall,
-      recallQueries,
+      estimatedRecall: stored ? (choice?.recall ?? null) : null,
+      recallQueries: stored ? (choice?.queries ?? 0) : 0,
       builtVectors: partition.vectors,
       drainedSeq: build.cursor,
       retiring: partition.generation,
@@ -155,6 +157,40 @@ export function assignBatch(
   );
   updateBuild(sql, build, { cursor: 0, phase: 'cleanup', generation: partition.generation }, now);
   return { rows: 0, done: false };
+}
+
+/** What choosing a build's probe count needs: its centroids and its recall estimate's state. */
+export function buildEstimateInputs(
+  sql: SqlExecutor,
+  index: VectorIndex,
+  agentId: string,
+): { centroids: ListCentroids; queries: EstimateQueries; state: Float64Array } | undefined {
+  const build = findBuild(sql, index.id, agentId);
+  if (!build) return undefined;
+  const centroids = cachedCentroids(
+    sql,
+    { indexId: index.id, agentId, generation: build.generation },
+    index.dimensions,
+  );
+  const estimate = buildEstimate(sql, build);
+  return centroids && estimate ? { centroids, ...estimate } : undefined;
+}
+
+/**
+ * The fewest probes whose recall on the build's sample queries reaches the target (a generator:
+ * one sample query per step, since ranking a thousand centroids takes about a millisecond).
+ */
+export function* chooseBuildProbes(
+  inputs: { centroids: ListCentroids; queries: EstimateQueries; state: Float64Array },
+  policy: ProbePolicy,
+): Generator<void, ProbeChoice> {
+  const curve = yield* recallCurve(inputs.state, inputs.queries, inputs.centroids);
+  const chosen = chooseProbes(
+    curve,
+    policy.targetRecall,
+    Math.ceil(policy.minProbeShare * listCount(inputs.centroids)),
+  );
+  return { probes: chosen.probes, recall: chosen.recall, queries: curve.queries };
 }
 
 /** Removes the next `batch` vectors of the retired generation; at the end, its centroids and the build. */

@@ -18,9 +18,12 @@ import { type EstimateQueries, makeEstimateQueries } from './recall-estimate.js'
 import {
   assignBatch,
   beginBuild,
+  buildEstimateInputs,
+  chooseBuildProbes,
   cleanupBatch,
   drainBatch,
   fillBatch,
+  type ProbeChoice,
   type ProbePolicy,
   type StepResult,
 } from './upkeep-steps.js';
@@ -41,8 +44,11 @@ export interface VectorUpkeepReport {
   readonly rows: number;
   /** True when no upkeep was left; false when the run stopped at its budget or signal. */
   readonly finished: boolean;
-  /** The longest synchronous step, in milliseconds. */
+  /** The longest synchronous step, in milliseconds, and what it was. */
   readonly longestStepMs: number;
+  readonly longestStep: string;
+  /** The most CPU time one step used (the wall time above also counts time the process waited for a core). */
+  readonly longestStepCpuMs: number;
 }
 
 type Task =
@@ -96,9 +102,25 @@ class Pacer {
   readonly #sizes = new Map<string, number>();
   readonly #stepMs: number;
   longest = 0;
+  longestKind = '';
+  longestCpu = 0;
+  #cpu = process.cpuUsage();
+
+  /** Marks the start of a synchronous step (for its CPU time). */
+  start(): void {
+    this.#cpu = process.cpuUsage();
+  }
 
   constructor(stepMs: number) {
     this.#stepMs = stepMs;
+  }
+
+  observe(kind: string, ms: number): void {
+    const cpu = process.cpuUsage(this.#cpu);
+    this.longestCpu = Math.max(this.longestCpu, (cpu.user + cpu.system) / 1000);
+    if (ms <= this.longest) return;
+    this.longest = ms;
+    this.longestKind = kind;
   }
 
   size(kind: string): number {
@@ -106,13 +128,13 @@ class Pacer {
   }
 
   record(kind: string, rows: number, ms: number): void {
-    this.longest = Math.max(this.longest, ms);
+    this.observe(kind, ms);
     if (rows === 0) return;
     const perRow = ms / rows;
     const next = Math.round(this.#stepMs / Math.max(perRow, 0.0005));
     const previous = this.size(kind);
-    // At most double per step, so one fast step cannot make the next one long.
-    this.#sizes.set(kind, Math.max(8, Math.min(previous * 2, next, 20_000)));
+    // At most half again per step, so one fast step cannot make the next one long.
+    this.#sizes.set(kind, Math.max(8, Math.min(Math.ceil(previous * 1.5), next, 20_000)));
   }
 }
 
@@ -134,6 +156,7 @@ export async function runVectorUpkeep(
   let steps = 0;
   let rows = 0;
   const timed = (kind: string, fn: (sql: SqlExecutor) => StepResult): StepResult => {
+    pacer.start();
     const t = performance.now();
     const result = store.write(fn);
     pacer.record(kind, result.rows, performance.now() - t);
@@ -143,7 +166,15 @@ export async function runVectorUpkeep(
   };
   while (!control.signal?.aborted && performance.now() - started < budget && !store.closed) {
     const task = store.read((sql) => nextUpkeepTask(sql, options));
-    if (!task) return { steps, rows, finished: true, longestStepMs: pacer.longest };
+    if (!task)
+      return {
+        steps,
+        rows,
+        finished: true,
+        longestStepMs: pacer.longest,
+        longestStep: pacer.longestKind,
+        longestStepCpuMs: pacer.longestCpu,
+      };
     const now = () => store.clock.now();
     switch (task.kind) {
       case 'create':
@@ -155,9 +186,35 @@ export async function runVectorUpkeep(
       case 'fill':
         timed('fill', (sql) => fillBatch(sql, task.index, pacer.size('fill'), now()));
         break;
-      case 'assign':
-        timed('assign', (sql) => assignBatch(sql, task.index, task.agentId, pacer.size('assign'), options, now()));
+      case 'assign': {
+        const step = timed('assign', (sql) =>
+          assignBatch(sql, task.index, task.agentId, pacer.size('assign'), undefined, now()),
+        );
+        if (!step.switchReady) break;
+        // Every vector is copied: the probe count from the estimate (sliced), then the switch, which
+        // copies any vector written meanwhile first and switches only when none is left.
+        const inputs = store.read((sql) => buildEstimateInputs(sql, task.index, task.agentId));
+        const choice = inputs
+          ? await runSliced(chooseBuildProbes(inputs, options), options.stepMs, pacer, control.signal)
+          : fallbackChoice;
+        if (choice === undefined)
+          return {
+            steps,
+            rows,
+            finished: false,
+            longestStepMs: pacer.longest,
+            longestStep: pacer.longestKind,
+            longestStepCpuMs: pacer.longestCpu,
+          };
+        while (!control.signal?.aborted) {
+          const switched = timed('assign', (sql) =>
+            assignBatch(sql, task.index, task.agentId, pacer.size('assign'), choice, now()),
+          );
+          if (switched.rows === 0) break;
+          await yieldToEventLoop();
+        }
         break;
+      }
       case 'cleanup':
         timed('cleanup', (sql) => cleanupBatch(sql, task.index, task.agentId, pacer.size('cleanup'), now()));
         break;
@@ -169,7 +226,15 @@ export async function runVectorUpkeep(
         break;
       case 'start': {
         const plan = await planBuild(store, task.index, task.partition, options, pacer, control);
-        if (plan === undefined) return { steps, rows, finished: false, longestStepMs: pacer.longest };
+        if (plan === undefined)
+          return {
+            steps,
+            rows,
+            finished: false,
+            longestStepMs: pacer.longest,
+            longestStep: pacer.longestKind,
+            longestStepCpuMs: pacer.longestCpu,
+          };
         if (plan === null) break;
         timed('start', (sql) => ({
           rows: 0,
@@ -180,7 +245,39 @@ export async function runVectorUpkeep(
     }
     await yieldToEventLoop();
   }
-  return { steps, rows, finished: false, longestStepMs: pacer.longest };
+  return {
+    steps,
+    rows,
+    finished: false,
+    longestStepMs: pacer.longest,
+    longestStep: pacer.longestKind,
+    longestStepCpuMs: pacer.longestCpu,
+  };
+}
+
+/** When a build's estimate cannot be read: probe every list (exact) until audits set the count. */
+const fallbackChoice: ProbeChoice = { probes: Number.MAX_SAFE_INTEGER, recall: 1, queries: 0 };
+
+/**
+ * Runs a generator of synchronous work in slices of about `stepMs`, yielding to the event loop
+ * between them. Undefined when aborted.
+ */
+async function runSliced<T>(
+  work: Generator<void, T>,
+  stepMs: number,
+  pacer: Pacer,
+  signal: AbortSignal | undefined,
+): Promise<T | undefined> {
+  for (;;) {
+    if (signal?.aborted) return undefined;
+    pacer.start();
+    const t = performance.now();
+    let step = work.next();
+    while (!step.done && performance.now() - t < stepMs) step = work.next();
+    pacer.observe('compute', performance.now() - t);
+    if (step.done) return step.value;
+    await yieldToEventLoop();
+  }
 }
 
 /** Sample queries per kind for the recall estimate (four kinds). */
@@ -221,6 +318,7 @@ async function planBuild(
   const seqs: number[] = [];
   for (let attempts = 0; seqs.length < wanted && attempts < wanted * 4; ) {
     if (control.signal?.aborted) return undefined;
+    pacer.start();
     const t = performance.now();
     store.read((sql) => {
       const slice = Math.min(pacer.size('sample'), wanted - seqs.length);
@@ -237,17 +335,12 @@ async function planBuild(
     await yieldToEventLoop();
   }
   const rows = sample.subarray(0, seqs.length * dims);
-  const training = trainListCentroids(rows, dims, Math.min(lists, seqs.length), random);
-  for (;;) {
-    if (control.signal?.aborted) return undefined;
-    const t = performance.now();
-    let step = training.next();
-    while (!step.done && performance.now() - t < options.stepMs) step = training.next();
-    pacer.longest = Math.max(pacer.longest, performance.now() - t);
-    if (step.done) {
-      const queries = makeEstimateQueries(rows, seqs, dims, QUERIES_PER_KIND, random);
-      return { layout: 'ivf', centroids: step.value, queries };
-    }
-    await yieldToEventLoop();
-  }
+  const centroids = await runSliced(
+    trainListCentroids(rows, dims, Math.min(lists, seqs.length), random),
+    options.stepMs,
+    pacer,
+    control.signal,
+  );
+  if (!centroids) return undefined;
+  return { layout: 'ivf', centroids, queries: makeEstimateQueries(rows, seqs, dims, QUERIES_PER_KIND, random) };
 }
