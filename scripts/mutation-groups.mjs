@@ -97,6 +97,7 @@ export const MUTATION_GROUPS = {
     tests: [
       'packages/engine/test/imports.test.ts',
       'packages/engine/test/imports-checkpoint.test.ts',
+      'packages/engine/test/imports-status.test.ts',
       'packages/engine/test/scope-isolation.property.test.ts',
     ],
   },
