@@ -60,7 +60,6 @@ export function startEmbedWorker(data: EmbedWorkerData): EmbedWorkerClient | und
     pending.clear();
     worker.unref();
   };
-  worker.unref();
   worker.on('message', (response: EmbedResponse) => {
     const request = pending.get(response.id);
     if (!request) return;
@@ -74,6 +73,8 @@ export function startEmbedWorker(data: EmbedWorkerData): EmbedWorkerClient | und
   });
   worker.on('error', (error) => failAll(error));
   worker.on('exit', (code) => failAll(new Error(`embedding worker exited (${code})`)));
+  // After the listeners: adding a 'message' listener refs the worker's port again.
+  worker.unref();
   return {
     embed(texts) {
       if (failure) return Promise.reject(failure);

@@ -63,7 +63,6 @@ export function startCheckpointer(path: string, logger: Logger): Checkpointer | 
     logger.warn('background checkpoints unavailable; SQLite checkpoints on commit instead', { error: String(error) });
     return undefined;
   }
-  worker.unref();
   let closed = false;
   let pending:
     | { promise: Promise<CheckpointResult | undefined>; resolve: (r: CheckpointResult | undefined) => void }
@@ -82,6 +81,9 @@ export function startCheckpointer(path: string, logger: Logger): Checkpointer | 
     logger.warn('checkpoint worker stopped', { error: String(error) });
     settle(undefined);
   });
+  // After the listeners: adding a 'message' listener refs the worker's port again, and a
+  // referenced port keeps a host that forgot close() alive forever.
+  worker.unref();
   return {
     request() {
       if (closed) return Promise.resolve(undefined);
