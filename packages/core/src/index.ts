@@ -8,8 +8,8 @@ export type { ErrorDetails, MemoryErrorCode, MemoryErrorOptions } from './errors
 export { isMemoryError, MEMORY_ERROR_CODES, MemoryError, TransactionBoundaryError } from './errors.js';
 export type { Brand, DocumentId, EntityId, HistoryId, IdGenerator, JobId, MemoryId } from './ids.js';
 export { createIdGenerator, createSequentialIds, isWellFormedId } from './ids.js';
-export type { LogFields, Logger } from './logger.js';
-export { silentLogger } from './logger.js';
+export type { FieldsFirstLogger, LogFields, Logger } from './logger.js';
+export { pinoLogger, silentLogger } from './logger.js';
 export { parseLenientJson, stripThinkBlocks } from './model-output.js';
 export { parseTime, TIME_RANGE, timeProblem } from './parse-time.js';
 export type {

@@ -1,6 +1,7 @@
 export type {
   Clock,
   EmbeddingProvider,
+  FieldsFirstLogger,
   IdGenerator,
   LlmProvider,
   Logger,
@@ -23,6 +24,7 @@ export {
   MEMORY_ERROR_CODES,
   MemoryError,
   memoryConfigSchema,
+  pinoLogger,
   resolveConfig,
   TransactionBoundaryError,
 } from '@memory/core';

@@ -1,6 +1,6 @@
-import { isMemoryError } from '@memory/core';
+import { isMemoryError, type LogFields } from '@memory/core';
 import { JobDeadlineError, PermanentJobError, RetryJobError } from '../errors.js';
-import type { Job } from '../job.js';
+import type { Job, JobStatus } from '../job.js';
 import { type InFlight, jobErrorText, message, recordFailure, safely, type WorkerContext } from './context.js';
 
 /**
@@ -100,9 +100,44 @@ function settle(
   const error = outcome.error;
   const text = entry.deadlineHit ? `deadline of ${ctx.config.jobDeadlineMs} ms exceeded` : jobErrorText(error);
   recordFailure(ctx, text);
+  const permanent = isPermanent(error);
+  let status: JobStatus | undefined;
   safely(ctx, 'fail', job.id, () => {
-    if (error instanceof PermanentJobError) queue.fail(job.id, token, text, { permanent: true });
-    else if (error instanceof RetryJobError) queue.fail(job.id, token, text, { retryDelayMs: error.delayMs });
-    else queue.fail(job.id, token, text);
+    if (permanent) status = queue.fail(job.id, token, text, { permanent: true });
+    else if (error instanceof RetryJobError) status = queue.fail(job.id, token, text, { retryDelayMs: error.delayMs });
+    else status = queue.fail(job.id, token, text);
   });
+  if (status !== undefined) logger.warn(`${job.jobType} job failed`, failureFields(entry, error, text, status));
+}
+
+/**
+ * Whether retrying cannot help: a {@link PermanentJobError}, or a `MemoryError` whose details say
+ * `retryable: false` (a provider's 401 or 403: a wrong or missing key does not fix itself in seconds).
+ */
+function isPermanent(error: unknown): boolean {
+  return error instanceof PermanentJobError || (isMemoryError(error) && error.details['retryable'] === false);
+}
+
+/** What a host needs from a failed attempt's log line: which job, which attempt, what code, what next. */
+function failureFields(entry: InFlight, error: unknown, text: string, status: JobStatus): LogFields {
+  const { job } = entry;
+  const httpStatus = isMemoryError(error) ? error.details['status'] : undefined;
+  return {
+    jobId: job.id,
+    jobType: job.jobType,
+    attempt: job.attempts,
+    maxAttempts: job.maxAttempts,
+    code: entry.deadlineHit ? 'DEADLINE' : errorCode(error),
+    ...(typeof httpStatus === 'number' ? { httpStatus } : {}),
+    error: text,
+    outcome: status === 'dead' ? 'dead' : 'retry',
+  };
+}
+
+/** A stable code for a handler's error: the `MemoryError` code, a Node or driver code, or the class name. */
+function errorCode(error: unknown): string {
+  if (isMemoryError(error)) return error.code;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.name : 'UNKNOWN';
 }
