@@ -123,11 +123,39 @@ export function toAiSdkMessages(
   return { system: system.length > 0 ? system.join('\n\n') : undefined, messages: out };
 }
 
+/** The HTTP side of an AI SDK error: `APICallError` directly, or as a `RetryError`'s `lastError`. */
+function apiCallOf(error: unknown): { statusCode?: number; url?: string } | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current !== null && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as { statusCode?: unknown; url?: unknown; lastError?: unknown; cause?: unknown };
+    if (typeof e.statusCode === 'number')
+      return { statusCode: e.statusCode, ...(typeof e.url === 'string' ? { url: e.url } : {}) };
+    current = e.lastError ?? e.cause;
+  }
+  return undefined;
+}
+
+/**
+ * The SDK's error as a `PROVIDER_ERROR` that keeps the HTTP status (`details.status`); 401 and 403
+ * say `retryable: false`, so a queued job fails at once instead of retrying a bad key.
+ */
 function providerError(error: unknown, what: string): MemoryError {
+  const call = apiCallOf(error);
+  const status = call?.statusCode;
+  const auth = status === 401 || status === 403;
+  const said = error instanceof Error ? error.message : String(error);
   return new MemoryError(
     'PROVIDER_ERROR',
-    `ai-sdk ${what} failed: ${error instanceof Error ? error.message : String(error)}`,
-    { cause: error },
+    `ai-sdk ${what} failed${status === undefined ? '' : ` (HTTP ${status}${call?.url ? ` from ${call.url}` : ''})`}: ${said}`,
+    {
+      cause: error,
+      details: {
+        status: status ?? null,
+        ...(auth ? { retryable: false, reason: 'unauthorized' } : {}),
+      },
+    },
   );
 }
 

@@ -57,6 +57,75 @@ function retryAfterMs(response: Response, clock: Clock): number | undefined {
   return Number.isNaN(date) ? undefined : Math.min(60_000, Math.max(0, date - clock.now()));
 }
 
+/** Network error fields Node puts on `fetch`'s cause (or on each error of an AggregateError). */
+interface SocketError {
+  readonly code?: unknown;
+  readonly address?: unknown;
+  readonly port?: unknown;
+  readonly errors?: unknown;
+  readonly cause?: unknown;
+}
+
+/** The first socket-level error (ECONNREFUSED, ENOTFOUND, ...) in an error's cause chain. */
+function socketError(error: unknown): { code: string; address?: string; port?: number } | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current !== null && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as SocketError;
+    if (typeof e.code === 'string' && /^E[A-Z_]+$/.test(e.code)) {
+      return {
+        code: e.code,
+        ...(typeof e.address === 'string' ? { address: e.address } : {}),
+        ...(typeof e.port === 'number' ? { port: e.port } : {}),
+      };
+    }
+    // Node tries every address of `localhost` and reports an AggregateError of them.
+    const first = Array.isArray(e.errors) ? (e.errors[0] as unknown) : undefined;
+    current = first ?? e.cause;
+  }
+  return undefined;
+}
+
+const SOCKET_HINTS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'nothing is listening there; is the server running, and is the port right?',
+  ENOTFOUND: 'the host name does not resolve; check baseUrl',
+  EAI_AGAIN: 'the host name could not be resolved right now (DNS)',
+  ECONNRESET: 'the server closed the connection',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+};
+
+/** A failed request in words a host can act on: where it went, what the socket said, what to check. */
+function networkFailure(url: URL, error: unknown): { text: string; details: Record<string, string | number> } {
+  const socket = socketError(error);
+  const host = socket?.address ?? url.hostname;
+  const port = socket?.port ?? (url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port));
+  if (!socket) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { text: `request to ${url.origin} failed: ${reason}`, details: { host, port } };
+  }
+  const hint = SOCKET_HINTS[socket.code];
+  return {
+    text: `cannot reach ${host}:${port} (${socket.code}) for ${url.origin}${url.pathname}${hint ? `: ${hint}` : ''}`,
+    details: { code: socket.code, host, port },
+  };
+}
+
+/** An answer that should have been JSON, described: status, content type and the start of the body. */
+function notJson(url: URL, response: Response, text: string): string {
+  const type = response.headers.get('content-type') ?? 'no content type';
+  const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+  const html = /html/i.test(type) || /^<(!doctype|html)/i.test(excerpt);
+  return (
+    `${url.origin}${url.pathname} answered ${response.status} with ${type}, not JSON: "${excerpt}"` +
+    (html
+      ? '; an HTML page usually means baseUrl points at a web page, not the API (OpenAI-compatible servers end in /v1)'
+      : '')
+  );
+}
+
 /** What a server said, without echoing anything that could be a credential. */
 function bodyExcerpt(text: string): string {
   try {
@@ -119,9 +188,37 @@ export function createHttpClient(options: HttpClientOptions, name: string) {
     }
   }
 
+  /**
+   * The error for a request that failed for good. 401 and 403 say `retryable: false`: a wrong or
+   * missing key does not fix itself, so a queued job fails at once instead of retrying.
+   */
+  function failure(
+    url: URL,
+    outcome: { response?: Response | undefined; text?: string | undefined; error?: unknown },
+    attempts: number,
+  ): MemoryError {
+    const { response, text, error } = outcome;
+    if (!response) {
+      const { text: what, details } = networkFailure(url, error);
+      return new MemoryError('PROVIDER_ERROR', `${name}: ${what}`, {
+        cause: error,
+        details: { status: null, attempts, ...details },
+      });
+    }
+    const status = response.status;
+    const type = response.headers.get('content-type') ?? '';
+    const said = /json/i.test(type) || type === '' ? bodyExcerpt(text ?? '') : notJson(url, response, text ?? '');
+    const auth = status === 401 || status === 403;
+    const hint = auth ? ` (${status === 401 ? 'check apiKey' : 'the key lacks access to this model or endpoint'})` : '';
+    return new MemoryError('PROVIDER_ERROR', `${name}: HTTP ${status}${hint}: ${said}`, {
+      details: { status, attempts, ...(auth ? { retryable: false, reason: 'unauthorized' } : {}) },
+    });
+  }
+
   return {
     /** POSTs JSON and returns the parsed JSON answer; throws `MemoryError('PROVIDER_ERROR')`. */
     async post(path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+      const url = new URL(path, base);
       for (let retry = 0; ; retry++) {
         const { response, text, error } = await attempt(path, body, signal);
         const status = response?.status;
@@ -129,23 +226,14 @@ export function createHttpClient(options: HttpClientOptions, name: string) {
           try {
             return JSON.parse(text) as unknown;
           } catch (cause) {
-            throw new MemoryError('PROVIDER_ERROR', `${name}: the server answered with invalid JSON`, {
+            throw new MemoryError('PROVIDER_ERROR', `${name}: ${notJson(url, response, text)}`, {
               cause,
-              details: { status: response.status },
+              details: { status: response.status, contentType: response.headers.get('content-type') },
             });
           }
         }
         const retryable = error !== undefined || (status !== undefined && RETRYABLE.has(status));
-        if (!retryable || retry >= maxRetries) {
-          const what =
-            status === undefined
-              ? `request failed: ${error instanceof Error ? error.message : String(error)}`
-              : `HTTP ${status}: ${bodyExcerpt(text ?? '')}`;
-          throw new MemoryError('PROVIDER_ERROR', `${name}: ${what}`, {
-            cause: error,
-            details: { status: status ?? null, attempts: retry + 1 },
-          });
-        }
+        if (!retryable || retry >= maxRetries) throw failure(url, { response, text, error }, retry + 1);
         const backoff = Math.min(30_000, retryBaseMs * 2 ** retry);
         await sleep(scheduler, (response && retryAfterMs(response, clock)) ?? backoff, signal);
       }

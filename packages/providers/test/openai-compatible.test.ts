@@ -159,7 +159,7 @@ describe('OpenAI-compatible chat client', () => {
     const llm = createOpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'm' });
     await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
       code: 'PROVIDER_ERROR',
-      message: expect.stringMatching(/invalid JSON/),
+      message: expect.stringMatching(/not JSON: "<html>proxy login<\/html>"/),
     });
     await expect(llm.generate({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
       code: 'PROVIDER_ERROR',
