@@ -13,6 +13,7 @@ import {
 } from '@memory/core';
 import Database from 'better-sqlite3';
 import { type CheckpointResult, startCheckpointer } from './internal/checkpointer.js';
+import { nativeBuildError } from './internal/native-build.js';
 import { type RawQuery, raw, SqlExecutor } from './internal/sql.js';
 import type { SqliteDatabase } from './internal/sqlite.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -155,6 +156,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   try {
     db = options.database ?? new Database(options.path ?? ':memory:');
   } catch (error) {
+    const native = nativeBuildError(error);
+    if (native) throw native;
     const wrapped = wrapStorageError(error);
     throw new MemoryError('STORAGE_ERROR', `could not open database ${options.path ?? ''}: ${wrapped.message}`, {
       cause: error,
