@@ -65,4 +65,9 @@ export interface EmbeddingProvider {
   readonly dimensions: number;
   /** Returns one vector of `dimensions` floats per input text, in input order. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /**
+   * Optional: whether the embedder can work here (its model file loads, ...), checked without
+   * embedding anything; rejects with the reason. The engine's diagnostics call it.
+   */
+  check?(): Promise<void>;
 }

@@ -20,7 +20,9 @@ export interface EngineContext {
   /** What the host configured, for diagnostics (the embedder's model and dimensions). */
   readonly providers: {
     readonly llm: boolean;
-    readonly embedder?: { readonly model: string; readonly dimensions: number } | undefined;
+    readonly embedder?:
+      | { readonly model: string; readonly dimensions: number; readonly check?: (() => Promise<void>) | undefined }
+      | undefined;
   };
   readonly background: Background;
   readonly transcripts: Transcripts;

@@ -21,8 +21,24 @@ export interface EngineDiagnostics {
   };
 }
 
+/**
+ * An embedder's availability: configured, and, when it can say so (`check()`, e.g. the offline
+ * embedder loading its vectors file), able to work here. A bundled app whose vectors file was left
+ * behind is reported unavailable with the reason, not `available: true`.
+ */
+async function embedderStatus(embedder: NonNullable<EngineContext['providers']['embedder']>) {
+  const described = { model: embedder.model, dimensions: embedder.dimensions };
+  try {
+    await embedder.check?.();
+    return { available: true, ...described };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { available: false, ...described, reason: `the embedder cannot work here: ${reason}` };
+  }
+}
+
 /** Queue health per job type, worker states and provider availability (with why not). */
-export function diagnostics(ctx: EngineContext): EngineDiagnostics {
+export async function diagnostics(ctx: EngineContext): Promise<EngineDiagnostics> {
   const { embedder } = ctx.providers;
   return {
     started: ctx.background.started,
@@ -33,7 +49,7 @@ export function diagnostics(ctx: EngineContext): EngineDiagnostics {
         ? { available: true }
         : { available: false, reason: 'no llm provider configured; LLM workers stay idle' },
       embedder: embedder
-        ? { available: true, model: embedder.model, dimensions: embedder.dimensions }
+        ? await embedderStatus(embedder)
         : {
             available: false,
             reason:

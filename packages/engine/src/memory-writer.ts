@@ -26,6 +26,7 @@ export function createEngineWriter(deps: {
     config,
     schemas: createInputSchemas(config),
     embedder,
+    embedFailures: { last: undefined },
     onContentLive: (_sql, memory) => {
       if (!hintsOn || memory.type === 'document_chunk') return;
       queue.enqueue({

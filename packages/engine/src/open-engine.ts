@@ -119,7 +119,11 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     providers: {
       llm: llm !== undefined,
       embedder: options.embedder
-        ? { model: options.embedder.model, dimensions: options.embedder.dimensions }
+        ? {
+            model: options.embedder.model,
+            dimensions: options.embedder.dimensions,
+            check: options.embedder.check?.bind(options.embedder),
+          }
         : undefined,
     },
     background,

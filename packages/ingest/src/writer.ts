@@ -15,6 +15,12 @@ export interface MemoryWriter {
    * Old hints were already removed by the store's memory writer.
    */
   readonly onContentLive?: MemoryWriteDeps['onContentLive'];
+  /**
+   * The last embedding failure logged at warn. A broken embedder (a model file a bundle left
+   * behind) fails on every write: the same failure again is logged at debug, so it is reported
+   * once, and again after the embedder worked in between. Without it every failure is a warning.
+   */
+  readonly embedFailures?: { last: string | undefined };
 }
 
 /** The audit fields every mutation records. */
@@ -67,12 +73,17 @@ export async function embedTexts(
   try {
     output = await embedder.embed(texts, { purpose: 'index' });
   } catch (error) {
-    writer.store.logger.warn('embedding failed; memories stored without vectors (filled in later)', {
-      model: embedder.model,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    const text = error instanceof Error ? error.message : String(error);
+    const repeated = writer.embedFailures?.last === text;
+    if (writer.embedFailures) writer.embedFailures.last = text;
+    const fields = { model: embedder.model, error: text };
+    const message = 'embedding failed; memories stored without vectors (filled in later)';
+    // Called as methods: a host's logger may be a class instance that needs its `this`.
+    if (repeated) writer.store.logger.debug(message, fields);
+    else writer.store.logger.warn(message, fields);
     return undefined;
   }
+  if (writer.embedFailures) writer.embedFailures.last = undefined;
   if (!Array.isArray(output) || output.length !== texts.length) {
     writer.store.logger.warn('embedder returned the wrong number of vectors; memories stored without them', {
       model: embedder.model,

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createTimeSlicer, type EmbeddingProvider, MemoryError, STOP_WORDS } from '@memory/core';
 import { type EmbedModel, embedText, indexWords } from './embed-text.js';
@@ -8,9 +9,33 @@ import { decodeWordVectors, type WordVectors } from './format.js';
 /** Where the package keeps its built vectors file, seen from `src/offline/` and from the bundled `dist/`. */
 export const DEFAULT_VECTORS_PATH = fileURLToPath(new URL('../../assets/glove-100d-sif.bin', import.meta.url));
 const DIST_VECTORS_PATH = fileURLToPath(new URL('../assets/glove-100d-sif.bin', import.meta.url));
+/** The package export of the vectors file: `@memory/providers/offline-vectors`. */
+const VECTORS_EXPORT = '@memory/providers/offline-vectors';
+
+/**
+ * Where to look for the vectors file when no `vectorsPath` is given: beside this module (sources
+ * and `dist/`), then through the package export, which still finds an installed package when this
+ * code was bundled into another file (where `import.meta.url` is the bundle's).
+ */
+function defaultVectorsPaths(): string[] {
+  const paths = [DEFAULT_VECTORS_PATH, DIST_VECTORS_PATH];
+  try {
+    paths.push(createRequire(import.meta.url).resolve(VECTORS_EXPORT));
+  } catch {
+    // Not resolvable from here (bundled without node_modules): the caller reports every path tried.
+  }
+  return paths;
+}
 
 export interface OfflineEmbedderOptions {
-  /** The vectors file. @default the one shipped in this package's `assets/` */
+  /**
+   * The vectors file. Set it when this package is bundled into your app (esbuild, webpack, ...):
+   * the default is found relative to this module's own file, which a bundle moves. The file is
+   * exported as `@memory/providers/offline-vectors`:
+   * `createRequire(import.meta.url).resolve('@memory/providers/offline-vectors')`, or copy it next
+   * to your bundle and pass that path.
+   * @default the one shipped in this package's `assets/`
+   */
   readonly vectorsPath?: string;
   /**
    * Batches with at least this many characters in total are embedded off the host's event loop:
@@ -27,18 +52,32 @@ interface Model extends EmbedModel {
   readonly data: WordVectors;
 }
 
-function loadModel(path: string): Model {
+const MODEL_NAME = 'glove-6b-100d-sif-abtt1';
+const DIMENSIONS = 100;
+
+function loadModel(paths: readonly string[]): Model {
+  const path = paths.find((p) => existsSync(p));
   let buffer: Buffer;
   try {
+    if (path === undefined) throw new Error('no such file');
     buffer = readFileSync(path);
   } catch (cause) {
     throw new MemoryError(
       'INVALID_CONFIG',
-      `offline embedder vectors file not found at ${path}; build it with "pnpm --filter @memory/providers build:vectors"`,
-      { cause },
+      `offline embedder vectors file not found (tried ${(path === undefined ? paths : [path]).join(', ')}). ` +
+        `In a bundled app, pass vectorsPath: the file is exported as '${VECTORS_EXPORT}' ` +
+        `(createRequire(import.meta.url).resolve('${VECTORS_EXPORT}')), or copy it next to the bundle. ` +
+        'In this repository, build it with "pnpm --filter @memory/providers build:vectors"',
+      { cause, details: { reason: 'vectors-missing', tried: [...paths] } },
     );
   }
   const data = decodeWordVectors(buffer);
+  if (data.header.dimensions !== DIMENSIONS || data.header.model !== MODEL_NAME) {
+    throw new MemoryError(
+      'INVALID_CONFIG',
+      `offline embedder vectors file ${path} holds ${data.header.model} (${data.header.dimensions} dimensions), expected ${MODEL_NAME}; rebuild it with --force`,
+    );
+  }
   return {
     data,
     dimensions: data.header.dimensions,
@@ -75,17 +114,17 @@ async function embedHere(m: Model, texts: readonly string[]): Promise<Float32Arr
  */
 export function createOfflineEmbedder(
   options: OfflineEmbedderOptions = {},
-): EmbeddingProvider & { load(): void; close(): Promise<void> } {
+): EmbeddingProvider & { load(): void; check(): Promise<void>; close(): Promise<void> } {
   let model: Model | undefined;
   const path = options.vectorsPath;
   const workerMinChars = options.workerMinChars ?? 16_384;
   const load = (): Model => {
     if (model) return model;
-    model = loadModel(path ?? (existsSync(DEFAULT_VECTORS_PATH) ? DEFAULT_VECTORS_PATH : DIST_VECTORS_PATH));
+    model = loadModel(path === undefined ? defaultVectorsPaths() : [path]);
     return model;
   };
-  const dimensions = 100;
-  const modelName = 'glove-6b-100d-sif-abtt1';
+  const dimensions = DIMENSIONS;
+  const modelName = MODEL_NAME;
   // undefined: not started yet; null: not wanted, could not start, or failed: stay in-process.
   let worker: EmbedWorkerClient | null | undefined = options.worker === false ? null : undefined;
   const workerFor = (m: Model): EmbedWorkerClient | null => {
@@ -106,14 +145,11 @@ export function createOfflineEmbedder(
     model: modelName,
     dimensions,
     load: () => void load(),
+    async check() {
+      load();
+    },
     async embed(texts) {
       const m = load();
-      if (m.data.header.dimensions !== dimensions || m.data.header.model !== modelName) {
-        throw new MemoryError(
-          'INVALID_CONFIG',
-          `offline embedder vectors file holds ${m.data.header.model} (${m.data.header.dimensions} dimensions), expected ${modelName}; rebuild it with --force`,
-        );
-      }
       let chars = 0;
       for (const text of texts) chars += text.length;
       if (chars < workerMinChars) return texts.map((text) => embedText(m, text));
