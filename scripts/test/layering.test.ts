@@ -14,6 +14,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   dreaming: ['core', 'store', 'queue', 'recall'],
   engine: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers'],
   providers: ['core'],
+  // Host-side integrations sit on top of the engine.
+  'ai-sdk': ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers', 'engine'],
 };
 
 const root = join(import.meta.dirname, '..', '..');
