@@ -44,6 +44,7 @@ export {
   labelProblem,
 } from './text-rules.js';
 export { createTimeSlicer, type TimeSlicer } from './time-slicer.js';
+export type { TraceAttributes, Tracer, TraceSpan } from './tracing.js';
 export {
   agentIdSchema,
   contentSchema,

@@ -8,6 +8,7 @@ import {
   type RandomSource,
   type ScheduledHandle,
   type Scheduler,
+  type Tracer,
 } from '@memory/core';
 import {
   type Admission,
@@ -21,6 +22,7 @@ import {
   type WorkerStatus,
 } from '@memory/queue';
 import { z } from 'zod';
+import { tracedHandler } from './tracing.js';
 
 /** Job types the engine's own workers use; hosts cannot register handlers for them. */
 export const RESERVED_JOB_TYPES: readonly string[] = Object.freeze([
@@ -60,6 +62,8 @@ export interface BackgroundDeps {
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly logger: Logger;
+  /** Wraps every handler in a `memory.job` span when set. */
+  readonly tracer?: Tracer | undefined;
 }
 
 /**
@@ -127,7 +131,7 @@ export function createBackground(deps: BackgroundDeps) {
       const worker = createWorker({
         queue,
         jobTypes: options.jobTypes,
-        handler,
+        handler: deps.tracer ? tracedHandler(deps.tracer, handler) : handler,
         scheduler,
         clock,
         random,

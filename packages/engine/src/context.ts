@@ -1,4 +1,4 @@
-import type { LlmProvider, MemoryConfig } from '@memory/core';
+import type { LlmProvider, MemoryConfig, Tracer } from '@memory/core';
 import { MemoryError } from '@memory/core';
 import type { Documents, Imports, MemoryWriter, Transcripts } from '@memory/ingest';
 import type { Queue } from '@memory/queue';
@@ -25,6 +25,8 @@ export interface EngineContext {
       | undefined;
   };
   readonly background: Background;
+  /** The host's tracer; undefined means no spans at all. */
+  readonly tracer: Tracer | undefined;
   readonly transcripts: Transcripts;
   readonly documents: Documents;
   readonly imports: Imports;

@@ -16,6 +16,7 @@ import type {
 import { openEngine } from './open-engine.js';
 import type { MemoryEngineOptions } from './options.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
+import { describeRecall, spanned } from './tracing.js';
 
 /**
  * Creates an engine on SQLite. Runs migrations on open; does no other work until called.
@@ -38,14 +39,19 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
   return Object.freeze({
     config: ctx.config,
     vector: store.vector,
-    remember: (input) => call(ctx, () => rememberOne(ctx, input)),
-    rememberMany: (input) => call(ctx, () => rememberAll(ctx, input)),
+    remember: spanned(ctx.tracer, 'memory.remember', (input) => call(ctx, () => rememberOne(ctx, input))),
+    rememberMany: spanned(ctx.tracer, 'memory.remember_many', (input) => call(ctx, () => rememberAll(ctx, input))),
     getMemory: (input) => call(ctx, () => readMemory(ctx, input)),
     modify: (input) => call(ctx, () => modify(ctx, input)),
     forget: (input) => call(ctx, () => forget(ctx, input)),
     recover: (input) => call(ctx, () => recover(ctx, input)),
     history: (input) => call(ctx, () => history(ctx, input)),
-    recall: (input) => call(ctx, () => recallMemories(ctx, input)),
+    recall: spanned(
+      ctx.tracer,
+      'memory.recall',
+      (input) => call(ctx, () => recallMemories(ctx, input)),
+      describeRecall,
+    ),
     memoryHead: (input) => call(ctx, () => memoryHead(ctx, input)),
     dreaming: Object.freeze({
       apply: (input) => call(ctx, () => applyOperations(ctx, input)),

@@ -13,6 +13,9 @@ export type {
   MemoryId,
   RandomSource,
   Scheduler,
+  TraceAttributes,
+  Tracer,
+  TraceSpan,
 } from '@memory/core';
 export {
   createManualClock,

@@ -17,6 +17,7 @@ import type { EngineContext } from './context.js';
 import { createScheduledDreaming } from './dreaming.js';
 import { createEngineWriter } from './memory-writer.js';
 import { checkOptions, type MemoryEngineOptions } from './options.js';
+import { tracedEmbedder, tracedLlm } from './tracing.js';
 import { registerVectorWorkers, vectorUpkeepTask } from './vector-upkeep.js';
 
 const hintsJobSchema = z.strictObject({ memoryId: z.string().min(1), agentId: agentIdSchema });
@@ -44,8 +45,11 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     config: config.store,
   });
   const queue = createQueue({ store, config: config.queue });
-  const embedder = options.embedder ? store.guard.embedder(options.embedder) : undefined;
-  const llm = options.llm ? store.guard.llm(options.llm) : undefined;
+  const { tracer } = options;
+  const embedder = options.embedder
+    ? store.guard.embedder(tracer ? tracedEmbedder(tracer, options.embedder) : options.embedder)
+    : undefined;
+  const llm = options.llm ? store.guard.llm(tracer ? tracedLlm(tracer, options.llm) : options.llm) : undefined;
   const hintsOn = config.hints.enabled && llm !== undefined;
   const writer = createEngineWriter({ store, config, queue, embedder, hintsOn });
   // One set of memory-writer dependencies for every path that writes memories.
@@ -79,6 +83,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     clock: store.clock,
     random: options.random ?? cryptoRandom,
     logger: store.logger,
+    tracer,
   });
   background.register(
     {
@@ -127,6 +132,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
         : undefined,
     },
     background,
+    tracer,
     transcripts,
     documents,
     imports,

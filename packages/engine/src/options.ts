@@ -7,6 +7,7 @@ import type {
   MemoryConfigInput,
   RandomSource,
   Scheduler,
+  Tracer,
 } from '@memory/core';
 import { MemoryError } from '@memory/core';
 import type { SqliteDatabase } from '@memory/store';
@@ -34,6 +35,11 @@ export interface MemoryEngineOptions {
   readonly random?: RandomSource;
   /** @default silent */
   readonly logger?: Logger;
+  /**
+   * OpenTelemetry tracer (`trace.getTracer('@memory')` from `@opentelemetry/api`): spans for
+   * remember, recall (per-channel timings), jobs and provider calls. @default none: no spans, no cost
+   */
+  readonly tracer?: Tracer;
   /** Partial configuration, deep-merged onto the documented defaults. */
   readonly config?: MemoryConfigInput;
 }
@@ -78,5 +84,9 @@ export function checkOptions(options: unknown): asserts options is MemoryEngineO
   }
   if (llm !== undefined && typeof (llm as Partial<LlmProvider> | null)?.generate !== 'function') {
     throw new MemoryError('INVALID_CONFIG', 'options.llm needs a generate() method');
+  }
+  const { tracer } = options as Record<string, unknown>;
+  if (tracer !== undefined && typeof (tracer as Partial<Tracer> | null)?.startSpan !== 'function') {
+    throw new MemoryError('INVALID_CONFIG', 'options.tracer needs a startSpan() method (an OpenTelemetry Tracer)');
   }
 }
