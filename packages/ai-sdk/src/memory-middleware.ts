@@ -1,6 +1,6 @@
 import { formatRecall, type MemoryEngine } from '@memory/engine';
 import type { LanguageModelMiddleware } from 'ai';
-import { type CallParams, lastUserText, withSystemBlock } from './prompt.js';
+import { type CallParams, lastUserMessage, userTurnId, withSystemBlock } from './prompt.js';
 
 export interface MemoryMiddlewareOptions {
   /** The agent scope recall reads (and the transcript is written to). */
@@ -11,7 +11,8 @@ export interface MemoryMiddlewareOptions {
   readonly limit?: number;
   /**
    * Appends each turn (the last user message and the model's answer) to this session's transcript,
-   * as evidence for later recall and Dreaming. Off when absent.
+   * as evidence for later recall and Dreaming. The user message is kept once however many steps of
+   * a tool loop (or resent histories) carry it. Off when absent.
    */
   readonly transcript?: { readonly sessionKey: string; readonly harness?: string; readonly project?: string };
   /**
@@ -50,7 +51,7 @@ export function memoryMiddleware(engine: MemoryEngine, options: MemoryMiddleware
   const limit = options.limit ?? 10;
 
   const remembered = async (params: CallParams): Promise<CallParams> => {
-    const query = lastUserText(params.prompt);
+    const query = lastUserMessage(params.prompt)?.text;
     if (query === undefined) return params;
     try {
       const response = await engine.recall({
@@ -70,9 +71,11 @@ export function memoryMiddleware(engine: MemoryEngine, options: MemoryMiddleware
 
   const record = async (params: CallParams, answer: string): Promise<void> => {
     if (!transcript) return;
-    const question = lastUserText(params.prompt);
+    const question = lastUserMessage(params.prompt);
     const turns = [
-      ...(question === undefined ? [] : [{ role: 'user' as const, content: question }]),
+      ...(question === undefined
+        ? []
+        : [{ role: 'user' as const, content: question.text, id: userTurnId(question.index, question.text) }]),
       ...(answer.trim().length > 0 ? [{ role: 'assistant' as const, content: answer }] : []),
     ];
     if (turns.length === 0) return;

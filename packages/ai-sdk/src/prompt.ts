@@ -1,21 +1,32 @@
+import { createHash } from 'node:crypto';
 import type { LanguageModelMiddleware } from 'ai';
 
 /** The call options a language-model middleware sees (the SDK's `LanguageModelV3CallOptions`). */
 export type CallParams = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
 type Message = CallParams['prompt'][number];
 
-/** The text of the last user message (its text parts joined), or undefined when there is none. */
-export function lastUserText(prompt: CallParams['prompt']): string | undefined {
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i];
-    if (message?.role !== 'user') continue;
-    const text = message.content
-      .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-      .join('\n')
-      .trim();
-    return text.length > 0 ? text : undefined;
-  }
-  return undefined;
+/**
+ * The last user message: its text parts joined, and which user message of the conversation it is
+ * (counted among user messages only, so a system block added in front does not move it).
+ */
+export function lastUserMessage(prompt: CallParams['prompt']): { text: string; index: number } | undefined {
+  const users = prompt.filter((m) => m.role === 'user');
+  const last = users.at(-1);
+  if (last?.role !== 'user') return undefined;
+  const text = last.content
+    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+    .join('\n')
+    .trim();
+  return text.length > 0 ? { text, index: users.length - 1 } : undefined;
+}
+
+/**
+ * A stable id for the `index`th user turn with `text`: the same message seen again (the next step
+ * of a tool loop, or a host that resends the history) is the same turn, and the transcript keeps it
+ * once.
+ */
+export function userTurnId(index: number, text: string): string {
+  return `user-${index}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
 }
 
 /**

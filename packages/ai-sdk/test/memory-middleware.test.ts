@@ -1,7 +1,7 @@
-import { generateText, streamText, wrapLanguageModel } from 'ai';
+import { generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryMiddleware } from '../src/index.js';
+import { memoryMiddleware, memoryTools } from '../src/index.js';
 import { testEngine, usage } from './helpers.js';
 
 type Engine = Awaited<ReturnType<typeof testEngine>>;
@@ -129,5 +129,52 @@ describe('memoryMiddleware', () => {
       ['assistant', 'Standup stays at 9:30.'],
     ]);
     expect(await engine.transcripts.get({ agentId: 'intruder', sessionKey: 'chat-42' })).toBeUndefined();
+  });
+
+  it('keeps the user turn once across the steps of a tool loop, and the recall sees what step one remembered', async () => {
+    engine = await testEngine();
+    const prompts: Prompt[] = [];
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        prompts.push(options.prompt as Prompt);
+        if (prompts.length === 1)
+          return {
+            content: [
+              {
+                type: 'tool-call',
+                toolCallId: 'c1',
+                toolName: 'remember',
+                input: JSON.stringify({ content: 'The renewal call with Northwind is on Thursday.' }),
+              },
+            ],
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage,
+            warnings: [],
+          };
+        return {
+          content: [{ type: 'text', text: 'Noted.' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
+      },
+    });
+    const wrapped = wrapLanguageModel({
+      model,
+      middleware: memoryMiddleware(engine, { agentId: 'bot', transcript: { sessionKey: 'chat-7' } }),
+    });
+    await generateText({
+      model: wrapped,
+      tools: memoryTools(engine, { agentId: 'bot' }),
+      stopWhen: stepCountIs(2),
+      prompt: 'Note that the Northwind renewal call is on Thursday.',
+    });
+    const transcript = await engine.transcripts.get({ agentId: 'bot', sessionKey: 'chat-7' });
+    expect(transcript?.turns.map((t) => [t.role, t.content])).toEqual([
+      ['user', 'Note that the Northwind renewal call is on Thursday.'],
+      ['assistant', 'Noted.'],
+    ]);
+    expect(systemOf(prompts[0])).toEqual([]);
+    expect(systemOf(prompts[1])[0]).toContain('The renewal call with Northwind is on Thursday.');
   });
 });
