@@ -1,0 +1,73 @@
+import { found } from '../errors.js';
+import { defineRoute, type Route } from '../route.js';
+import { appendBody, listTranscriptsQuery, searchTranscriptsQuery, sessionParams } from '../schemas.js';
+
+const tag = 'transcripts';
+
+/** Session transcripts: append turns, complete, read, list and search. */
+export const transcriptRoutes: readonly Route[] = [
+  // Registered before `/{sessionKey}` so `search` is never read as a session key.
+  defineRoute({
+    method: 'get',
+    path: '/api/transcripts/search',
+    operationId: 'searchTranscripts',
+    summary: 'BM25 search over the turns of completed sessions (all sessions with completedOnly=false)',
+    tag,
+    permission: 'read',
+    query: searchTranscriptsQuery,
+    handle: async ({ engine, agentId, query }) => {
+      const { q, ...rest } = query;
+      return { hits: await engine.transcripts.search({ ...rest, agentId, query: q }) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/transcripts',
+    operationId: 'listTranscripts',
+    summary: 'Sessions, most recently updated first; page with afterUpdatedAt and afterSessionKey of the last one',
+    tag,
+    permission: 'read',
+    query: listTranscriptsQuery,
+    handle: async ({ engine, agentId, query }) => {
+      const { afterUpdatedAt, afterSessionKey, ...rest } = query;
+      const after =
+        afterUpdatedAt !== undefined && afterSessionKey !== undefined
+          ? { after: { updatedAt: afterUpdatedAt, sessionKey: afterSessionKey } }
+          : {};
+      return { sessions: await engine.transcripts.list({ ...rest, ...after, agentId }) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/transcripts/{sessionKey}/turns',
+    operationId: 'appendTurns',
+    summary: 'Append turns to a session (idempotent per turn; tool, system and reasoning turns are dropped)',
+    tag,
+    permission: 'write',
+    params: sessionParams,
+    body: appendBody,
+    handle: ({ engine, agentId, params, body }) =>
+      engine.transcripts.append({ ...body, agentId, sessionKey: params.sessionKey }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/transcripts/{sessionKey}/complete',
+    operationId: 'completeSession',
+    summary: 'Complete a session (also done after the idle timeout)',
+    tag,
+    permission: 'write',
+    params: sessionParams,
+    handle: ({ engine, agentId, params }) => engine.transcripts.complete({ agentId, sessionKey: params.sessionKey }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/transcripts/{sessionKey}',
+    operationId: 'getTranscript',
+    summary: 'A session with its turns',
+    tag,
+    permission: 'read',
+    params: sessionParams,
+    handle: async ({ engine, agentId, params }) =>
+      found(await engine.transcripts.get({ agentId, sessionKey: params.sessionKey })),
+  }),
+];
