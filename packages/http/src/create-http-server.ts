@@ -63,7 +63,8 @@ async function dispatch(
   const capped = { exceeded: false };
   if (route.bodyKind === 'upload') {
     checkDeclaredLength(request, options.maxUploadBytes);
-    if (request.body) upload = cappedUpload(request.body, options.maxUploadBytes, capped);
+    if (request.body && request.headers.get('content-length') !== '0')
+      upload = cappedUpload(request.body, options.maxUploadBytes, capped);
   } else if (route.body) {
     const max = route.bodyKind === 'document' ? options.maxDocumentBytes : options.maxBodyBytes;
     body = parsePart(route.body, await readJsonBody(request, max), op, 'body');
