@@ -14,6 +14,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   dreaming: ['core', 'store', 'queue', 'recall'],
   engine: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers'],
   providers: ['core'],
+  // Surfaces over the engine (issue 16) sit above it.
+  http: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers', 'engine'],
 };
 
 const root = join(import.meta.dirname, '..', '..');

@@ -1,0 +1,37 @@
+// The load generator of the HTTP bench, in a worker thread so the clients' own work (request
+// building, JSON parsing) does not run on the server's event loop. Each of `clients` loops sends one
+// recall at a time over a keep-alive connection; latencies are recorded after the warm-up.
+import { performance } from 'node:perf_hooks';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const { url, token, queries, clients, durationMs, warmup } = workerData;
+let next = 0;
+const latencies = [];
+const statuses = {};
+
+async function one(record) {
+  const query = queries[next++ % queries.length];
+  const started = performance.now();
+  const response = await fetch(`${url}/api/recall`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, limit: 10 }),
+  });
+  await response.arrayBuffer();
+  const ms = performance.now() - started;
+  if (record) {
+    latencies.push(ms);
+    statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+  }
+}
+
+const loop = async (work) => Promise.all(Array.from({ length: clients }, () => work()));
+await loop(async () => {
+  for (let i = 0; i < Math.ceil(warmup / clients); i++) await one(false);
+});
+const started = performance.now();
+const end = started + durationMs;
+await loop(async () => {
+  while (performance.now() < end) await one(true);
+});
+parentPort.postMessage({ latencies, statuses, elapsedMs: performance.now() - started });
