@@ -34,7 +34,7 @@ export interface TestServer {
   request(
     method: string,
     path: string,
-    options?: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> },
+    options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
   ): Promise<Reply>;
 }
 
@@ -72,7 +72,7 @@ export async function startServer(
     request: async (method, path, opts = {}) => {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-      let body: BodyInit | undefined = opts.raw;
+      let body: string | undefined = opts.raw;
       if (opts.body !== undefined) {
         headers['content-type'] = 'application/json';
         body = JSON.stringify(opts.body);
