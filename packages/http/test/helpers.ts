@@ -89,7 +89,24 @@ export async function startServer(
       } catch {
         parsed = undefined;
       }
+      if (response.ok) checkPublishedSchema(server, method, path, parsed);
       return { status: response.status, headers: response.headers, body: parsed, text };
     },
   };
+}
+
+/**
+ * Every successful response of every test must match the response schema `/openapi.json`
+ * publishes for its route, so the document cannot promise what the engine no longer returns.
+ */
+function checkPublishedSchema(server: RunningHttpServer, method: string, path: string, body: unknown): void {
+  const pathname = new URL(path, 'http://x').pathname;
+  const route = server.api.routes.find(
+    (r) => r.method === method.toLowerCase() && new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname),
+  );
+  if (!route?.response) return;
+  const parsed = route.response.safeParse(body);
+  if (!parsed.success) {
+    throw new Error(`${method} ${path}: the response does not match its published schema: ${parsed.error.message}`);
+  }
 }

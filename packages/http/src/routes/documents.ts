@@ -1,4 +1,10 @@
 import { found } from '../errors.js';
+import {
+  documentDeleteResponse,
+  documentListResponse,
+  documentQueuedResponse,
+  documentResponse,
+} from '../responses.js';
 import { defineRoute, type Route } from '../route.js';
 import { addDocumentBody, idParams, listDocumentsQuery } from '../schemas.js';
 
@@ -10,6 +16,7 @@ export const documentRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/documents',
     operationId: 'addDocument',
+    response: documentQueuedResponse,
     summary: 'Register a document (a URL or content) and queue its ingest',
     tag,
     permission: 'write',
@@ -22,6 +29,7 @@ export const documentRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/documents',
     operationId: 'listDocuments',
+    response: documentListResponse,
     summary: 'Documents of the scope, with their status',
     tag,
     permission: 'read',
@@ -32,6 +40,7 @@ export const documentRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/documents/{id}',
     operationId: 'getDocument',
+    response: documentResponse,
     summary: 'A document with its status and error',
     tag,
     permission: 'read',
@@ -42,6 +51,7 @@ export const documentRoutes: readonly Route[] = [
     method: 'delete',
     path: '/api/documents/{id}',
     operationId: 'deleteDocument',
+    response: documentDeleteResponse,
     summary: 'Delete a document: stops its ingest and forgets chunk memories no other document shares',
     tag,
     permission: 'write',
@@ -52,6 +62,7 @@ export const documentRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/documents/{id}/retry',
     operationId: 'retryDocument',
+    response: documentQueuedResponse,
     summary: "Queue a failed document's ingest again",
     tag,
     permission: 'write',

@@ -1,4 +1,10 @@
 import { found, HttpError } from '../errors.js';
+import {
+  importRecordsResponse,
+  importStartResponse,
+  importStatusResponse,
+  removeSourceResponse,
+} from '../responses.js';
 import { defineRoute, type Route } from '../route.js';
 import { importParams, importRecordsQuery } from '../schemas.js';
 
@@ -9,6 +15,7 @@ const importAction = (action: 'pause' | 'resume' | 'cancel', summary: string): R
     method: 'post',
     path: `/api/imports/{jobId}/${action}`,
     operationId: `${action}Import`,
+    response: importStatusResponse,
     summary,
     tag,
     permission: 'write',
@@ -22,6 +29,7 @@ export const importRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/imports',
     operationId: 'startImport',
+    response: importStartResponse,
     summary:
       'Upload a signet-export v1 JSONL export as the request body; it is streamed to the spool directory and imported in the background',
     tag,
@@ -38,6 +46,7 @@ export const importRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/imports/{jobId}',
     operationId: 'importStatus',
+    response: importStatusResponse,
     summary: 'Status and counters (total = imported + duplicate + rejected + pending)',
     tag,
     permission: 'read',
@@ -48,6 +57,7 @@ export const importRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/imports/{jobId}/records',
     operationId: 'importRecords',
+    response: importRecordsResponse,
     summary: 'Per-line outcomes in line order; page with afterLine',
     tag,
     permission: 'read',
@@ -64,6 +74,7 @@ export const importRoutes: readonly Route[] = [
     method: 'delete',
     path: '/api/imports/{jobId}/source',
     operationId: 'removeImportSource',
+    response: removeSourceResponse,
     summary: 'Purge the sessions the import created (tombstones are kept)',
     tag,
     permission: 'write',

@@ -1,4 +1,5 @@
 import { found } from '../errors.js';
+import { forgetResponse, historyResponse, memoryPageResponse, memoryResponse, rememberResponse } from '../responses.js';
 import { defineRoute, type Route } from '../route.js';
 import {
   forgetBody,
@@ -18,6 +19,7 @@ export const memoryRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/memories',
     operationId: 'remember',
+    response: rememberResponse,
     summary: 'Remember a memory (the same content in the same scope returns the existing id, deduped: true)',
     tag,
     permission: 'write',
@@ -29,6 +31,7 @@ export const memoryRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/memories',
     operationId: 'listMemories',
+    response: memoryPageResponse,
     summary: "One page of the scope's memories, newest first; pass nextCursor back as cursor",
     tag,
     permission: 'read',
@@ -39,6 +42,7 @@ export const memoryRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/memories/{id}',
     operationId: 'getMemory',
+    response: memoryResponse,
     summary: 'A memory (forgotten ones only with includeDeleted=true)',
     tag,
     permission: 'read',
@@ -51,6 +55,7 @@ export const memoryRoutes: readonly Route[] = [
     method: 'patch',
     path: '/api/memories/{id}',
     operationId: 'modifyMemory',
+    response: memoryResponse,
     summary: 'Change content, importance, tags or pinned, with a reason recorded in history',
     tag,
     permission: 'write',
@@ -62,6 +67,7 @@ export const memoryRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/memories/{id}/forget',
     operationId: 'forgetMemory',
+    response: forgetResponse,
     summary: 'Forget (soft-delete) a memory; pinned memories need force',
     tag,
     permission: 'write',
@@ -73,6 +79,7 @@ export const memoryRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/memories/{id}/recover',
     operationId: 'recoverMemory',
+    response: memoryResponse,
     summary: 'Restore a forgotten memory within the recovery window',
     tag,
     permission: 'write',
@@ -84,6 +91,7 @@ export const memoryRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/memories/{id}/history',
     operationId: 'memoryHistory',
+    response: historyResponse,
     summary: "The memory's audit trail, oldest first",
     tag,
     permission: 'read',

@@ -1,4 +1,5 @@
 import { formatRecall } from '@memory/engine';
+import { recallResponse } from '../responses.js';
 import { defineRoute, type Route } from '../route.js';
 import { recallBody } from '../schemas.js';
 
@@ -8,6 +9,7 @@ export const recallRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/recall',
     operationId: 'recall',
+    response: recallResponse,
     summary:
       'Hybrid recall (lexical, semantic, hints, graph, links), fused and tiered; format=true adds the budgeted text',
     tag: 'recall',

@@ -1,4 +1,11 @@
 import { found } from '../errors.js';
+import {
+  appendResponse,
+  completeResponse,
+  transcriptListResponse,
+  transcriptResponse,
+  transcriptSearchResponse,
+} from '../responses.js';
 import { defineRoute, type Route } from '../route.js';
 import { appendBody, listTranscriptsQuery, searchTranscriptsQuery, sessionParams } from '../schemas.js';
 
@@ -11,6 +18,7 @@ export const transcriptRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/transcripts/search',
     operationId: 'searchTranscripts',
+    response: transcriptSearchResponse,
     summary: 'BM25 search over the turns of completed sessions (all sessions with completedOnly=false)',
     tag,
     permission: 'read',
@@ -24,6 +32,7 @@ export const transcriptRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/transcripts',
     operationId: 'listTranscripts',
+    response: transcriptListResponse,
     summary: 'Sessions, most recently updated first; page with afterUpdatedAt and afterSessionKey of the last one',
     tag,
     permission: 'read',
@@ -41,6 +50,7 @@ export const transcriptRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/transcripts/{sessionKey}/turns',
     operationId: 'appendTurns',
+    response: appendResponse,
     summary: 'Append turns to a session (idempotent per turn; tool, system and reasoning turns are dropped)',
     tag,
     permission: 'write',
@@ -53,6 +63,7 @@ export const transcriptRoutes: readonly Route[] = [
     method: 'post',
     path: '/api/transcripts/{sessionKey}/complete',
     operationId: 'completeSession',
+    response: completeResponse,
     summary: 'Complete a session (also done after the idle timeout)',
     tag,
     permission: 'write',
@@ -63,6 +74,7 @@ export const transcriptRoutes: readonly Route[] = [
     method: 'get',
     path: '/api/transcripts/{sessionKey}',
     operationId: 'getTranscript',
+    response: transcriptResponse,
     summary: 'A session with its turns',
     tag,
     permission: 'read',
