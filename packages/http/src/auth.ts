@@ -1,4 +1,4 @@
-import type { ApiToken, MemoryEngine, TokenPermission } from '@memory/engine';
+import { type ApiToken, isMemoryError, type MemoryEngine, type TokenPermission } from '@memory/engine';
 import { HttpError, notFound } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -20,7 +20,11 @@ export async function authenticate(
 ): Promise<ApiToken> {
   const match = BEARER.exec(authorization ?? '');
   if (!match?.[1]) throw unauthorized();
-  const token = await engine.tokens.verify({ token: match[1] }).catch(() => undefined);
+  // A string too long to be a token is refused by verify as bad input: to the caller, just no token.
+  // Anything else (a closed engine, a storage failure) is not the caller's doing and passes through.
+  const token = await engine.tokens
+    .verify({ token: match[1] })
+    .catch((error: unknown) => (isMemoryError(error, 'INVALID_INPUT') ? undefined : Promise.reject(error)));
   if (!token) throw unauthorized();
   const waitMs = limiter?.take(token.id) ?? 0;
   if (waitMs > 0) {
