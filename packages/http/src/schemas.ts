@@ -140,10 +140,11 @@ export const listTranscriptsQuery = z.strictObject({
   limit: queryInt(1, 500).optional(),
 });
 
-export const searchTranscriptsQuery = z.strictObject({
-  q: z.string().min(1),
-  completedOnly: queryBool.optional(),
-  limit: queryInt(1, 1000).optional(),
+export const searchTranscriptsBody = z.strictObject({
+  query: z.string(),
+  /** @default true */
+  completedOnly: z.boolean().optional(),
+  limit: z.number().int().min(1).optional(),
 });
 
 export const addDocumentBody = z.union([

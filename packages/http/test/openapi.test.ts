@@ -12,6 +12,7 @@ import {
   recallBody,
   recoverBody,
   rememberBody,
+  searchTranscriptsBody,
 } from '../src/schemas.js';
 import { startServer } from './helpers.js';
 
@@ -61,6 +62,7 @@ describe('/openapi.json', () => {
     expect(keys(recoverBody)).toEqual(keys(engine.recover, ['agentId']));
     expect(keys(recallBody, ['format'])).toEqual(keys(createRecallSchema(config), ['agentId']));
     expect(keys(appendBody)).toEqual(keys(createTranscriptSchemas(config).append, ['agentId', 'sessionKey']));
+    expect(keys(searchTranscriptsBody)).toEqual(keys(createTranscriptSchemas(config).search, ['agentId']));
     expect(addDocumentBody.options.flatMap((o) => keys(o)).sort()).toEqual(
       ['content', 'contentType', 'project', 'project', 'title', 'title', 'url'].sort(),
     );

@@ -49,7 +49,7 @@ describe('transcripts over HTTP', () => {
     expect(completed.body).toEqual({ completed: true });
     const list = await request('GET', '/api/transcripts?project=alpha&completed=true', { token: t });
     expect(list.body.sessions.map((s: { sessionKey: string }) => s.sessionKey)).toEqual(['chat/2026 #1']);
-    const search = await request('GET', '/api/transcripts/search?q=bicycle', { token: t });
+    const search = await request('POST', '/api/transcripts/search', { token: t, body: { query: 'bicycle' } });
     expect(search.status).toBe(200);
     expect(search.body.hits[0]).toMatchObject({ sessionKey: 'chat/2026 #1' });
 
@@ -61,7 +61,15 @@ describe('transcripts over HTTP', () => {
     expect([bad.status, bad.body.error.code]).toEqual([400, 'INVALID_INPUT']);
     const empty = await request('POST', `/api/transcripts/${key}/turns`, { token: t, body: { turns: [] } });
     expect(empty.status).toBe(400);
-    expect((await request('GET', '/api/transcripts/search', { token: t })).status).toBe(400);
+    expect((await request('POST', '/api/transcripts/search', { token: t, body: { q: 'x' } })).status).toBe(400);
+    // A session may be called `search`: reading it is a GET, searching a POST.
+    await request('POST', '/api/transcripts/search/turns', {
+      token: t,
+      body: { turns: [{ role: 'user', content: 'hi' }] },
+    });
+    expect((await request('GET', '/api/transcripts/search', { token: t })).body).toMatchObject({
+      sessionKey: 'search',
+    });
     const other = await token(['eve']);
     expect((await request('GET', `/api/transcripts/${key}`, { token: other })).status).toBe(404);
   });

@@ -7,26 +7,23 @@ import {
   transcriptSearchResponse,
 } from '../responses.js';
 import { defineRoute, type Route } from '../route.js';
-import { appendBody, listTranscriptsQuery, searchTranscriptsQuery, sessionParams } from '../schemas.js';
+import { appendBody, listTranscriptsQuery, searchTranscriptsBody, sessionParams } from '../schemas.js';
 
 const tag = 'transcripts';
 
 /** Session transcripts: append turns, complete, read, list and search. */
 export const transcriptRoutes: readonly Route[] = [
-  // Registered before `/{sessionKey}` so `search` is never read as a session key.
+  // POST, so that `GET /api/transcripts/search` still reads a session whose key is `search`.
   defineRoute({
-    method: 'get',
+    method: 'post',
     path: '/api/transcripts/search',
     operationId: 'searchTranscripts',
     response: transcriptSearchResponse,
-    summary: 'BM25 search over the turns of completed sessions (all sessions with completedOnly=false)',
+    summary: 'BM25 search over the turns of completed sessions (all sessions with completedOnly: false)',
     tag,
     permission: 'read',
-    query: searchTranscriptsQuery,
-    handle: async ({ engine, agentId, query }) => {
-      const { q, ...rest } = query;
-      return { hits: await engine.transcripts.search({ ...rest, agentId, query: q }) };
-    },
+    body: searchTranscriptsBody,
+    handle: async ({ engine, agentId, body }) => ({ hits: await engine.transcripts.search({ ...body, agentId }) }),
   }),
   defineRoute({
     method: 'get',
