@@ -6,6 +6,7 @@
 // after: the machine is shared, and the figures move with it.
 //   npm run bench:http
 //   npm run bench:http -- --memories 20000 --clients 4 --seconds 10
+//   npm run bench:http -- --agents 100             # 100 agents of 1,000 memories (a multi-tenant server)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ import { createRealCorpus } from './vector-corpus.js';
 const { values } = parseArgs({
   options: {
     memories: { type: 'string', default: '100000' },
+    /** Spread the memories over this many agents (one token covers them all; clients rotate agents). */
+    agents: { type: 'string', default: '1' },
     clients: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '20' },
     queries: { type: 'string', default: '500' },
@@ -30,7 +33,7 @@ const { values } = parseArgs({
 const total = Number(values.memories);
 const clients = Number(values.clients);
 const durationMs = Number(values.seconds) * 1000;
-const AGENT = 'bench-agent';
+const agents = Array.from({ length: Number(values.agents) }, (_, i) => `agent-${i}`);
 
 const load = () =>
   loadavg()
@@ -43,10 +46,16 @@ interface LoadResult {
   elapsedMs: number;
 }
 
-function runClients(url: string, token: string, queries: string[], concurrency: number): Promise<LoadResult> {
+function runClients(
+  url: string,
+  token: string,
+  queries: string[],
+  agentIds: string[],
+  concurrency: number,
+): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./http-load-client.mjs', import.meta.url), {
-      workerData: { url, token, queries, clients: concurrency, durationMs, warmup: 50 },
+      workerData: { url, token, queries, agents: agentIds, clients: concurrency, durationMs, warmup: 50 },
     });
     worker.once('message', (result: LoadResult) => {
       void worker.terminate();
@@ -77,13 +86,18 @@ try {
     embedder: createOfflineEmbedder(),
   });
   let started = performance.now();
-  for (let i = 0; i < texts.length; i += 5000) {
-    await engine.rememberMany({ agentId: AGENT, memories: texts.slice(i, i + 5000).map((content) => ({ content })) });
+  const perAgent = Math.ceil(texts.length / agents.length);
+  for (const [a, agentId] of agents.entries()) {
+    const own = texts.slice(a * perAgent, (a + 1) * perAgent);
+    for (let i = 0; i < own.length; i += 5000) {
+      await engine.rememberMany({ agentId, memories: own.slice(i, i + 5000).map((content) => ({ content })) });
+    }
   }
   for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
-  const stored = (await engine.listMemoryPage({ agentId: AGENT, limit: 1 })).memories.length > 0;
+  const stored = (await engine.listMemoryPage({ agentId: agents[0] ?? '', limit: 1 })).memories.length > 0;
+  const layout = agents.length === 1 ? 'one agent' : `${agents.length} agents of ${fmt(perAgent, 0)}`;
   console.log(
-    `${fmt(total, 0)} memories (real text, offline GloVe 100-d) in one agent, loaded and indexed in ${fmt(
+    `${fmt(total, 0)} memories (real text, offline GloVe 100-d) in ${layout}, loaded and indexed in ${fmt(
       (performance.now() - started) / 1000,
     )} s${stored ? '' : ' (NOTHING STORED)'}`,
   );
@@ -91,20 +105,22 @@ try {
 
   // In process, one caller: the engine's own latency on these questions.
   const inProcess: number[] = [];
-  for (const query of queries.slice(0, 50)) await engine.recall({ agentId: AGENT, query, limit: 10 });
+  const agentOf = (i: number): string => agents[i % agents.length] ?? '';
+  for (const [i, query] of queries.slice(0, 50).entries())
+    await engine.recall({ agentId: agentOf(i), query, limit: 10 });
   started = performance.now();
-  for (const query of queries) {
+  for (const [i, query] of queries.entries()) {
     const t0 = performance.now();
-    await engine.recall({ agentId: AGENT, query, limit: 10 });
+    await engine.recall({ agentId: agentOf(i), query, limit: 10 });
     inProcess.push(performance.now() - t0);
   }
   report('in process, 1 caller', inProcess, performance.now() - started);
 
   const server = await serveHttp({ engine, port: 0, rateLimit: false });
-  const { token } = await engine.tokens.create({ agents: [AGENT], permissions: ['read'] });
-  const one = await runClients(server.url, token, queries, 1);
+  const { token } = await engine.tokens.create({ agents, permissions: ['read'] });
+  const one = await runClients(server.url, token, queries, agents, 1);
   report('HTTP, 1 client', one.latencies, one.elapsedMs);
-  const many = await runClients(server.url, token, queries, clients);
+  const many = await runClients(server.url, token, queries, agents, clients);
   report(`HTTP, ${clients} concurrent clients`, many.latencies, many.elapsedMs);
   const statuses = { ...one.statuses };
   for (const [status, n] of Object.entries(many.statuses)) statuses[status] = (statuses[status] ?? 0) + n;

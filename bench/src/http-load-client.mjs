@@ -4,15 +4,17 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { url, token, queries, clients, durationMs, warmup } = workerData;
+const { url, token, queries, agents, clients, durationMs, warmup } = workerData;
 let next = 0;
 const latencies = [];
 const statuses = {};
 
 async function one(record) {
-  const query = queries[next++ % queries.length];
+  const i = next++;
+  const query = queries[i % queries.length];
+  const agentId = encodeURIComponent(agents[i % agents.length]);
   const started = performance.now();
-  const response = await fetch(`${url}/api/recall`, {
+  const response = await fetch(`${url}/api/recall?agentId=${agentId}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query, limit: 10 }),
