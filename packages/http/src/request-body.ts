@@ -1,6 +1,7 @@
 import { HttpError } from './errors.js';
 
-const tooLarge = (max: number): HttpError =>
+/** The 413 for a body over `max` bytes. */
+export const tooLarge = (max: number): HttpError =>
   new HttpError('PAYLOAD_TOO_LARGE', `the request body is larger than ${max} bytes`, { details: { maxBytes: max } });
 
 /** Refuses at once a body whose declared length is over the cap, before reading any of it. */
@@ -48,5 +49,3 @@ export async function* cappedUpload(
     yield chunk;
   }
 }
-
-export { tooLarge };
