@@ -99,6 +99,15 @@ describe('documents over HTTP', () => {
     const deleted = await request('DELETE', `/api/documents/${id}`, { token: t });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ deleted: true });
+    // A fetch the address guard refuses fails the document; retry queues it again.
+    const refused = await request('POST', '/api/documents', { token: t, body: { url: 'http://127.0.0.1:9/doc' } });
+    expect(refused.status).toBe(202);
+    await engine.runDue();
+    const failed = await request('GET', `/api/documents/${refused.body.id}`, { token: t });
+    expect(failed.body).toMatchObject({ status: 'failed', error: expect.any(String) });
+    const retried = await request('POST', `/api/documents/${refused.body.id}/retry`, { token: t });
+    expect(retried.status).toBe(202);
+    expect(retried.body).toEqual({ id: refused.body.id, jobId: expect.any(String) });
     expect((await request('POST', '/api/documents', { token: t, body: { url: 'ftp://x' } })).status).toBe(400);
     expect((await request('POST', '/api/documents', { token: t, body: { title: 'no content' } })).status).toBe(400);
     expect((await request('GET', '/api/documents?status=lost', { token: t })).status).toBe(400);
@@ -146,6 +155,11 @@ describe('imports over HTTP', () => {
     const removed = await request('DELETE', `/api/imports/${jobId}/source`, { token: t });
     expect(removed.body).toEqual({ removedSessions: 2 });
     expect((await request('GET', '/api/transcripts/session-1', { token: t })).status).toBe(404);
+
+    const second = await request('POST', '/api/imports', { token: t, raw: `${exportRecord(3)}\n` });
+    const cancelled = await request('POST', `/api/imports/${second.body.jobId}/cancel`, { token: t });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ jobId: second.body.jobId, status: 'cancelled' });
 
     const other = await token(['eve']);
     expect((await request('GET', `/api/imports/${jobId}`, { token: other })).status).toBe(404);
