@@ -52,10 +52,11 @@ function runClients(
   queries: string[],
   agentIds: string[],
   concurrency: number,
+  floor = false,
 ): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./http-load-client.mjs', import.meta.url), {
-      workerData: { url, token, queries, agents: agentIds, clients: concurrency, durationMs, warmup: 50 },
+      workerData: { url, token, queries, agents: agentIds, clients: concurrency, durationMs, warmup: 50, floor },
     });
     worker.once('message', (result: LoadResult) => {
       void worker.terminate();
@@ -102,6 +103,7 @@ try {
     )} s${stored ? '' : ' (NOTHING STORED)'}`,
   );
   console.log(`recall: default hybrid config, limit 10; ${queries.length} real questions in rotation`);
+  console.log('  (HTTP floor: GET /api/memories?limit=1, the cheapest authenticated read)');
 
   // In process, one caller: the engine's own latency on these questions.
   const inProcess: number[] = [];
@@ -118,11 +120,14 @@ try {
 
   const server = await serveHttp({ engine, port: 0, rateLimit: false });
   const { token } = await engine.tokens.create({ agents, permissions: ['read'] });
+  const floor = await runClients(server.url, token, queries, agents, 1, true);
+  report('HTTP floor, 1 client', floor.latencies, floor.elapsedMs);
   const one = await runClients(server.url, token, queries, agents, 1);
   report('HTTP, 1 client', one.latencies, one.elapsedMs);
   const many = await runClients(server.url, token, queries, agents, clients);
   report(`HTTP, ${clients} concurrent clients`, many.latencies, many.elapsedMs);
-  const statuses = { ...one.statuses };
+  const statuses = { ...floor.statuses };
+  for (const [status, n] of Object.entries(one.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
   for (const [status, n] of Object.entries(many.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
   console.log(
     `  statuses: ${JSON.stringify(statuses)}; ${fmt(durationMs / 1000, 0)} s per HTTP run after 50 warm-up requests`,

@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { url, token, queries, agents, clients, durationMs, warmup } = workerData;
+const { url, token, queries, agents, clients, durationMs, warmup, floor } = workerData;
 let next = 0;
 const latencies = [];
 const statuses = {};
@@ -14,11 +14,14 @@ async function one(record) {
   const query = queries[i % queries.length];
   const agentId = encodeURIComponent(agents[i % agents.length]);
   const started = performance.now();
-  const response = await fetch(`${url}/api/recall?agentId=${agentId}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ query, limit: 10 }),
-  });
+  // The floor: the cheapest authenticated read (token check, routing, one indexed page of one row).
+  const response = floor
+    ? await fetch(`${url}/api/memories?agentId=${agentId}&limit=1`, { headers: { authorization: `Bearer ${token}` } })
+    : await fetch(`${url}/api/recall?agentId=${agentId}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, limit: 10 }),
+      });
   await response.arrayBuffer();
   const ms = performance.now() - started;
   if (record) {
