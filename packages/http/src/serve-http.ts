@@ -1,3 +1,4 @@
+import { Server as NodeHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { MemoryError } from '@memory/engine';
@@ -10,6 +11,12 @@ export interface ServeHttpOptions extends HttpServerOptions {
   readonly port?: number;
   /** Loopback unless the host decides otherwise. @default '127.0.0.1' */
   readonly hostname?: string;
+  /**
+   * How long an idle keep-alive connection stays open. Longer than clients keep theirs (undici: 4 s),
+   * so the client always closes first: a server closing first races a client reusing the
+   * connection, and that request fails with ECONNRESET (seen on a loaded machine). @default 65000
+   */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 /** A listening server. */
@@ -35,9 +42,12 @@ export interface RunningHttpServer {
  * ```
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<RunningHttpServer> {
-  const { port = 8787, hostname = '127.0.0.1', ...serverOptions } = options;
+  const { port = 8787, hostname = '127.0.0.1', keepAliveTimeoutMs = 65_000, ...serverOptions } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new MemoryError('INVALID_CONFIG', `port must be an integer 0..65535, got ${String(port)}`);
+  }
+  if (!Number.isInteger(keepAliveTimeoutMs) || keepAliveTimeoutMs < 1000 || keepAliveTimeoutMs > 3_600_000) {
+    throw new MemoryError('INVALID_CONFIG', 'keepAliveTimeoutMs must be an integer 1000..3600000');
   }
   const api = createHttpServer(serverOptions);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
@@ -50,6 +60,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<RunningHttpS
       ),
     );
   });
+  if (server instanceof NodeHttpServer) {
+    server.keepAliveTimeout = keepAliveTimeoutMs;
+    // Node's advice: the header timeout above the keep-alive timeout.
+    server.headersTimeout = keepAliveTimeoutMs + 1000;
+  }
   const bound = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return Object.freeze({

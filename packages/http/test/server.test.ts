@@ -24,6 +24,16 @@ describe('server lifecycle and failures', () => {
     await engine.close();
   });
 
+  it('keeps idle connections longer than clients do, so a client never reuses one the server closed', async () => {
+    const { request } = await startServer();
+    expect((await request('GET', '/health')).headers.get('keep-alive')).toBe('timeout=65');
+    const engine = await createMemoryEngine({ database: { path: ':memory:' } });
+    await expect(serveHttp({ engine, port: 0, keepAliveTimeoutMs: 10 })).rejects.toSatisfy((e) =>
+      isMemoryError(e, 'INVALID_CONFIG'),
+    );
+    await engine.close();
+  });
+
   it('answers 503 ENGINE_CLOSED once the engine is closed', async () => {
     const { request, token, engine } = await startServer();
     const t = await token(['bot']);
