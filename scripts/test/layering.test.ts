@@ -16,6 +16,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   providers: ['core'],
   // Host-side integrations sit on top of the engine.
   'ai-sdk': ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers', 'engine'],
+  // Surfaces over the engine (issue 16) sit above it.
+  http: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers', 'engine'],
 };
 
 const root = join(import.meta.dirname, '..', '..');

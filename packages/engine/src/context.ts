@@ -1,4 +1,4 @@
-import type { LlmProvider, MemoryConfig, Tracer } from '@memory/core';
+import type { LlmProvider, MemoryConfig, RandomSource, Tracer } from '@memory/core';
 import { MemoryError } from '@memory/core';
 import type { Documents, Imports, MemoryWriter, Transcripts } from '@memory/ingest';
 import type { Queue } from '@memory/queue';
@@ -34,6 +34,8 @@ export interface EngineContext {
   /** The recall Dreaming's `search_evidence` runs: the engine's embedder, no access counts or telemetry. */
   readonly evidenceRecall: Recall;
   readonly after: AfterResponseWriter;
+  /** The engine's random source (token secrets); cryptographic unless the host injected one. */
+  readonly random: RandomSource;
   readonly state: { closed: boolean; closing?: Promise<void> };
 }
 

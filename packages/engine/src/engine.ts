@@ -13,9 +13,11 @@ import type {
   EngineTranscripts,
   MemoryEngine,
 } from './memory-engine.js';
+import { memoryPage } from './memory-page.js';
 import { openEngine } from './open-engine.js';
 import type { MemoryEngineOptions } from './options.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
+import { createToken, type EngineTokens, listTokens, revokeToken, verifyToken } from './tokens.js';
 import { describeRecall, spanned } from './tracing.js';
 
 /**
@@ -52,6 +54,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       (input) => call(ctx, () => recallMemories(ctx, input)),
       describeRecall,
     ),
+    listMemoryPage: (input) => call(ctx, () => memoryPage(ctx, input)),
     memoryHead: (input) => call(ctx, () => memoryHead(ctx, input)),
     dreaming: Object.freeze({
       apply: (input) => call(ctx, () => applyOperations(ctx, input)),
@@ -108,6 +111,12 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       cancel: (input) => call(ctx, () => ctx.imports.cancel(input)),
       removeSource: (input) => call(ctx, () => ctx.imports.removeSource(input)),
     } satisfies EngineImports),
+    tokens: Object.freeze({
+      create: (input) => call(ctx, () => createToken(ctx, input)),
+      list: (input) => call(ctx, () => listTokens(ctx, input)),
+      revoke: (input) => call(ctx, () => revokeToken(ctx, input)),
+      verify: (input) => call(ctx, () => verifyToken(ctx, input)),
+    } satisfies EngineTokens),
     close,
     [Symbol.asyncDispose]: close,
   } satisfies MemoryEngine);

@@ -116,5 +116,15 @@ export type {
   EngineTranscripts,
   MemoryEngine,
 } from './memory-engine.js';
+export type { MemoryPage, MemoryPageInput } from './memory-page.js';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';
 export type { EngineTelemetry, TelemetryListInput, TelemetryPurgeInput } from './telemetry.js';
+export type {
+  ApiToken,
+  CreatedApiToken,
+  CreateTokenInput,
+  EngineTokens,
+  ListTokensInput,
+  TokenPermission,
+} from './tokens.js';
+export { TOKEN_PERMISSIONS } from './tokens.js';

@@ -50,7 +50,9 @@ import type {
   RecoverInput,
   RememberManyInput,
 } from './memories.js';
+import type { MemoryPage, MemoryPageInput } from './memory-page.js';
 import type { EngineTelemetry } from './telemetry.js';
+import type { EngineTokens } from './tokens.js';
 
 /** Queue repairs. Each is a dry run (a report of what it would do) unless `apply: true`. */
 export interface EngineRepairs {
@@ -170,6 +172,11 @@ export interface MemoryEngine extends AsyncDisposable {
   /** The memory's audit trail, oldest first. */
   history(input: MemoryRef): Promise<HistoryEntry[]>;
   /**
+   * One page of the agent's memories, newest first (keyset paging: pass `nextCursor` back as
+   * `cursor`). Forgotten memories only with `includeDeleted`.
+   */
+  listMemoryPage(input: MemoryPageInput): Promise<MemoryPage>;
+  /**
    * Hybrid recall within one agent's scope: lexical (BM25), semantic (with an embedder), prospective
    * hints, knowledge-graph traversal and host-linked channels, fused, dampened and tiered. The
    * signal is checked before recall starts.
@@ -197,6 +204,8 @@ export interface MemoryEngine extends AsyncDisposable {
   readonly transcripts: EngineTranscripts;
   readonly documents: EngineDocuments;
   readonly imports: EngineImports;
+  /** Scoped API tokens, stored hashed: what the HTTP surface and the CLI authenticate with. */
+  readonly tokens: EngineTokens;
   /**
    * Stops background work (in-flight jobs are aborted, waited for up to `queue.closeDeadlineMs`,
    * and released), then closes the database if the engine opened it. Idempotent.

@@ -58,6 +58,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const evidenceRecall = createRecall({ store, config, embedder });
   const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
   const scheduler = options.scheduler ?? createTimerScheduler();
+  const random = options.random ?? cryptoRandom;
   const documents = createDocuments({ writer, queue, scheduler });
   const imports = createImports({ store, queue, config });
   // Scheduled Dreaming passes: checked on the engine's schedule when enabled and a model is present.
@@ -81,7 +82,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     queue,
     scheduler,
     clock: store.clock,
-    random: options.random ?? cryptoRandom,
+    random,
     logger: store.logger,
     tracer,
   });
@@ -139,6 +140,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     recall,
     evidenceRecall,
     after,
+    random,
     state: { closed: false },
   };
 }

@@ -27,6 +27,8 @@ export {
 
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
+// Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
+export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
 export type { OpenAttention } from './repositories/attention.js';
@@ -149,9 +151,11 @@ export { searchMemoriesLexical } from './repositories/lexical-search.js';
 
 export { findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
-
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
 export { findMemoryHead, insertFirstMemoryHead, replaceMemoryHead } from './repositories/memory-heads.js';
+// Keyset-paged listing for the HTTP surface (issue 16); the lifecycle's `engine.list` may replace it.
+export type { MemoryPagePosition } from './repositories/memory-pages.js';
+export { listMemoryPage } from './repositories/memory-pages.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
@@ -210,6 +214,7 @@ export type {
 } from './schema/memories.js';
 export { ACTOR_TYPES, MEMORY_TYPES } from './schema/memories.js';
 export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
+export type { ApiTokenRow } from './schema/tokens.js';
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
 export { TransactionGuard } from './transaction-guard.js';
 export type { VectorSupport } from './vector-extension.js';

@@ -41,6 +41,7 @@ import type {
   VectorIndexStateTable,
   VectorPartitionsTable,
 } from './retrieval.js';
+import type { ApiTokensTable } from './tokens.js';
 import type { SessionTranscriptsTable, SessionTranscriptTurnsTable } from './transcripts.js';
 
 /**
@@ -93,6 +94,7 @@ export interface DatabaseSchema {
   dreaming_evidence_exclusions: DreamingEvidenceExclusionsTable;
   dreaming_evidence_reviews: DreamingEvidenceReviewsTable;
   memory_md_heads: MemoryMdHeadsTable;
+  api_tokens: ApiTokensTable;
   schema_migrations: SchemaMigrationsTable;
   schema_migrations_audit: SchemaMigrationsAuditTable;
 }
@@ -148,6 +150,7 @@ const TABLES: { readonly [Name in TableName]: true } = {
   dreaming_evidence_exclusions: true,
   dreaming_evidence_reviews: true,
   memory_md_heads: true,
+  api_tokens: true,
   schema_migrations: true,
   schema_migrations_audit: true,
 };

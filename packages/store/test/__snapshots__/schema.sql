@@ -146,6 +146,18 @@ CREATE INDEX session_transcripts_source ON session_transcripts (agent_id, source
 -- index vector_audits_partition
 CREATE INDEX vector_audits_partition ON vector_audits (index_id, agent_id, generation, id);
 
+-- table api_tokens
+CREATE TABLE api_tokens (
+      id TEXT PRIMARY KEY,
+      name TEXT,
+      agents TEXT NOT NULL,
+      permissions TEXT NOT NULL,
+      secret_hash TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      expires_at INTEGER,
+      revoked_at INTEGER
+    );
+
 -- table connectors
 CREATE TABLE connectors (
     id TEXT PRIMARY KEY,

@@ -1,0 +1,76 @@
+import { resolveConfig } from '@memory/core';
+import { createInputSchemas, createTranscriptSchemas } from '@memory/ingest';
+import { createRecallSchema } from '@memory/recall';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { HTTP_ERROR_CODES, HTTP_STATUS } from '../src/index.js';
+import {
+  addDocumentBody,
+  appendBody,
+  forgetBody,
+  modifyBody,
+  recallBody,
+  recoverBody,
+  rememberBody,
+  searchTranscriptsBody,
+} from '../src/schemas.js';
+import { startServer } from './helpers.js';
+
+const keys = (schema: z.ZodObject, without: string[] = []) =>
+  Object.keys(schema.shape)
+    .filter((k) => !without.includes(k))
+    .sort();
+
+describe('/openapi.json', () => {
+  it('describes every route from the schemas that validate it', async () => {
+    const { request, server } = await startServer();
+    const reply = await request('GET', '/openapi.json');
+    expect(reply.status).toBe(200);
+    const doc = reply.body;
+    expect(doc).toEqual(JSON.parse(JSON.stringify(server.api.openapi)));
+    expect(doc.openapi).toBe('3.1.0');
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(server.api.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`).sort());
+    expect(new Set(server.api.routes.map((r) => r.operationId)).size).toBe(server.api.routes.length);
+
+    const getMemory = doc.paths['/api/memories/{id}'].get;
+    expect(getMemory['x-permission']).toBe('read');
+    expect(getMemory.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } },
+      expect.objectContaining({ name: 'agentId', in: 'query', required: false }),
+      expect.objectContaining({ name: 'includeDeleted', in: 'query', required: false }),
+    ]);
+    const remember = doc.paths['/api/memories'].post.requestBody.content['application/json'].schema;
+    expect(remember).toMatchObject({ type: 'object', required: ['content'], additionalProperties: false });
+    expect(remember.properties.type.enum).toContain('preference');
+    expect(doc.paths['/api/imports'].post.requestBody.content).toHaveProperty('application/x-ndjson');
+    // Engine-wide routes take no agent.
+    const diagnostics = doc.paths['/api/jobs/diagnostics'].get;
+    expect(diagnostics.parameters).toEqual([]);
+    expect(diagnostics['x-permission']).toBe('admin');
+    expect(doc.components.schemas.Error.properties.error.properties.code.enum).toEqual([...HTTP_ERROR_CODES]);
+  });
+
+  it("keeps the transport schemas' fields equal to the engine's inputs (less the scope)", () => {
+    const config = resolveConfig({});
+    const engine = createInputSchemas(config);
+    expect(keys(rememberBody)).toEqual(keys(engine.remember, ['agentId']));
+    expect(keys(modifyBody)).toEqual(keys(engine.modify, ['agentId']));
+    expect(keys(forgetBody)).toEqual(keys(engine.forget, ['agentId']));
+    expect(keys(recoverBody)).toEqual(keys(engine.recover, ['agentId']));
+    expect(keys(recallBody, ['format'])).toEqual(keys(createRecallSchema(config), ['agentId']));
+    expect(keys(appendBody)).toEqual(keys(createTranscriptSchemas(config).append, ['agentId', 'sessionKey']));
+    expect(keys(searchTranscriptsBody)).toEqual(keys(createTranscriptSchemas(config).search, ['agentId']));
+    expect(addDocumentBody.options.flatMap((o) => keys(o)).sort()).toEqual(
+      ['content', 'contentType', 'project', 'project', 'title', 'title', 'url'].sort(),
+    );
+  });
+
+  it('maps every error code to a status', () => {
+    for (const code of HTTP_ERROR_CODES) expect(HTTP_STATUS[code]).toBeGreaterThanOrEqual(400);
+    expect(HTTP_STATUS.NOT_FOUND).toBe(404);
+    expect(HTTP_STATUS.INVALID_INPUT).toBe(400);
+  });
+});
