@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { ImportStatusView, MemoryEngine } from '@memory/engine';
+import { MemoryError } from '@memory/engine';
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { Output } from '../output.js';
+import { agentOf, type CliRuntime, runCommand } from '../runtime.js';
+
+const POLL_MS = 100;
+const FINISHED = new Set(['completed', 'completed_with_rejections', 'failed', 'cancelled', 'removed', 'paused']);
+
+/** A progress bar on an interactive stderr, nothing otherwise (piped output stays clean). */
+function progressBar(output: Output): { update(view: ImportStatusView): void; stop(): void } {
+  if (!output.interactive || output.json) return { update: () => {}, stop: () => {} };
+  const bar = new SingleBar({
+    stream: output.stderr,
+    format: `importing {bar} {percentage}% | {value}/{total} lines | {imported} imported, {duplicate} duplicate, {rejected} rejected`,
+    barCompleteChar: '█',
+    barIncompleteChar: '░',
+    hideCursor: true,
+    clearOnComplete: false,
+    fps: 10,
+  });
+  let started = false;
+  return {
+    update: (view) => {
+      const { total, pending, imported, duplicate, rejected } = view.counters;
+      const payload = { imported, duplicate, rejected };
+      // Until the file is fully inventoried the total grows; the bar follows it.
+      if (!started) {
+        bar.start(Math.max(total, 1), total - pending, payload);
+        started = true;
+      } else {
+        bar.setTotal(Math.max(total, 1));
+        bar.update(total - pending, payload);
+      }
+    },
+    stop: () => {
+      if (started) bar.stop();
+      started = false;
+    },
+  };
+}
+
+async function follow(
+  engine: MemoryEngine,
+  ref: { agentId: string; jobId: string },
+  onView: (view: ImportStatusView) => void,
+  interrupted: () => boolean,
+): Promise<ImportStatusView> {
+  for (;;) {
+    const view = await engine.imports.status(ref);
+    if (!view) throw new MemoryError('NOT_FOUND', `import ${ref.jobId} disappeared`);
+    onView(view);
+    if (FINISHED.has(view.status) || interrupted()) return view;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+function exitFor(view: ImportStatusView, interrupted: boolean): ExitCode {
+  if (interrupted) return EXIT.INTERRUPTED;
+  if (view.status === 'completed') return EXIT.OK;
+  if (view.status === 'completed_with_rejections') return EXIT.PROBLEMS;
+  return EXIT.ERROR;
+}
+
+/**
+ * `memory import <file> --agent a`: imports a signet-export v1 JSONL file into one scope with a
+ * progress bar, then prints the counters. Ctrl-C pauses the import (the engine resumes it from its
+ * checkpoint) and exits 130.
+ */
+export function registerImportCommand(program: Command, runtime: CliRuntime): void {
+  program
+    .command('import')
+    .description('import a signet-export v1 JSONL transcript file into an agent scope, with progress')
+    .argument('<file>', 'the JSONL file')
+    .option('--agent <id>', 'the agent scope every transcript lands in (or MEMORY_AGENT)')
+    .action((fileArg: string, options: { agent?: string }, command: Command) =>
+      runCommand(runtime, command, async ({ output, openEngine, env }) => {
+        const agentId = agentOf(options, env);
+        const file = resolve(fileArg);
+        if (!existsSync(file)) throw new MemoryError('NOT_FOUND', `no file at ${file}`);
+        // The operator named this file, so its directory is where the engine may read from.
+        const engine = await openEngine({ create: true, allowedImportDirectories: [dirname(file)] });
+        const { jobId } = await engine.imports.start({ agentId, file });
+        let interrupted = false;
+        const onSigint = (): void => {
+          interrupted = true;
+        };
+        process.once('SIGINT', onSigint);
+        const bar = progressBar(output);
+        try {
+          await engine.start();
+          let view = await follow(engine, { agentId, jobId }, bar.update, () => interrupted);
+          if (interrupted && !FINISHED.has(view.status)) view = await engine.imports.pause({ agentId, jobId });
+          bar.stop();
+          const c = view.counters;
+          if (output.json) output.data(view);
+          else {
+            output.pairs([
+              ['import', jobId],
+              [
+                'status',
+                view.status === 'completed' ? output.style('green', view.status) : output.style('yellow', view.status),
+              ],
+              ['lines', String(c.total)],
+              ['imported', String(c.imported)],
+              ['duplicate', String(c.duplicate)],
+              ['rejected', c.rejected > 0 ? output.style('yellow', String(c.rejected)) : '0'],
+              ['pending', String(c.pending)],
+              ...(view.error ? [['error', view.error] as const] : []),
+            ]);
+          }
+          return exitFor(view, interrupted);
+        } finally {
+          bar.stop();
+          process.off('SIGINT', onSigint);
+        }
+      }),
+    );
+}
