@@ -83,5 +83,4 @@ export function writeExport(file: string, count: number, broken = 0): void {
   writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
 export const ANSI = /\u001b\[[0-9;]*m/;
