@@ -14,6 +14,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   dreaming: ['core', 'store', 'queue', 'recall'],
   engine: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers'],
   providers: ['core'],
+  // Surfaces over the engine API (MCP, the CLI): everything below, the CLI also serves MCP.
+  mcp: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'engine', 'providers'],
+  cli: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'engine', 'providers', 'mcp'],
 };
 
 const root = join(import.meta.dirname, '..', '..');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBin } from './build-bin.js';
-import { tempDir, writeExport } from './helpers.js';
+import { runBin, tempDir, writeExport } from './helpers.js';
 
 const tmp = tempDir();
 // Our own tmux server (its own socket): nothing else running tmux is touched.
@@ -59,4 +59,38 @@ describe('memory import on a terminal (tmux)', () => {
     expect(stream).toContain('\u001b[?25l');
     expect(stream).toMatch(/\u001b\[\d+m/);
   }, 120_000);
+
+  it('pauses on Ctrl-C (exit 130) and `--resume` finishes the import from its checkpoint', async () => {
+    const file = join(tmp.dir, 'long.jsonl');
+    const db = join(tmp.dir, 'resume.db');
+    writeExport(file, 8000);
+    const command = `${process.execPath} ${bin} --db ${db} import ${file} --agent fay; echo "EXIT=$?"; sleep 60`;
+    tmux('new-session', '-d', '-s', 'resume', '-x', '180', '-y', '40', command);
+    await waitFor(() => {
+      const pane = tmux('capture-pane', '-p', '-t', 'resume');
+      const percent = /(\d+)% \|/.exec(pane)?.[1];
+      return percent !== undefined && Number(percent) >= 1 ? pane : undefined;
+    }, 90_000);
+    // The SIGINT a Ctrl-C sends, delivered to the CLI itself (the pane's shell is its parent).
+    const shell = tmux('list-panes', '-t', 'resume', '-F', '#{pane_pid}').trim();
+    const cli = Number(execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0]);
+    process.kill(cli, 'SIGINT');
+    const screen = await waitFor(() => {
+      const pane = tmux('capture-pane', '-p', '-t', 'resume');
+      return /EXIT=\d+/.test(pane) ? pane : undefined;
+    }, 60_000);
+    expect(screen).toContain('EXIT=130');
+    expect(screen).toMatch(/^status\s+paused$/m);
+    const importId = /memory import --resume (\S+) --agent fay/.exec(screen)?.[1];
+    expect(importId).toBeDefined();
+    const pending = Number(/^pending\s+(\d+)$/m.exec(screen)?.[1]);
+    expect(pending).toBeGreaterThan(0);
+
+    const resumed = await runBin(bin, ['--db', db, '--json', 'import', '--resume', String(importId), '--agent', 'fay']);
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({
+      status: 'completed',
+      counters: { total: 8000, imported: 8000, duplicate: 0, rejected: 0, pending: 0 },
+    });
+  }, 180_000);
 });

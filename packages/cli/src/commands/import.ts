@@ -6,7 +6,7 @@ import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Output } from '../output.js';
-import { agentOf, type CliRuntime, runCommand } from '../runtime.js';
+import { agentOf, type CliRuntime, type CommandContext, runCommand } from '../runtime.js';
 
 const POLL_MS = 100;
 const FINISHED = new Set(['completed', 'completed_with_rejections', 'failed', 'cancelled', 'removed', 'paused']);
@@ -71,20 +71,49 @@ function exitFor(view: ImportStatusView, interrupted: boolean): ExitCode {
  * progress bar, then prints the counters. Ctrl-C pauses the import (the engine resumes it from its
  * checkpoint) and exits 130.
  */
+/** Starts an import of `fileArg`, or resumes import `resume`; either way with the file's directory allowed. */
+async function begin(
+  ctx: CommandContext,
+  agentId: string,
+  fileArg: string | undefined,
+  resume: string | undefined,
+): Promise<{ engine: MemoryEngine; jobId: string }> {
+  if ((fileArg === undefined) === (resume === undefined))
+    throw new MemoryError('INVALID_INPUT', 'give a file to import, or --resume <importId> (not both)');
+  if (resume !== undefined) {
+    // The engine may read only from allowed directories: learn the import's file first, then reopen with its directory.
+    const probe = await ctx.openEngine();
+    const view = await probe.imports.status({ agentId, jobId: resume });
+    if (!view) throw new MemoryError('NOT_FOUND', `no import ${resume} in agent ${agentId}`);
+    const engine = await ctx.openEngine({ allowedImportDirectories: [dirname(view.file)] });
+    await engine.imports.resume({ agentId, jobId: resume });
+    return { engine, jobId: resume };
+  }
+  const file = resolve(fileArg ?? '');
+  if (!existsSync(file)) throw new MemoryError('NOT_FOUND', `no file at ${file}`);
+  // The operator named this file, so its directory is where the engine may read from.
+  const engine = await ctx.openEngine({ create: true, allowedImportDirectories: [dirname(file)] });
+  const { jobId } = await engine.imports.start({ agentId, file });
+  return { engine, jobId };
+}
+
+/**
+ * `memory import <file> --agent a`: imports a signet-export v1 JSONL file into one scope with a
+ * progress bar, then prints the counters. Ctrl-C pauses the import and exits 130;
+ * `memory import --resume <id>` continues it from its checkpoint.
+ */
 export function registerImportCommand(program: Command, runtime: CliRuntime): void {
   program
     .command('import')
     .description('import a signet-export v1 JSONL transcript file into an agent scope, with progress')
-    .argument('<file>', 'the JSONL file')
+    .argument('[file]', 'the JSONL file')
     .option('--agent <id>', 'the agent scope every transcript lands in (or MEMORY_AGENT)')
-    .action((fileArg: string, options: { agent?: string }, command: Command) =>
-      runCommand(runtime, command, async ({ output, openEngine, env }) => {
+    .option('--resume <importId>', 'continue a paused or failed import from its checkpoint')
+    .action((fileArg: string | undefined, options: { agent?: string; resume?: string }, command: Command) =>
+      runCommand(runtime, command, async (ctx) => {
+        const { output, env } = ctx;
         const agentId = agentOf(options, env);
-        const file = resolve(fileArg);
-        if (!existsSync(file)) throw new MemoryError('NOT_FOUND', `no file at ${file}`);
-        // The operator named this file, so its directory is where the engine may read from.
-        const engine = await openEngine({ create: true, allowedImportDirectories: [dirname(file)] });
-        const { jobId } = await engine.imports.start({ agentId, file });
+        const { engine, jobId } = await begin(ctx, agentId, fileArg, options.resume);
         let interrupted = false;
         const onSigint = (): void => {
           interrupted = true;
@@ -112,6 +141,8 @@ export function registerImportCommand(program: Command, runtime: CliRuntime): vo
               ['pending', String(c.pending)],
               ...(view.error ? [['error', view.error] as const] : []),
             ]);
+            if (view.status === 'paused')
+              output.note(`continue with: memory import --resume ${jobId} --agent ${agentId}`);
           }
           return exitFor(view, interrupted);
         } finally {
