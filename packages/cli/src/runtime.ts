@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isMemoryError, type MemoryEngine, MemoryError } from '@memory/engine';
-import { openEngineForHost, parseEmbedderChoice } from '@memory/mcp';
+import { openEngineForHost, parseEmbedderChoice } from '@memory/mcp/host';
 import type { Command } from 'commander';
 import { EXIT, type ExitCode, exitCodeFor } from './exit-codes.js';
 import { createOutput, type Output, type Sink } from './output.js';

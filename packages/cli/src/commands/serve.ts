@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { MemoryError } from '@memory/engine';
-import { parseEmbedderChoice, parseListen, runMcpServer } from '@memory/mcp';
+import { parseEmbedderChoice, parseListen } from '@memory/mcp/host';
 import type { Command } from 'commander';
 import { EXIT } from '../exit-codes.js';
 import { agentOf, type CliRuntime, runCommand } from '../runtime.js';
@@ -26,6 +26,8 @@ export function registerServeCommand(program: Command, runtime: CliRuntime): voi
       runCommand(runtime, command, async ({ output, globals, env }) => {
         if (!options.mcp) throw new MemoryError('INVALID_INPUT', 'choose what to serve: --mcp');
         const agentId = agentOf(options, env);
+        // Loaded here so that no other command pays for the MCP SDK at start.
+        const { runMcpServer } = await import('@memory/mcp');
         const running = await runMcpServer({
           db: resolve(globals.db),
           agentId,

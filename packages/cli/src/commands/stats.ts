@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { scopeStats } from '@memory/mcp';
+import { scopeStats } from '@memory/mcp/host';
 import type { Command } from 'commander';
 import { type CliRuntime, runCommand } from '../runtime.js';
 
