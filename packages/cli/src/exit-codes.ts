@@ -19,8 +19,10 @@ export const EXIT = {
   INTERRUPTED: 130,
 } as const;
 
+/** One of the documented exit codes. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** The exit codes as `memory --help` lists them. */
 export const EXIT_CODES_HELP = `Exit codes:
   0    success
   1    error (storage, provider, a failed import)

@@ -26,6 +26,7 @@ export interface Output {
   data(value: unknown): void;
 }
 
+/** How output is chosen: `--json`, `--no-color`, the streams and the environment. */
 export interface OutputOptions {
   readonly json: boolean;
   /** `--no-color` sets false. */
@@ -47,6 +48,15 @@ function wantsColor(options: OutputOptions): boolean {
 const width = (s: string): number => [...s].length;
 const pad = (s: string, n: number): string => s + ' '.repeat(Math.max(0, n - width(s)));
 
+/**
+ * The printer a command uses, chosen once from the flags, the streams and the environment.
+ *
+ * @example
+ * ```ts
+ * const output = createOutput({ json: false, color: true, stdout: process.stdout, stderr: process.stderr, env: process.env });
+ * output.table(['id', 'status'], [['a1', 'done']]);
+ * ```
+ */
 export function createOutput(options: OutputOptions): Output {
   const color = wantsColor(options);
   const { stdout, stderr } = options;

@@ -11,6 +11,7 @@ import { registerStatsCommand } from './commands/stats.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import type { CliRuntime } from './runtime.js';
 
+/** What `memory --version` prints. */
 export const CLI_VERSION = '0.1.0';
 
 /** One module per command: adding a command is adding a file and a line here. */

@@ -23,6 +23,7 @@ export interface GlobalOptions {
   readonly embedder: string;
 }
 
+/** How a command opens the engine. */
 export interface OpenOptions {
   /** Create the database file when missing (import, serve). @default false: a missing file is NOT_FOUND */
   readonly create?: boolean;
@@ -30,6 +31,7 @@ export interface OpenOptions {
   readonly allowedImportDirectories?: readonly string[];
 }
 
+/** What a command body gets: its printer, the global options, and the engine on demand. */
 export interface CommandContext {
   readonly output: Output;
   readonly globals: GlobalOptions;

@@ -4,6 +4,7 @@ import { MemoryError } from '@memory/engine';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMemoryMcpServer, type MemoryMcpServerOptions } from './memory-mcp-server.js';
 
+/** Where and for whom the HTTP transport serves. */
 export interface McpHttpServerOptions extends MemoryMcpServerOptions {
   /** A loopback address: this transport has no authentication, so it never listens beyond the machine. @default '127.0.0.1' */
   readonly host?: string;
@@ -13,6 +14,7 @@ export interface McpHttpServerOptions extends MemoryMcpServerOptions {
   readonly path?: string;
 }
 
+/** A running HTTP transport. */
 export interface McpHttpServer {
   /** The endpoint to give an MCP client, e.g. `http://127.0.0.1:8788/mcp`. */
   readonly url: string;

@@ -5,6 +5,7 @@ import { registerEvidenceTools } from './tools/evidence-tools.js';
 import { registerMemoryTools } from './tools/memory-tools.js';
 import { registerRecallTool } from './tools/recall-tool.js';
 
+/** What a memory MCP server serves: one engine, one agent scope. */
 export interface MemoryMcpServerOptions {
   /** The engine every tool call goes through. The server never closes it. */
   readonly engine: MemoryEngine;
@@ -19,6 +20,7 @@ export interface MemoryMcpServerOptions {
   readonly version?: string;
 }
 
+/** The version the server reports to clients. */
 export const MCP_SERVER_VERSION = '0.1.0';
 
 const INSTRUCTIONS =

@@ -3,8 +3,10 @@ import { createOfflineEmbedder } from '@memory/providers';
 
 /** Embedders a command-line host can choose without code. */
 export const EMBEDDER_CHOICES = ['none', 'offline'] as const;
+/** One of `EMBEDDER_CHOICES`. */
 export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
 
+/** The engine a command-line host opens. */
 export interface OpenEngineOptions {
   /** A SQLite file (created if missing). */
   readonly db: string;

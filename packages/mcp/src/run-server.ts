@@ -4,6 +4,7 @@ import { openEngineForHost } from './open-engine.js';
 import type { ServerArgs } from './server-args.js';
 import { serveMcpStdio } from './stdio-server.js';
 
+/** A server started by `runMcpServer`. */
 export interface RunningServer {
   /** The HTTP endpoint, or undefined on stdio. */
   readonly url?: string;

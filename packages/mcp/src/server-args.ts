@@ -11,6 +11,7 @@ export interface ServerArgs {
   readonly http?: { readonly host: string; readonly port: number };
 }
 
+/** The bin's usage text (printed with --help and after a usage error). */
 export const SERVER_USAGE = `Usage: memory-mcp --db <file> --agent <id> [--http [host:]port] [--embedder none|offline]
 
 Serves one agent's memory over MCP: stdio by default (for desktop clients), Streamable HTTP with --http.
