@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { isMemoryError } from '@memory/engine';
+import { MCP_SERVER_VERSION } from './memory-mcp-server.js';
 import { runMcpServer } from './run-server.js';
 import { parseServerArgs, SERVER_USAGE } from './server-args.js';
 
@@ -8,6 +9,10 @@ async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stderr.write(`${SERVER_USAGE}\n`);
+    return 0;
+  }
+  if (argv.includes('--version')) {
+    process.stdout.write(`${MCP_SERVER_VERSION}\n`);
     return 0;
   }
   const args = parseServerArgs(argv);

@@ -107,6 +107,25 @@ describe('memory-mcp over stdio', () => {
     expect(head.contents[0]).toMatchObject({ uri: 'memory://head', mimeType: 'text/markdown', text: '' });
   });
 
+  it('runs background work in the served process: an added document gets indexed and recalled', async () => {
+    await call(alice.client, 'document_add', {
+      content: 'Onboarding guide: new hires get their laptop from the front desk on day one.',
+      title: 'Onboarding',
+    });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const stats = await alice.client.readResource({ uri: 'memory://stats' });
+      const body = JSON.parse((stats.contents[0] as { text: string }).text) as {
+        documents: { byStatus: Record<string, number> };
+      };
+      if ((body.documents.byStatus['done'] ?? 0) >= 2) break;
+      if (Date.now() > deadline) throw new Error(`documents not indexed: ${JSON.stringify(body.documents)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const recalled = await call(alice.client, 'recall', { query: 'where do new hires get their laptop' });
+    expect(text(recalled)).toContain('laptop from the front desk');
+  }, 45_000);
+
   it("cannot reach another agent's scope, even when a model names it", async () => {
     const secret = await call(alice.client, 'remember', { content: 'Alice keeps the spare key under the blue pot' });
     const secretId = (secret.structuredContent as { id: string }).id;
