@@ -13,6 +13,7 @@ export interface ServerArgs {
 
 /** The bin's usage text (printed with --help and after a usage error). */
 export const SERVER_USAGE = `Usage: memory-mcp --db <file> --agent <id> [--http [host:]port] [--embedder none|offline]
+       memory-mcp --help | --version
 
 Serves one agent's memory over MCP: stdio by default (for desktop clients), Streamable HTTP with --http.
   --db <file>         SQLite database (created if missing); or MEMORY_DB
