@@ -66,11 +66,6 @@ function exitFor(view: ImportStatusView, interrupted: boolean): ExitCode {
   return EXIT.ERROR;
 }
 
-/**
- * `memory import <file> --agent a`: imports a signet-export v1 JSONL file into one scope with a
- * progress bar, then prints the counters. Ctrl-C pauses the import (the engine resumes it from its
- * checkpoint) and exits 130.
- */
 /** Starts an import of `fileArg`, or resumes import `resume`; either way with the file's directory allowed. */
 async function begin(
   ctx: CommandContext,
