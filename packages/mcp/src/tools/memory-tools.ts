@@ -53,7 +53,10 @@ export function registerMemoryTools(server: McpServer, engine: MemoryEngine, age
         type: z.enum(MODEL_TYPES).optional().describe('What kind of memory this is. Default: fact.'),
         importance: importance.optional(),
         tags: tags.optional(),
-        pinned: z.boolean().optional().describe('Pinned memories stay searchable whatever their age and need force to forget.'),
+        pinned: z
+          .boolean()
+          .optional()
+          .describe('Pinned memories stay searchable whatever their age and need force to forget.'),
         project: z.string().min(1).optional().describe('The project this belongs to, if any.'),
         who: z.string().min(1).optional().describe('The person this is about, if any.'),
         why: z.string().min(1).optional().describe('Why this is worth remembering or how it was learned.'),
