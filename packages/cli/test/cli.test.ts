@@ -104,6 +104,11 @@ describe('memory show and forget', () => {
     expect(foreign.code).toBe(3);
     expect(missing.code).toBe(3);
     expect(foreign.stderr.replace(teaId, 'X')).toBe(missing.stderr.replace('no-such-id', 'X'));
+    const json = await memory('--json', 'show', teaId, '--agent', 'bob');
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: { code: 'NOT_FOUND', message: `no memory ${teaId} in agent bob` },
+    });
   });
 
   it('forgets as an operator, recorded in history; a pinned memory needs --force (exit 2)', async () => {

@@ -56,7 +56,9 @@ describe('memory-mcp over stdio', () => {
     const again = await call(alice.client, 'remember', { content: 'Alice prefers green tea without sugar' });
     expect(again.structuredContent).toEqual({ id, deduped: true });
 
-    const recalled = await call(alice.client, 'recall', { query: 'what tea does Alice prefer' });
+    const onlyFacts = await call(alice.client, 'recall', { query: 'what tea does Alice prefer', types: ['fact'] });
+    expect(text(onlyFacts)).toBe('NO RELEVANT MEMORIES');
+    const recalled = await call(alice.client, 'recall', { query: 'what tea does Alice prefer', types: ['preference'] });
     expect(text(recalled)).toContain('Alice prefers green tea without sugar');
     expect(text(recalled)).toContain(`[id: ${id}]`);
     const results = (recalled.structuredContent as { results: Array<{ id: string; type: string; createdAt: string }> })

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { iso, runTool, toolResult } from '../tool-result.js';
 
 /** The types a model may choose (document chunks are the engine's own). Checked against the engine's list. */
-const MODEL_TYPES = [
+export const MODEL_TYPES = [
   'fact',
   'preference',
   'decision',

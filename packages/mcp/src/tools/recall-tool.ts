@@ -2,6 +2,7 @@ import { formatRecall, type MemoryEngine, type RecallResponse } from '@memory/en
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { iso, runTool, toolResult } from '../tool-result.js';
+import { MODEL_TYPES } from './memory-tools.js';
 
 const resultSchema = z.object({
   id: z.string(),
@@ -71,6 +72,11 @@ export function registerRecallTool(server: McpServer, engine: MemoryEngine, agen
       inputSchema: {
         query: z.string().min(1).describe('What to look for, in natural language.'),
         limit: z.number().int().min(1).optional().describe('At most this many memories (default 10).'),
+        types: z
+          .array(z.enum([...MODEL_TYPES, 'document_chunk']))
+          .min(1)
+          .optional()
+          .describe('Only memories of these types (document_chunk: passages of added documents).'),
         tags: z.array(z.string().min(1)).optional().describe('Only memories carrying every one of these tags.'),
         project: z.string().min(1).optional().describe('Only memories of this project.'),
         who: z.string().min(1).optional().describe('Only memories about this person.'),
@@ -81,14 +87,16 @@ export function registerRecallTool(server: McpServer, engine: MemoryEngine, agen
           .min(50)
           .max(20_000)
           .optional()
-          .describe('Approximate size of the returned text in tokens (default 1000).'),
+          .describe(
+            'Approximate size of the returned text in tokens (default 1000; excerpts from expand come on top).',
+          ),
       },
       outputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ budgetTokens, ...query }) =>
+    ({ budgetTokens, types, ...query }) =>
       runTool(async () => {
-        const response = await engine.recall({ ...query, agentId });
+        const response = await engine.recall({ ...query, ...(types ? { type: types } : {}), agentId });
         const text = formatRecall(response, { ids: true, ...(budgetTokens === undefined ? {} : { budgetTokens }) });
         const excerpts = (response.expansions ?? []).map(
           (e) => `\n\nSESSION ${e.sessionKey}\n${e.excerpt}${e.truncated ? '\n…' : ''}`,
