@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBin } from './build-bin.js';
@@ -48,5 +50,42 @@ describe('memory serve --mcp', () => {
     const r = await runBin(bin, ['--db', db, 'serve', '--agent', 'alice']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--mcp');
+  });
+});
+
+describe('memory serve --mcp --listen', () => {
+  it('serves Streamable HTTP on the loopback port it prints, and exits 0 on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      [bin, '--db', db, 'serve', '--mcp', '--agent', 'alice', '--listen', '127.0.0.1:0'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const match = /on (http:\/\/\S+)/.exec(stderr);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.once('exit', () => reject(new Error(`exited early: ${stderr}`)));
+      });
+      const client = new Client({ name: 'cli-serve-http-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const result = (await client.callTool({
+        name: 'recall',
+        arguments: { query: 'wifi password' },
+      })) as CallToolResult;
+      const first = result.content[0];
+      expect(first?.type === 'text' ? first.text : '').toContain('wifi password rotates');
+      await client.close();
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

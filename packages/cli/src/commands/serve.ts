@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { MemoryError } from '@memory/engine';
 import { parseEmbedderChoice, parseListen } from '@memory/mcp/host';
 import type { Command } from 'commander';
-import { EXIT } from '../exit-codes.js';
 import { agentOf, type CliRuntime, runCommand } from '../runtime.js';
 
 interface ServeOptions {
@@ -35,18 +34,14 @@ export function registerServeCommand(program: Command, runtime: CliRuntime): voi
           ...(options.listen === undefined ? {} : { http: parseListen(options.listen) }),
         });
         output.note(`memory: serving agent ${agentId} over MCP on ${running.url ?? 'stdio'}`);
-        let signalled = false;
         const signal = new Promise<void>((done) => {
-          const stop = (): void => {
-            signalled = true;
-            done();
-          };
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
+          process.once('SIGINT', done);
+          process.once('SIGTERM', done);
         });
+        // Until the stdio client hangs up, or a signal asks the server to stop.
         await Promise.race([running.closed, signal]);
         await running.stop();
-        return signalled ? EXIT.OK : undefined;
+        return undefined;
       }),
     );
 }
