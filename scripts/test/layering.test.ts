@@ -18,6 +18,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   'ai-sdk': ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers', 'engine'],
   // Surfaces over the engine (issue 16) sit above it.
   http: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers', 'engine'],
+  // Surfaces over the engine API (MCP, the CLI): everything below, the CLI also serves MCP.
+  mcp: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'engine', 'providers'],
+  cli: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'engine', 'providers', 'mcp'],
 };
 
 const root = join(import.meta.dirname, '..', '..');

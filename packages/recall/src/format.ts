@@ -5,16 +5,19 @@ export interface FormatRecallOptions {
   readonly budgetTokens?: number;
   /** Show scores next to related results. @default true */
   readonly scores?: boolean;
+  /** End each result line with its memory id, for agents that act on results (forget, modify). @default false */
+  readonly ids?: boolean;
 }
 
 function date(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-function resultLine(r: RecallResult, scores: boolean): string {
+function resultLine(r: RecallResult, scores: boolean, ids: boolean): string {
   const entities = r.entities && r.entities.length > 0 ? ` (about: ${r.entities.map((e) => e.name).join(', ')})` : '';
   const score = scores && r.tier === 'related' ? ` · ${r.score.toFixed(2)}` : '';
-  return `- [${r.type} · ${date(r.createdAt)}${score}] ${r.content.replace(/\s+/g, ' ').trim()}${entities}`;
+  const id = ids ? ` [id: ${r.id}]` : '';
+  return `- [${r.type} · ${date(r.createdAt)}${score}] ${r.content.replace(/\s+/g, ' ').trim()}${entities}${id}`;
 }
 
 function drillLine(d: DrillDown): string {
@@ -36,6 +39,7 @@ function drillLine(d: DrillDown): string {
 export function formatRecall(response: RecallResponse, options: FormatRecallOptions = {}): string {
   const budgetChars = Math.max(40, (options.budgetTokens ?? 1000) * 4);
   const scores = options.scores ?? true;
+  const ids = options.ids ?? false;
   const order = (a: RecallResult, b: RecallResult): number =>
     b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const sections: Array<[string, string[]]> = [
@@ -44,14 +48,14 @@ export function formatRecall(response: RecallResponse, options: FormatRecallOpti
       response.results
         .filter((r) => r.tier === 'linked')
         .sort(order)
-        .map((r) => resultLine(r, scores)),
+        .map((r) => resultLine(r, scores, ids)),
     ],
     [
       'POSSIBLY RELATED',
       response.results
         .filter((r) => r.tier === 'related')
         .sort(order)
-        .map((r) => resultLine(r, scores)),
+        .map((r) => resultLine(r, scores, ids)),
     ],
     ['DRILL-DOWN', response.drillDown.map(drillLine)],
   ];

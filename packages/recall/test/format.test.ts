@@ -76,6 +76,14 @@ describe('formatRecall', () => {
     );
   });
 
+  it('ends each result line with its id when asked, and only then', () => {
+    const r = response([result('mem-7', 0.5, 'related', 'Dana likes tea')]);
+    expect(formatRecall(r, { ids: true })).toBe(
+      'POSSIBLY RELATED\n- [fact · 2026-01-02 · 0.50] Dana likes tea [id: mem-7]',
+    );
+    expect(formatRecall(r)).not.toContain('mem-7');
+  });
+
   it('stops at the token budget and says what it left out', () => {
     const many = Array.from({ length: 40 }, (_, i) =>
       result(`r${String(i).padStart(2, '0')}`, 1 - i / 100, 'related', `memory number ${i} `.repeat(5)),

@@ -1,0 +1,14 @@
+export type { McpHttpServer, McpHttpServerOptions } from './http-server.js';
+export { startMcpHttpServer } from './http-server.js';
+export type { MemoryMcpServerOptions } from './memory-mcp-server.js';
+export { createMemoryMcpServer, MCP_SERVER_VERSION } from './memory-mcp-server.js';
+export type { EmbedderChoice, OpenEngineOptions } from './open-engine.js';
+export { EMBEDDER_CHOICES, openEngineForHost, parseEmbedderChoice } from './open-engine.js';
+export { RESOURCE_URIS } from './resources.js';
+export type { RunningServer } from './run-server.js';
+export { runMcpServer } from './run-server.js';
+export type { ScopeStats } from './scope-stats.js';
+export { scopeStats } from './scope-stats.js';
+export type { ServerArgs } from './server-args.js';
+export { parseListen, parseServerArgs, SERVER_USAGE } from './server-args.js';
+export { serveMcpStdio } from './stdio-server.js';

@@ -1,0 +1,52 @@
+import type { MemoryEngine } from '@memory/engine';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerResources } from './resources.js';
+import { registerEvidenceTools } from './tools/evidence-tools.js';
+import { registerMemoryTools } from './tools/memory-tools.js';
+import { registerRecallTool } from './tools/recall-tool.js';
+
+/** What a memory MCP server serves: one engine, one agent scope. */
+export interface MemoryMcpServerOptions {
+  /** The engine every tool call goes through. The server never closes it. */
+  readonly engine: MemoryEngine;
+  /**
+   * The one agent scope this server reads and writes. It is configuration, never a tool argument:
+   * a model cannot reach another agent's memories by naming it.
+   */
+  readonly agentId: string;
+  /** @default 'memory' */
+  readonly name?: string;
+  /** @default this package's version */
+  readonly version?: string;
+}
+
+/** The version the server reports to clients. */
+export const MCP_SERVER_VERSION = '0.1.0';
+
+const INSTRUCTIONS =
+  'Long-term memory for this assistant. Call recall before answering anything that may depend on earlier ' +
+  'conversations; call remember for durable facts, preferences and decisions worth keeping; correct with modify ' +
+  'and drop with forget (both take the id shown at the end of each recalled line).';
+
+/**
+ * An MCP server (not yet connected to a transport) whose tools and resources call `engine` in one
+ * agent scope.
+ *
+ * @example
+ * ```ts
+ * const server = createMemoryMcpServer({ engine, agentId: 'my-agent' });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServer {
+  const { agentId } = options;
+  const server = new McpServer(
+    { name: options.name ?? 'memory', version: options.version ?? MCP_SERVER_VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+  );
+  registerMemoryTools(server, options.engine, agentId);
+  registerRecallTool(server, options.engine, agentId);
+  registerEvidenceTools(server, options.engine, agentId);
+  registerResources(server, options.engine, agentId);
+  return server;
+}

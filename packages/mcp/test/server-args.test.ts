@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseListen, parseServerArgs } from '../src/host.js';
+
+describe('memory-mcp arguments', () => {
+  it.each([
+    ['8788', { host: '127.0.0.1', port: 8788 }],
+    [':0', { host: '127.0.0.1', port: 0 }],
+    ['localhost:9000', { host: 'localhost', port: 9000 }],
+    ['[::1]:9001', { host: '::1', port: 9001 }],
+  ])('reads --http %s', (value, expected) => {
+    expect(parseListen(value)).toEqual(expected);
+  });
+
+  it.each(['abc', '127.0.0.1:', '1.2.3.4:70000', '::1:80'])('refuses --http %s', (value) => {
+    expect(() => parseListen(value)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+
+  it('takes MEMORY_DB and MEMORY_AGENT, flags first', () => {
+    const env = { MEMORY_DB: '/data/m.db', MEMORY_AGENT: 'env-agent' };
+    expect(parseServerArgs([], env)).toEqual({ db: '/data/m.db', agentId: 'env-agent', embedder: 'none' });
+    expect(parseServerArgs(['--agent', 'flag-agent', '--embedder', 'offline', '--http', '8788'], env)).toEqual({
+      db: '/data/m.db',
+      agentId: 'flag-agent',
+      embedder: 'offline',
+      http: { host: '127.0.0.1', port: 8788 },
+    });
+  });
+
+  it('refuses an unknown embedder, a missing scope and unknown flags', () => {
+    expect(() => parseServerArgs(['--db', 'x', '--agent', 'a', '--embedder', 'gpt'], {})).toThrow(/--embedder/);
+    expect(() => parseServerArgs(['--db', 'x'], {})).toThrow(/--agent/);
+    expect(() => parseServerArgs(['--db', 'x', '--agent', 'a', '--agentId', 'b'], {})).toThrow();
+  });
+});
