@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createTimeSlicer, type EmbeddingProvider, MemoryError, STOP_WORDS } from '@memory/core';
+import { createTimeSlicer, type EmbeddingProvider, MemoryError, STOP_WORDS, yieldToEventLoop } from '@memory/core';
 import { type EmbedModel, embedText, indexWords } from './embed-text.js';
 import { type EmbedWorkerClient, startEmbedWorker } from './embed-worker-client.js';
-import { decodeWordVectors, type WordVectors } from './format.js';
+import { checkWordCount, decodeWordVectorFile, type WordVectorFile, type WordVectorHeader } from './format.js';
+import { indexWordsSliced } from './index-words.js';
 
 /** Where the package keeps its built vectors file, seen from `src/offline/` and from the bundled `dist/`. */
 export const DEFAULT_VECTORS_PATH = fileURLToPath(new URL('../../assets/glove-100d-sif.bin', import.meta.url));
@@ -24,13 +25,14 @@ export interface OfflineEmbedderOptions {
 }
 
 interface Model extends EmbedModel {
-  readonly data: WordVectors;
+  readonly header: WordVectorHeader;
+  /** The vocabulary as stored ("\n"-joined): what the worker is sent, not 100,000 strings. */
+  readonly wordsText: string;
 }
 
-function loadModel(path: string): Model {
-  let buffer: Buffer;
+function readVectorsFile(path: string): Buffer {
   try {
-    buffer = readFileSync(path);
+    return readFileSync(path);
   } catch (cause) {
     throw new MemoryError(
       'INVALID_CONFIG',
@@ -38,17 +40,43 @@ function loadModel(path: string): Model {
       { cause },
     );
   }
-  const data = decodeWordVectors(buffer);
+}
+
+function modelOf(file: WordVectorFile, index: Map<string, number>): Model {
   return {
-    data,
-    dimensions: data.header.dimensions,
-    oovNorm: data.header.oovNorm,
-    components: data.components,
-    scales: data.scales,
-    vectors: data.vectors,
-    index: indexWords(data.words),
+    header: file.header,
+    wordsText: file.wordsText,
+    dimensions: file.header.dimensions,
+    oovNorm: file.header.oovNorm,
+    components: file.components,
+    scales: file.scales,
+    vectors: file.vectors,
+    index,
     stopWords: STOP_WORDS,
   };
+}
+
+/** Loads the model in one go (`load()`: a host that wants it ready before the first call). */
+function loadModel(path: string): Model {
+  const file = decodeWordVectorFile(readVectorsFile(path));
+  const words = file.wordsText.split('\n');
+  checkWordCount(file.header, words.length);
+  return modelOf(file, indexWords(words));
+}
+
+/**
+ * Loads the model with the event loop let run between steps: reading and decoding the file take a
+ * few milliseconds each, indexing 100,000 words tens of milliseconds, so that is done in slices.
+ * Same model as {@link loadModel}.
+ */
+async function loadModelSliced(path: string): Promise<Model> {
+  const buffer = readVectorsFile(path);
+  await yieldToEventLoop();
+  const file = decodeWordVectorFile(buffer);
+  await yieldToEventLoop();
+  const { index, rows } = await indexWordsSliced(file.wordsText);
+  checkWordCount(file.header, rows);
+  return modelOf(file, index);
 }
 
 /** In-process embedding of a batch, yielding to the event loop between ~10 ms slices. */
@@ -77,12 +105,29 @@ export function createOfflineEmbedder(
   options: OfflineEmbedderOptions = {},
 ): EmbeddingProvider & { load(): void; close(): Promise<void> } {
   let model: Model | undefined;
+  let loading: Promise<Model> | undefined;
   const path = options.vectorsPath;
   const workerMinChars = options.workerMinChars ?? 16_384;
+  const resolvePath = (): string =>
+    path ?? (existsSync(DEFAULT_VECTORS_PATH) ? DEFAULT_VECTORS_PATH : DIST_VECTORS_PATH);
   const load = (): Model => {
-    if (model) return model;
-    model = loadModel(path ?? (existsSync(DEFAULT_VECTORS_PATH) ? DEFAULT_VECTORS_PATH : DIST_VECTORS_PATH));
+    model ??= loadModel(resolvePath());
     return model;
+  };
+  // `embed` loads in slices; concurrent first calls share one load, and a failed load is retried.
+  const loadSliced = (): Promise<Model> => {
+    if (model) return Promise.resolve(model);
+    loading ??= loadModelSliced(resolvePath()).then(
+      (loaded) => {
+        model ??= loaded;
+        return model;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
   };
   const dimensions = 100;
   const modelName = 'glove-6b-100d-sif-abtt1';
@@ -97,7 +142,7 @@ export function createOfflineEmbedder(
         components: m.components,
         scales: m.scales,
         vectors: m.vectors,
-        words: m.data.words.join('\n'),
+        words: m.wordsText,
         stopWords: [...m.stopWords],
       }) ?? null;
     return worker;
@@ -107,11 +152,11 @@ export function createOfflineEmbedder(
     dimensions,
     load: () => void load(),
     async embed(texts) {
-      const m = load();
-      if (m.data.header.dimensions !== dimensions || m.data.header.model !== modelName) {
+      const m = await loadSliced();
+      if (m.header.dimensions !== dimensions || m.header.model !== modelName) {
         throw new MemoryError(
           'INVALID_CONFIG',
-          `offline embedder vectors file holds ${m.data.header.model} (${m.data.header.dimensions} dimensions), expected ${modelName}; rebuild it with --force`,
+          `offline embedder vectors file holds ${m.header.model} (${m.header.dimensions} dimensions), expected ${modelName}; rebuild it with --force`,
         );
       }
       let chars = 0;
