@@ -1,7 +1,6 @@
 import {
   agentIdSchema,
   contentSchema,
-  createTimeSlicer,
   type DocumentId,
   isMemoryError,
   labelSchema,
@@ -9,36 +8,31 @@ import {
   MemoryError,
   parseInput,
   type Scheduler,
-  yieldToEventLoop,
 } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
 import {
   countDocumentMemories,
-  createMemories,
   type DocumentRow,
   type DocumentStatus,
   deleteDocumentParts,
   exclusiveDocumentMemoryIds,
   failDocumentInProgress,
   findDocument,
-  findDocumentStatus,
   forgetMemoryRecord,
   insertDocument,
-  linkDocumentMemory,
   linkedChunkHashes,
   listDocuments,
   type SqlExecutor,
   setDocumentStatus,
 } from '@memory/store';
 import { z } from 'zod';
-import { newMemory } from '../remember.js';
-import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
-import { chunkTextSliced } from './chunk-text.js';
+import { type MemoryWriter, writeDeps } from '../writer.js';
+import { chunkTextSliced, type TextSource } from './chunk-text.js';
 import { readDocumentText, storedInParts, writeDocumentParts } from './document-text.js';
-import { extractText } from './extract-text.js';
+import { extractText, extractTextParts } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
 import { hashText } from './hash-text.js';
-import { prepareChunks } from './prepare-chunks.js';
+import { indexChunks } from './index-chunks.js';
 
 export const DOCUMENT_INGEST_JOB = 'document_ingest';
 
@@ -144,7 +138,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
   async function obtainText(
     doc: DocumentRow,
     signal: AbortSignal,
-  ): Promise<{ text: string; title: string | undefined; contentType: string }> {
+  ): Promise<{ text: TextSource; title: string | undefined; contentType: string }> {
     if (doc.source_type === 'url' && doc.source_url) {
       const fetched = await fetchDocument(doc.source_url, {
         maxBytes: settings.maxBytes,
@@ -157,7 +151,11 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       return { ...extractText(fetched.body, fetched.contentType), contentType: fetched.contentType };
     }
     const contentType = doc.content_type ?? 'text/plain';
-    return { ...extractText(await readDocumentText(store, doc), contentType), contentType };
+    const stored = await readDocumentText(store, doc);
+    return {
+      ...(typeof stored === 'string' ? extractText(stored, contentType) : extractTextParts(stored, contentType)),
+      contentType,
+    };
   }
 
   async function ingest(job: Job, context: JobContext): Promise<unknown> {
@@ -170,7 +168,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     try {
       advance(id, 'extracting', { error: null });
       const { text, title, contentType } = await obtainText(doc, context.signal);
-      const stored = doc.source_type === 'url' ? await storeFetchedText(id, text) : {};
+      const stored = doc.source_type === 'url' && typeof text === 'string' ? await storeFetchedText(id, text) : {};
       advance(id, 'chunking', {
         ...stored,
         content_type: contentType,
@@ -181,61 +179,23 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       // ~10 ms slices (embedding on the embedder's own terms: the offline one uses a worker).
       const chunks = await chunkTextSliced(text, settings.chunkSize, settings.chunkOverlap);
       advance(id, 'embedding', { chunk_count: chunks.length });
-      const prepared = await prepareChunks(
-        writer,
-        { agentId: doc.agent_id, documentId: id, project: doc.project, importance: settings.chunkImportance },
+      const indexed = await indexChunks(
+        {
+          writer,
+          store,
+          settings,
+          origin: { agentId: doc.agent_id, documentId: id, project: doc.project, importance: settings.chunkImportance },
+          signal: context.signal,
+          known: store.read((sql) => linkedChunkHashes(sql, id)),
+          advance: (status) => advance(id, status),
+          gone: () => new DocumentGone(),
+        },
         chunks,
       );
-      const known = store.read((sql) => linkedChunkHashes(sql, id));
-      const todo = prepared.filter(({ item }) => !known.has(item.hash));
-      // Embeddings are computed outside any transaction, in batches, checking for deletion between them.
-      const vectors = new Map<number, Float32Array>();
-      // An embedder that answers at once (in-process) would otherwise chain every batch on
-      // microtasks without the event loop ever running in between.
-      const slicer = createTimeSlicer();
-      for (let start = 0; writer.embedder && start < todo.length; start += settings.embedBatchSize) {
-        if (slicer.due()) await slicer.yield();
-        if (context.signal.aborted) throw context.signal.reason;
-        const batch = todo.slice(start, start + settings.embedBatchSize);
-        const result = await embedTexts(
-          writer,
-          batch.map(({ item }) => item.content),
-        );
-        for (const [i, { index }] of batch.entries()) {
-          const vector = result?.[i];
-          if (vector) vectors.set(index, vector);
-        }
-      }
-      advance(id, 'indexing');
-      for (let start = 0; start < todo.length; start += settings.indexBatchSize) {
-        if (context.signal.aborted) throw context.signal.reason;
-        const batch = todo.slice(start, start + settings.indexBatchSize);
-        // The store wraps whatever a write callback throws, so deletion is returned, then thrown.
-        const gone = store.write((sql) => {
-          if (findDocumentStatus(sql, doc.agent_id, id) !== 'indexing') return true;
-          const embedder = writer.embedder;
-          const created = createMemories(
-            sql,
-            writeDeps(writer),
-            batch.map(({ item, index }) => {
-              const vector = vectors.get(index);
-              return newMemory(writer, item, vector && embedder ? { model: embedder.model, vector } : undefined);
-            }),
-            store.clock.now(),
-          );
-          for (const [i, { index }] of batch.entries()) {
-            const memoryId = created[i]?.id;
-            if (memoryId) linkDocumentMemory(sql, id, memoryId, index);
-          }
-          return false;
-        });
-        if (gone) throw new DocumentGone();
-        await yieldToEventLoop();
-      }
       // Identical chunks share one memory, so the count comes from the links, not the chunks.
       const memoryCount = store.read((sql) => countDocumentMemories(sql, id));
       advance(id, 'done', { memory_count: memoryCount, completed_at: store.clock.now(), error: null });
-      return { chunks: chunks.length, indexed: todo.length };
+      return { chunks: chunks.length, indexed };
     } catch (error) {
       if (error instanceof DocumentGone) return { skipped: 'deleted' };
       const message = error instanceof Error ? error.message : String(error);
