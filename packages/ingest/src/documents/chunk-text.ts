@@ -1,4 +1,4 @@
-import { createTimeSlicer } from '@memory/core';
+import { createTimeSlicer, type TimeSlicer } from '@memory/core';
 
 /**
  * A text as the chunker reads it: one string, or consecutive parts of one (a large stored document,
@@ -17,10 +17,15 @@ export function chunkText(text: TextSource, size: number, overlap: number): stri
 
 /**
  * {@link chunkText} for long texts: the same chunks, computed in ~10 ms slices with the event loop
- * let run between them (a 50 MB document has ~30,000 chunks).
+ * let run between them (a 50 MB document has ~30,000 chunks). Pass the caller's `slicer` to share
+ * its time budget.
  */
-export async function chunkTextSliced(text: TextSource, size: number, overlap: number): Promise<string[]> {
-  const slicer = createTimeSlicer();
+export async function chunkTextSliced(
+  text: TextSource,
+  size: number,
+  overlap: number,
+  slicer: TimeSlicer = createTimeSlicer(),
+): Promise<string[]> {
   const chunks: string[] = [];
   for (const chunk of chunksOf(viewOf(text), size, overlap)) {
     chunks.push(chunk);

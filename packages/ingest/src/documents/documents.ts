@@ -1,6 +1,7 @@
 import {
   agentIdSchema,
   contentSchema,
+  createTimeSlicer,
   type DocumentId,
   isMemoryError,
   labelSchema,
@@ -8,6 +9,7 @@ import {
   MemoryError,
   parseInput,
   type Scheduler,
+  type TimeSlicer,
 } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
 import {
@@ -138,6 +140,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
   async function obtainText(
     doc: DocumentRow,
     signal: AbortSignal,
+    slicer: TimeSlicer,
   ): Promise<{ text: TextSource; title: string | undefined; contentType: string }> {
     if (doc.source_type === 'url' && doc.source_url) {
       const fetched = await fetchDocument(doc.source_url, {
@@ -151,7 +154,8 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       return { ...extractText(fetched.body, fetched.contentType), contentType: fetched.contentType };
     }
     const contentType = doc.content_type ?? 'text/plain';
-    const stored = await readDocumentText(store, doc);
+    const stored = await readDocumentText(store, doc, slicer);
+    if (slicer.due()) await slicer.yield();
     return {
       ...(typeof stored === 'string' ? extractText(stored, contentType) : extractTextParts(stored, contentType)),
       contentType,
@@ -167,17 +171,20 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     const id = doc.id;
     try {
       advance(id, 'extracting', { error: null });
-      const { text, title, contentType } = await obtainText(doc, context.signal);
+      // One time budget for the whole ingest: each step used to start a fresh ~10 ms slice without
+      // yielding first, so two steps back to back held the loop twice as long.
+      const slicer = createTimeSlicer();
+      const { text, title, contentType } = await obtainText(doc, context.signal, slicer);
       const stored = doc.source_type === 'url' && typeof text === 'string' ? await storeFetchedText(id, text) : {};
       advance(id, 'chunking', {
         ...stored,
         content_type: contentType,
-        content_hash: await hashText(text),
+        content_hash: await hashText(text, slicer),
         ...(doc.title === null && title ? { title } : {}),
       });
       // Chunking, preparing and embedding a large document is long CPU work: each step runs in
       // ~10 ms slices (embedding on the embedder's own terms: the offline one uses a worker).
-      const chunks = await chunkTextSliced(text, settings.chunkSize, settings.chunkOverlap);
+      const chunks = await chunkTextSliced(text, settings.chunkSize, settings.chunkOverlap, slicer);
       advance(id, 'embedding', { chunk_count: chunks.length });
       const indexed = await indexChunks(
         {
@@ -186,6 +193,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           settings,
           origin: { agentId: doc.agent_id, documentId: id, project: doc.project, importance: settings.chunkImportance },
           signal: context.signal,
+          slicer,
           known: store.read((sql) => linkedChunkHashes(sql, id)),
           advance: (status) => advance(id, status),
           gone: () => new DocumentGone(),
@@ -259,13 +267,15 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     },
     /** Registers a document and queues its ingest. Returns its id and the job's. */
     async add(input: unknown): Promise<{ id: DocumentId; jobId: string }> {
+      // Validating a large text takes milliseconds: it counts towards the first slice of hashing.
+      const slicer = createTimeSlicer();
       const request = parseInput(s.add, input, 'documents.add');
       const id = store.ids.next() as DocumentId;
       const content = 'url' in request ? undefined : request.content;
-      const contentHash = content === undefined ? null : await hashText(content);
+      const contentHash = content === undefined ? null : await hashText(content, slicer);
       // A large text goes in parts first; the row (and the job) that point at them come last.
       const inParts = content !== undefined && storedInParts(content);
-      if (inParts) await writeDocumentParts(store, id, content);
+      if (inParts) await writeDocumentParts(store, id, content, slicer);
       return store.write((sql) => {
         const now = store.clock.now();
         const isUrl = 'url' in request;

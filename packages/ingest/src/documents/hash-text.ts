@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createTimeSlicer } from '@memory/core';
+import { createTimeSlicer, type TimeSlicer } from '@memory/core';
 import type { TextSource } from './chunk-text.js';
 
 // 1 MiB of text hashes in ~2 ms: slices this size keep each synchronous step short.
@@ -10,11 +10,10 @@ const SLICE_CHARS = 1024 * 1024;
  * between ~10 ms of work: hashing a 50 MB document in one call holds the loop for ~100 ms. Equals
  * `createHash('sha256').update(text).digest('hex')` (slices end between UTF-16 surrogate pairs,
  * never inside one). A text in parts hashes as their concatenation, provided no part ends inside a
- * surrogate pair (stored parts never do).
+ * surrogate pair (stored parts never do). Pass the caller's `slicer` to share its time budget.
  */
-export async function hashText(text: TextSource): Promise<string> {
+export async function hashText(text: TextSource, slicer: TimeSlicer = createTimeSlicer()): Promise<string> {
   const hash = createHash('sha256');
-  const slicer = createTimeSlicer();
   for (const part of typeof text === 'string' ? [text] : text) {
     for (let start = 0; start < part.length; ) {
       let end = Math.min(part.length, start + SLICE_CHARS);

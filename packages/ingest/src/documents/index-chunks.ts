@@ -1,4 +1,5 @@
-import { createTimeSlicer, type MemoryConfig, utf8Length, yieldToEventLoop } from '@memory/core';
+import { performance } from 'node:perf_hooks';
+import { type MemoryConfig, type TimeSlicer, utf8Length, yieldToEventLoop } from '@memory/core';
 import { createMemories, findDocumentStatus, linkDocumentMemory, type Store } from '@memory/store';
 import { newMemory } from '../remember.js';
 import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
@@ -11,6 +12,8 @@ export interface ChunkIndexing {
   readonly settings: MemoryConfig['documents'];
   readonly origin: ChunkOrigin;
   readonly signal: AbortSignal;
+  /** The ingest's time budget, shared by all its steps so none starts a fresh slice without yielding. */
+  readonly slicer: TimeSlicer;
   /** Chunk hashes already linked to the document by an earlier, interrupted run: skipped. */
   readonly known: ReadonlySet<string>;
   /** Moves the document to a status; throws once the document is deleted. */
@@ -37,7 +40,8 @@ export function* chunkWindows(chunks: readonly string[], bytes: number): Generat
 /**
  * Prepares, embeds and indexes a document's chunks one window at a time (`documents.windowBytes`
  * of chunk text): a window's chunks are validated, normalized and hashed, embedded in batches of
- * `embedBatchSize`, and written in transactions of `indexBatchSize`, before the next window is
+ * `embedBatchSize`, and written in transactions of up to `indexBatchSize` (fewer when they run
+ * long: see {@link writePace}), before the next window is
  * prepared. A 50 MB document then holds one window of normalized copies and vectors, not 25,000 of
  * each: preparing everything first kept ~100 MB more alive and the garbage collector paused the
  * loop for 50–100 ms at a time. The document is `embedding` while a window is embedded and
@@ -45,21 +49,48 @@ export function* chunkWindows(chunks: readonly string[], bytes: number): Generat
  */
 export async function indexChunks(job: ChunkIndexing, chunks: readonly string[]): Promise<number> {
   const { settings, signal } = job;
+  const pace = writePace(settings.indexBatchSize);
   let indexed = 0;
   for (const { first, end } of chunkWindows(chunks, settings.windowBytes)) {
     if (first > 0) job.advance('embedding');
-    const prepared = await prepareChunks(job.writer, job.origin, chunks.slice(first, end), first);
+    const prepared = await prepareChunks(job.writer, job.origin, chunks.slice(first, end), first, job.slicer);
     const todo = prepared.filter(({ item }) => !job.known.has(item.hash));
     const vectors = await embedWindow(job, todo);
     job.advance('indexing');
-    for (let start = 0; start < todo.length; start += settings.indexBatchSize) {
+    for (let start = 0; start < todo.length; ) {
       if (signal.aborted) throw signal.reason;
-      writeBatch(job, todo.slice(start, start + settings.indexBatchSize), vectors);
+      const size = pace.size();
+      const began = performance.now();
+      writeBatch(job, todo.slice(start, start + size), vectors);
+      pace.record(Math.min(size, todo.length - start), performance.now() - began);
+      start += size;
       await yieldToEventLoop();
     }
     indexed += todo.length;
+    // A window writes a few MB to the WAL (rows, FTS, vectors, history): letting the background
+    // checkpoint catch up before the next keeps the writer from ever checkpointing in a commit.
+    await job.store.checkpoint();
   }
   return indexed;
+}
+
+/** Index transactions aim at this long: half a slice, leaving room for SQLite's occasional costlier commit. */
+const WRITE_TARGET_MS = 5;
+
+/**
+ * Chunks per index transaction, paced by time: each size is what the last transaction's time per
+ * chunk says fits {@link WRITE_TARGET_MS}, at most half again the previous size and never above
+ * `indexBatchSize`. Fifty chunks took 6 ms of CPU as a rule but 20–30 ms now and then.
+ */
+function writePace(max: number): { size(): number; record(chunks: number, ms: number): void } {
+  let size = max;
+  return {
+    size: () => size,
+    record(chunks, ms) {
+      const fits = Math.floor((WRITE_TARGET_MS * chunks) / Math.max(ms, 0.001));
+      size = Math.max(1, Math.min(max, Math.ceil(size * 1.5), fits));
+    },
+  };
 }
 
 /** Embeds a window's chunks outside any transaction, in batches, checking for an abort between them. */
@@ -68,7 +99,7 @@ async function embedWindow(job: ChunkIndexing, todo: readonly PreparedChunk[]): 
   if (!job.writer.embedder) return vectors;
   // An embedder that answers at once (in-process) would otherwise chain every batch on
   // microtasks without the event loop ever running in between.
-  const slicer = createTimeSlicer();
+  const { slicer } = job;
   for (let start = 0; start < todo.length; start += job.settings.embedBatchSize) {
     if (slicer.due()) await slicer.yield();
     if (job.signal.aborted) throw job.signal.reason;

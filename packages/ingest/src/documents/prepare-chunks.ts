@@ -1,4 +1,4 @@
-import { createTimeSlicer, hasMeaningfulText, parseInput } from '@memory/core';
+import { createTimeSlicer, hasMeaningfulText, parseInput, type TimeSlicer } from '@memory/core';
 import { type Prepared, prepare } from '../remember.js';
 import type { MemoryWriter } from '../writer.js';
 
@@ -28,8 +28,8 @@ export async function prepareChunks(
   origin: ChunkOrigin,
   chunks: readonly string[],
   firstIndex = 0,
+  slicer: TimeSlicer = createTimeSlicer(),
 ): Promise<PreparedChunk[]> {
-  const slicer = createTimeSlicer();
   const prepared: PreparedChunk[] = [];
   for (const [index, content] of chunks.entries()) {
     if (slicer.due()) await slicer.yield();
