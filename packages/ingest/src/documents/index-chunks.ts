@@ -74,21 +74,24 @@ export async function indexChunks(job: ChunkIndexing, chunks: readonly string[])
   return indexed;
 }
 
-/** Index transactions aim at this long: half a slice, leaving room for SQLite's occasional costlier commit. */
-const WRITE_TARGET_MS = 5;
+/** Index transactions aim at this long: under a slice, leaving room for SQLite's occasional costlier commit. */
+const WRITE_TARGET_MS = 8;
 
 /**
  * Chunks per index transaction, paced by time: each size is what the last transaction's time per
  * chunk says fits {@link WRITE_TARGET_MS}, at most half again the previous size and never above
  * `indexBatchSize`. Fifty chunks took 6 ms of CPU as a rule but 20–30 ms now and then.
  */
+/** Fewer chunks per transaction cost more in per-transaction work than they save in stall. */
+const MIN_WRITE_CHUNKS = 8;
+
 function writePace(max: number): { size(): number; record(chunks: number, ms: number): void } {
   let size = max;
   return {
     size: () => size,
     record(chunks, ms) {
       const fits = Math.floor((WRITE_TARGET_MS * chunks) / Math.max(ms, 0.001));
-      size = Math.max(1, Math.min(max, Math.ceil(size * 1.5), fits));
+      size = Math.max(Math.min(max, MIN_WRITE_CHUNKS), Math.min(max, Math.ceil(size * 1.5), fits));
     },
   };
 }
