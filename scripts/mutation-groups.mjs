@@ -98,6 +98,8 @@ export const MUTATION_GROUPS = {
       'packages/engine/test/imports.test.ts',
       'packages/engine/test/imports-checkpoint.test.ts',
       'packages/engine/test/imports-status.test.ts',
+      'packages/engine/test/imports-state-machine.test.ts',
+      'packages/engine/test/imports-races.test.ts',
       'packages/engine/test/scope-isolation.property.test.ts',
     ],
   },

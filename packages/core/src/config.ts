@@ -321,6 +321,12 @@ const documentsSchema = z.strictObject({
   embedBatchSize: positiveInt(4096).default(64),
   /** Chunk memories written per transaction. @default 50 */
   indexBatchSize: positiveInt(5000).default(50),
+  /**
+   * Chunk text (UTF-8 bytes) prepared, embedded and indexed as one window before the next window is
+   * prepared: a large document holds one window of normalized copies and vectors in memory, not all
+   * of them. @default 1048576 (1 MiB)
+   */
+  windowBytes: positiveInt(1024 * 1024 * 1024).default(1024 * 1024),
   /** Importance of chunk memories. @default 0.3 */
   chunkImportance: z.number().min(0).max(1).default(0.3),
 });

@@ -1,5 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { STOP_WORDS } from '@memory/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOfflineEmbedder } from '../src/index.js';
+import { type EmbedModel, embedText, indexWords } from '../src/offline/embed-text.js';
+import type { EmbedWorkerData } from '../src/offline/embed-worker.js';
+import { startEmbedWorker } from '../src/offline/embed-worker-client.js';
+import { DEFAULT_VECTORS_PATH } from '../src/offline/embedder.js';
+import { decodeWordVectorFile } from '../src/offline/format.js';
+import { indexWordsSliced } from '../src/offline/index-words.js';
 
 // Issue 11, item 13: the offline embedder's per-text work moves off the event loop for large
 // batches, with the same results as in-process.
@@ -27,6 +35,57 @@ async function longestStall(work: () => Promise<unknown>): Promise<number> {
   clearInterval(timer);
   return Math.max(longest, performance.now() - last);
 }
+
+/** The model as the embedder hands it to its worker, and the same model in this thread. */
+function models(): { data: EmbedWorkerData; here: EmbedModel } {
+  const file = decodeWordVectorFile(readFileSync(DEFAULT_VECTORS_PATH));
+  const data = {
+    dimensions: file.header.dimensions,
+    oovNorm: file.header.oovNorm,
+    components: file.components,
+    scales: file.scales,
+    vectors: file.vectors,
+    words: file.wordsText,
+    stopWords: [...STOP_WORDS],
+  };
+  return { data, here: { ...data, index: indexWords(file.wordsText.split('\n')), stopWords: STOP_WORDS } };
+}
+
+describe('the embedding worker thread', () => {
+  it('starts from the TypeScript sources and answers with the vectors computed in this thread', async () => {
+    // Through the embedder, a worker that fails to start is invisible (it falls back in-process with
+    // the same vectors): this talks to the worker itself, so a worker that cannot run fails here.
+    const { data, here } = models();
+    const client = startEmbedWorker(data);
+    expect(client).toBeDefined();
+    try {
+      const texts = ['Alice’s kettle is in the cupboard', '', 'zqxjv budget', text(3, 400)];
+      const there = await client?.embed(texts);
+      expect(there?.map((v) => [...v])).toEqual(texts.map((t) => [...embedText(here, t)]));
+    } finally {
+      await client?.close();
+    }
+  });
+
+  it('rejects the batches of a worker that dies, and every later one', async () => {
+    const { data } = models();
+    // A vocabulary that is not a string: the worker throws while loading and exits.
+    const client = startEmbedWorker({ ...data, words: 42 as unknown as string });
+    await expect(client?.embed(['tea'])).rejects.toThrow();
+    await expect(client?.embed(['tea'])).rejects.toThrow();
+    await client?.close();
+  });
+
+  it('indexes the vocabulary in slices with the same rows as in one go', async () => {
+    const words = ['the', 'tea', '', 'café', 'tea', 'kettle', ''];
+    const { index, rows } = await indexWordsSliced(words.join('\n'));
+    expect(rows).toBe(words.length);
+    expect([...index]).toEqual([...indexWords(words)]);
+    const { wordsText } = decodeWordVectorFile(readFileSync(DEFAULT_VECTORS_PATH));
+    const sliced = await indexWordsSliced(wordsText);
+    expect([...sliced.index]).toEqual([...indexWords(wordsText.split('\n'))]);
+  });
+});
 
 describe('offline embedder worker', () => {
   it('gives bit-identical vectors to the in-process path', async () => {

@@ -9,36 +9,32 @@ import {
   MemoryError,
   parseInput,
   type Scheduler,
-  yieldToEventLoop,
+  type TimeSlicer,
 } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
 import {
   countDocumentMemories,
-  createMemories,
   type DocumentRow,
   type DocumentStatus,
   deleteDocumentParts,
   exclusiveDocumentMemoryIds,
   failDocumentInProgress,
   findDocument,
-  findDocumentStatus,
   forgetMemoryRecord,
   insertDocument,
-  linkDocumentMemory,
   linkedChunkHashes,
   listDocuments,
   type SqlExecutor,
   setDocumentStatus,
 } from '@memory/store';
 import { z } from 'zod';
-import { newMemory } from '../remember.js';
-import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
-import { chunkTextSliced } from './chunk-text.js';
+import { type MemoryWriter, writeDeps } from '../writer.js';
+import { chunkTextSliced, type TextSource } from './chunk-text.js';
 import { readDocumentText, storedInParts, writeDocumentParts } from './document-text.js';
-import { extractText } from './extract-text.js';
+import { extractText, extractTextParts } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
 import { hashText } from './hash-text.js';
-import { prepareChunks } from './prepare-chunks.js';
+import { indexChunks } from './index-chunks.js';
 
 export const DOCUMENT_INGEST_JOB = 'document_ingest';
 
@@ -144,7 +140,8 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
   async function obtainText(
     doc: DocumentRow,
     signal: AbortSignal,
-  ): Promise<{ text: string; title: string | undefined; contentType: string }> {
+    slicer: TimeSlicer,
+  ): Promise<{ text: TextSource; title: string | undefined; contentType: string }> {
     if (doc.source_type === 'url' && doc.source_url) {
       const fetched = await fetchDocument(doc.source_url, {
         maxBytes: settings.maxBytes,
@@ -157,7 +154,12 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       return { ...extractText(fetched.body, fetched.contentType), contentType: fetched.contentType };
     }
     const contentType = doc.content_type ?? 'text/plain';
-    return { ...extractText(await readDocumentText(store, doc), contentType), contentType };
+    const stored = await readDocumentText(store, doc, slicer);
+    if (slicer.due()) await slicer.yield();
+    return {
+      ...(typeof stored === 'string' ? extractText(stored, contentType) : extractTextParts(stored, contentType)),
+      contentType,
+    };
   }
 
   async function ingest(job: Job, context: JobContext): Promise<unknown> {
@@ -169,73 +171,39 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     const id = doc.id;
     try {
       advance(id, 'extracting', { error: null });
-      const { text, title, contentType } = await obtainText(doc, context.signal);
-      const stored = doc.source_type === 'url' ? await storeFetchedText(id, text) : {};
+      // One time budget for the whole ingest: each step used to start a fresh ~10 ms slice without
+      // yielding first, so two steps back to back held the loop twice as long.
+      const slicer = createTimeSlicer();
+      const { text, title, contentType } = await obtainText(doc, context.signal, slicer);
+      const stored = doc.source_type === 'url' && typeof text === 'string' ? await storeFetchedText(id, text) : {};
       advance(id, 'chunking', {
         ...stored,
         content_type: contentType,
-        content_hash: await hashText(text),
+        content_hash: await hashText(text, slicer),
         ...(doc.title === null && title ? { title } : {}),
       });
       // Chunking, preparing and embedding a large document is long CPU work: each step runs in
       // ~10 ms slices (embedding on the embedder's own terms: the offline one uses a worker).
-      const chunks = await chunkTextSliced(text, settings.chunkSize, settings.chunkOverlap);
+      const chunks = await chunkTextSliced(text, settings.chunkSize, settings.chunkOverlap, slicer);
       advance(id, 'embedding', { chunk_count: chunks.length });
-      const prepared = await prepareChunks(
-        writer,
-        { agentId: doc.agent_id, documentId: id, project: doc.project, importance: settings.chunkImportance },
+      const indexed = await indexChunks(
+        {
+          writer,
+          store,
+          settings,
+          origin: { agentId: doc.agent_id, documentId: id, project: doc.project, importance: settings.chunkImportance },
+          signal: context.signal,
+          slicer,
+          known: store.read((sql) => linkedChunkHashes(sql, id)),
+          advance: (status) => advance(id, status),
+          gone: () => new DocumentGone(),
+        },
         chunks,
       );
-      const known = store.read((sql) => linkedChunkHashes(sql, id));
-      const todo = prepared.filter(({ item }) => !known.has(item.hash));
-      // Embeddings are computed outside any transaction, in batches, checking for deletion between them.
-      const vectors = new Map<number, Float32Array>();
-      // An embedder that answers at once (in-process) would otherwise chain every batch on
-      // microtasks without the event loop ever running in between.
-      const slicer = createTimeSlicer();
-      for (let start = 0; writer.embedder && start < todo.length; start += settings.embedBatchSize) {
-        if (slicer.due()) await slicer.yield();
-        if (context.signal.aborted) throw context.signal.reason;
-        const batch = todo.slice(start, start + settings.embedBatchSize);
-        const result = await embedTexts(
-          writer,
-          batch.map(({ item }) => item.content),
-        );
-        for (const [i, { index }] of batch.entries()) {
-          const vector = result?.[i];
-          if (vector) vectors.set(index, vector);
-        }
-      }
-      advance(id, 'indexing');
-      for (let start = 0; start < todo.length; start += settings.indexBatchSize) {
-        if (context.signal.aborted) throw context.signal.reason;
-        const batch = todo.slice(start, start + settings.indexBatchSize);
-        // The store wraps whatever a write callback throws, so deletion is returned, then thrown.
-        const gone = store.write((sql) => {
-          if (findDocumentStatus(sql, doc.agent_id, id) !== 'indexing') return true;
-          const embedder = writer.embedder;
-          const created = createMemories(
-            sql,
-            writeDeps(writer),
-            batch.map(({ item, index }) => {
-              const vector = vectors.get(index);
-              return newMemory(writer, item, vector && embedder ? { model: embedder.model, vector } : undefined);
-            }),
-            store.clock.now(),
-          );
-          for (const [i, { index }] of batch.entries()) {
-            const memoryId = created[i]?.id;
-            if (memoryId) linkDocumentMemory(sql, id, memoryId, index);
-          }
-          return false;
-        });
-        if (gone) throw new DocumentGone();
-        await yieldToEventLoop();
-      }
       // Identical chunks share one memory, so the count comes from the links, not the chunks.
       const memoryCount = store.read((sql) => countDocumentMemories(sql, id));
       advance(id, 'done', { memory_count: memoryCount, completed_at: store.clock.now(), error: null });
-      return { chunks: chunks.length, indexed: todo.length };
+      return { chunks: chunks.length, indexed };
     } catch (error) {
       if (error instanceof DocumentGone) return { skipped: 'deleted' };
       const message = error instanceof Error ? error.message : String(error);
@@ -299,13 +267,15 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     },
     /** Registers a document and queues its ingest. Returns its id and the job's. */
     async add(input: unknown): Promise<{ id: DocumentId; jobId: string }> {
+      // Validating a large text takes milliseconds: it counts towards the first slice of hashing.
+      const slicer = createTimeSlicer();
       const request = parseInput(s.add, input, 'documents.add');
       const id = store.ids.next() as DocumentId;
       const content = 'url' in request ? undefined : request.content;
-      const contentHash = content === undefined ? null : await hashText(content);
+      const contentHash = content === undefined ? null : await hashText(content, slicer);
       // A large text goes in parts first; the row (and the job) that point at them come last.
       const inParts = content !== undefined && storedInParts(content);
-      if (inParts) await writeDocumentParts(store, id, content);
+      if (inParts) await writeDocumentParts(store, id, content, slicer);
       return store.write((sql) => {
         const now = store.clock.now();
         const isUrl = 'url' in request;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createTimeSlicer } from '@memory/core';
+import { createTimeSlicer, type TimeSlicer } from '@memory/core';
+import type { TextSource } from './chunk-text.js';
 
 // 1 MiB of text hashes in ~2 ms: slices this size keep each synchronous step short.
 const SLICE_CHARS = 1024 * 1024;
@@ -8,19 +9,21 @@ const SLICE_CHARS = 1024 * 1024;
  * sha256 (hex) of a text's UTF-8 bytes, fed to the hash in slices with the event loop let run
  * between ~10 ms of work: hashing a 50 MB document in one call holds the loop for ~100 ms. Equals
  * `createHash('sha256').update(text).digest('hex')` (slices end between UTF-16 surrogate pairs,
- * never inside one).
+ * never inside one). A text in parts hashes as their concatenation, provided no part ends inside a
+ * surrogate pair (stored parts never do). Pass the caller's `slicer` to share its time budget.
  */
-export async function hashText(text: string): Promise<string> {
+export async function hashText(text: TextSource, slicer: TimeSlicer = createTimeSlicer()): Promise<string> {
   const hash = createHash('sha256');
-  const slicer = createTimeSlicer();
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(text.length, start + SLICE_CHARS);
-    // Do not split a surrogate pair: each half alone would be encoded as U+FFFD.
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
-    hash.update(text.slice(start, end), 'utf8');
-    start = end;
-    if (slicer.due()) await slicer.yield();
+  for (const part of typeof text === 'string' ? [text] : text) {
+    for (let start = 0; start < part.length; ) {
+      let end = Math.min(part.length, start + SLICE_CHARS);
+      // Do not split a surrogate pair: each half alone would be encoded as U+FFFD.
+      const last = part.charCodeAt(end - 1);
+      if (end < part.length && last >= 0xd800 && last <= 0xdbff) end++;
+      hash.update(part.slice(start, end), 'utf8');
+      start = end;
+      if (slicer.due()) await slicer.yield();
+    }
   }
   return hash.digest('hex');
 }

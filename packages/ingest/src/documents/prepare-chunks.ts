@@ -1,4 +1,4 @@
-import { createTimeSlicer, hasMeaningfulText, parseInput } from '@memory/core';
+import { createTimeSlicer, hasMeaningfulText, parseInput, type TimeSlicer } from '@memory/core';
 import { type Prepared, prepare } from '../remember.js';
 import type { MemoryWriter } from '../writer.js';
 
@@ -20,14 +20,16 @@ export interface PreparedChunk {
  * Validates, normalizes and hashes a document's chunks as `document_chunk` memories, yielding to the
  * event loop whenever a slice of this work has run for ~10 ms (a 50 MB document has ~25,000
  * chunks). Chunks without a letter, digit or symbol (a run of `----`, a page of `....`) hold nothing
- * to recall: they are skipped, not a failure of the document. `index` keeps each chunk's position.
+ * to recall: they are skipped, not a failure of the document. `index` keeps each chunk's position
+ * (`firstIndex` is the first chunk's, when `chunks` is a window of the document's).
  */
 export async function prepareChunks(
   writer: MemoryWriter,
   origin: ChunkOrigin,
   chunks: readonly string[],
+  firstIndex = 0,
+  slicer: TimeSlicer = createTimeSlicer(),
 ): Promise<PreparedChunk[]> {
-  const slicer = createTimeSlicer();
   const prepared: PreparedChunk[] = [];
   for (const [index, content] of chunks.entries()) {
     if (slicer.due()) await slicer.yield();
@@ -43,7 +45,7 @@ export async function prepareChunks(
     };
     prepared.push({
       item: prepare(parseInput(writer.schemas.remember, input, 'document chunk'), 'document chunk'),
-      index,
+      index: firstIndex + index,
     });
   }
   return prepared;

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EmbedRequest, EmbedResponse, EmbedWorkerData } from './embed-worker.js';
 
@@ -24,7 +23,10 @@ function workerEntry(): { readonly file: URL } | { readonly code: string } | und
   if (!existsSync(fileURLToPath(source))) return undefined;
   let tsx: string;
   try {
-    tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+    // The ESM build of tsx's API, resolved as an import. `require.resolve` gave its CommonJS build,
+    // whose register() cannot find its own ESM half when imported: the worker failed on every start
+    // and large batches silently ran in-process.
+    tsx = import.meta.resolve('tsx/esm/api');
   } catch {
     return undefined;
   }

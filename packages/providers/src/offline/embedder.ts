@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { createTimeSlicer, type EmbeddingProvider, MemoryError, STOP_WORDS } from '@memory/core';
+import { createTimeSlicer, type EmbeddingProvider, MemoryError, STOP_WORDS, yieldToEventLoop } from '@memory/core';
 import { type EmbedModel, embedText, indexWords } from './embed-text.js';
 import { type EmbedWorkerClient, startEmbedWorker } from './embed-worker-client.js';
-import { decodeWordVectors, type WordVectors } from './format.js';
+import { checkWordCount, decodeWordVectorFile, type WordVectorFile, type WordVectorHeader } from './format.js';
+import { indexWordsSliced } from './index-words.js';
 
 /** Where the package keeps its built vectors file, seen from `src/offline/` and from the bundled `dist/`. */
 export const DEFAULT_VECTORS_PATH = fileURLToPath(new URL('../../assets/glove-100d-sif.bin', import.meta.url));
@@ -49,18 +50,20 @@ export interface OfflineEmbedderOptions {
 }
 
 interface Model extends EmbedModel {
-  readonly data: WordVectors;
+  readonly header: WordVectorHeader;
+  /** The vocabulary as stored ("\n"-joined): what the worker is sent, not 100,000 strings. */
+  readonly wordsText: string;
 }
 
 const MODEL_NAME = 'glove-6b-100d-sif-abtt1';
 const DIMENSIONS = 100;
 
-function loadModel(paths: readonly string[]): Model {
+/** Reads the first existing file of `paths`; the error names every path tried and what to do. */
+function readVectorsFile(paths: readonly string[]): Buffer {
   const path = paths.find((p) => existsSync(p));
-  let buffer: Buffer;
   try {
     if (path === undefined) throw new Error('no such file');
-    buffer = readFileSync(path);
+    return readFileSync(path);
   } catch (cause) {
     throw new MemoryError(
       'INVALID_CONFIG',
@@ -71,23 +74,55 @@ function loadModel(paths: readonly string[]): Model {
       { cause, details: { reason: 'vectors-missing', tried: [...paths] } },
     );
   }
-  const data = decodeWordVectors(buffer);
-  if (data.header.dimensions !== DIMENSIONS || data.header.model !== MODEL_NAME) {
+}
+
+/** Refuses a vectors file built for another model: its vectors would not match stored ones. */
+function checkModelFile(file: WordVectorFile): void {
+  if (file.header.dimensions !== DIMENSIONS || file.header.model !== MODEL_NAME) {
     throw new MemoryError(
       'INVALID_CONFIG',
-      `offline embedder vectors file ${path} holds ${data.header.model} (${data.header.dimensions} dimensions), expected ${MODEL_NAME}; rebuild it with --force`,
+      `offline embedder vectors file holds ${file.header.model} (${file.header.dimensions} dimensions), expected ${MODEL_NAME}; rebuild it with --force`,
     );
   }
+}
+
+function modelOf(file: WordVectorFile, index: Map<string, number>): Model {
   return {
-    data,
-    dimensions: data.header.dimensions,
-    oovNorm: data.header.oovNorm,
-    components: data.components,
-    scales: data.scales,
-    vectors: data.vectors,
-    index: indexWords(data.words),
+    header: file.header,
+    wordsText: file.wordsText,
+    dimensions: file.header.dimensions,
+    oovNorm: file.header.oovNorm,
+    components: file.components,
+    scales: file.scales,
+    vectors: file.vectors,
+    index,
     stopWords: STOP_WORDS,
   };
+}
+
+/** Loads the model in one go (`load()`: a host that wants it ready before the first call). */
+function loadModel(paths: readonly string[]): Model {
+  const file = decodeWordVectorFile(readVectorsFile(paths));
+  checkModelFile(file);
+  const words = file.wordsText.split('\n');
+  checkWordCount(file.header, words.length);
+  return modelOf(file, indexWords(words));
+}
+
+/**
+ * Loads the model with the event loop let run between steps: reading and decoding the file take a
+ * few milliseconds each, indexing 100,000 words tens of milliseconds, so that is done in slices.
+ * Same model as {@link loadModel}.
+ */
+async function loadModelSliced(paths: readonly string[]): Promise<Model> {
+  const buffer = readVectorsFile(paths);
+  await yieldToEventLoop();
+  const file = decodeWordVectorFile(buffer);
+  checkModelFile(file);
+  await yieldToEventLoop();
+  const { index, rows } = await indexWordsSliced(file.wordsText);
+  checkWordCount(file.header, rows);
+  return modelOf(file, index);
 }
 
 /** In-process embedding of a batch, yielding to the event loop between ~10 ms slices. */
@@ -116,12 +151,28 @@ export function createOfflineEmbedder(
   options: OfflineEmbedderOptions = {},
 ): EmbeddingProvider & { load(): void; check(): Promise<void>; close(): Promise<void> } {
   let model: Model | undefined;
+  let loading: Promise<Model> | undefined;
   const path = options.vectorsPath;
   const workerMinChars = options.workerMinChars ?? 16_384;
+  const resolvePaths = (): readonly string[] => (path === undefined ? defaultVectorsPaths() : [path]);
   const load = (): Model => {
-    if (model) return model;
-    model = loadModel(path === undefined ? defaultVectorsPaths() : [path]);
+    model ??= loadModel(resolvePaths());
     return model;
+  };
+  // `embed` loads in slices; concurrent first calls share one load, and a failed load is retried.
+  const loadSliced = (): Promise<Model> => {
+    if (model) return Promise.resolve(model);
+    loading ??= loadModelSliced(resolvePaths()).then(
+      (loaded) => {
+        model ??= loaded;
+        return model;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
   };
   const dimensions = DIMENSIONS;
   const modelName = MODEL_NAME;
@@ -136,7 +187,7 @@ export function createOfflineEmbedder(
         components: m.components,
         scales: m.scales,
         vectors: m.vectors,
-        words: m.data.words.join('\n'),
+        words: m.wordsText,
         stopWords: [...m.stopWords],
       }) ?? null;
     return worker;
@@ -146,10 +197,10 @@ export function createOfflineEmbedder(
     dimensions,
     load: () => void load(),
     async check() {
-      load();
+      await loadSliced();
     },
     async embed(texts) {
-      const m = load();
+      const m = await loadSliced();
       let chars = 0;
       for (const text of texts) chars += text.length;
       if (chars < workerMinChars) return texts.map((text) => embedText(m, text));
