@@ -56,14 +56,6 @@ export interface MemoryErrorOptions {
  * ```
  */
 export class MemoryError extends Error {
-  /**
-   * `error instanceof MemoryError` checks the brand, so it holds across copies of this package;
-   * subclasses keep the ordinary prototype check.
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return this === MemoryError ? hasMemoryErrorBrand(value) : Function.prototype[Symbol.hasInstance].call(this, value);
-  }
-
   override readonly name: string = 'MemoryError';
   readonly code: MemoryErrorCode;
   readonly details: ErrorDetails;
@@ -82,6 +74,13 @@ export class MemoryError extends Error {
 // On the prototype and non-enumerable: no copy's type declarations mention it, so the classes of two
 // copies stay assignable to each other, and it never shows up in JSON or in equality checks.
 Object.defineProperty(MemoryError.prototype, MEMORY_ERROR_BRAND, { value: true });
+// `error instanceof MemoryError` checks the brand too, so it holds across copies of this package;
+// subclasses (`instanceof TransactionBoundaryError`) keep the ordinary prototype check.
+Object.defineProperty(MemoryError, Symbol.hasInstance, {
+  value: function hasInstance(this: unknown, value: unknown): boolean {
+    return this === MemoryError ? hasMemoryErrorBrand(value) : Function.prototype[Symbol.hasInstance].call(this, value);
+  },
+});
 
 /**
  * Thrown when a provider wrapped by the store is called while the current async context holds a

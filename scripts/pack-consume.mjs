@@ -1,0 +1,247 @@
+// Pack and consume: what a stranger's project sees. Packs every publishable package (its `prepack`
+// builds it from a clean dist), installs the tarballs with plain npm into a temporary project outside
+// the workspace, then runs the README quick start as ESM, require()s every entry point from CommonJS,
+// checks two copies of @memory/core, type-checks a consumer under NodeNext, bundler and node10 with
+// skipLibCheck off, and runs publint and arethetypeswrong on each tarball.
+//
+// Usage: node scripts/pack-consume.mjs [--results <file.json>] [--keep]
+// Prints one line per check and writes { passed, failed, checks, tarballs } to --results; scripts/test.mjs
+// adds the counts to the suite's closing line. The temporary project is removed unless a check failed
+// or --keep is given.
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  consumerManifest,
+  readmeQuickStart,
+  requireScript,
+  twoCopiesScript,
+  typecheckConfigs,
+  typedCjsConsumer,
+  typedConsumer,
+} from './pack-consume/consumer-files.mjs';
+import { entrySpecifiers, publishablePackages } from './pack-consume/workspace-packages.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const resultsPath = args.includes('--results') ? args[args.indexOf('--results') + 1] : undefined;
+const keep = args.includes('--keep');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const nodedir = dirname(dirname(process.execPath));
+
+/** @type {{ name: string, ok: boolean, ms: number, detail?: string }[]} */
+const checks = [];
+const started = Date.now();
+
+function run(cmd, argv, cwd, timeoutMs = 300_000) {
+  const result = spawnSync(cmd, argv, {
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, npm_config_nodedir: nodedir, FORCE_COLOR: '0', NO_COLOR: '1' },
+  });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  return { ok: result.status === 0, status: result.status, output, error: result.error };
+}
+
+/** Records one check; `fn` throws to fail it, and may return a short note. */
+function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    const note = fn();
+    checks.push({ name, ok: true, ms: Date.now() - t0, ...(note ? { detail: note } : {}) });
+    console.log(`  ✓ ${name}${note ? ` (${note})` : ''} ${Date.now() - t0} ms`);
+    return true;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    checks.push({ name, ok: false, ms: Date.now() - t0, detail });
+    console.log(`  ✗ ${name} ${Date.now() - t0} ms\n${detail.replace(/^/gm, '      ')}`);
+    return false;
+  }
+}
+
+function expectOk(result, what) {
+  if (result.ok) return result.output;
+  const tail = result.output.trim().split('\n').slice(-40).join('\n');
+  throw new Error(`${what} exited with ${result.status ?? result.error?.message}\n${tail}`);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'memory-pack-consume-'));
+const tarballDir = join(work, 'tarballs');
+const consumer = join(work, 'consumer');
+mkdirSync(tarballDir);
+mkdirSync(consumer);
+console.log(`> pack and consume (${work})`);
+
+// 1. Pack, dependencies first. dist is removed first so the tarball proves that packing builds.
+const packages = publishablePackages(root);
+/** @type {Map<string, string>} */
+const tarballs = new Map();
+/** @type {{ name: string, bytes: number, unpackedBytes: number, files: number }[]} */
+const sizes = [];
+for (const pkg of packages) {
+  rmSync(join(pkg.dir, 'dist'), { recursive: true, force: true });
+  check(`pack ${pkg.name} (prepack builds it)`, () => {
+    expectOk(
+      run(
+        'node',
+        [join(root, 'scripts/pnpm.mjs'), '--filter', pkg.name, 'pack', '--pack-destination', tarballDir],
+        root,
+      ),
+      'pnpm pack',
+    );
+    const file = join(tarballDir, `${pkg.name.replace('@', '').replace('/', '-')}-${pkg.manifest.version}.tgz`);
+    if (!existsSync(file)) throw new Error(`no tarball at ${file}`);
+    tarballs.set(pkg.name, file);
+  });
+}
+
+// 2. What each tarball holds: README, LICENSE, every file the manifest points at, no workspace: ranges.
+for (const [name, file] of tarballs) {
+  check(`tarball contents ${name}`, () => {
+    const listing = expectOk(run('tar', ['-tzvf', file], work), 'tar -t');
+    const entries = listing
+      .trim()
+      .split('\n')
+      .map((line) => ({ size: Number(line.split(/\s+/)[2]), path: line.split(/\s+/).slice(5).join(' ') }));
+    const paths = new Set(entries.map((e) => e.path.replace(/^package\//, '')));
+    const manifest = JSON.parse(expectOk(run('tar', ['-xzOf', file, 'package/package.json'], work), 'tar -x'));
+    const missing = ['README.md', 'LICENSE', 'package.json'].filter((p) => !paths.has(p));
+    const targets = [manifest.main, manifest.types, ...exportTargets(manifest.exports)]
+      .filter((t) => typeof t === 'string' && !t.includes('*'))
+      .map((t) => t.replace(/^\.\//, ''));
+    missing.push(...targets.filter((t) => !paths.has(t)));
+    if (missing.length > 0) throw new Error(`missing from the tarball: ${[...new Set(missing)].join(', ')}`);
+    const ranges = JSON.stringify({ ...manifest.dependencies, ...manifest.peerDependencies });
+    if (ranges.includes('workspace:')) throw new Error(`workspace: ranges left in the packed manifest: ${ranges}`);
+    if (manifest.publishConfig?.access !== 'public') throw new Error('publishConfig.access is not "public"');
+    const bytes = statSync(file).size;
+    const unpackedBytes = entries.reduce((sum, e) => sum + (Number.isFinite(e.size) ? e.size : 0), 0);
+    sizes.push({ name, bytes, unpackedBytes, files: entries.length });
+    return `${(bytes / 1024).toFixed(1)} KiB, ${entries.length} files`;
+  });
+}
+
+/** Every file path an `exports` map points at (the values, at any depth of conditions). */
+function exportTargets(exports) {
+  if (typeof exports === 'string') return [exports];
+  if (exports === null || typeof exports !== 'object') return [];
+  return Object.values(exports).flatMap(exportTargets);
+}
+
+// 3. publint (warnings count as errors) and arethetypeswrong on each tarball.
+for (const [name, file] of tarballs) {
+  check(`publint ${name}`, () => {
+    const out = expectOk(run(bin('publint'), ['run', file, '--strict'], work), 'publint');
+    return out.includes('All good') ? 'all good' : out.trim().split('\n').slice(-3).join(' / ');
+  });
+}
+for (const [name, file] of tarballs) {
+  check(`attw ${name}`, () => {
+    // ESM-only by design: Node ≥ 20.19 (our engines floor) loads it through require(), which the
+    // require() check below proves; attw's bundled TypeScript predates that and flags every entry
+    // point as "CJS resolves to ESM". That one rule is ignored; anything else fails.
+    const result = run(bin('attw'), [file, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm'], work);
+    const json = JSON.parse(result.output.slice(result.output.indexOf('{')));
+    const problems = (json.analysis?.problems ?? []).filter((p) => p.kind !== 'CJSResolvesToESM');
+    if (problems.length > 0 || !result.ok) {
+      throw new Error(
+        `attw: ${problems.map((p) => `${p.kind} ${p.entrypoint ?? ''} ${p.resolutionKind ?? ''}`).join('; ') || result.output.slice(0, 2000)}`,
+      );
+    }
+    const ignored = (json.analysis?.problems ?? []).length;
+    return `no problems${ignored ? `; ${ignored} "CJS resolves to ESM" ignored` : ''}`;
+  });
+}
+
+// 4. A stranger's project: npm install of the tarballs (npm cache reused; install scripts off, the
+// native better-sqlite3 build is copied from the workspace when the versions match, or rebuilt).
+const specifiers = packages.flatMap((p) => (tarballs.has(p.name) ? entrySpecifiers(p.manifest) : []));
+const installed = check('npm install the tarballs into a project outside the workspace', () => {
+  const typesNode = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies['@types/node'];
+  const manifest = consumerManifest({ tarballs, coreTarball: tarballs.get('@memory/core'), typesNode });
+  writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const flags = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'];
+  expectOk(run('npm', flags, consumer), 'npm install');
+  return provideNativeBuild();
+});
+
+function provideNativeBuild() {
+  const target = join(consumer, 'node_modules', 'better-sqlite3');
+  if (!existsSync(target)) return 'no native module';
+  const version = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')).version;
+  const storeDir = packages.find((p) => p.name === '@memory/store')?.dir ?? root;
+  const workspaceManifest = createRequire(join(storeDir, 'package.json')).resolve('better-sqlite3/package.json');
+  const built = join(dirname(workspaceManifest), 'build', 'Release', 'better_sqlite3.node');
+  if (JSON.parse(readFileSync(workspaceManifest, 'utf8')).version === version && existsSync(built)) {
+    mkdirSync(join(target, 'build', 'Release'), { recursive: true });
+    copyFileSync(built, join(target, 'build', 'Release', 'better_sqlite3.node'));
+    return `better-sqlite3 ${version}: native build reused from the workspace`;
+  }
+  expectOk(run('npm', ['rebuild', 'better-sqlite3'], consumer, 600_000), 'npm rebuild better-sqlite3');
+  return `better-sqlite3 ${version}: compiled`;
+}
+
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+if (installed) {
+  writeFileSync(join(consumer, 'quickstart.ts'), readmeQuickStart(join(root, 'README.md')));
+  check('(a) README quick start runs as ESM', () => {
+    // tsx strips the types and lowers `await using` (Node 20 has no syntax for it); resolution is
+    // plain Node's, from the consumer's node_modules. The NodeNext type check below covers the types.
+    const tsx = import.meta.resolve('tsx');
+    const out = expectOk(run('node', ['--import', tsx, 'quickstart.ts'], consumer, 120_000), 'node quickstart.ts');
+    if (!/INVALID_INPUT|invalid|not an id/i.test(out))
+      throw new Error(`the quick start's last step printed nothing:\n${out}`);
+    return `${out.trim().split('\n').length} lines of output`;
+  });
+  writeFileSync(join(consumer, 'require.cjs'), requireScript(specifiers));
+  check('(b) require() from a .cjs file', () =>
+    expectOk(run('node', ['require.cjs'], consumer, 120_000), 'node require.cjs').trim(),
+  );
+  if (tarballs.has('@memory/core')) {
+    writeFileSync(join(consumer, 'two-copies.mjs'), twoCopiesScript());
+    check('two copies of @memory/core interoperate', () =>
+      expectOk(run('node', ['two-copies.mjs'], consumer), 'node two-copies.mjs').trim(),
+    );
+  }
+  writeFileSync(join(consumer, 'consumer.ts'), typedConsumer(specifiers));
+  writeFileSync(join(consumer, 'consumer-cjs.cts'), typedCjsConsumer(specifiers));
+  for (const [mode, config] of Object.entries(typecheckConfigs)) {
+    writeFileSync(join(consumer, `tsconfig.${mode}.json`), JSON.stringify(config, null, 2));
+    check(`(c) type-check a consumer: moduleResolution ${mode}, skipLibCheck false`, () => {
+      expectOk(run('node', [tsc, '-p', `tsconfig.${mode}.json`], consumer), `tsc (${mode})`);
+    });
+  }
+}
+
+const passed = checks.filter((c) => c.ok).length;
+const failed = checks.length - passed;
+console.log(
+  `> pack and consume: ${passed} checks passed, ${failed} failed, in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
+console.log(
+  sizes
+    .map(
+      (s) =>
+        `  ${s.name}: ${(s.bytes / 1024).toFixed(1)} KiB packed, ${(s.unpackedBytes / 1024).toFixed(1)} KiB unpacked, ${s.files} files`,
+    )
+    .join('\n'),
+);
+if (resultsPath)
+  writeFileSync(resultsPath, `${JSON.stringify({ passed, failed, checks, tarballs: sizes }, null, 2)}\n`);
+if (failed === 0 && !keep) rmSync(work, { recursive: true, force: true });
+else console.log(`  kept ${work}`);
+process.exit(failed === 0 ? 0 : 1);
