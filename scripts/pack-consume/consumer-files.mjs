@@ -107,9 +107,17 @@ const strict = { strict: true, skipLibCheck: false, noEmit: true, esModuleIntero
 
 /** One tsconfig per resolution mode the issue names, all with skipLibCheck off. */
 export const typecheckConfigs = {
-  // The README quick start is checked here too, against the packed declarations.
+  // The README quick start is checked here too, against the packed declarations, and emitted to
+  // out/quickstart.js for plain Node to run (TypeScript lowers `await using`, which Node 20 lacks).
   nodenext: {
-    compilerOptions: { ...strict, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext' },
+    compilerOptions: {
+      ...strict,
+      noEmit: false,
+      outDir: 'out',
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+    },
     files: ['consumer.ts', 'consumer-cjs.cts', 'quickstart.ts'],
   },
   bundler: {
