@@ -86,25 +86,30 @@ mkdirSync(tarballDir);
 mkdirSync(consumer);
 console.log(`> pack and consume (${work})`);
 
-// 1. Pack, dependencies first. dist is removed first so the tarball proves that packing builds.
+// 1. Pack: one recursive pnpm pack, which runs the packages' prepack builds in dependency order
+// (a declaration build reads its dependencies' declarations). Each dist is removed first, so a
+// tarball with a build in it proves that packing builds. pnpm turns workspace:^ into ^<version>.
 const packages = publishablePackages(root);
 /** @type {Map<string, string>} */
 const tarballs = new Map();
 /** @type {{ name: string, bytes: number, unpackedBytes: number, files: number }[]} */
 const sizes = [];
+for (const pkg of packages) rmSync(join(pkg.dir, 'dist'), { recursive: true, force: true });
+let packOutput = '';
+check(`pnpm -r pack (${packages.length} packages; prepack builds each)`, () => {
+  const filters = packages.flatMap((pkg) => ['--filter', pkg.name]);
+  const argv = [join(root, 'scripts/pnpm.mjs'), '-r', ...filters, 'pack', '--pack-destination', tarballDir];
+  const result = run('node', argv, root, 600_000);
+  packOutput = result.output;
+  expectOk(result, 'pnpm -r pack');
+});
 for (const pkg of packages) {
-  rmSync(join(pkg.dir, 'dist'), { recursive: true, force: true });
-  check(`pack ${pkg.name} (prepack builds it)`, () => {
-    expectOk(
-      run(
-        'node',
-        [join(root, 'scripts/pnpm.mjs'), '--filter', pkg.name, 'pack', '--pack-destination', tarballDir],
-        root,
-      ),
-      'pnpm pack',
-    );
+  check(`tarball of ${pkg.name}`, () => {
     const file = join(tarballDir, `${pkg.name.replace('@', '').replace('/', '-')}-${pkg.manifest.version}.tgz`);
-    if (!existsSync(file)) throw new Error(`no tarball at ${file}`);
+    if (!existsSync(file)) {
+      const mentions = packOutput.split('\n').filter((line) => line.includes(pkg.dir.slice(root.length)));
+      throw new Error(`no tarball at ${file}\n${mentions.slice(-20).join('\n')}`);
+    }
     tarballs.set(pkg.name, file);
   });
 }
