@@ -25,6 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   consumerManifest,
+  noNativeBuildScript,
   readmeQuickStart,
   requireScript,
   twoCopiesScript,
@@ -181,8 +182,16 @@ const installed = check('npm install the tarballs into a project outside the wor
   writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const flags = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'];
   expectOk(run('npm', flags, consumer), 'npm install');
-  return provideNativeBuild();
 });
+if (installed && tarballs.has('@memory/engine')) {
+  // Install scripts were off, so better-sqlite3 has no native build yet: what a host sees when pnpm
+  // blocked the build. The error must say what to run.
+  writeFileSync(join(consumer, 'no-native-build.mjs'), noNativeBuildScript());
+  check('a missing native build says what to run', () =>
+    expectOk(run('node', ['no-native-build.mjs'], consumer), 'node no-native-build.mjs').trim(),
+  );
+}
+const nativeReady = installed && check('native build of better-sqlite3 for the consumer', () => provideNativeBuild());
 
 function provideNativeBuild() {
   const target = join(consumer, 'node_modules', 'better-sqlite3');
@@ -201,7 +210,7 @@ function provideNativeBuild() {
 }
 
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-if (installed) {
+if (nativeReady) {
   writeFileSync(join(consumer, 'quickstart.ts'), readmeQuickStart(join(root, 'README.md')));
   writeFileSync(join(consumer, 'consumer.ts'), typedConsumer(specifiers));
   writeFileSync(join(consumer, 'consumer-cjs.cts'), typedCjsConsumer(specifiers));

@@ -59,6 +59,20 @@ main().then(() => console.log('required ' + specifiers.length + ' entry points')
 `;
 }
 
+/** Opening an engine without better-sqlite3's native build fails with a STORAGE_ERROR naming the fix. */
+export function noNativeBuildScript() {
+  return `import { createMemoryEngine, isMemoryError } from '@memory/engine';
+try {
+  const engine = await createMemoryEngine({ database: { path: ':memory:' } });
+  await engine.close();
+  throw new Error('the engine opened without a native build; the check has nothing to check');
+} catch (error) {
+  if (!isMemoryError(error, 'STORAGE_ERROR') || !error.message.includes('npm rebuild better-sqlite3')) throw error;
+  console.log(error.message.slice(0, 120) + '...');
+}
+`;
+}
+
 /** Errors from one copy of @memory/core are recognized by the other (ESM). */
 export function twoCopiesScript() {
   return `import { MemoryError, isMemoryError } from '@memory/core';
