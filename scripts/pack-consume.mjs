@@ -178,7 +178,10 @@ for (const [name, file] of tarballs) {
 const specifiers = packages.flatMap((p) => (tarballs.has(p.name) ? entrySpecifiers(p.manifest) : []));
 const installed = check('npm install the tarballs into a project outside the workspace', () => {
   const typesNode = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies['@types/node'];
-  const manifest = consumerManifest({ tarballs, coreTarball: tarballs.get('@memory/core'), typesNode });
+  const peers = Object.fromEntries(
+    packages.flatMap((pkg) => Object.entries(pkg.manifest.peerDependencies ?? {})).filter(([n]) => !tarballs.has(n)),
+  );
+  const manifest = consumerManifest({ tarballs, coreTarball: tarballs.get('@memory/core'), typesNode, peers });
   writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const flags = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'];
   expectOk(run('npm', flags, consumer), 'npm install');

@@ -16,10 +16,13 @@ export function readmeQuickStart(readmePath) {
 }
 
 /**
- * @param {{ tarballs: Map<string, string>, coreTarball: string | undefined, typesNode: string }} input
+ * @param {{ tarballs: Map<string, string>, coreTarball: string | undefined, typesNode: string, peers: Record<string, string> }} input
  */
-export function consumerManifest({ tarballs, coreTarball, typesNode }) {
-  const dependencies = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
+export function consumerManifest({ tarballs, coreTarball, typesNode, peers }) {
+  // Optional peers too (the AI SDK, OpenTelemetry...): the typed consumer imports every entry point,
+  // and an entry's declarations may name its peer's types, as they do in a host that uses it.
+  const dependencies = { ...peers };
+  for (const [name, file] of tarballs) dependencies[name] = `file:${file}`;
   // A second copy of @memory/core under another name: what a partial upgrade leaves behind.
   if (coreTarball) dependencies['memory-core-copy'] = `file:${coreTarball}`;
   dependencies['@types/node'] = typesNode;
