@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   consumerManifest,
@@ -130,6 +130,18 @@ for (const [name, file] of tarballs) {
       .filter((t) => typeof t === 'string' && !t.includes('*'))
       .map((t) => t.replace(/^\.\//, ''));
     missing.push(...targets.filter((t) => !paths.has(t)));
+    // Declaration maps beside each declaration entry, pointing at sources that ship too.
+    for (const types of targets.filter((t) => t.endsWith('.d.ts'))) {
+      if (!paths.has(`${types}.map`)) {
+        missing.push(`${types}.map`);
+        continue;
+      }
+      const map = JSON.parse(expectOk(run('tar', ['-xzOf', file, `package/${types}.map`], work), 'tar -x'));
+      const from = posix.dirname(types);
+      missing.push(
+        ...map.sources.map((source) => posix.normalize(posix.join(from, source))).filter((p) => !paths.has(p)),
+      );
+    }
     if (missing.length > 0) throw new Error(`missing from the tarball: ${[...new Set(missing)].join(', ')}`);
     const ranges = JSON.stringify({ ...manifest.dependencies, ...manifest.peerDependencies });
     if (ranges.includes('workspace:')) throw new Error(`workspace: ranges left in the packed manifest: ${ranges}`);
