@@ -11,18 +11,20 @@ import { parseArgs } from 'node:util';
 import type { MemoryConfigInput } from '@memory/core';
 import { createMemoryEngine } from '@memory/engine';
 import { createOfflineEmbedder } from '@memory/providers';
+import { DEFAULT_DATA_DIR, exitUnlessBenchData } from './bench-data.js';
 import { fmtCi, meanWithInterval, pairedDifference, type QuestionScores, scoreRanking } from './retrieval-metrics.js';
 
 const { values } = parseArgs({
   allowPositionals: true,
   options: {
-    data: { type: 'string', default: join(import.meta.dirname, '..', '..', '..', 'shared', 'data') },
+    data: { type: 'string', default: DEFAULT_DATA_DIR },
     modes: { type: 'string', default: 'lexical,semantic,hybrid' },
     /** JSON merged into the hybrid configuration, to compare settings: --hybrid '{"recall":{"fusion":"rrf"}}' */
     hybrid: { type: 'string', default: '{}' },
     vectors: { type: 'string' },
   },
 });
+exitUnlessBenchData(values.data, ['locomo/locomo10.json'], 'bench:locomo');
 
 interface Turn {
   speaker: string;

@@ -21,10 +21,11 @@ import type { EmbeddingProvider, MemoryConfigInput } from '@memory/core';
 import { createMemoryEngine, type RecallResponse } from '@memory/engine';
 import { createHashingEmbedder, createOfflineEmbedder } from '@memory/providers';
 import Database from 'better-sqlite3';
+import { DEFAULT_DATA_DIR, exitUnlessBenchData } from './bench-data.js';
 import { kthScore, neighbourRecall, scoreRows } from './exact-knn.js';
 import { createProjectedEmbedder } from './projected-embedder.js';
 import { fmt, percentile } from './stats.js';
-import { createRealCorpus, createSyntheticCorpus, type TextCorpus } from './vector-corpus.js';
+import { createRealCorpus, createSyntheticCorpus, REAL_CORPUS_FILES, type TextCorpus } from './vector-corpus.js';
 import { embedFixture, replayEmbedder, type VectorFixture } from './vector-fixture.js';
 
 const { values } = parseArgs({
@@ -34,11 +35,15 @@ const { values } = parseArgs({
     embedders: { type: 'string', default: 'offline,hashing,dense' },
     layouts: { type: 'string', default: '1,100' },
     queries: { type: 'string', default: '200' },
-    data: { type: 'string', default: join(import.meta.dirname, '..', '..', '..', 'shared', 'data') },
+    data: { type: 'string', default: DEFAULT_DATA_DIR },
     /** JSON merged into the engine configuration, e.g. '{"vectors":{"exactMaxVectors":5000}}'. */
     config: { type: 'string', default: '{}' },
   },
 });
+if (values.embedders.split(',').some((name) => name !== 'hashing')) {
+  // The offline and dense rows embed real text (LoCoMo turns and SciFact abstracts).
+  exitUnlessBenchData(values.data, REAL_CORPUS_FILES, 'bench:recall');
+}
 const sizes = values.sizes.split(',').map(Number);
 if (values.million) sizes.push(1_000_000);
 const layouts = values.layouts.split(',').map(Number);

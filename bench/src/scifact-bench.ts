@@ -9,16 +9,18 @@ import { parseArgs } from 'node:util';
 import type { MemoryConfigInput } from '@memory/core';
 import { createMemoryEngine } from '@memory/engine';
 import { createOfflineEmbedder } from '@memory/providers';
+import { DEFAULT_DATA_DIR, exitUnlessBenchData } from './bench-data.js';
 import { parseCsv } from './csv.js';
 import { fmtCi, meanWithInterval, scoreRanking } from './retrieval-metrics.js';
 
 const { values } = parseArgs({
   allowPositionals: true,
   options: {
-    data: { type: 'string', default: join(import.meta.dirname, '..', '..', '..', 'shared', 'data') },
+    data: { type: 'string', default: DEFAULT_DATA_DIR },
     modes: { type: 'string', default: 'lexical,semantic' },
   },
 });
+exitUnlessBenchData(values.data, ['scifact/corpus_train.csv', 'scifact/claims_validation.csv'], 'bench:scifact');
 const dir = join(values.data, 'scifact');
 
 const [corpusHeader, ...corpusRows] = parseCsv(readFileSync(join(dir, 'corpus_train.csv'), 'utf8'));

@@ -38,6 +38,9 @@ function shuffle<T>(items: T[], seed: number): T[] {
 }
 
 /** LoCoMo turns and SciFact sentences as memories; LoCoMo questions and SciFact claims as queries. */
+/** The data files {@link createRealCorpus} reads, relative to the data directory. */
+export const REAL_CORPUS_FILES = ['locomo/locomo10.json', 'scifact/corpus_train.csv', 'scifact/claims_train.csv'];
+
 export function createRealCorpus(dataDir: string): TextCorpus {
   const samples = JSON.parse(readFileSync(join(dataDir, 'locomo', 'locomo10.json'), 'utf8')) as LocomoSample[];
   const pool = new Set<string>();

@@ -34,6 +34,13 @@ export type MemoryErrorCode = (typeof MEMORY_ERROR_CODES)[number];
 /** JSON-safe details attached to an error, for logs and for callers that want more than the code. */
 export type ErrorDetails = Readonly<Record<string, string | number | boolean | null | readonly string[]>>;
 
+/**
+ * The registered symbol every {@link MemoryError} carries. `Symbol.for` returns the same symbol in
+ * every copy of this package, so an error thrown by one installed copy of `@memory/core` is still
+ * recognized by another (a partial upgrade leaves two copies; `instanceof` alone would say no).
+ */
+const MEMORY_ERROR_BRAND = Symbol.for('@memory/core.MemoryError');
+
 export interface MemoryErrorOptions {
   readonly cause?: unknown;
   readonly details?: ErrorDetails;
@@ -64,6 +71,17 @@ export class MemoryError extends Error {
   }
 }
 
+// On the prototype and non-enumerable: no copy's type declarations mention it, so the classes of two
+// copies stay assignable to each other, and it never shows up in JSON or in equality checks.
+Object.defineProperty(MemoryError.prototype, MEMORY_ERROR_BRAND, { value: true });
+// `error instanceof MemoryError` checks the brand too, so it holds across copies of this package;
+// subclasses (`instanceof TransactionBoundaryError`) keep the ordinary prototype check.
+Object.defineProperty(MemoryError, Symbol.hasInstance, {
+  value: function hasInstance(this: unknown, value: unknown): boolean {
+    return this === MemoryError ? hasMemoryErrorBrand(value) : Function.prototype[Symbol.hasInstance].call(this, value);
+  },
+});
+
 /**
  * Thrown when a provider wrapped by the store is called while the current async context holds a
  * write transaction. Provider calls (LLM, embeddings, fetches) must happen before the transaction
@@ -80,7 +98,14 @@ export class TransactionBoundaryError extends MemoryError {
   }
 }
 
-/** True when `error` is a {@link MemoryError}, and, when `code` is given, has that code. */
+function hasMemoryErrorBrand(value: unknown): value is MemoryError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MEMORY_ERROR_BRAND] === true;
+}
+
+/**
+ * True when `error` is a {@link MemoryError}, and, when `code` is given, has that code. It checks the
+ * registered brand, not the class, so errors from another installed copy of `@memory/core` count.
+ */
 export function isMemoryError(error: unknown, code?: MemoryErrorCode): error is MemoryError {
-  return error instanceof MemoryError && (code === undefined || error.code === code);
+  return hasMemoryErrorBrand(error) && (code === undefined || error.code === code);
 }

@@ -19,6 +19,7 @@ import type { SqliteDatabase } from './internal/sqlite.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/migration.js';
 import { type MigrationResult, runMigrations } from './migrations/runner.js';
+import { nativeBuildHint } from './native-build-hint.js';
 import { TransactionGuard } from './transaction-guard.js';
 import { loadVectorExtension, type VectorSupport } from './vector-extension.js';
 
@@ -159,7 +160,9 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     const native = nativeBuildError(error);
     if (native) throw native;
     const wrapped = wrapStorageError(error);
-    throw new MemoryError('STORAGE_ERROR', `could not open database ${options.path ?? ''}: ${wrapped.message}`, {
+    const hint = nativeBuildHint(error);
+    const reason = hint === undefined ? wrapped.message : `${hint} (${wrapped.message})`;
+    throw new MemoryError('STORAGE_ERROR', `could not open database ${options.path ?? ''}: ${reason}`, {
       cause: error,
       details: wrapped.details,
     });
