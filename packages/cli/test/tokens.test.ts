@@ -61,7 +61,10 @@ afterAll(() => {
   tmp.remove();
 });
 
-describe('memory tokens', () => {
+// Each case starts the bin several times (about 2 s each on a loaded machine).
+const SLOW = { timeout: 90_000 };
+
+describe('memory tokens', SLOW, () => {
   it('prints the secret alone on stdout, once, and the details on stderr', async () => {
     const r = await memory('tokens', 'create', '--agent', 'alice', '--name', 'editor', '--permissions', 'read');
     expect(r.code).toBe(0);
@@ -103,7 +106,7 @@ describe('memory tokens', () => {
   });
 });
 
-describe('memory serve --http', () => {
+describe('memory serve --http', SLOW, () => {
   it('authenticates a CLI-made token, refuses it once revoked (401), and exits 0 on SIGTERM', async () => {
     const { id, token } = await createToken('--agent', 'alice', '--permissions', 'read');
     const { child, url } = await serve(['--http', '127.0.0.1:0']);
@@ -131,7 +134,7 @@ describe('memory serve --http', () => {
   });
 });
 
-describe('memory serve --mcp --listen --require-token', () => {
+describe('memory serve --mcp --listen --require-token', SLOW, () => {
   it("runs each token's calls in its agent, refuses a request without one, and exits 0 on SIGINT", async () => {
     const bob = await createToken('--agent', 'bob');
     const { child, url } = await serve(['--mcp', '--listen', '127.0.0.1:0', '--require-token']);
