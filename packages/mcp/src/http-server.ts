@@ -47,9 +47,9 @@ function reply(res: ServerResponse, status: number, message: string, headers: Re
 
 /**
  * Serves the memory tools over MCP Streamable HTTP: on a loopback address in one configured scope,
- * or (with tokens) anywhere, each request in its bearer token's scope and permissions. Stateless: each POST gets
- * its own server and transport (a few objects), so no session state outlives a request and any
- * number of clients can share the one engine.
+ * or (with tokens) anywhere, each request in its bearer token's scope and permissions. Stateless:
+ * each POST gets its own server and transport (a few objects), so no session state outlives a
+ * request and any number of clients can share the one engine.
  *
  * @example
  * ```ts
@@ -76,7 +76,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) return reply(res, 404, 'not found');
     const scope = requireToken
       ? await authorize(options.engine, req.headers.authorization, options.agentId)
-      : { agentId: options.agentId ?? '' };
+      : { agentId: options.agentId ?? '' }; // never '': checked at start
     if ('status' in scope) return reply(res, scope.status, scope.message, scope.headers);
     const server = createMemoryMcpServer({ ...options, ...scope });
     const transport = new StreamableHTTPServerTransport({
