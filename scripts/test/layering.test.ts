@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   http: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers', 'engine'],
   // Surfaces over the engine API (MCP, the CLI): everything below, the CLI also serves MCP.
   mcp: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'engine', 'providers'],
-  cli: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'engine', 'providers', 'mcp'],
+  cli: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'engine', 'providers', 'mcp', 'http'],
 };
 
 const root = join(import.meta.dirname, '..', '..');

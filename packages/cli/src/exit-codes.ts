@@ -11,7 +11,7 @@ export const EXIT = {
   ERROR: 1,
   /** Bad usage or input: an unknown option, a missing argument, input the engine rejected. */
   USAGE: 2,
-  /** No such memory, import or database in the given scope. */
+  /** No such memory, import, token or database in the given scope. */
   NOT_FOUND: 3,
   /** Ran to the end, found problems: failed doctor checks, dead jobs, rejected import lines. */
   PROBLEMS: 4,
@@ -27,7 +27,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   0    success
   1    error (storage, provider, a failed import)
   2    bad usage or input rejected by the engine (a pinned memory without --force too)
-  3    not found (no such memory, import or database in this scope)
+  3    not found (no such memory, import, token or database in this scope)
   4    finished with problems (doctor checks failed, dead jobs, rejected import lines)
   130  interrupted`;
 

@@ -8,6 +8,7 @@ import { registerRecallCommand } from './commands/recall.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerShowCommand } from './commands/show.js';
 import { registerStatsCommand } from './commands/stats.js';
+import { registerTokensCommand } from './commands/tokens.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import type { CliRuntime } from './runtime.js';
 
@@ -24,13 +25,16 @@ const COMMANDS = [
   registerForgetCommand,
   registerImportCommand,
   registerJobsCommand,
+  registerTokensCommand,
   registerServeCommand,
 ] as const;
 
 /** The `memory` program, printing to the runtime's streams and never exiting the process itself. */
 export function createProgram(runtime: CliRuntime): Command {
   const program = new Command('memory')
-    .description('Look inside an @memory store, recall, import transcripts, repair the job queue, serve MCP.')
+    .description(
+      'Look inside an @memory store, recall, import transcripts, repair the job queue, manage tokens, serve HTTP and MCP.',
+    )
     .version(CLI_VERSION)
     .option('--db <file>', 'the SQLite database (or MEMORY_DB)', runtime.env['MEMORY_DB'] ?? './memory.db')
     .option('--json', 'print one JSON document for scripts', false)

@@ -18,7 +18,8 @@ async function main(): Promise<number> {
   const args = parseServerArgs(argv);
   const running = await runMcpServer(args);
   const where = running.url ?? 'stdio';
-  process.stderr.write(`memory-mcp: serving agent ${args.agentId} from ${args.db} over ${where}\n`);
+  const whose = args.requireToken ? "each token's agent" : `agent ${args.agentId}`;
+  process.stderr.write(`memory-mcp: serving ${whose} from ${args.db} over ${where}\n`);
   const stop = (): void => {
     void running.stop().then(() => process.exit(0));
   };

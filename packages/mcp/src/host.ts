@@ -5,4 +5,4 @@ export { EMBEDDER_CHOICES, openEngineForHost, parseEmbedderChoice } from './open
 export type { ScopeStats } from './scope-stats.js';
 export { scopeStats } from './scope-stats.js';
 export type { ServerArgs } from './server-args.js';
-export { parseListen, parseServerArgs, SERVER_USAGE } from './server-args.js';
+export { isLoopback, parseListen, parseServerArgs, SERVER_USAGE } from './server-args.js';

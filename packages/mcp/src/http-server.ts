@@ -2,11 +2,23 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { MemoryError } from '@memory/engine';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { authorize } from './authorize.js';
 import { createMemoryMcpServer, type MemoryMcpServerOptions } from './memory-mcp-server.js';
+import { isLoopback } from './server-args.js';
 
 /** Where and for whom the HTTP transport serves. */
-export interface McpHttpServerOptions extends MemoryMcpServerOptions {
-  /** A loopback address: this transport has no authentication, so it never listens beyond the machine. @default '127.0.0.1' */
+export interface McpHttpServerOptions extends Omit<MemoryMcpServerOptions, 'agentId' | 'permissions'> {
+  /**
+   * Without tokens: the one agent scope of every call (required). With tokens: the agent a token
+   * covering several agents acts for (it must be one of them); a one-agent token acts for its agent.
+   */
+  readonly agentId?: string;
+  /**
+   * Every request must carry `Authorization: Bearer <token>` (from `engine.tokens.create`): calls run
+   * in the token's agent scope with its permissions. @default true off loopback, false on it
+   */
+  readonly requireToken?: boolean;
+  /** Any address with tokens; without them loopback only. @default '127.0.0.1' */
   readonly host?: string;
   /** 0 picks a free port. @default 8788 */
   readonly port?: number;
@@ -22,23 +34,22 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
 /** The Host header values a loopback server answers to: anything else is a DNS-rebinding attempt. */
 function allowedHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 }
 
-function reply(res: ServerResponse, status: number, message: string): void {
+function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   res
-    .writeHead(status, { 'content-type': 'application/json' })
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
 /**
- * Serves the memory tools over MCP Streamable HTTP on a loopback address. Stateless: each POST gets
- * its own server and transport (a few objects), so no session state outlives a request and any
- * number of clients can share the one engine.
+ * Serves the memory tools over MCP Streamable HTTP: on a loopback address in one configured scope,
+ * or (with tokens) anywhere, each request in its bearer token's scope and permissions. Stateless:
+ * each POST gets its own server and transport (a few objects), so no session state outlives a
+ * request and any number of clients can share the one engine.
  *
  * @example
  * ```ts
@@ -49,22 +60,32 @@ function reply(res: ServerResponse, status: number, message: string): void {
  */
 export async function startMcpHttpServer(options: McpHttpServerOptions): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host))
+  const loopback = isLoopback(host);
+  const requireToken = options.requireToken ?? !loopback;
+  if (!loopback && !requireToken)
     throw new MemoryError(
       'INVALID_CONFIG',
-      `the MCP HTTP transport has no authentication, so it listens on loopback only (127.0.0.1, ::1, localhost), not ${host}`,
+      `without tokens the MCP HTTP transport listens on loopback only (127.0.0.1, ::1, localhost), not ${host}: require tokens to listen there`,
     );
+  if (!requireToken && options.agentId === undefined)
+    throw new MemoryError('INVALID_CONFIG', 'agentId is required when the MCP HTTP transport takes no tokens');
   const path = options.path ?? '/mcp';
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) return reply(res, 404, 'not found');
-    const server = createMemoryMcpServer(options);
+    const scope = requireToken
+      ? await authorize(options.engine, req.headers.authorization, options.agentId)
+      : { agentId: options.agentId ?? '' }; // never '': checked at start
+    if ('status' in scope) return reply(res, scope.status, scope.message, scope.headers);
+    const server = createMemoryMcpServer({ ...options, ...scope });
     const transport = new StreamableHTTPServerTransport({
       // No sessionIdGenerator: stateless mode.
       enableJsonResponse: true,
-      enableDnsRebindingProtection: true,
-      allowedHosts: allowedHosts(port),
+      // A bearer token is not ambient authority a rebound page could borrow, and off loopback the
+      // names the server is reached by are not known here: the Host check guards loopback only.
+      enableDnsRebindingProtection: loopback,
+      ...(loopback ? { allowedHosts: allowedHosts(port) } : {}),
     });
     res.on('close', () => {
       void transport.close();

@@ -10,5 +10,5 @@ export { runMcpServer } from './run-server.js';
 export type { ScopeStats } from './scope-stats.js';
 export { scopeStats } from './scope-stats.js';
 export type { ServerArgs } from './server-args.js';
-export { parseListen, parseServerArgs, SERVER_USAGE } from './server-args.js';
+export { isLoopback, parseListen, parseServerArgs, SERVER_USAGE } from './server-args.js';
 export { serveMcpStdio } from './stdio-server.js';

@@ -1,8 +1,8 @@
-import type { MemoryEngine } from '@memory/engine';
+import type { MemoryEngine, TokenPermission } from '@memory/engine';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerResources } from './resources.js';
 import { registerEvidenceTools } from './tools/evidence-tools.js';
-import { registerMemoryTools } from './tools/memory-tools.js';
+import { registerHistoryTool, registerMemoryWriteTools } from './tools/memory-tools.js';
 import { registerRecallTool } from './tools/recall-tool.js';
 
 /** What a memory MCP server serves: one engine, one agent scope. */
@@ -14,6 +14,12 @@ export interface MemoryMcpServerOptions {
    * a model cannot reach another agent's memories by naming it.
    */
   readonly agentId: string;
+  /**
+   * What the caller may do (a token's permissions): without `write` the writing tools (remember,
+   * forget, modify, transcript_append, document_add) are not offered, without `read` neither are
+   * recall, history and the resources. @default every permission (the server's own configuration)
+   */
+  readonly permissions?: readonly TokenPermission[];
   /** @default 'memory' */
   readonly name?: string;
   /** @default this package's version */
@@ -44,9 +50,15 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
     { name: options.name ?? 'memory', version: options.version ?? MCP_SERVER_VERSION },
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
   );
-  registerMemoryTools(server, options.engine, agentId);
-  registerRecallTool(server, options.engine, agentId);
-  registerEvidenceTools(server, options.engine, agentId);
-  registerResources(server, options.engine, agentId);
+  const can = (permission: TokenPermission): boolean => options.permissions?.includes(permission) ?? true;
+  if (can('write')) {
+    registerMemoryWriteTools(server, options.engine, agentId);
+    registerEvidenceTools(server, options.engine, agentId);
+  }
+  if (can('read')) {
+    registerRecallTool(server, options.engine, agentId);
+    registerHistoryTool(server, options.engine, agentId);
+    registerResources(server, options.engine, agentId);
+  }
   return server;
 }

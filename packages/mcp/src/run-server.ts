@@ -1,4 +1,4 @@
-import type { MemoryEngine } from '@memory/engine';
+import { type MemoryEngine, MemoryError } from '@memory/engine';
 import { startMcpHttpServer } from './http-server.js';
 import { openEngineForHost } from './open-engine.js';
 import type { ServerArgs } from './server-args.js';
@@ -29,11 +29,16 @@ export async function runMcpServer(args: ServerArgs): Promise<RunningServer> {
   const engine: MemoryEngine = await openEngineForHost({ db: args.db, embedder: args.embedder });
   try {
     // The engine validates the id, so a bad --agent fails now instead of on every tool call.
-    await engine.memoryHead({ agentId: args.agentId });
+    if (args.agentId !== undefined) await engine.memoryHead({ agentId: args.agentId });
     await engine.start();
-    const options = { engine, agentId: args.agentId };
     if (args.http) {
-      const http = await startMcpHttpServer({ ...options, host: args.http.host, port: args.http.port });
+      const http = await startMcpHttpServer({
+        engine,
+        ...(args.agentId === undefined ? {} : { agentId: args.agentId }),
+        ...(args.requireToken === undefined ? {} : { requireToken: args.requireToken }),
+        host: args.http.host,
+        port: args.http.port,
+      });
       let stopping: Promise<void> | undefined;
       return {
         url: http.url,
@@ -44,7 +49,8 @@ export async function runMcpServer(args: ServerArgs): Promise<RunningServer> {
         },
       };
     }
-    const { closed } = await serveMcpStdio(options);
+    if (args.agentId === undefined) throw new MemoryError('INVALID_INPUT', 'give the agent scope with --agent');
+    const { closed } = await serveMcpStdio({ engine, agentId: args.agentId });
     return { closed, stop: () => engine.close() };
   } catch (error) {
     await engine.close();

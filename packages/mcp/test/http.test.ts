@@ -75,8 +75,10 @@ describe('memory-mcp over Streamable HTTP on 127.0.0.1', () => {
     expect(await status('/other', `127.0.0.1:${port}`)).toBe(404);
   });
 
-  it('listens on loopback only', async () => {
-    await expect(startMcpHttpServer({ engine, agentId: 'alice', host: '0.0.0.0', port: 0 })).rejects.toMatchObject({
+  it('listens on loopback only without tokens', async () => {
+    await expect(
+      startMcpHttpServer({ engine, agentId: 'alice', host: '0.0.0.0', port: 0, requireToken: false }),
+    ).rejects.toMatchObject({
       code: 'INVALID_CONFIG',
     });
   });

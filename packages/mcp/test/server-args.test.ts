@@ -26,6 +26,19 @@ describe('memory-mcp arguments', () => {
     });
   });
 
+  it('takes --require-token with --http, where --agent becomes optional; off loopback tokens are implied', () => {
+    expect(parseServerArgs(['--db', 'x', '--http', '8788', '--require-token'], {})).toEqual({
+      db: 'x',
+      embedder: 'none',
+      http: { host: '127.0.0.1', port: 8788 },
+      requireToken: true,
+    });
+    expect(parseServerArgs(['--db', 'x', '--http', '0.0.0.0:8788'], {})).toMatchObject({ requireToken: true });
+    expect(parseServerArgs(['--db', 'x', '--agent', 'a', '--http', '8788'], {})).not.toHaveProperty('requireToken');
+    expect(() => parseServerArgs(['--db', 'x', '--require-token'], {})).toThrow(/--http/);
+    expect(() => parseServerArgs(['--db', 'x', '--http', '8788'], {})).toThrow(/--agent/);
+  });
+
   it('refuses an unknown embedder, a missing scope and unknown flags', () => {
     expect(() => parseServerArgs(['--db', 'x', '--agent', 'a', '--embedder', 'gpt'], {})).toThrow(/--embedder/);
     expect(() => parseServerArgs(['--db', 'x'], {})).toThrow(/--agent/);

@@ -37,8 +37,8 @@ export function memoryView(m: Memory): Record<string, unknown> {
   };
 }
 
-/** remember, forget, modify, history: each a call of the engine in the server's agent scope. */
-export function registerMemoryTools(server: McpServer, engine: MemoryEngine, agentId: string): void {
+/** remember, forget, modify: each a call of the engine in the server's agent scope. */
+export function registerMemoryWriteTools(server: McpServer, engine: MemoryEngine, agentId: string): void {
   server.registerTool(
     'remember',
     {
@@ -113,7 +113,10 @@ export function registerMemoryTools(server: McpServer, engine: MemoryEngine, age
         return toolResult(`Updated ${memory.id}: ${memory.content}`, { memory: memoryView(memory) });
       }),
   );
+}
 
+/** history: a memory's audit trail, read in the server's agent scope. */
+export function registerHistoryTool(server: McpServer, engine: MemoryEngine, agentId: string): void {
   server.registerTool(
     'history',
     {
