@@ -298,7 +298,8 @@ function checkTargets(
  * target for hygiene operations), the targets (in scope, active, within caps, policies), then the
  * route: shadow mode, `risk: "review_required"` and an add that contradicts an active claim with
  * the same key become proposals. A reference to a row of another scope is answered like a missing
- * one; `report` hears about it (for the operators' log).
+ * one; `report` hears about it (for the operators' log). `reviewed` (a reviewer accepting a
+ * proposal) runs every check but routes nothing to review again: the review is what happened.
  */
 export function decideOperations(
   sql: SqlExecutor,
@@ -306,6 +307,7 @@ export function decideOperations(
   policy: MemoryConfig['dreaming'],
   operations: ReadonlyArray<{ readonly index: number; readonly operation: DreamingOperation }>,
   report?: CrossScopeReporter,
+  reviewed = false,
 ): OperationDecision[] {
   const batch: BatchState = {
     flagged: new Set(),
@@ -330,6 +332,7 @@ export function decideOperations(
     }
     const why = checkTargets(sql, agentId, operation, policy, batch);
     if (why) return reject(why);
+    if (reviewed) return { index, status: 'apply', operation };
     if (policy.shadowMode) return { index, status: 'proposal', route: 'shadow', operation };
     if (operation.risk === 'review_required') return { index, status: 'proposal', route: 'review_required', operation };
     const conflict = contradictedClaim(sql, operation);

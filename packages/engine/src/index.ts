@@ -26,7 +26,18 @@ export {
   resolveConfig,
   TransactionBoundaryError,
 } from '@memory/core';
-export type { ApplyContext, ApplyResult, DreamingOperation, MemoryHead, PassInput, PassResult } from '@memory/dreaming';
+export type {
+  AcceptProposalInput,
+  AcceptResult,
+  ApplyContext,
+  ApplyResult,
+  DreamingOperation,
+  MemoryHead,
+  PassInput,
+  PassResult,
+  RejectProposalInput,
+  RowChange,
+} from '@memory/dreaming';
 export type {
   AddDocumentInput,
   AppendInput,
@@ -86,13 +97,47 @@ export type {
   VectorSearchReport,
 } from '@memory/recall';
 export { formatRecall } from '@memory/recall';
-export type { ClaimAsOf, MemoryType, RecallTelemetryRow, VectorSupport } from '@memory/store';
+export type {
+  AspectView,
+  AttentionView,
+  ClaimAsOf,
+  ClaimView,
+  EntityView,
+  LinkView,
+  MemoryType,
+  RecallTelemetryRow,
+  RowImage,
+  RowKind,
+  VectorSupport,
+} from '@memory/store';
 export type { Abortable } from './abort.js';
 export type { HandlerRegistration } from './background.js';
 export { RESERVED_JOB_TYPES } from './background.js';
 export type { EngineDiagnostics } from './diagnostics.js';
 export type { ClaimsAsOfInput, DreamingApplyInput, EngineDreaming } from './dreaming.js';
+export type {
+  ListAttentionInput,
+  ListPassesInput,
+  ListProposalsInput,
+  PassDetail,
+  PassRef,
+  PassSummary,
+  Proposal,
+  ProposalRef,
+  ProvenanceEntry,
+  ProvenanceInput,
+} from './dreaming-review.js';
 export { createMemoryEngine } from './engine.js';
+export type {
+  Citation,
+  ClaimDetail,
+  EngineGraph,
+  EntityDetail,
+  EntityInput,
+  ListEntitiesInput,
+  Neighbourhood,
+  NeighbourhoodInput,
+} from './graph.js';
 export type { JobRef } from './jobs.js';
 export type {
   ForgetInput,
@@ -112,4 +157,5 @@ export type {
   MemoryEngine,
 } from './memory-engine.js';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';
+export type { Page } from './paging.js';
 export type { EngineTelemetry, TelemetryListInput, TelemetryPurgeInput } from './telemetry.js';

@@ -41,6 +41,7 @@ import type { Abortable } from './abort.js';
 import type { HandlerRegistration } from './background.js';
 import type { EngineDiagnostics } from './diagnostics.js';
 import type { EngineDreaming } from './dreaming.js';
+import type { EngineGraph } from './graph.js';
 import type { JobRef } from './jobs.js';
 import type {
   ForgetInput,
@@ -177,6 +178,8 @@ export interface MemoryEngine extends AsyncDisposable {
   recall(input: RecallInput & Abortable): Promise<RecallResponse>;
   readonly telemetry: EngineTelemetry;
   readonly dreaming: EngineDreaming;
+  /** The agent's knowledge graph as Dreaming wrote it, read-only. */
+  readonly graph: EngineGraph;
   /**
    * The agent's MEMORY.md head: a short curated summary a content pass maintains, every entry
    * backed by an exact quote. Undefined until a pass writes one; the host decides whether to write

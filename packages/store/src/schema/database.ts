@@ -25,6 +25,7 @@ import type { SchemaMigrationsAuditTable, SchemaMigrationsTable } from './migrat
 import type {
   DreamingAttentionTable,
   DreamingProvenanceTable,
+  DreamingRevertsTable,
   OntologyContradictionsTable,
   OntologyProposalsTable,
 } from './ontology.js';
@@ -84,6 +85,7 @@ export interface DatabaseSchema {
   memory_jobs_archive: MemoryJobsArchiveTable;
   dreaming_attention: DreamingAttentionTable;
   dreaming_provenance: DreamingProvenanceTable;
+  dreaming_reverts: DreamingRevertsTable;
   ontology_proposals: OntologyProposalsTable;
   ontology_contradictions: OntologyContradictionsTable;
   dreaming_state: DreamingStateTable;
@@ -139,6 +141,7 @@ const TABLES: { readonly [Name in TableName]: true } = {
   memory_jobs_archive: true,
   dreaming_attention: true,
   dreaming_provenance: true,
+  dreaming_reverts: true,
   ontology_proposals: true,
   ontology_contradictions: true,
   dreaming_state: true,
