@@ -15,6 +15,8 @@ export {
 } from './operations.js';
 export type { PassInput, PassResult } from './pass.js';
 export { runDreamingPass } from './pass.js';
+export type { RevertAction, RevertConflict, RevertInput, RevertResult, RevertRow } from './revert.js';
+export { revertPass } from './revert.js';
 export type { AcceptProposalInput, AcceptResult, RejectProposalInput } from './review.js';
 export { acceptProposal, rejectProposal } from './review.js';
 export { RUNBOOK_VERSION } from './runbook.js';

@@ -1,10 +1,12 @@
-import { agentIdSchema, parseInput } from '@memory/core';
+import { agentIdSchema, MemoryError, parseInput } from '@memory/core';
 import {
   type AcceptResult,
   acceptProposal,
   type DreamingOperation,
+  type RevertResult,
   type RowChange,
   rejectProposal,
+  revertPass,
 } from '@memory/dreaming';
 import { embedStoredMemories } from '@memory/ingest';
 import {
@@ -319,4 +321,24 @@ export async function accept(ctx: EngineContext, input: unknown): Promise<Accept
 /** Rejects a proposal with a reason. */
 export function reject(ctx: EngineContext, input: unknown): { proposalId: string } {
   return rejectProposal(ctx.store, input);
+}
+
+/** Previews or applies a pass's revert; memories whose content came back get vectors afterwards. */
+export async function revert(ctx: EngineContext, input: unknown): Promise<RevertResult> {
+  let result: RevertResult;
+  try {
+    result = revertPass(ctx.store, ctx.config, input, ctx.memoryWrites);
+  } catch (error) {
+    // A row that cannot go back because another took its place (a unique name) is a conflict too.
+    const code = (error as MemoryError | undefined)?.details?.sqliteCode;
+    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'))
+      throw new MemoryError('CONFLICT', 'the revert clashes with rows written since the pass; nothing was changed', {
+        cause: error,
+        details: { sqliteCode: code },
+      });
+    throw error;
+  }
+  if (result.memoryIds.length > 0)
+    await embedStoredMemories(ctx.writer, (input as { agentId: string }).agentId, result.memoryIds);
+  return result;
 }

@@ -18,6 +18,8 @@ import {
   type PassInput,
   type PassResult,
   type RejectProposalInput,
+  type RevertInput,
+  type RevertResult,
   readMemoryHead,
   runDreamingPass,
   writtenMemoryIds,
@@ -94,6 +96,13 @@ export interface EngineDreaming {
     /** Rejects a pending proposal; the reason is kept with the reviewer and the time. */
     reject(input: RejectProposalInput): Promise<{ proposalId: string }>;
   };
+  /**
+   * Takes back everything a pass wrote, newest first, as one audited operation: rows it created are
+   * deleted (memories forgotten), rows it changed are restored as its provenance recorded them. A
+   * preview unless `apply: true`; a row changed since the pass is a conflict and the revert is
+   * refused (`CONFLICT`) until it is resolved.
+   */
+  revert(input: RevertInput): Promise<RevertResult>;
   /**
    * Runs one Dreaming pass for an agent now (needs an `llm`): the mode is chosen from the work
    * unless given; everything it does is recorded. With `dreaming.enabled`, the engine's schedule

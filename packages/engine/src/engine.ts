@@ -12,6 +12,7 @@ import {
   listProposalPage,
   provenance,
   reject,
+  revert,
 } from './dreaming-review.js';
 import { type EngineGraph, entities, entity, claimsAt as graphClaimsAt, neighbourhood } from './graph.js';
 import { enqueueHostJob, getJob } from './jobs.js';
@@ -74,6 +75,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
         accept: (input) => call(ctx, () => accept(ctx, input)),
         reject: (input) => call(ctx, () => reject(ctx, input)),
       }),
+      revert: (input) => call(ctx, () => revert(ctx, input)),
     } satisfies EngineDreaming),
     graph: Object.freeze({
       entities: (input) => call(ctx, () => entities(ctx, input)),

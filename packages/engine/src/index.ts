@@ -36,6 +36,11 @@ export type {
   PassInput,
   PassResult,
   RejectProposalInput,
+  RevertAction,
+  RevertConflict,
+  RevertInput,
+  RevertResult,
+  RevertRow,
   RowChange,
 } from '@memory/dreaming';
 export type {

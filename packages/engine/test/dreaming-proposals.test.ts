@@ -95,6 +95,9 @@ describe('dreaming.proposals', () => {
     await expect(
       engine.dreaming.proposals.reject({ agentId: 'a', proposalId: id, reason: 'late' }),
     ).rejects.toMatchObject({ code: 'CONFLICT' });
+    // The accepted operation belongs to its pass: reverting p1 takes it back.
+    const revert = await engine.dreaming.revert({ agentId: 'a', passId: 'p1' });
+    expect(revert.operations.map((o) => o.operation)).toEqual(['remember_memory']);
   });
 
   it('refuses to accept a proposal whose evidence memory was forgotten since, and it stays pending until rejected', async () => {
