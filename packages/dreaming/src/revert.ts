@@ -16,6 +16,7 @@ import {
   type RowKind,
   type RowRef,
   readRowImage,
+  recountEntityMentions,
   recoverMemoryRecord,
   restoreRowImage,
   type SqlExecutor,
@@ -93,7 +94,18 @@ const PARENT_ORDER: readonly RowKind[] = [
 const DAY_MS = 86_400_000;
 
 const keyOf = (kind: RowKind, key: readonly string[]): string => `${kind}\u0000${key.join('\u0000')}`;
-const same = (a: RowImage | null, b: RowImage | null): boolean => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Whether a row is as the pass left it. An entity's mention count is derived from mention rows,
+ * which any later memory write changes: it is left out (and recounted after a revert).
+ */
+function same(kind: RowKind, a: RowImage | null, b: RowImage | null): boolean {
+  const shown = (image: RowImage | null) => {
+    if (kind !== 'entity' || image === null) return image;
+    const { mentions: _derived, ...rest } = image;
+    return rest;
+  };
+  return JSON.stringify(shown(a)) === JSON.stringify(shown(b));
+}
 
 interface RowPlan {
   readonly kind: RowKind;
@@ -140,7 +152,7 @@ function planRevert(
     const current = readRowImage(sql, ref);
     const conflict = (reason: string) => conflicts.push({ kind: plan.kind, key: plan.key, seq: plan.seq, reason });
     // Mentions are derived from memories: a forgotten memory took its mentions, which is fine.
-    if (plan.kind !== 'mention' && !same(current, plan.last))
+    if (plan.kind !== 'mention' && !same(plan.kind, current, plan.last))
       conflict(`${plan.kind} ${plan.key.join('/')} changed after the pass wrote it; revert the later change first`);
     if (plan.kind === 'memory') {
       const action = memoryAction(plan);
@@ -231,6 +243,10 @@ function applyRows(
     }
     restoreRowImage(sql, row, row.restoreTo);
   }
+  recountEntityMentions(
+    sql,
+    restores.filter((r) => r.kind === 'entity').map((r) => r.key[0] ?? ''),
+  );
   const live: string[] = [];
   for (const row of rows) {
     const id = row.key[0] ?? '';

@@ -295,6 +295,33 @@ describe('dreaming.revert', () => {
     ]);
   });
 
+  it('is not blocked by memories written since that mention a merged entity; mention counts follow the rows', async () => {
+    const { db, engine, clock, dup, atlas, note } = await world();
+    clock.advance(1000); // the merge stamps the target's updated_at: its row is one the merge wrote
+    const merged = await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'merge',
+      operations: [
+        { operation: 'flag', payload: { kind: 'hygiene', subjectRef: `entity:${dup}`, details: 'duplicate' } },
+        { operation: 'merge_entities', payload: { sourceEntityId: dup, targetEntityId: atlas } },
+      ],
+    });
+    expect(merged.rejected).toEqual([]);
+    // The host keeps writing: a new memory mentions the merged entity (by the alias the merge added).
+    const later = await engine.remember({ agentId: 'a', content: 'Project Atlas budget was approved on Monday.' });
+    const result = await engine.dreaming.revert({ agentId: 'a', passId: 'merge', apply: true });
+    expect(result.conflicts).toEqual([]);
+    const mentions = (id: string) =>
+      db.prepare('SELECT memory_id FROM memory_entity_mentions WHERE entity_id = ? ORDER BY memory_id').all(id);
+    const counted = (id: string) => db.prepare('SELECT status, mentions FROM entities WHERE id = ?').get(id);
+    expect(mentions(dup)).toEqual([{ memory_id: note }]);
+    expect(counted(dup)).toEqual({ status: 'active', mentions: 1 });
+    expect(mentions(atlas)).toEqual(
+      [{ memory_id: note }, { memory_id: later.id }].sort((a, b) => (a.memory_id < b.memory_id ? -1 : 1)),
+    );
+    expect(counted(atlas)).toEqual({ status: 'active', mentions: 2 });
+  });
+
   it('answers another agent’s pass, and an unknown one, as missing', async () => {
     const { engine } = await world();
     await expect(engine.dreaming.revert({ agentId: 'b', passId: 'setup' })).rejects.toMatchObject({

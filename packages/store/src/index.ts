@@ -215,6 +215,7 @@ export {
   entityMergeFootprint,
   openAttentionAbout,
   readRowImage,
+  recountEntityMentions,
   restoreRowImage,
 } from './repositories/row-images.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';

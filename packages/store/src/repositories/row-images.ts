@@ -184,3 +184,15 @@ export function dependentGraphRows(sql: SqlExecutor, ref: RowRef): RowRef[] {
   }
   return [];
 }
+
+/** Sets each entity's mention count from its mention rows (the count is derived from them). */
+export function recountEntityMentions(sql: SqlExecutor, entityIds: readonly string[]): void {
+  if (entityIds.length === 0) return;
+  sql.run(
+    raw(
+      `UPDATE entities SET mentions = (SELECT count(*) FROM memory_entity_mentions AS m WHERE m.entity_id = entities.id)
+       WHERE id IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(entityIds),
+    ),
+  );
+}
