@@ -322,6 +322,55 @@ describe('dreaming.revert', () => {
     expect(counted(atlas)).toEqual({ status: 'active', mentions: 2 });
   });
 
+  it('recovers memories a pass archived and reopens the attention its hygiene resolved', async () => {
+    const { db, engine, vendor, note } = await world();
+    const flagged = await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'flagging',
+      operations: [
+        { operation: 'flag', payload: { kind: 'hygiene', subjectRef: `entity:${vendor}`, details: 'unused' } },
+      ],
+    });
+    const attentionId = flagged.applied[0]?.targetId ?? '';
+    const hygiene = await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'hygiene',
+      operations: [
+        {
+          operation: 'archive_entity',
+          payload: { entityId: vendor },
+          evidence: [{ sourceRef: `attention:${attentionId}`, quote: '' }],
+        },
+        { operation: 'flag', payload: { kind: 'review_due', subjectRef: `memory:${note}`, details: 'outdated' } },
+        { operation: 'archive_memory', payload: { memoryId: note } },
+      ],
+    });
+    expect(hygiene.rejected).toEqual([]);
+    expect(await engine.getMemory({ agentId: 'a', id: note })).toBeUndefined();
+    expect((await engine.dreaming.attention({ agentId: 'a' })).items).toEqual([]);
+
+    const preview = await engine.dreaming.revert({ agentId: 'a', passId: 'hygiene' });
+    expect(preview.rows.map((r) => `${r.kind}:${r.action}`).sort()).toEqual([
+      'attention:delete',
+      'attention:restore',
+      'entity:restore',
+      'memory:recover_memory',
+    ]);
+    await engine.dreaming.revert({ agentId: 'a', passId: 'hygiene', apply: true });
+    expect(await engine.getMemory({ agentId: 'a', id: note })).toMatchObject({
+      content: 'Project Atlas launches in February, says the plan.',
+    });
+    expect(db.prepare('SELECT status FROM entities WHERE id = ?').get(vendor)).toEqual({ status: 'active' });
+    expect((await engine.dreaming.attention({ agentId: 'a' })).items).toEqual([
+      expect.objectContaining({ id: attentionId, resolvedAt: null, resolution: null }),
+    ]);
+    expect((await engine.history({ agentId: 'a', id: note })).map((h) => h.event)).toEqual([
+      'created',
+      'deleted',
+      'recovered',
+    ]);
+  });
+
   it('answers another agent’s pass, and an unknown one, as missing', async () => {
     const { engine } = await world();
     await expect(engine.dreaming.revert({ agentId: 'b', passId: 'setup' })).rejects.toMatchObject({
