@@ -14,6 +14,7 @@ import {
   reject,
   revert,
 } from './dreaming-review.js';
+import { embeddingMap } from './embedding-map.js';
 import { type EngineGraph, entities, entity, claimsAt as graphClaimsAt, neighbourhood } from './graph.js';
 import { enqueueHostJob, getJob } from './jobs.js';
 import { forget, history, modify, readMemory, recallMemories, recover, rememberAll, rememberOne } from './memories.js';
@@ -77,6 +78,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       }),
       revert: (input) => call(ctx, () => revert(ctx, input)),
     } satisfies EngineDreaming),
+    embeddingMap: (input) => call(ctx, () => embeddingMap(ctx, input)),
     graph: Object.freeze({
       entities: (input) => call(ctx, () => entities(ctx, input)),
       entity: (input) => call(ctx, () => entity(ctx, input)),

@@ -132,6 +132,7 @@ export type {
   ProvenanceEntry,
   ProvenanceInput,
 } from './dreaming-review.js';
+export type { EmbeddingMap, EmbeddingMapInput, MapPoint } from './embedding-map.js';
 export { createMemoryEngine } from './engine.js';
 export type {
   Citation,

@@ -178,6 +178,14 @@ export {
   memoriesWithoutVector,
   recordEmbeddingFailure,
 } from './repositories/missing-vectors.js';
+// --- end of the review block
+export {
+  findProjection,
+  memoryMapLabels,
+  newestMemoryVectors,
+  projectionSignature,
+  saveProjection,
+} from './repositories/projections.js';
 export type { OpenContradiction, ProposalView } from './repositories/proposals.js';
 export {
   decideProposal,
@@ -263,4 +271,3 @@ export type { VectorSearch } from './vector-index/search.js';
 export { searchMemoryVectors, searchMemoryVectorsInSlices } from './vector-index/search.js';
 export type { VectorUpkeepOptions, VectorUpkeepReport } from './vector-index/upkeep.js';
 export { runVectorUpkeep, vectorUpkeepDue } from './vector-index/upkeep.js';
-// --- end of the review block

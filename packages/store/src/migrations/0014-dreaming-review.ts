@@ -3,7 +3,7 @@ import type { Migration } from './migration.js';
 // The review side of Dreaming: every applied operation keeps the images of every row it wrote
 // (before and after), so a pass can be reverted row by row; proposals record who decided them and
 // why; a revert is recorded once, and the provenance rows it took back point at it. Reads page the
-// passes, provenance and proposals of one agent by index.
+// passes, provenance and proposals of one agent by index. The embedding map's projection is cached.
 export const dreamingReview: Migration = {
   version: 14,
   name: 'dreaming-review',
@@ -32,5 +32,17 @@ export const dreamingReview: Migration = {
       created_at INTEGER NOT NULL
     )`,
     `CREATE INDEX IF NOT EXISTS dreaming_reverts_pass ON dreaming_reverts (agent_id, pass_id)`,
+    // The inspector's embedding map: a 2-D projection per agent and embedder model, replaced when
+    // the vectors it was computed from change (signature: their count, newest row and the limit).
+    `CREATE TABLE IF NOT EXISTS embedding_projections (
+      agent_id TEXT NOT NULL,
+      model TEXT NOT NULL,
+      signature TEXT NOT NULL,
+      point_count INTEGER NOT NULL,
+      result_json TEXT NOT NULL,
+      computed_ms REAL NOT NULL,
+      cached_at INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, model)
+    )`,
   ],
 };

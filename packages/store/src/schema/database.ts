@@ -32,6 +32,7 @@ import type {
 import type { MemoryJobsArchiveTable, MemoryJobsTable } from './queue.js';
 import type {
   EmbeddingFailuresTable,
+  EmbeddingProjectionsTable,
   EmbeddingsTable,
   MemoryHintsTable,
   RecallTelemetryTable,
@@ -86,6 +87,7 @@ export interface DatabaseSchema {
   dreaming_attention: DreamingAttentionTable;
   dreaming_provenance: DreamingProvenanceTable;
   dreaming_reverts: DreamingRevertsTable;
+  embedding_projections: EmbeddingProjectionsTable;
   ontology_proposals: OntologyProposalsTable;
   ontology_contradictions: OntologyContradictionsTable;
   dreaming_state: DreamingStateTable;
@@ -142,6 +144,7 @@ const TABLES: { readonly [Name in TableName]: true } = {
   dreaming_attention: true,
   dreaming_provenance: true,
   dreaming_reverts: true,
+  embedding_projections: true,
   ontology_proposals: true,
   ontology_contradictions: true,
   dreaming_state: true,

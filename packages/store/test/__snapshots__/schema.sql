@@ -348,6 +348,18 @@ CREATE TABLE embedding_failures (
       PRIMARY KEY (memory_id, model)
     );
 
+-- table embedding_projections
+CREATE TABLE embedding_projections (
+      agent_id TEXT NOT NULL,
+      model TEXT NOT NULL,
+      signature TEXT NOT NULL,
+      point_count INTEGER NOT NULL,
+      result_json TEXT NOT NULL,
+      computed_ms REAL NOT NULL,
+      cached_at INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, model)
+    );
+
 -- table embeddings
 CREATE TABLE embeddings (
     seq INTEGER PRIMARY KEY,
