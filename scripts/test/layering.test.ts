@@ -14,6 +14,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   dreaming: ['core', 'store', 'queue', 'recall'],
   engine: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'providers'],
   providers: ['core'],
+  // A surface over the engine (ARCHITECTURE §3); the providers give its command an offline embedder.
+  inspector: ['engine', 'providers'],
 };
 
 const root = join(import.meta.dirname, '..', '..');
