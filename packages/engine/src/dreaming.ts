@@ -36,15 +36,13 @@ import type {
   AttentionView,
   ListAttentionInput,
   ListPassesInput,
-  ListProposalsInput,
   PassDetail,
   PassRef,
   PassSummary,
-  Proposal,
-  ProposalRef,
   ProvenanceEntry,
   ProvenanceInput,
-} from './dreaming-review.js';
+} from './dreaming-reads.js';
+import type { ListProposalsInput, Proposal, ProposalRef } from './dreaming-steering.js';
 import { claimsAt as graphClaimsAt } from './graph.js';
 import type { Page } from './paging.js';
 

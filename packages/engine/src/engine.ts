@@ -3,17 +3,8 @@ import { takeSignal } from './abort.js';
 import { assertOpen, call, closeEngine, type EngineContext } from './context.js';
 import { diagnostics } from './diagnostics.js';
 import { applyOperations, claimsAt, type EngineDreaming, memoryHead, runPass } from './dreaming.js';
-import {
-  accept,
-  attention,
-  getPass,
-  getProposal,
-  listPasses,
-  listProposalPage,
-  provenance,
-  reject,
-  revert,
-} from './dreaming-review.js';
+import { attention, getPass, listPasses, provenance } from './dreaming-reads.js';
+import { accept, getProposal, listProposalPage, reject, revert } from './dreaming-steering.js';
 import { embeddingMap } from './embedding-map.js';
 import { type EngineGraph, entities, entity, claimsAt as graphClaimsAt, neighbourhood } from './graph.js';
 import { enqueueHostJob, getJob } from './jobs.js';

@@ -123,15 +123,13 @@ export type { ClaimsAsOfInput, DreamingApplyInput, EngineDreaming } from './drea
 export type {
   ListAttentionInput,
   ListPassesInput,
-  ListProposalsInput,
   PassDetail,
   PassRef,
   PassSummary,
-  Proposal,
-  ProposalRef,
   ProvenanceEntry,
   ProvenanceInput,
-} from './dreaming-review.js';
+} from './dreaming-reads.js';
+export type { ListProposalsInput, Proposal, ProposalRef } from './dreaming-steering.js';
 export type { EmbeddingMap, EmbeddingMapInput, MapPoint } from './embedding-map.js';
 export { createMemoryEngine } from './engine.js';
 export type {
