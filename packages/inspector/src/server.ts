@@ -132,7 +132,13 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     }
     const canWrite = sameSecret(cookie(request, COOKIE), writeToken);
     const ctx: PageContext = { engine, agentId, canWrite, query: url.searchParams };
-    const path = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    let path: string[];
+    try {
+      path = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      // A malformed escape names nothing here.
+      return send(response, 404, page({ title: 'Not found', agentId, canWrite, body: html`<p>Nothing here.</p>` }));
+    }
     let handler = route(ctx, method, path);
     if (method === 'POST' && path[0] === 'proposals' && path[1] && (path[2] === 'accept' || path[2] === 'reject')) {
       // Writes need the token's cookie (SameSite=Strict) and, when the browser says where the form

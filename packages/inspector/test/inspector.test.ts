@@ -65,6 +65,8 @@ describe('the inspector over HTTP', () => {
     expect(map.text.match(/data-testid="map-point"/g)?.length).toBe(19);
     expect(map.text).toContain('preference');
     expect((await get(readOnly, '/nowhere')).status).toBe(404);
+    expect((await get(readOnly, '/memories/%E0%A4%A')).status).toBe(404);
+    expect((await get(readOnly, '/', { method: 'DELETE' })).status).toBe(405);
   });
 
   it('is read-only without the token: no forms, and writes are refused', async () => {
