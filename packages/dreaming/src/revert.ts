@@ -155,6 +155,8 @@ function planRevert(
     if (plan.kind !== 'mention' && !same(plan.kind, current, plan.last))
       conflict(`${plan.kind} ${plan.key.join('/')} changed after the pass wrote it; revert the later change first`);
     if (plan.kind === 'memory') {
+      // Created and archived by the pass: it is already as good as absent (forgotten, recoverable).
+      if (plan.first === null && (plan.last as { is_deleted?: number } | null)?.is_deleted === 1) continue;
       const action = memoryAction(plan);
       if (!action) conflict(`memory ${plan.key[0]}: this change cannot be taken back`);
       const before = plan.first as { content_hash?: string; id?: string } | null;

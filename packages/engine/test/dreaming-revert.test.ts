@@ -369,6 +369,32 @@ describe('dreaming.revert', () => {
       'deleted',
       'recovered',
     ]);
+
+    // A memory the pass created and archived itself is left forgotten: nothing to take back.
+    const both = await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'both',
+      operations: [
+        {
+          operation: 'remember_memory',
+          payload: { content: 'The launch review happens on Fridays.', type: 'fact' },
+          evidence: [{ sourceRef: 'transcript:chat-1', quote: 'The launch review is on Friday' }],
+        },
+      ],
+    });
+    const made = both.applied[0]?.targetId ?? '';
+    await engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'both',
+      operations: [
+        { operation: 'flag', payload: { kind: 'review_due', subjectRef: `memory:${made}`, details: 'duplicate' } },
+        { operation: 'archive_memory', payload: { memoryId: made } },
+      ],
+    });
+    const undo = await engine.dreaming.revert({ agentId: 'a', passId: 'both', apply: true });
+    expect(undo.conflicts).toEqual([]);
+    expect(undo.rows.filter((r) => r.kind === 'memory')).toEqual([]);
+    expect(await engine.getMemory({ agentId: 'a', id: made })).toBeUndefined();
   });
 
   it('answers another agent’s pass, and an unknown one, as missing', async () => {
