@@ -259,7 +259,11 @@ function applyRows(
       changeMemory(sql, deps, { agentId, id, content: prepareContent(content), audit }, now);
       live.push(id);
     } else if (row.action === 'recover_memory') {
-      recoverMemoryRecord(sql, deps, { agentId, id, windowMs, audit }, now);
+      const recovered = recoverMemoryRecord(sql, deps, { agentId, id, windowMs, audit }, now);
+      // The pass may have rewritten the memory before archiving it: its content comes back too.
+      const content = (row.restoreTo as { content: string }).content;
+      if (recovered.content !== content)
+        changeMemory(sql, deps, { agentId, id, content: prepareContent(content), audit }, now);
       live.push(id);
     }
   }
