@@ -223,6 +223,45 @@ describe('dreaming.proposals', () => {
     });
   });
 
+  it('accepts a shadow-mode hygiene operation once the attention its batch flagged is open', async () => {
+    const { db, engine, tea } = await world({ shadowMode: false });
+    const created = await engine.dreaming.apply({
+      agentId: 'a',
+      operations: [
+        {
+          operation: 'create_entity',
+          payload: { name: 'Green Tea' },
+          evidence: [{ sourceRef: `memory:${tea}`, quote: 'drinks green tea' }],
+        },
+      ],
+    });
+    const entityId = created.applied[0]?.targetId ?? '';
+    const shadow = await createTestEngine({
+      database: { database: db },
+      config: { dreaming: { shadowMode: true }, hints: { enabled: false } },
+    });
+    const proposed = await shadow.engine.dreaming.apply({
+      agentId: 'a',
+      passId: 'hygiene',
+      operations: [
+        { operation: 'flag', payload: { kind: 'hygiene', subjectRef: `entity:${entityId}`, details: 'unused' } },
+        { operation: 'archive_entity', payload: { entityId } },
+      ],
+    });
+    const [flag, archive] = proposed.proposals.map((p) => p.id) as [string, string];
+    // Alone, the archive has no attention behind it.
+    await expect(engine.dreaming.proposals.accept({ agentId: 'a', proposalId: archive })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { reason: expect.stringMatching(/attention/) },
+    });
+    await engine.dreaming.proposals.accept({ agentId: 'a', proposalId: flag });
+    await engine.dreaming.proposals.accept({ agentId: 'a', proposalId: archive });
+    expect(db.prepare('SELECT status FROM entities WHERE id = ?').get(entityId)).toEqual({ status: 'archived' });
+    expect((await engine.dreaming.attention({ agentId: 'a', state: 'resolved' })).items).toEqual([
+      expect.objectContaining({ subjectRef: `entity:${entityId}`, resolution: 'resolved' }),
+    ]);
+  });
+
   it('refuses decisions while mutations are frozen', async () => {
     const { engine, tea } = await world();
     const proposed = await engine.dreaming.apply({
