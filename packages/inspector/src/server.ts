@@ -8,7 +8,7 @@ import { entitiesPage, entityPage } from './pages/graph.js';
 import { healthPage } from './pages/health.js';
 import { mapPage } from './pages/map.js';
 import { memoryPage } from './pages/memory.js';
-import { passesPage, passPage } from './pages/passes.js';
+import { passesPage, passPage, revertPass } from './pages/passes.js';
 import { decideProposal, proposalsPage } from './pages/proposals.js';
 import { searchPage } from './pages/search.js';
 
@@ -140,16 +140,24 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       return send(response, 404, page({ title: 'Not found', agentId, canWrite, body: html`<p>Nothing here.</p>` }));
     }
     let handler = route(ctx, method, path);
-    if (method === 'POST' && path[0] === 'proposals' && path[1] && (path[2] === 'accept' || path[2] === 'reject')) {
-      // Writes need the token's cookie (SameSite=Strict) and, when the browser says where the form
+    const write =
+      method === 'POST' &&
+      path[1] !== undefined &&
+      ((path[0] === 'proposals' && (path[2] === 'accept' || path[2] === 'reject')) ||
+        (path[0] === 'passes' && path[2] === 'revert'));
+    if (write) {
+      // Writes (proposal decisions, reverts) need the token's cookie (SameSite=Strict) and, when the browser says where the form
       // came from, this inspector.
       const origin = request.headers.origin;
       if (!canWrite || (origin !== undefined && origin !== `http://${request.headers.host}`))
         return send(response, 403, page403(agentId));
       const id = path[1] ?? '';
-      const decision = path[2] === 'accept' ? 'accept' : 'reject';
       const form = await readForm(request);
-      handler = () => decideProposal(ctx, id, decision, form);
+      if (path[0] === 'passes') handler = () => revertPass(ctx, id, form);
+      else {
+        const decision = path[2] === 'accept' ? 'accept' : 'reject';
+        handler = () => decideProposal(ctx, id, decision, form);
+      }
     }
     if (!handler)
       return send(

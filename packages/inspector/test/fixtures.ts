@@ -4,6 +4,7 @@ import {
   createMemoryEngine,
   createSequentialIds,
   type EmbeddingProvider,
+  type LlmProvider,
   type MemoryEngine,
 } from '@memory/engine';
 
@@ -58,7 +59,36 @@ const TOPICS: Record<string, { type: 'fact' | 'preference' | 'decision'; lines: 
  * shadow-mode proposal. Another agent has a memory too.
  */
 export async function seededEngine(): Promise<{ engine: MemoryEngine; ids: Record<string, string> }> {
+  // One scripted Dreaming pass: read the evidence, create an entity quoting it, finish.
+  let turn = 0;
+  const llm: LlmProvider = {
+    async generate() {
+      turn++;
+      if (turn === 1) return { text: '', toolCalls: [{ id: 't1', name: 'next_evidence', arguments: '{}' }] };
+      if (turn === 2)
+        return {
+          text: '',
+          toolCalls: [
+            {
+              id: 't2',
+              name: 'apply_operations',
+              arguments: JSON.stringify({
+                operations: [
+                  {
+                    operation: 'create_entity',
+                    payload: { name: 'Fornax Team', entityType: 'team' },
+                    evidence: [{ sourceRef: 'transcript:standup', quote: 'the Fornax team owns billing' }],
+                  },
+                ],
+              }),
+            },
+          ],
+        };
+      return { text: 'Created the Fornax team.' };
+    },
+  };
   const engine = await createMemoryEngine({
+    llm,
     database: { path: ':memory:' },
     clock: createManualClock(Date.UTC(2026, 0, 1)),
     ids: createSequentialIds('id'),
@@ -151,6 +181,14 @@ export async function seededEngine(): Promise<{ engine: MemoryEngine; ids: Recor
       },
     ],
   });
+  await engine.transcripts.append({
+    agentId: 'bot',
+    sessionKey: 'standup',
+    turns: [{ role: 'user', content: 'Reminder: the Fornax team owns billing now.' }],
+  });
+  await engine.transcripts.complete({ agentId: 'bot', sessionKey: 'standup' });
+  const pass = await engine.dreaming.runPass({ agentId: 'bot', mode: 'incremental' });
+  ids.pass = pass.passId;
   const queue = await engine.dreaming.proposals.list({ agentId: 'bot' });
   ids.proposal = queue.items[0]?.id ?? '';
   ids.proposal2 = queue.items[1]?.id ?? '';

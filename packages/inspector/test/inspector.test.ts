@@ -57,7 +57,15 @@ describe('the inspector over HTTP', () => {
     expect(entity.text).toMatch(/Renews in March<\/td><td>superseded/);
     expect(entity.text).toContain('<svg role="img" aria-label="entities linked to this one"');
     expect(entity.text).toContain('Dana');
-    expect((await get(readOnly, '/passes')).status).toBe(200);
+    const passes = await get(readOnly, '/passes');
+    expect(passes.text).toContain(`/passes/${seeded.ids.pass}`);
+    const pass = await get(readOnly, `/passes/${seeded.ids.pass}`);
+    expect(pass.text).toContain('next_evidence');
+    expect(pass.text).toContain('apply_operations');
+    expect(pass.text).toContain('Created the Fornax team.');
+    // The revert preview is read-only; the form needs the token.
+    expect(pass.text).toContain('Reverting takes back 1 operations: entity delete ×1');
+    expect(pass.text).not.toContain('/revert"');
     expect((await get(readOnly, '/passes/nope')).status).toBe(404);
     const health = await get(readOnly, '/health');
     expect(health.text).toContain('words-test');
@@ -125,6 +133,18 @@ describe('the inspector over HTTP', () => {
     expect(
       await seeded.engine.dreaming.proposals.get({ agentId: 'bot', proposalId: seeded.ids.proposal2 ?? '' }),
     ).toMatchObject({ status: 'rejected', decisionReason: 'they use the portal' });
+    // Reverting the pass from its page.
+    const passPage = await get(writable, `/passes/${seeded.ids.pass}`, { headers: { cookie } });
+    expect(passPage.text).toContain(`action="/passes/${seeded.ids.pass}/revert"`);
+    const reverted = await get(writable, `/passes/${seeded.ids.pass}/revert`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ reason: 'wrong team' }).toString(),
+    });
+    expect(said(reverted.headers.get('location'), 'notice')).toBe('Reverted: 1 operations, 1 rows restored.');
+    expect((await seeded.engine.graph.entities({ agentId: 'bot', query: 'fornax' })).items).toEqual([]);
+    const after = await get(writable, `/passes/${seeded.ids.pass}`, { headers: { cookie } });
+    expect(after.text).toMatch(/was already reverted/);
     const shown = await get(writable, `/proposals?${new URLSearchParams({ error: '<b>x</b>' }).toString()}`, {
       headers: { cookie },
     });
