@@ -53,9 +53,9 @@ const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fafafa}
 header{background:#1f2d3d;color:#fff;padding:.6rem 1rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
 header a{color:#dfe8f2;text-decoration:none}header a:hover,header a:focus{text-decoration:underline}
-header strong{margin-right:1rem}main{padding:1rem;max-width:72rem}
+header strong{margin-right:1rem}header .muted{color:#c9d4df}main{padding:1rem;max-width:72rem}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #d8dde3;padding:.3rem .5rem;text-align:left;vertical-align:top}
-th{background:#eef1f4}code,pre{font:13px ui-monospace,monospace}pre{white-space:pre-wrap;background:#fff;border:1px solid #d8dde3;padding:.5rem;max-height:20rem;overflow:auto}
+th{background:#eef1f4}code,pre{font:13px ui-monospace,monospace}pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#fff;border:1px solid #d8dde3;padding:.5rem;max-height:20rem;overflow:auto}
 .tag{display:inline-block;padding:0 .4rem;border-radius:.6rem;background:#e4ebf3;font-size:12px}
 .muted{color:#5b6570}.error{color:#a4161a}.ok{color:#1b6e20}
 form.inline{display:inline}input,button,select{font:inherit}button{cursor:pointer}

@@ -66,6 +66,13 @@ describe('the inspector over HTTP', () => {
     // The revert preview is read-only; the form needs the token.
     expect(pass.text).toContain('Reverting takes back 1 operations: entity delete ×1');
     expect(pass.text).not.toContain('/revert"');
+    // A pass id used through dreaming.apply has no pass record, but its operations can be reverted.
+    const applied = await get(readOnly, '/passes/seed');
+    expect(applied.status).toBe(200);
+    expect(applied.text).toContain('No pass record');
+    expect(applied.text).toMatch(/Reverting takes back 6 operations: claim delete ×2, link delete ×1, aspect delete ×1, entity delete ×2/);
+    // One that only proposed wrote nothing: there is nothing to show.
+    expect((await get(readOnly, '/passes/seed-2')).status).toBe(404);
     expect((await get(readOnly, '/passes/nope')).status).toBe(404);
     const health = await get(readOnly, '/health');
     expect(health.text).toContain('words-test');

@@ -69,15 +69,32 @@ export async function revertPass(ctx: PageContext, passId: string, form: URLSear
 /** One pass: its record, the evidence it was offered, and every tool call in order. */
 export async function passPage(ctx: PageContext, id: string): Promise<PageResult> {
   const pass = await ctx.engine.dreaming.passes.get({ agentId: ctx.agentId, passId: id });
-  if (!pass) return pageOf('Not found', html`<p>No pass ${id} for this agent.</p>`, 404);
   const notice = ctx.query.get('notice');
   const error = ctx.query.get('error');
+  const said = html`${notice ? html`<p role="status" class="ok">${notice}</p>` : ''}${error ? html`<p role="alert" class="error">${error}</p>` : ''}`;
+  if (!pass) {
+    // Operations applied through dreaming.apply with a pass id have provenance but no pass record.
+    try {
+      const section = await revertSection(ctx, id);
+      return pageOf(
+        `Pass ${id}`,
+        html`${said}<p class="muted">No pass record: operations applied with this pass id through <code>dreaming.apply</code>.</p><h2>Revert</h2>${section}`,
+      );
+    } catch (failure) {
+      if (isMemoryError(failure) && failure.code === 'NOT_FOUND')
+        return pageOf('Not found', html`<p>No pass ${id} for this agent.</p>`, 404);
+      throw failure;
+    }
+  }
   return pageOf(
     `Pass ${pass.id}`,
-    html`${notice ? html`<p role="status" class="ok">${notice}</p>` : ''}${error ? html`<p role="alert" class="error">${error}</p>` : ''}
+    html`${said}
 <p>${pass.trigger} · ${pass.mode} · <strong>${pass.status}</strong> · stop: ${pass.stopReason ?? '—'} · ${time(pass.startedAt)} → ${time(pass.finishedAt)}</p>
 ${pass.summary ? html`<pre>${pass.summary}</pre>` : ''}${pass.error ? html`<p class="error">${pass.error}</p>` : ''}
-<h2>Evidence window</h2><ul>${pass.evidenceWindow.map((s) => html`<li><code>${s.sourceRef}</code> characters ${s.from}–${s.to} of ${s.total}</li>`)}</ul>
+<h2>Evidence window</h2><ul>${pass.evidenceWindow.map(
+      (s) =>
+        html`<li>${s.sourceRef.startsWith('memory:') ? html`<a href="/memories/${encodeURIComponent(s.sourceRef.slice(7))}"><code>${s.sourceRef}</code></a>` : html`<code>${s.sourceRef}</code>`} characters ${s.from}–${s.to} of ${s.total}</li>`,
+    )}</ul>
 <h2>Tool calls</h2>
 <table><thead><tr><th scope="col">#</th><th scope="col">Tool</th><th scope="col">Arguments</th><th scope="col">Result</th><th scope="col">ms</th></tr></thead>
 <tbody>${pass.toolCalls.map(
