@@ -70,7 +70,9 @@ describe('the inspector over HTTP', () => {
     const applied = await get(readOnly, '/passes/seed');
     expect(applied.status).toBe(200);
     expect(applied.text).toContain('No pass record');
-    expect(applied.text).toMatch(/Reverting takes back 6 operations: claim delete ×2, link delete ×1, aspect delete ×1, entity delete ×2/);
+    expect(applied.text).toMatch(
+      /Reverting takes back 6 operations: claim delete ×2, link delete ×1, aspect delete ×1, entity delete ×2/,
+    );
     // One that only proposed wrote nothing: there is nothing to show.
     expect((await get(readOnly, '/passes/seed-2')).status).toBe(404);
     expect((await get(readOnly, '/passes/nope')).status).toBe(404);
