@@ -10,6 +10,7 @@ import {
 import { UMAP } from 'umap-js';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
+import { exactNeighbours } from './nearest-neighbours.js';
 
 /** One memory on the embedding map. */
 export interface MapPoint {
@@ -50,6 +51,9 @@ const EPOCHS_PER_SLICE = 10;
 // itself uses 200 for large inputs), and epochs are most of the time: 200, and 100 above 10,000.
 const epochsFor = (points: number): number => (points > 10_000 ? 100 : 200);
 const PREVIEW_CHARS = 160;
+// Up to this many points the neighbours are found by an exact scan in slices (the event loop stays
+// free); above it, by UMAP's approximate search, which is one synchronous call.
+const EXACT_NEIGHBOURS_MAX = 5000;
 
 /**
  * Projects vectors to 2-D with UMAP, yielding to the event loop between slices of epochs. Fewer
@@ -65,6 +69,10 @@ async function project(vectors: readonly Float32Array[]): Promise<number[][]> {
     nEpochs: epochsFor(vectors.length),
     random: () => random.float(),
   });
+  if (vectors.length <= EXACT_NEIGHBOURS_MAX) {
+    const { indices, distances } = await exactNeighbours(vectors, Math.min(15, vectors.length - 1));
+    umap.setPrecomputedKNN(indices, distances);
+  }
   const epochs = umap.initializeFit(vectors.map((v) => Array.from(v)));
   for (let epoch = 0; epoch < epochs; ) {
     for (let i = 0; i < EPOCHS_PER_SLICE && epoch < epochs; i++) epoch = umap.step();

@@ -184,10 +184,10 @@ export interface MemoryEngine extends AsyncDisposable {
   /**
    * The agent's newest memories (`limit`, default 2000) projected to 2-D with UMAP from their
    * vectors, with type, category and a preview of each; cached per agent and embedder model and
-   * computed again when the vectors change. Empty (with a `reason`) without an embedder. The
-   * optimisation yields to the event loop between slices, but UMAP's nearest-neighbour step is one
-   * synchronous call (seconds for thousands of points): compute maps where such a stall is fine,
-   * such as the inspector's own process.
+   * computed again when the vectors change. Empty (with a `reason`) without an embedder. Up to
+   * 5,000 points the whole computation runs in slices with the event loop free between them; above
+   * that, UMAP's approximate neighbour search is one synchronous call (seconds): compute such maps
+   * where a stall is fine, such as the inspector's own process.
    */
   embeddingMap(input: EmbeddingMapInput): Promise<EmbeddingMap>;
   /**

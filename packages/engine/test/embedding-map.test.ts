@@ -1,5 +1,7 @@
+import { createSeededRandom } from '@memory/core';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { exactNeighbours } from '../src/nearest-neighbours.js';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
 
 const TOPICS = {
@@ -86,5 +88,40 @@ describe('engine.embeddingMap', () => {
       computedMs: 0,
       reason: 'no embedder configured',
     });
+  });
+});
+
+describe('exact nearest neighbours', () => {
+  it('finds each point’s k nearest, itself first, nearest first, like a plain sort', async () => {
+    const random = createSeededRandom(3);
+    const points = Array.from({ length: 60 }, () => Float32Array.from({ length: 5 }, () => random.float()));
+    const { indices, distances } = await exactNeighbours(points, 6);
+    points.forEach((p, i) => {
+      const sorted = points
+        .map((q, j) => ({ j, d: Math.hypot(...Array.from(p, (v, k) => v - (q[k] ?? 0))) }))
+        .sort((a, b) => a.d - b.d)
+        .slice(0, 6);
+      expect(indices[i]).toEqual(sorted.map((s) => s.j));
+      expect(distances[i]?.[0]).toBe(0);
+      sorted.forEach((s, k) => expect(distances[i]?.[k]).toBeCloseTo(s.d, 5));
+    });
+  });
+
+  it('yields to the event loop while a map is computed', async () => {
+    const { engine } = await createTestEngine({ embedder: createBagOfWordsEmbedder(64) });
+    const words = ['tea', 'deploy', 'budget', 'launch', 'review', 'north', 'wind', 'cache', 'queue', 'lease'];
+    await engine.rememberMany({
+      agentId: 'a',
+      memories: Array.from({ length: 400 }, (_, i) => ({
+        content: `${words[i % 10]} ${words[(i * 7) % 10]} ${words[(i * 3) % 10]} note ${i}`,
+      })),
+    });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const map = await engine.embeddingMap({ agentId: 'a' });
+    clearInterval(timer);
+    expect(map.points).toHaveLength(400);
+    // One synchronous computation would let the timer run once at most.
+    expect(ticks).toBeGreaterThanOrEqual(10);
   });
 });
