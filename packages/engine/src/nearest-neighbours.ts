@@ -16,19 +16,23 @@ const SLICE_MS = 10;
  */
 export async function exactNeighbours(vectors: readonly Float32Array[], k: number): Promise<Neighbours> {
   const n = vectors.length;
+  const dims = vectors[0]?.length ?? 0;
+  // One flat array: the inner loop reads consecutive memory with no per-vector lookups.
+  const flat = new Float32Array(n * dims);
+  vectors.forEach((v, i) => flat.set(v.subarray(0, dims), i * dims));
   const indices: number[][] = [];
   const distances: number[][] = [];
   let sliceStarted = performance.now();
   for (let i = 0; i < n; i++) {
-    const a = vectors[i] as Float32Array;
+    const a = i * dims;
     // The k best so far, nearest first (insertion into a short sorted list).
     const best: number[] = [];
     const bestD: number[] = [];
     for (let j = 0; j < n; j++) {
-      const b = vectors[j] as Float32Array;
+      const b = j * dims;
       let sum = 0;
-      for (let d = 0; d < a.length; d++) {
-        const diff = (a[d] ?? 0) - (b[d] ?? 0);
+      for (let d = 0; d < dims; d++) {
+        const diff = (flat[a + d] as number) - (flat[b + d] as number);
         sum += diff * diff;
       }
       if (best.length === k && sum >= (bestD[k - 1] ?? Number.POSITIVE_INFINITY)) continue;
