@@ -19,7 +19,9 @@ export async function exactNeighbours(vectors: readonly Float32Array[], k: numbe
   const dims = vectors[0]?.length ?? 0;
   // One flat array: the inner loop reads consecutive memory with no per-vector lookups.
   const flat = new Float32Array(n * dims);
-  vectors.forEach((v, i) => flat.set(v.subarray(0, dims), i * dims));
+  vectors.forEach((v, i) => {
+    flat.set(v.subarray(0, dims), i * dims);
+  });
   const indices: number[][] = [];
   const distances: number[][] = [];
   let sliceStarted = performance.now();

@@ -103,7 +103,9 @@ describe('exact nearest neighbours', () => {
         .slice(0, 6);
       expect(indices[i]).toEqual(sorted.map((s) => s.j));
       expect(distances[i]?.[0]).toBe(0);
-      sorted.forEach((s, k) => expect(distances[i]?.[k]).toBeCloseTo(s.d, 5));
+      sorted.forEach((s, k) => {
+        expect(distances[i]?.[k]).toBeCloseTo(s.d, 5);
+      });
     });
   });
 
