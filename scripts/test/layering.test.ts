@@ -21,6 +21,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Surfaces over the engine API (MCP, the CLI): everything below, the CLI also serves MCP.
   mcp: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'engine', 'providers'],
   cli: ['core', 'store', 'queue', 'ingest', 'recall', 'dreaming', 'engine', 'providers', 'mcp', 'http'],
+  // A surface over the engine (ARCHITECTURE §3); the providers give its command an offline embedder.
+  inspector: ['engine', 'providers'],
 };
 
 const root = join(import.meta.dirname, '..', '..');

@@ -10,7 +10,8 @@ import {
 } from '@memory/store';
 import { z } from 'zod';
 import type { CrossScopeReporter } from './evidence.js';
-import { HYGIENE_OPERATIONS, type OperationName, parseOperations } from './operations.js';
+import { captureChanges, type RowChange } from './footprint.js';
+import { type DreamingOperation, HYGIENE_OPERATIONS, type OperationName, parseOperations } from './operations.js';
 import { decideOperations, hygieneSubjects, type ProposalRoute } from './validate.js';
 import { type WriteContext, type WriteOutcome, writeOperation } from './writers.js';
 
@@ -38,23 +39,43 @@ export interface ApplyResult {
 function recordProvenance(
   sql: SqlExecutor,
   ctx: WriteContext,
-  operation: OperationName,
+  op: DreamingOperation,
   outcome: WriteOutcome,
-  evidence: unknown,
-  confidence: number | undefined,
+  changes: readonly RowChange[],
+  proposalId: string | null,
 ): void {
   insertProvenance(sql, {
     agentId: ctx.agentId,
     passId: ctx.passId,
     actor: ctx.actor.id,
-    operation,
+    operation: op.operation,
     targetType: outcome.targetType,
     targetId: outcome.targetId,
-    evidenceJson: JSON.stringify(evidence ?? []),
-    confidence: confidence ?? null,
+    evidenceJson: JSON.stringify(op.evidence ?? []),
+    confidence: op.confidence ?? null,
     previousJson: outcome.previous ? JSON.stringify(outcome.previous) : null,
+    changesJson: JSON.stringify(changes),
+    proposalId,
     now: ctx.now,
   });
+}
+
+/**
+ * Writes one decided operation inside the caller's savepoint with its provenance: the images of
+ * every row it wrote, before and after (what a revert restores), and for hygiene the attention it
+ * resolved. Shared by the batch apply and a reviewer's accept.
+ */
+export function writeRecorded(
+  sql: SqlExecutor,
+  ctx: WriteContext,
+  op: DreamingOperation,
+  proposalId: string | null = null,
+): WriteOutcome {
+  const capture = captureChanges(sql, ctx.agentId, op);
+  const result = writeOperation(sql, ctx, op);
+  if (HYGIENE_OPERATIONS.has(op.operation)) resolveAttention(sql, ctx, hygieneSubjects(op));
+  recordProvenance(sql, ctx, op, result, capture.finish(result), proposalId);
+  return result;
 }
 
 /** Memories an apply wrote or changed (not archived, not deduplicated): they need vectors. */
@@ -183,13 +204,7 @@ export function applyDreamingOperations(
     store.write(() => {
       for (const d of chunk) {
         try {
-          const outcome = store.write((inner) => {
-            const result = writeOperation(inner, ctx, d.operation);
-            recordProvenance(inner, ctx, d.operation.operation, result, d.operation.evidence, d.operation.confidence);
-            if (HYGIENE_OPERATIONS.has(d.operation.operation))
-              resolveAttention(inner, ctx, hygieneSubjects(d.operation));
-            return result;
-          });
+          const outcome = store.write((inner) => writeRecorded(inner, ctx, d.operation));
           const { previous: _previous, ...visible } = outcome;
           applied.push({ index: d.index, operation: d.operation.operation, ...visible });
         } catch (error) {

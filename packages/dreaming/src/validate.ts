@@ -11,6 +11,7 @@ import {
   graphRowState,
   latestActiveClaim,
   memoryRowState,
+  openAttentionAbout,
   type SqlExecutor,
 } from '@memory/store';
 import { checkCitations } from './citations.js';
@@ -119,11 +120,16 @@ interface BatchState {
   readonly newClaims: Map<string, number>;
   /** Hears about references to rows of other scopes (answered as missing). */
   readonly report: CrossScopeReporter | undefined;
+  /** A reviewer is accepting a proposal (see {@link decideOperations}). */
+  readonly reviewed: boolean;
 }
 
 function checkHygiene(sql: SqlExecutor, agentId: string, op: DreamingOperation, batch: BatchState): string | undefined {
   const subjects = hygieneSubjects(op);
   if (subjects.some((s) => batch.flagged.has(s))) return undefined;
+  // A reviewer accepting it: the `flag` that came with it in its batch was a proposal of its own, so
+  // an attention record open now about the subject is what counts.
+  if (batch.reviewed && subjects.some((s) => openAttentionAbout(sql, agentId, s).length > 0)) return undefined;
   const attention = (op.evidence ?? []).map((c) => parseSourceRef(c.sourceRef)).filter((r) => r?.kind === 'attention');
   if (attention.length === 0) {
     return `${op.operation} removes or folds knowledge: cite the attention record about it ({ sourceRef: "attention:<id>", quote: "" }) or flag ${subjects[0]} earlier in this batch`;
@@ -298,7 +304,9 @@ function checkTargets(
  * target for hygiene operations), the targets (in scope, active, within caps, policies), then the
  * route: shadow mode, `risk: "review_required"` and an add that contradicts an active claim with
  * the same key become proposals. A reference to a row of another scope is answered like a missing
- * one; `report` hears about it (for the operators' log).
+ * one; `report` hears about it (for the operators' log). `reviewed` (a reviewer accepting a
+ * proposal) runs every check but routes nothing to review again: the review is what happened; a
+ * hygiene operation then also passes when an attention record about its subject is open now.
  */
 export function decideOperations(
   sql: SqlExecutor,
@@ -306,6 +314,7 @@ export function decideOperations(
   policy: MemoryConfig['dreaming'],
   operations: ReadonlyArray<{ readonly index: number; readonly operation: DreamingOperation }>,
   report?: CrossScopeReporter,
+  reviewed = false,
 ): OperationDecision[] {
   const batch: BatchState = {
     flagged: new Set(),
@@ -313,6 +322,7 @@ export function decideOperations(
     newAspects: new Map(),
     newClaims: new Map(),
     report,
+    reviewed,
   };
   return operations.map(({ index, operation }): OperationDecision => {
     const reject = (reason: string): OperationDecision => ({ index, status: 'rejected', reason });
@@ -330,6 +340,7 @@ export function decideOperations(
     }
     const why = checkTargets(sql, agentId, operation, policy, batch);
     if (why) return reject(why);
+    if (reviewed) return { index, status: 'apply', operation };
     if (policy.shadowMode) return { index, status: 'proposal', route: 'shadow', operation };
     if (operation.risk === 'review_required') return { index, status: 'proposal', route: 'review_required', operation };
     const conflict = contradictedClaim(sql, operation);

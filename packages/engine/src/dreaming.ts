@@ -6,9 +6,10 @@ import {
   MemoryError,
   parseInput,
   throwIfAborted,
-  timeSchema,
 } from '@memory/core';
 import {
+  type AcceptProposalInput,
+  type AcceptResult,
   type ApplyContext,
   type ApplyResult,
   applyDreamingOperations,
@@ -16,6 +17,9 @@ import {
   type MemoryHead,
   type PassInput,
   type PassResult,
+  type RejectProposalInput,
+  type RevertInput,
+  type RevertResult,
   readMemoryHead,
   runDreamingPass,
   writtenMemoryIds,
@@ -23,11 +27,24 @@ import {
 import { embedStoredMemories, type MemoryWriter } from '@memory/ingest';
 import type { Queue } from '@memory/queue';
 import { PROSPECTIVE_INDEX_JOB, type Recall } from '@memory/recall';
-import { type ClaimAsOf, claimsAsOf, type MemoryWriteDeps, type Store } from '@memory/store';
+import type { ClaimAsOf, MemoryWriteDeps, Store } from '@memory/store';
 import { z } from 'zod';
 import { type Abortable, takeSignal } from './abort.js';
 import type { Background } from './background.js';
 import type { EngineContext } from './context.js';
+import type {
+  AttentionView,
+  ListAttentionInput,
+  ListPassesInput,
+  PassDetail,
+  PassRef,
+  PassSummary,
+  ProvenanceEntry,
+  ProvenanceInput,
+} from './dreaming-reads.js';
+import type { ListProposalsInput, Proposal, ProposalRef } from './dreaming-steering.js';
+import { claimsAt as graphClaimsAt } from './graph.js';
+import type { Page } from './paging.js';
 
 /** `dreaming.apply`'s input: who applies (agent scope, pass, actor) and the operations. */
 export type DreamingApplyInput = ApplyContext & {
@@ -52,6 +69,38 @@ export interface EngineDreaming {
   apply(input: DreamingApplyInput): Promise<ApplyResult>;
   /** The claims about an entity that were true at `asOf` (event time); superseded ones included when they applied then. */
   claimsAsOf(input: ClaimsAsOfInput): Promise<ClaimAsOf[]>;
+  /** Recorded passes: what each was asked, what it did, and why it stopped. */
+  readonly passes: {
+    /** The agent's passes, newest first, keyset-paged (`limit` default 50, at most 200). */
+    list(input: ListPassesInput): Promise<Page<PassSummary>>;
+    /** One pass with its evidence window and tool calls; undefined outside the scope. */
+    get(input: PassRef): Promise<PassDetail | undefined>;
+  };
+  /** Every applied operation that named a target (entity, aspect, claim, link, memory, attention), oldest first. */
+  provenance(input: ProvenanceInput): Promise<Page<ProvenanceEntry>>;
+  /** Attention records (what passes should look at), newest first: open (default), resolved or all. */
+  attention(input: ListAttentionInput): Promise<Page<AttentionView>>;
+  /** The review queue: shadow-mode writes, review-required operations and contradictions. */
+  readonly proposals: {
+    /** Proposals oldest first; `status` default `pending`. */
+    list(input: ListProposalsInput): Promise<Page<Proposal>>;
+    get(input: ProposalRef): Promise<Proposal | undefined>;
+    /**
+     * Applies a pending proposal through the seam, checked against the evidence and graph as they
+     * are now: a proposal whose quote is gone (its evidence forgotten) is refused with `CONFLICT`
+     * and stays pending. Recorded with the reviewer (`actor.id`, default `operator`).
+     */
+    accept(input: AcceptProposalInput): Promise<AcceptResult>;
+    /** Rejects a pending proposal; the reason is kept with the reviewer and the time. */
+    reject(input: RejectProposalInput): Promise<{ proposalId: string }>;
+  };
+  /**
+   * Takes back everything a pass wrote, newest first, as one audited operation: rows it created are
+   * deleted (memories forgotten), rows it changed are restored as its provenance recorded them. A
+   * preview unless `apply: true`; a row changed since the pass is a conflict and the revert is
+   * refused (`CONFLICT`) until it is resolved.
+   */
+  revert(input: RevertInput): Promise<RevertResult>;
   /**
    * Runs one Dreaming pass for an agent now (needs an `llm`): the mode is chosen from the work
    * unless given; everything it does is recorded. With `dreaming.enabled`, the engine's schedule
@@ -64,11 +113,6 @@ export interface EngineDreaming {
 /** Due hints jobs above which scheduled Dreaming passes wait (both need the LLM). */
 const DREAMING_DEFER_BACKLOG = 100;
 
-const claimsAsOfSchema = z.strictObject({
-  agentId: agentIdSchema,
-  entityId: z.string().min(1).max(200),
-  asOf: timeSchema,
-});
 const scopeSchema = z.strictObject({ agentId: agentIdSchema });
 
 /**
@@ -120,8 +164,7 @@ export async function runPass(ctx: EngineContext, input: unknown): Promise<PassR
 
 /** The claims about an entity that were true at `asOf` (event time). */
 export function claimsAt(ctx: EngineContext, input: unknown): ClaimAsOf[] {
-  const { agentId, entityId, asOf } = parseInput(claimsAsOfSchema, input, 'dreaming.claimsAsOf');
-  return ctx.store.read((sql) => claimsAsOf(sql, agentId, entityId, asOf));
+  return graphClaimsAt(ctx, input, 'dreaming.claimsAsOf');
 }
 
 /** The agent's MEMORY.md head, or undefined until a content pass writes one. */

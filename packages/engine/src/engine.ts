@@ -3,6 +3,10 @@ import { takeSignal } from './abort.js';
 import { assertOpen, call, closeEngine, type EngineContext } from './context.js';
 import { diagnostics } from './diagnostics.js';
 import { applyOperations, claimsAt, type EngineDreaming, memoryHead, runPass } from './dreaming.js';
+import { attention, getPass, listPasses, provenance } from './dreaming-reads.js';
+import { accept, getProposal, listProposalPage, reject, revert } from './dreaming-steering.js';
+import { embeddingMap } from './embedding-map.js';
+import { type EngineGraph, entities, entity, claimsAt as graphClaimsAt, neighbourhood } from './graph.js';
 import { enqueueHostJob, getJob } from './jobs.js';
 import { forget, history, modify, readMemory, recallMemories, recover, rememberAll, rememberOne } from './memories.js';
 import type {
@@ -60,7 +64,27 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       apply: (input) => call(ctx, () => applyOperations(ctx, input)),
       runPass: (input) => call(ctx, () => runPass(ctx, input)),
       claimsAsOf: (input) => call(ctx, () => claimsAt(ctx, input)),
+      passes: Object.freeze({
+        list: (input) => call(ctx, () => listPasses(ctx, input)),
+        get: (input) => call(ctx, () => getPass(ctx, input)),
+      }),
+      provenance: (input) => call(ctx, () => provenance(ctx, input)),
+      attention: (input) => call(ctx, () => attention(ctx, input)),
+      proposals: Object.freeze({
+        list: (input) => call(ctx, () => listProposalPage(ctx, input)),
+        get: (input) => call(ctx, () => getProposal(ctx, input)),
+        accept: (input) => call(ctx, () => accept(ctx, input)),
+        reject: (input) => call(ctx, () => reject(ctx, input)),
+      }),
+      revert: (input) => call(ctx, () => revert(ctx, input)),
     } satisfies EngineDreaming),
+    embeddingMap: (input) => call(ctx, () => embeddingMap(ctx, input)),
+    graph: Object.freeze({
+      entities: (input) => call(ctx, () => entities(ctx, input)),
+      entity: (input) => call(ctx, () => entity(ctx, input)),
+      neighbourhood: (input) => call(ctx, () => neighbourhood(ctx, input)),
+      claimsAsOf: (input) => call(ctx, () => graphClaimsAt(ctx, input)),
+    } satisfies EngineGraph),
     telemetry: Object.freeze({
       list: (input) => call(ctx, () => listTelemetry(ctx, input)),
       purge: (input) => call(ctx, () => purgeTelemetry(ctx, input)),

@@ -31,7 +31,23 @@ export {
   resolveConfig,
   TransactionBoundaryError,
 } from '@memory/core';
-export type { ApplyContext, ApplyResult, DreamingOperation, MemoryHead, PassInput, PassResult } from '@memory/dreaming';
+export type {
+  AcceptProposalInput,
+  AcceptResult,
+  ApplyContext,
+  ApplyResult,
+  DreamingOperation,
+  MemoryHead,
+  PassInput,
+  PassResult,
+  RejectProposalInput,
+  RevertAction,
+  RevertConflict,
+  RevertInput,
+  RevertResult,
+  RevertRow,
+  RowChange,
+} from '@memory/dreaming';
 export type {
   AddDocumentInput,
   AppendInput,
@@ -91,13 +107,46 @@ export type {
   VectorSearchReport,
 } from '@memory/recall';
 export { formatRecall } from '@memory/recall';
-export type { ClaimAsOf, MemoryType, RecallTelemetryRow, VectorSupport } from '@memory/store';
+export type {
+  AspectView,
+  AttentionView,
+  ClaimAsOf,
+  ClaimView,
+  EntityView,
+  LinkView,
+  MemoryType,
+  RecallTelemetryRow,
+  RowImage,
+  RowKind,
+  VectorSupport,
+} from '@memory/store';
 export type { Abortable } from './abort.js';
 export type { HandlerRegistration } from './background.js';
 export { RESERVED_JOB_TYPES } from './background.js';
 export type { EngineDiagnostics } from './diagnostics.js';
 export type { ClaimsAsOfInput, DreamingApplyInput, EngineDreaming } from './dreaming.js';
+export type {
+  ListAttentionInput,
+  ListPassesInput,
+  PassDetail,
+  PassRef,
+  PassSummary,
+  ProvenanceEntry,
+  ProvenanceInput,
+} from './dreaming-reads.js';
+export type { ListProposalsInput, Proposal, ProposalRef } from './dreaming-steering.js';
+export type { EmbeddingMap, EmbeddingMapInput, MapPoint } from './embedding-map.js';
 export { createMemoryEngine } from './engine.js';
+export type {
+  Citation,
+  ClaimDetail,
+  EngineGraph,
+  EntityDetail,
+  EntityInput,
+  ListEntitiesInput,
+  Neighbourhood,
+  NeighbourhoodInput,
+} from './graph.js';
 export type { JobRef } from './jobs.js';
 export type {
   ForgetInput,
@@ -118,6 +167,7 @@ export type {
 } from './memory-engine.js';
 export type { MemoryPage, MemoryPageInput } from './memory-page.js';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';
+export type { Page } from './paging.js';
 export type { EngineTelemetry, TelemetryListInput, TelemetryPurgeInput } from './telemetry.js';
 export type {
   ApiToken,

@@ -41,6 +41,8 @@ import type { Abortable } from './abort.js';
 import type { HandlerRegistration } from './background.js';
 import type { EngineDiagnostics } from './diagnostics.js';
 import type { EngineDreaming } from './dreaming.js';
+import type { EmbeddingMap, EmbeddingMapInput } from './embedding-map.js';
+import type { EngineGraph } from './graph.js';
 import type { JobRef } from './jobs.js';
 import type {
   ForgetInput,
@@ -184,6 +186,17 @@ export interface MemoryEngine extends AsyncDisposable {
   recall(input: RecallInput & Abortable): Promise<RecallResponse>;
   readonly telemetry: EngineTelemetry;
   readonly dreaming: EngineDreaming;
+  /** The agent's knowledge graph as Dreaming wrote it, read-only. */
+  readonly graph: EngineGraph;
+  /**
+   * The agent's newest memories (`limit`, default 2000) projected to 2-D with UMAP from their
+   * vectors, with type, category and a preview of each; cached per agent and embedder model and
+   * computed again when the vectors change. Empty (with a `reason`) without an embedder. Up to
+   * 5,000 points the whole computation runs in slices with the event loop free between them; above
+   * that, UMAP's approximate neighbour search is one synchronous call (seconds): compute such maps
+   * where a stall is fine, such as the inspector's own process.
+   */
+  embeddingMap(input: EmbeddingMapInput): Promise<EmbeddingMap>;
   /**
    * The agent's MEMORY.md head: a short curated summary a content pass maintains, every entry
    * backed by an exact quote. Undefined until a pass writes one; the host decides whether to write

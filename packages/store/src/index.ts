@@ -31,12 +31,16 @@ export { openStore } from './open-store.js';
 export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
-export type { OpenAttention } from './repositories/attention.js';
+// --- end of Dreaming's block
+// --- Dreaming's review side (issue 19): graph inspection, passes, provenance with row images,
+// proposals' decisions and reverts.
+export type { AttentionView, OpenAttention } from './repositories/attention.js';
 export {
   attentionState,
   countOpenAttention,
   declineAttention,
   findOpenAttentionId,
+  listAttention,
   listOpenAttention,
   markDerivedForReview,
   openAttention,
@@ -69,13 +73,16 @@ export {
   undeliveredEvidenceChars,
   upsertDeliveredOffset,
 } from './repositories/dreaming-evidence.js';
-export type { DreamingPassRecord, DreamingStateView } from './repositories/dreaming-passes.js';
+export type { DreamingPassRecord, DreamingPassView, DreamingStateView } from './repositories/dreaming-passes.js';
 export {
   dreamingCandidateAgents,
+  findDreamingPass,
   findDreamingState,
   findRunbookNotes,
   insertDreamingPass,
   insertDreamingToolCall,
+  listDreamingPasses,
+  listDreamingToolCalls,
   recordPassOutcome,
   saveRunbookNotes,
 } from './repositories/dreaming-passes.js';
@@ -101,6 +108,17 @@ export {
   entitiesOverAspectCap,
   entitiesWithoutContent,
 } from './repositories/graph-hygiene.js';
+export type { AspectView, ClaimView, EntityView, LinkView } from './repositories/graph-inspect.js';
+export {
+  activeLinksAround,
+  findEntitiesByIds,
+  listEntities,
+  listEntityAliases,
+  listEntityAspects,
+  listEntityClaims,
+  listEntityLinks,
+  listEntityMentions,
+} from './repositories/graph-inspect.js';
 export type { ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
 export {
   activeAspectByName,
@@ -148,7 +166,6 @@ export {
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
-
 export { findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
@@ -166,10 +183,31 @@ export {
   memoriesWithoutVector,
   recordEmbeddingFailure,
 } from './repositories/missing-vectors.js';
-export type { OpenContradiction } from './repositories/proposals.js';
-export { insertContradiction, insertProposal, listOpenContradictions } from './repositories/proposals.js';
-export type { ProvenanceRecord } from './repositories/provenance.js';
-export { insertProvenance } from './repositories/provenance.js';
+// --- end of the review block
+export {
+  findProjection,
+  memoryMapLabels,
+  newestMemoryVectors,
+  projectionSignature,
+  saveProjection,
+} from './repositories/projections.js';
+export type { OpenContradiction, ProposalView } from './repositories/proposals.js';
+export {
+  decideProposal,
+  findProposal,
+  insertContradiction,
+  insertProposal,
+  listOpenContradictions,
+  listProposals,
+} from './repositories/proposals.js';
+export type { ProvenanceRecord, ProvenanceRow } from './repositories/provenance.js';
+export {
+  insertProvenance,
+  insertRevert,
+  listPassProvenance,
+  listTargetProvenance,
+  markProvenanceReverted,
+} from './repositories/provenance.js';
 export {
   agentMemoryShare,
   claimCurrentness,
@@ -182,6 +220,17 @@ export {
   resolveLinkLabels,
   sessionTurns,
 } from './repositories/recall-reads.js';
+export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
+export {
+  aspectMergeFootprint,
+  dependentGraphRows,
+  entityAliasRefs,
+  entityMergeFootprint,
+  openAttentionAbout,
+  readRowImage,
+  recountEntityMentions,
+  restoreRowImage,
+} from './repositories/row-images.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
@@ -228,4 +277,3 @@ export type { VectorSearch } from './vector-index/search.js';
 export { searchMemoryVectors, searchMemoryVectorsInSlices } from './vector-index/search.js';
 export type { VectorUpkeepOptions, VectorUpkeepReport } from './vector-index/upkeep.js';
 export { runVectorUpkeep, vectorUpkeepDue } from './vector-index/upkeep.js';
-// --- end of Dreaming's block

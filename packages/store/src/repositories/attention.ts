@@ -172,3 +172,47 @@ export function markDerivedForReview(
   }
   return opened;
 }
+
+/** An attention record as the review reads return it. */
+export interface AttentionView {
+  readonly id: string;
+  readonly kind: string;
+  readonly subjectRef: string;
+  readonly priority: number;
+  readonly details: string;
+  readonly createdBy: string;
+  readonly createdAt: number;
+  readonly resolvedAt: number | null;
+  readonly resolvedByPassId: string | null;
+  readonly resolution: 'resolved' | 'declined' | null;
+}
+
+/**
+ * The agent's attention records, newest first, open, resolved or both, before the keyset `before`
+ * (created_at, id), at most `limit`.
+ */
+export function listAttention(
+  sql: SqlExecutor,
+  agentId: string,
+  state: 'open' | 'resolved' | 'all',
+  before: { createdAt: number; id: string } | null,
+  limit: number,
+): AttentionView[] {
+  return sql.all(
+    raw(
+      `SELECT id, kind, subject_ref AS subjectRef, priority, details, created_by AS createdBy, created_at AS createdAt,
+              resolved_at AS resolvedAt, resolved_by_pass_id AS resolvedByPassId, resolution
+       FROM dreaming_attention
+       WHERE agent_id = ? AND (? = 'all' OR (? = 'open') = (resolved_at IS NULL))
+         AND (? IS NULL OR (created_at, id) < (?, ?))
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+      agentId,
+      state,
+      state,
+      before === null ? null : 1,
+      before?.createdAt ?? null,
+      before?.id ?? null,
+      limit,
+    ),
+  );
+}

@@ -158,3 +158,79 @@ const CANDIDATE_AGENTS = `
 export function dreamingCandidateAgents(sql: SqlExecutor, limit: number): string[] {
   return sql.all<{ agent_id: string }>(raw(CANDIDATE_AGENTS, limit)).map((r) => r.agent_id);
 }
+
+/** A recorded pass as the review reads return it (JSON columns still serialized). */
+export interface DreamingPassView {
+  readonly id: string;
+  readonly trigger: string;
+  readonly mode: string;
+  readonly status: DreamingPassStatus;
+  readonly usageJson: string;
+  readonly mutationsJson: string;
+  readonly summary: string | null;
+  readonly error: string | null;
+  readonly evidenceWindowJson: string;
+  readonly runbookJson: string;
+  readonly startedAt: number;
+  readonly finishedAt: number | null;
+  readonly toolCalls: number;
+}
+
+const PASS_SELECT = `SELECT p.id, p.trigger, p.mode, p.status, p.usage_json AS usageJson, p.mutations_json AS mutationsJson,
+    p.summary, p.error, p.evidence_window_json AS evidenceWindowJson, p.runbook_json AS runbookJson,
+    p.started_at AS startedAt, p.finished_at AS finishedAt,
+    (SELECT count(*) FROM dreaming_tool_calls AS t WHERE t.pass_id = p.id) AS toolCalls
+  FROM dreaming_passes AS p`;
+
+/** The agent's passes, newest first, before the keyset `before` (started_at, id), at most `limit`. */
+export function listDreamingPasses(
+  sql: SqlExecutor,
+  agentId: string,
+  status: string | null,
+  before: { startedAt: number; id: string } | null,
+  limit: number,
+): DreamingPassView[] {
+  return sql.all(
+    raw(
+      `${PASS_SELECT} WHERE p.agent_id = ? AND (? IS NULL OR p.status = ?) AND (? IS NULL OR (p.started_at, p.id) < (?, ?))
+       ORDER BY p.started_at DESC, p.id DESC LIMIT ?`,
+      agentId,
+      status,
+      status,
+      before === null ? null : 1,
+      before?.startedAt ?? null,
+      before?.id ?? null,
+      limit,
+    ),
+  );
+}
+
+/** One pass of the agent, or undefined (another scope's is answered like a missing one). */
+export function findDreamingPass(sql: SqlExecutor, agentId: string, passId: string): DreamingPassView | undefined {
+  return sql.get(raw(`${PASS_SELECT} WHERE p.id = ? AND p.agent_id = ?`, passId, agentId));
+}
+
+/** A pass's tool calls in order (bounded by the pass's own tool-call cap), at most `limit`. */
+export function listDreamingToolCalls(
+  sql: SqlExecutor,
+  passId: string,
+  limit: number,
+): Array<{
+  ordinal: number;
+  tool: string;
+  arguments: string;
+  result: string;
+  ok: 0 | 1;
+  durationMs: number;
+  createdAt: number;
+}> {
+  return sql.all(
+    queryBuilder
+      .selectFrom('dreaming_tool_calls')
+      .select(['ordinal', 'tool', 'arguments', 'result', 'ok', 'duration_ms as durationMs', 'created_at as createdAt'])
+      .where('pass_id', '=', passId)
+      .orderBy('ordinal')
+      .limit(limit)
+      .compile(),
+  );
+}

@@ -1,4 +1,4 @@
-import { queryBuilder, type SqlExecutor } from '../internal/sql.js';
+import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import type { ProposalRoute } from '../schema/ontology.js';
 
 // Operations the Dreaming seam recorded for review instead of applying, and the contradictions
@@ -77,4 +77,102 @@ export function listOpenContradictions(sql: SqlExecutor, agentId: string, limit:
       .limit(limit)
       .compile(),
   );
+}
+
+/** A proposal as the review reads return it (the operation still serialized). */
+export interface ProposalView {
+  readonly id: string;
+  readonly passId: string | null;
+  readonly actor: string;
+  readonly operation: string;
+  readonly operationJson: string;
+  readonly route: ProposalRoute;
+  readonly reason: string | null;
+  readonly status: 'pending' | 'accepted' | 'rejected';
+  readonly createdAt: number;
+  readonly decidedAt: number | null;
+  readonly decidedBy: string | null;
+  readonly decisionReason: string | null;
+  /** The contradiction recorded with it (route `contradiction`), if any. */
+  readonly contradictionId: string | null;
+  readonly contradictedClaimId: string | null;
+  readonly contradictionStatus: 'open' | 'resolved' | null;
+}
+
+const PROPOSAL_SELECT = `SELECT p.id, p.pass_id AS passId, p.actor, p.operation, p.operation_json AS operationJson, p.route, p.reason,
+    p.status, p.created_at AS createdAt, p.decided_at AS decidedAt, p.decided_by AS decidedBy, p.decision_reason AS decisionReason,
+    c.id AS contradictionId, c.claim_id AS contradictedClaimId, c.status AS contradictionStatus
+  FROM ontology_proposals AS p LEFT JOIN ontology_contradictions AS c ON c.proposal_id = p.id`;
+
+/**
+ * The agent's proposals, oldest first (a review queue), after the keyset `after` (created_at, id),
+ * filtered by status and route when given, at most `limit`.
+ */
+export function listProposals(
+  sql: SqlExecutor,
+  agentId: string,
+  filter: { status: string | null; route: string | null },
+  after: { createdAt: number; id: string } | null,
+  limit: number,
+): ProposalView[] {
+  return sql.all(
+    raw(
+      `${PROPOSAL_SELECT}
+       WHERE p.agent_id = ? AND (? IS NULL OR p.status = ?) AND (? IS NULL OR p.route = ?)
+         AND (? IS NULL OR (p.created_at, p.id) > (?, ?))
+       ORDER BY p.created_at, p.id LIMIT ?`,
+      agentId,
+      filter.status,
+      filter.status,
+      filter.route,
+      filter.route,
+      after === null ? null : 1,
+      after?.createdAt ?? null,
+      after?.id ?? null,
+      limit,
+    ),
+  );
+}
+
+/** A proposal of the agent, or undefined (another scope's is answered the same as a missing one). */
+export function findProposal(sql: SqlExecutor, agentId: string, id: string): ProposalView | undefined {
+  return sql.get(raw(`${PROPOSAL_SELECT} WHERE p.id = ? AND p.agent_id = ?`, id, agentId));
+}
+
+/**
+ * Records the decision on a pending proposal and resolves its contradiction. Returns false when
+ * the proposal was no longer pending (nothing changed).
+ */
+export function decideProposal(
+  sql: SqlExecutor,
+  decision: {
+    agentId: string;
+    id: string;
+    status: 'accepted' | 'rejected';
+    by: string;
+    reason: string | null;
+    now: number;
+  },
+): boolean {
+  const changed = sql.run(
+    raw(
+      "UPDATE ontology_proposals SET status = ?, decided_at = ?, decided_by = ?, decision_reason = ? WHERE id = ? AND agent_id = ? AND status = 'pending'",
+      decision.status,
+      decision.now,
+      decision.by,
+      decision.reason,
+      decision.id,
+      decision.agentId,
+    ),
+  ).changes;
+  if (changed === 0) return false;
+  sql.run(
+    raw(
+      "UPDATE ontology_contradictions SET status = 'resolved', resolved_at = ? WHERE proposal_id = ? AND agent_id = ? AND status = 'open'",
+      decision.now,
+      decision.id,
+      decision.agentId,
+    ),
+  );
+  return true;
 }

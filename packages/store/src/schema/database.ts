@@ -25,12 +25,14 @@ import type { SchemaMigrationsAuditTable, SchemaMigrationsTable } from './migrat
 import type {
   DreamingAttentionTable,
   DreamingProvenanceTable,
+  DreamingRevertsTable,
   OntologyContradictionsTable,
   OntologyProposalsTable,
 } from './ontology.js';
 import type { MemoryJobsArchiveTable, MemoryJobsTable } from './queue.js';
 import type {
   EmbeddingFailuresTable,
+  EmbeddingProjectionsTable,
   EmbeddingsTable,
   MemoryHintsTable,
   RecallTelemetryTable,
@@ -85,6 +87,8 @@ export interface DatabaseSchema {
   memory_jobs_archive: MemoryJobsArchiveTable;
   dreaming_attention: DreamingAttentionTable;
   dreaming_provenance: DreamingProvenanceTable;
+  dreaming_reverts: DreamingRevertsTable;
+  embedding_projections: EmbeddingProjectionsTable;
   ontology_proposals: OntologyProposalsTable;
   ontology_contradictions: OntologyContradictionsTable;
   dreaming_state: DreamingStateTable;
@@ -141,6 +145,8 @@ const TABLES: { readonly [Name in TableName]: true } = {
   memory_jobs_archive: true,
   dreaming_attention: true,
   dreaming_provenance: true,
+  dreaming_reverts: true,
+  embedding_projections: true,
   ontology_proposals: true,
   ontology_contradictions: true,
   dreaming_state: true,

@@ -37,6 +37,10 @@ export interface OntologyProposalsTable {
   status: Generated<'pending' | 'accepted' | 'rejected'>;
   created_at: number;
   decided_at: number | null;
+  /** Who accepted or rejected it (migration 14). */
+  decided_by: string | null;
+  /** Why it was rejected, or the note given with an accept (migration 14). */
+  decision_reason: string | null;
 }
 export type OntologyProposalRow = Selectable<OntologyProposalsTable>;
 export type NewOntologyProposalRow = Insertable<OntologyProposalsTable>;
@@ -69,6 +73,26 @@ export interface DreamingProvenanceTable {
   /** The target's row before an update or archive, as JSON. */
   previous_json: string | null;
   created_at: number;
+  /** Every row the operation wrote, before and after, as JSON (migration 14; null before it). */
+  changes_json: string | null;
+  /** The proposal whose acceptance applied this operation (migration 14). */
+  proposal_id: string | null;
+  /** When a revert took this operation back, and which (migration 14). */
+  reverted_at: number | null;
+  revert_id: string | null;
 }
 export type DreamingProvenanceRow = Selectable<DreamingProvenanceTable>;
 export type NewDreamingProvenanceRow = Insertable<DreamingProvenanceTable>;
+
+/** `dreaming_reverts`: one row per reverted pass (migration 14); the provenance rows point at it. */
+export interface DreamingRevertsTable {
+  id: string;
+  agent_id: string;
+  pass_id: string;
+  actor: string;
+  reason: string | null;
+  operations: number;
+  rows_restored: number;
+  created_at: number;
+}
+export type DreamingRevertRow = Selectable<DreamingRevertsTable>;

@@ -140,3 +140,16 @@ export interface RecallTelemetryTable {
   created_at: number;
 }
 export type RecallTelemetryTableRow = Selectable<RecallTelemetryTable>;
+
+/** `embedding_projections` (migration 14): the embedding map's 2-D projection per agent and model. */
+export interface EmbeddingProjectionsTable {
+  agent_id: string;
+  model: string;
+  /** What it was computed from: vector count, newest vector row, point limit. */
+  signature: string;
+  point_count: number;
+  /** `[[memoryId, x, y], ...]` */
+  result_json: string;
+  computed_ms: number;
+  cached_at: number;
+}

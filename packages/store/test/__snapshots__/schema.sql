@@ -19,17 +19,32 @@ CREATE INDEX dreaming_attention_agent ON dreaming_attention (agent_id, resolved_
 -- index dreaming_attention_open
 CREATE UNIQUE INDEX dreaming_attention_open ON dreaming_attention (agent_id, kind, subject_ref) WHERE resolved_at IS NULL;
 
+-- index dreaming_attention_page
+CREATE INDEX dreaming_attention_page ON dreaming_attention (agent_id, created_at, id);
+
 -- index dreaming_passes_agent
 CREATE INDEX dreaming_passes_agent ON dreaming_passes (agent_id, started_at);
 
+-- index dreaming_provenance_agent_target
+CREATE INDEX dreaming_provenance_agent_target ON dreaming_provenance (agent_id, target_type, target_id, seq);
+
+-- index dreaming_provenance_pass
+CREATE INDEX dreaming_provenance_pass ON dreaming_provenance (agent_id, pass_id, seq);
+
 -- index dreaming_provenance_target
 CREATE INDEX dreaming_provenance_target ON dreaming_provenance (target_type, target_id);
+
+-- index dreaming_reverts_pass
+CREATE INDEX dreaming_reverts_pass ON dreaming_reverts (agent_id, pass_id);
 
 -- index embeddings_agent_model
 CREATE INDEX embeddings_agent_model ON embeddings (agent_id, model, seq);
 
 -- index entities_agent_canonical
 CREATE UNIQUE INDEX entities_agent_canonical ON entities (agent_id, canonical_name) WHERE status = 'active';
+
+-- index entities_agent_name
+CREATE INDEX entities_agent_name ON entities (agent_id, canonical_name, id);
 
 -- index entity_aliases_lookup
 CREATE INDEX entity_aliases_lookup ON entity_aliases (agent_id, canonical_alias);
@@ -116,8 +131,14 @@ CREATE INDEX memory_links_label ON memory_links (agent_id, label_key) WHERE labe
 -- index memory_links_ref
 CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
 
+-- index ontology_contradictions_proposal
+CREATE INDEX ontology_contradictions_proposal ON ontology_contradictions (proposal_id);
+
 -- index ontology_proposals_agent
 CREATE INDEX ontology_proposals_agent ON ontology_proposals (agent_id, status, created_at);
+
+-- index ontology_proposals_page
+CREATE INDEX ontology_proposals_page ON ontology_proposals (agent_id, created_at, id);
 
 -- index recall_telemetry_agent
 CREATE INDEX recall_telemetry_agent ON recall_telemetry (agent_id, created_at);
@@ -289,6 +310,18 @@ CREATE TABLE dreaming_provenance (
       -- The target's row before an update or archive (renames, link updates, status changes).
       previous_json TEXT,
       created_at INTEGER NOT NULL
+    , changes_json TEXT, proposal_id TEXT, reverted_at INTEGER, revert_id TEXT);
+
+-- table dreaming_reverts
+CREATE TABLE dreaming_reverts (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      pass_id TEXT NOT NULL,
+      actor TEXT NOT NULL,
+      reason TEXT,
+      operations INTEGER NOT NULL,
+      rows_restored INTEGER NOT NULL,
+      created_at INTEGER NOT NULL
     );
 
 -- table dreaming_state
@@ -325,6 +358,18 @@ CREATE TABLE embedding_failures (
       error TEXT NOT NULL,
       updated_at INTEGER NOT NULL,
       PRIMARY KEY (memory_id, model)
+    );
+
+-- table embedding_projections
+CREATE TABLE embedding_projections (
+      agent_id TEXT NOT NULL,
+      model TEXT NOT NULL,
+      signature TEXT NOT NULL,
+      point_count INTEGER NOT NULL,
+      result_json TEXT NOT NULL,
+      computed_ms REAL NOT NULL,
+      cached_at INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, model)
     );
 
 -- table embeddings
@@ -672,7 +717,7 @@ CREATE TABLE ontology_proposals (
       status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'accepted', 'rejected')),
       created_at INTEGER NOT NULL,
       decided_at INTEGER
-    );
+    , decided_by TEXT, decision_reason TEXT);
 
 -- table recall_telemetry
 CREATE TABLE recall_telemetry (

@@ -1,0 +1,140 @@
+import {
+  aspectMergeFootprint,
+  canonicalEntityName,
+  entityAliasRefs,
+  entityMergeFootprint,
+  findOpenAttentionId,
+  graphRowSnapshot,
+  latestActiveClaim,
+  openAttentionAbout,
+  type RowImage,
+  type RowKind,
+  type RowRef,
+  readRowImage,
+  type SqlExecutor,
+} from '@memory/store';
+import type { DreamingOperation } from './operations.js';
+import { hygieneSubjects } from './validate.js';
+import type { WriteOutcome } from './writers.js';
+
+/** One row an operation wrote: its image before (null: it did not exist) and after (null: gone). */
+export interface RowChange {
+  readonly kind: RowKind;
+  readonly key: readonly string[];
+  readonly before: RowImage | null;
+  readonly after: RowImage | null;
+}
+
+const one = (kind: RowKind, id: string): RowRef => ({ kind, key: [id] });
+
+/**
+ * The rows an operation may write that exist before it runs (or whose key is known before: the
+ * aliases and mentions a merge may add). Hygiene operations also resolve the open attention about
+ * their subjects.
+ */
+function refsBefore(sql: SqlExecutor, agentId: string, op: DreamingOperation): RowRef[] {
+  const attention = hygieneSubjects(op).flatMap((s) => openAttentionAbout(sql, agentId, s));
+  switch (op.operation) {
+    case 'create_entity':
+    case 'create_aspect':
+    case 'add_claim':
+    case 'create_link':
+    case 'remember_memory':
+      return [];
+    case 'rename_entity': {
+      const row = graphRowSnapshot(sql, 'entity', op.payload.entityId) as { canonical_name?: string } | undefined;
+      const oldAlias: RowRef[] = row?.canonical_name
+        ? [{ kind: 'alias', key: [op.payload.entityId, row.canonical_name] }]
+        : [];
+      return [one('entity', op.payload.entityId), ...entityAliasRefs(sql, op.payload.entityId), ...oldAlias];
+    }
+    case 'archive_entity':
+      return [one('entity', op.payload.entityId), ...attention];
+    case 'merge_entities': {
+      const { sourceEntityId: from, targetEntityId: to } = op.payload;
+      const row = graphRowSnapshot(sql, 'entity', from) as { name?: string } | undefined;
+      return [...entityMergeFootprint(sql, from, to, canonicalEntityName(row?.name ?? '')), ...attention];
+    }
+    case 'rename_aspect':
+      return [one('aspect', op.payload.aspectId)];
+    case 'archive_aspect':
+      return [one('aspect', op.payload.aspectId), ...attention];
+    case 'merge_aspects':
+      return [...aspectMergeFootprint(sql, op.payload.sourceAspectId), ...attention];
+    case 'set_claim': {
+      const current = latestActiveClaim(sql, op.payload.aspectId, op.payload.claimKey);
+      return current ? [one('claim', current.id)] : [];
+    }
+    case 'supersede_claim':
+      return [one('claim', op.payload.claimId)];
+    case 'archive_claim':
+      return [one('claim', op.payload.claimId), ...attention];
+    case 'update_link':
+      return [one('link', op.payload.linkId)];
+    case 'archive_link':
+      return [one('link', op.payload.linkId), ...attention];
+    case 'supersede_memory':
+      return [one('memory', op.payload.memoryId)];
+    case 'archive_memory':
+      return [one('memory', op.payload.memoryId), ...attention];
+    case 'flag': {
+      const open = findOpenAttentionId(sql, agentId, op.payload.kind, op.payload.subjectRef);
+      return open ? [one('attention', open)] : [];
+    }
+    case 'decline_attention':
+      return [one('attention', op.payload.attentionId)];
+    default: {
+      const unhandled: never = op;
+      return unhandled;
+    }
+  }
+}
+
+/** Rows the operation created under ids minted while it ran (they did not exist before). */
+function refsCreated(sql: SqlExecutor, op: DreamingOperation, outcome: WriteOutcome): RowRef[] {
+  if (outcome.deduped === true) return [];
+  switch (op.operation) {
+    case 'create_entity':
+      return [one('entity', outcome.targetId), ...entityAliasRefs(sql, outcome.targetId)];
+    case 'create_aspect':
+      return [one('aspect', outcome.targetId)];
+    case 'add_claim':
+    case 'set_claim':
+    case 'supersede_claim':
+      return [one('claim', outcome.targetId)];
+    case 'create_link':
+      return [one('link', outcome.targetId)];
+    case 'remember_memory':
+      return [one('memory', outcome.targetId)];
+    case 'flag':
+      return [one('attention', outcome.targetId)];
+    default:
+      return [];
+  }
+}
+
+const refKey = (ref: RowRef): string => `${ref.kind}\u0000${ref.key.join('\u0000')}`;
+
+/** Images of the rows `op` may write, read before it runs; `finish` reads them again after it and keeps what changed. */
+export function captureChanges(
+  sql: SqlExecutor,
+  agentId: string,
+  op: DreamingOperation,
+): { finish(outcome: WriteOutcome): RowChange[] } {
+  const before = new Map<string, { ref: RowRef; image: RowImage | null }>();
+  for (const ref of refsBefore(sql, agentId, op)) before.set(refKey(ref), { ref, image: readRowImage(sql, ref) });
+  return {
+    finish(outcome) {
+      const all = new Map(before);
+      for (const ref of refsCreated(sql, op, outcome))
+        if (!all.has(refKey(ref))) all.set(refKey(ref), { ref, image: null });
+      const changes: RowChange[] = [];
+      for (const { ref, image } of all.values()) {
+        const after = readRowImage(sql, ref);
+        if (JSON.stringify(after) !== JSON.stringify(image))
+          changes.push({ kind: ref.kind, key: ref.key, before: image, after });
+      }
+      return changes;
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export type { Inspector, InspectorOptions } from './server.js';
+export { startInspector } from './server.js';
