@@ -26,7 +26,9 @@ export function buildDrillDown(results: readonly RecallResult[], plan: LexicalPl
   const counts = new Map<string, { name: string; n: number }>();
   for (const r of results)
     for (const e of r.entities ?? []) counts.set(e.id, { name: e.name, n: (counts.get(e.id)?.n ?? 0) + 1 });
-  const entities = [...counts].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1)).slice(0, 2);
+  const entities = [...counts]
+    .sort((a, b) => b[1].n - a[1].n || (a[1].name < b[1].name ? -1 : a[1].name > b[1].name ? 1 : a[0] < b[0] ? -1 : 1))
+    .slice(0, 2);
   for (const [entityId, { name, n }] of entities)
     out.push({ kind: 'open_entity', entityId, name, reason: `${n} result${n === 1 ? '' : 's'} mention ${name}` });
   const best = results[0];

@@ -30,14 +30,16 @@ function drillLine(d: DrillDown): string {
 
 /**
  * Renders a recall response for a prompt: LINKED CONTEXT (structurally verified), POSSIBLY RELATED
- * (text or meaning matches: hypotheses) and DRILL-DOWN, in that order, results by score then id.
+ * (text or meaning matches: hypotheses) and DRILL-DOWN, in that order, results by score, ties in
+ * recall's order.
  * Stops adding lines at the budget and says how many were left out. Deterministic.
  */
 export function formatRecall(response: RecallResponse, options: FormatRecallOptions = {}): string {
   const budgetChars = Math.max(40, (options.budgetTokens ?? 1000) * 4);
   const scores = options.scores ?? true;
-  const order = (a: RecallResult, b: RecallResult): number =>
-    b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  // A stable sort on score keeps recall's own order (score, recency, content hash) for ties: ids
+  // are random and must not decide.
+  const order = (a: RecallResult, b: RecallResult): number => b.score - a.score;
   const sections: Array<[string, string[]]> = [
     [
       'LINKED CONTEXT',

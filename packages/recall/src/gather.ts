@@ -39,11 +39,12 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
     ? stage(run, 'lexical', () => lexicalChannel(cc, poolSize(config.recall.lexicalCandidates, run.limit)), [])
     : [];
   const bestLexical = Math.max(0, ...lexical.map((h) => -h.bm25));
+  const lexicalRanks = tiedRanks(lexical.map((h) => -h.bm25));
   lexical.forEach((hit, i) => {
     const c = candidateFor(run, hit.id);
     c.row = hit;
     c.evidence.lexical = bestLexical > 0 ? clamp01(-hit.bm25 / bestLexical) : 0;
-    c.evidence.ranks = { ...c.evidence.ranks, lexical: i + 1 };
+    c.evidence.ranks = { ...c.evidence.ranks, lexical: lexicalRanks[i] ?? i + 1 };
     c.evidence.anchored = true;
   });
   times.lexical = performance.now() - mark;
@@ -51,10 +52,11 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
   mark = performance.now();
   const hints = channels.hints ? stage(run, 'hints', () => hintsChannel(cc), []) : [];
   const bestHint = Math.max(0, ...hints.map((h) => -h.bm25));
+  const hintRanks = tiedRanks(hints.map((h) => -h.bm25));
   hints.forEach((hit, i) => {
     const c = candidateFor(run, hit.memoryId);
     c.evidence.hint = bestHint > 0 ? clamp01(-hit.bm25 / bestHint) : 0;
-    c.evidence.ranks = { ...c.evidence.ranks, hint: i + 1 };
+    c.evidence.ranks = { ...c.evidence.ranks, hint: hintRanks[i] ?? i + 1 };
   });
   times.hints = performance.now() - mark;
 
@@ -130,13 +132,26 @@ export async function gatherSemantic(
     run.warnings.push(`semantic: ${error instanceof Error ? error.message : String(error)}`);
     return none;
   }
+  const semanticRanks = tiedRanks(semantic.hits.map((h) => h.cosine));
   semantic.hits.forEach((hit, i) => {
     const c = candidateFor(run, hit.memoryId);
     c.evidence.semantic = clamp01(hit.cosine);
-    c.evidence.ranks = { ...c.evidence.ranks, semantic: i + 1 };
+    c.evidence.ranks = { ...c.evidence.ranks, semantic: semanticRanks[i] ?? i + 1 };
     c.evidence.anchored = true;
   });
   return semantic;
+}
+
+/**
+ * 1-based ranks of scores listed best first, equal scores sharing the better rank: the order of a
+ * tie comes from random ids, so rank fusion must not see it.
+ */
+export function tiedRanks(scores: readonly number[]): number[] {
+  const ranks: number[] = [];
+  scores.forEach((score, i) => {
+    ranks.push(i > 0 && score === scores[i - 1] ? (ranks[i - 1] as number) : i + 1);
+  });
+  return ranks;
 }
 
 /** What ranking needs to know about the candidates besides their channel evidence. */
