@@ -81,6 +81,7 @@ export type {
   RecallResponse,
   RecallResult,
   RecallTimings,
+  RecallWindow,
   SessionExcerpt,
   VectorCompleteness,
   VectorSearchReport,

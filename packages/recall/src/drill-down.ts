@@ -1,15 +1,28 @@
 import type { LexicalPlan } from './query.js';
-import type { DrillDown, RecallResult } from './types.js';
+import { type DrillDown, type RecallResult, WINDOW_EXCLUDED_CAP } from './types.js';
 
 const MAX_SUGGESTIONS = 5;
 
 /**
- * Next steps after a recall, deterministic: expand the sessions behind the top results (unless
+ * Next steps after a recall, deterministic: widen the search window when it left matches out, expand the sessions behind the top results (unless
  * already expanded), open the entities the results share most, and — for a broad OR query — the
  * narrower query made of the terms the best result matched.
  */
-export function buildDrillDown(results: readonly RecallResult[], plan: LexicalPlan, expanded: boolean): DrillDown[] {
+export function buildDrillDown(
+  results: readonly RecallResult[],
+  plan: LexicalPlan,
+  expanded: boolean,
+  outsideWindow = 0,
+): DrillDown[] {
   const out: DrillDown[] = [];
+  // First: matches the window hid are the one thing a caller cannot find out otherwise.
+  if (outsideWindow > 0)
+    out.push({
+      kind: 'widen_window',
+      windowDays: null,
+      excluded: outsideWindow,
+      reason: `${outsideWindow}${outsideWindow >= WINDOW_EXCLUDED_CAP ? '+' : ''} matching memor${outsideWindow === 1 ? 'y is' : 'ies are'} older than the search window: recall again with windowDays: null`,
+    });
   if (!expanded) {
     const sessions = new Set<string>();
     for (const r of results) {

@@ -17,6 +17,7 @@ import { type SemanticOutcome, semanticChannel } from './channels/semantic.js';
 import { entityNameCandidates, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
 import { candidateFor, channelContext, type RecallContext, type RecallRun, stage } from './recall-context.js';
 import { clamp01 } from './shaping.js';
+import { matchesOutsideWindow } from './window.js';
 
 /** Host references a query may name by label. */
 const MAX_NAMED_REFS = 16;
@@ -160,6 +161,8 @@ export interface CandidateFacts {
   readonly hubThreshold: number | undefined;
   /** Memories whose claims were all superseded. */
   readonly superseded: ReadonlySet<string>;
+  /** Matches the search window left out (see {@link matchesOutsideWindow}). */
+  readonly outsideWindow: number;
 }
 
 /**
@@ -182,7 +185,13 @@ export function completeCandidates(
     const c = candidates.get(row.id);
     if (c) c.row = row;
   }
-  for (const [id, c] of candidates) if (!c.row) candidates.delete(id);
+  const dropped: Array<{ id: string; cosine: number }> = [];
+  for (const [id, c] of candidates) {
+    if (c.row) continue;
+    if (c.evidence.semantic !== undefined) dropped.push({ id, cosine: c.evidence.semantic });
+    candidates.delete(id);
+  }
+  const outsideWindow = matchesOutsideWindow(ctx, run, sql, dropped).size;
   if (vector && embedder) {
     const unscored = [...candidates.values()].filter((c) => c.evidence.semantic === undefined).map((c) => c.id);
     for (const v of stage(run, 'semantic', () => memoryVectors(sql, agentId, embedder.model, unscored), [])) {
@@ -210,5 +219,5 @@ export function completeCandidates(
   for (const c of stage(run, 'currentness', () => claimCurrentness(sql, agentId, ids), [])) {
     if (c.active === 0 && c.superseded > 0) superseded.add(c.memoryId);
   }
-  return { entitiesOf, hubThreshold, superseded };
+  return { entitiesOf, hubThreshold, superseded, outsideWindow };
 }

@@ -146,10 +146,8 @@ export {
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
-
 export { findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
-
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
 export { findMemoryHead, insertFirstMemoryHead, replaceMemoryHead } from './repositories/memory-heads.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
@@ -196,6 +194,7 @@ export {
   transcriptExists,
   upsertTranscript,
 } from './repositories/transcripts.js';
+export { findMatchesBeforeWindow } from './repositories/window-excluded.js';
 export type { DatabaseSchema } from './schema/database.js';
 export type { DocumentStatus } from './schema/documents.js';
 export type { EntityRow, MentionRow } from './schema/graph.js';
