@@ -176,6 +176,8 @@ export {
   resolveLinkLabels,
   sessionTurns,
 } from './repositories/recall-reads.js';
+export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
+export { rankScopedText } from './repositories/scoped-text-search.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';

@@ -1,14 +1,18 @@
-import { type QueryTerms, scopedMatch, termsMatch } from '../fts-query.js';
+import type { QueryTerms } from '../fts-query.js';
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import { queryIndexTerms } from '../text-terms.js';
 import { MEMORY_FILTERS_SQL, type MemoryFilters, memoryFilterParams } from './memory-filters.js';
 
 const OLDEST_MEMORY = 'SELECT min(created_at) AS oldest FROM memories WHERE agent_id = ?';
 
+// Distinct rows of the agent's postings for the query's terms, then their memory rows filtered.
 const OLDER_MATCHES = `
   SELECT m.id
-  FROM memories_fts
-  JOIN memories AS m ON m.seq = memories_fts.rowid
-  WHERE memories_fts MATCH ? AND ${MEMORY_FILTERS_SQL} AND m.created_at < ? AND m.pinned = 0
+  FROM (SELECT DISTINCT p.row FROM text_scopes AS s
+        JOIN text_postings AS p ON p.scope = s.scope AND p.term IN (SELECT value FROM json_each(?))
+        WHERE s.corpus = 'memory' AND s.agent_id = ?) AS hit
+  CROSS JOIN memories AS m ON m.seq = hit.row
+  WHERE ${MEMORY_FILTERS_SQL} AND m.created_at < ? AND m.pinned = 0
   LIMIT ?`;
 
 /**
@@ -22,14 +26,15 @@ export function findMatchesBeforeWindow(
 ): string[] {
   const oldest = sql.get<{ oldest: number | null }>(raw(OLDEST_MEMORY, params.agentId))?.oldest;
   if (oldest === null || oldest === undefined || oldest >= params.windowStart) return [];
-  const termMatch = termsMatch(params.terms, 'any');
-  if (termMatch === undefined) return [];
+  const terms = queryIndexTerms(params.terms.tokens);
+  if (terms.length === 0) return [];
   const filters = { ...params.filters, windowStart: undefined };
   return sql
     .all<{ id: string }>(
       raw(
         OLDER_MATCHES,
-        scopedMatch(params.agentId, termMatch),
+        JSON.stringify(terms),
+        params.agentId,
         ...memoryFilterParams(params.agentId, params.now, filters),
         params.windowStart,
         params.cap,

@@ -140,3 +140,23 @@ export interface RecallTelemetryTable {
   created_at: number;
 }
 export type RecallTelemetryTableRow = Selectable<RecallTelemetryTable>;
+
+/** `text_scopes`: one per agent and corpus (memory, turn, hint) of the scoped text index, with its counts (migration 13). */
+export interface TextScopesTable {
+  scope: Generated<number>;
+  corpus: 'memory' | 'turn' | 'hint';
+  agent_id: string;
+  /** Indexed rows (live memories, turns, hints). */
+  docs: Generated<number>;
+  /** Their tokens in all, stop words included. */
+  tokens: Generated<number>;
+}
+
+/** `text_postings`: one per scope, term and row: the term's count in the row and the row's length. */
+export interface TextPostingsTable {
+  scope: number;
+  term: string;
+  row: number;
+  tf: number;
+  len: number;
+}
