@@ -33,7 +33,7 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
   const { config } = ctx;
   const { request, times } = run;
   const channels = config.recall.channels;
-  const cc = channelContext(ctx, run, sql, ctx.shares.scoped(sql, request.agentId, run.now));
+  const cc = channelContext(ctx, run, sql);
 
   let mark = performance.now();
   const lexical = channels.lexical

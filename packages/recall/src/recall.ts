@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { type EmbeddingProvider, type MemoryConfig, parseInput } from '@memory/core';
 import type { Store } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
-import { createShareCache } from './channels/scope-share.js';
 import type { SemanticOutcome } from './channels/semantic.js';
 import { buildDrillDown } from './drill-down.js';
 import { expandSessions } from './expand.js';
@@ -39,7 +38,6 @@ export function createRecall(deps: RecallDeps) {
     embedder: deps.embedder,
     after: deps.after,
     schema: createRecallSchema(deps.config),
-    shares: createShareCache(),
   };
   return (input: unknown): Promise<RecallResponse> => recall(ctx, input);
 }

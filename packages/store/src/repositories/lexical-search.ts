@@ -25,8 +25,11 @@ export const ROWS_FOR_ROWIDS = `
   CROSS JOIN memories AS m ON m.seq = top.value ->> '$[0]'
   WHERE ${FILTERS}`;
 
-/** How many ranked rows are read (and filtered) at a time. */
-const chunkSize = (limit: number): number => Math.max(64, limit * 4);
+/**
+ * Ranked rows read first: the limit and a margin for rows the filters drop (deeper rankings follow
+ * when too many are). A small depth lets the ranking stop before reading common words in full.
+ */
+export const firstDepth = (limit: number): number => Math.max(limit + 16, Math.ceil(limit * 1.5));
 
 /**
  * BM25 search over one agent's live memories for `terms`: rows matching every term
@@ -48,27 +51,15 @@ export function searchMemoriesLexical(
   },
 ): LexicalHit[] {
   const filterParams = memoryFilterParams(params.agentId, params.now, params.filters);
-  for (let depth = chunkSize(params.limit); ; depth *= 8) {
+  for (let depth = firstDepth(params.limit); ; depth *= 8) {
     const ranking = rankScopedText(sql, 'memory', params.agentId, params.terms.tokens, {
       matching: params.matching,
       depth,
     });
-    const pairs = JSON.stringify(ranking.rows.slice(0, depth).map((r) => [r.row, -r.score]));
+    const pairs = JSON.stringify(ranking.rows.map((r) => [r.row, -r.score]));
     const rows = sql.all<LexicalHit>(raw(ROWS_FOR_ROWIDS, pairs, ...filterParams));
-    if (rows.length >= params.limit || (ranking.complete && ranking.rows.length <= depth))
+    // Enough passed the filters, or every match was ranked: done. Otherwise rank deeper.
+    if (rows.length >= params.limit || ranking.complete)
       return rows.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq).slice(0, params.limit);
-    if (ranking.complete) {
-      // Every match is ranked: read the rest in order, in growing chunks, until `limit` pass.
-      const out = rows.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq);
-      for (let i = depth, chunk = depth; i < ranking.rows.length && out.length < params.limit; i += chunk, chunk *= 2) {
-        const more = JSON.stringify(ranking.rows.slice(i, i + chunk).map((r) => [r.row, -r.score]));
-        out.push(
-          ...sql
-            .all<LexicalHit>(raw(ROWS_FOR_ROWIDS, more, ...filterParams))
-            .sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq),
-        );
-      }
-      return out.slice(0, params.limit);
-    }
   }
 }

@@ -31,7 +31,7 @@ export interface ScopedRanking {
   readonly rows: readonly ScoredRow[];
   /** Distinct index terms the query searched for (a row matching all of them has `matched` equal to this). */
   readonly terms: number;
-  /** True when `rows` holds every matching row; false when it is the exact top `depth` only. */
+  /** True when `rows` holds every matching row; false when it is the exact top `depth` only (ask deeper for more). */
   readonly complete: boolean;
 }
 
@@ -40,6 +40,13 @@ export interface RankOptions {
   readonly matching?: 'all' | 'any';
   /** Rows wanted: the ranking may stop once the top `depth` are certain. @default every row */
   readonly depth?: number;
+}
+
+/** The k-th largest score (k ≥ 1), or -Infinity when there are fewer. */
+function kthLargest(scores: ReadonlyMap<number, number>, k: number): number {
+  if (scores.size < k) return Number.NEGATIVE_INFINITY;
+  const values = Float64Array.from(scores.values()).sort();
+  return values[values.length - k] as number;
 }
 
 interface Term {
@@ -72,84 +79,78 @@ export function rankScopedText(
   if (!scope || scope.docs <= 0 || distinct.length === 0) return none;
   const n = scope.docs;
   const avgdl = Math.max(1, scope.tokens / n);
-  const part = (idf: number, tf: number, len: number) =>
-    (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avgdl));
   const terms: Term[] = distinct.map((term) => {
     const df = sql.get<{ n: number }>(raw(DOC_FREQUENCY, scope.scope, term))?.n ?? 0;
     return { term, df, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) };
   });
-  // Parts are summed in the query's term order whatever order terms are read in, so a score is the
-  // same number however the ranking got to it.
-  const order = new Map(distinct.map((t, i) => [t, i]));
-  const partsOf = new Map<number, Float64Array>();
+  // Parts are added in reading order (rarest term first, then by term): the same order whether the
+  // ranking stops early or not, so a row's score is the same number either way.
+  const scores = new Map<number, number>();
+  const matched = new Map<number, number>();
   const add = (t: Term, postings: unknown[][]) => {
-    const slot = order.get(t.term) as number;
     for (const p of postings) {
       const row = p[0] as number;
-      let parts = partsOf.get(row);
-      if (!parts) {
-        parts = new Float64Array(distinct.length).fill(Number.NaN);
-        partsOf.set(row, parts);
-      }
-      parts[slot] = part(t.idf, p[1] as number, p[2] as number);
+      const tf = p[1] as number;
+      const len = p[2] as number;
+      scores.set(row, (scores.get(row) ?? 0) + (t.idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avgdl)));
+      matched.set(row, (matched.get(row) ?? 0) + 1);
     }
   };
   const lookup = (t: Term, rows: readonly number[]) =>
     rows.length === 0 ? [] : sql.arrays(raw(POSTINGS_OF_ROWS, scope.scope, t.term, JSON.stringify(rows)));
-  const finish = (complete: boolean, only?: ReadonlySet<number>): ScopedRanking => {
-    const rows: ScoredRow[] = [];
-    for (const [row, parts] of partsOf) {
-      if (only && !only.has(row)) continue;
-      let score = 0;
-      let matched = 0;
-      for (const x of parts)
-        if (!Number.isNaN(x)) {
-          score += x;
-          matched++;
-        }
-      if (options.matching === 'all' && matched < distinct.length) continue;
-      rows.push({ row, score, matched });
+  const depth = options.depth;
+  /** The ranking of `rows` (every found row by default): the top `depth` when a depth is asked for. */
+  const finish = (exhaustive: boolean, rows: Iterable<number> = scores.keys()): ScopedRanking => {
+    const out: ScoredRow[] = [];
+    const all = options.matching === 'all';
+    for (const row of rows) {
+      const m = matched.get(row) ?? 0;
+      if (all && m < distinct.length) continue;
+      out.push({ row, score: scores.get(row) ?? 0, matched: m });
     }
-    rows.sort((a, b) => b.score - a.score || a.row - b.row);
-    const depth = options.depth;
-    return complete || depth === undefined
-      ? { rows, terms: distinct.length, complete: true }
-      : { rows: rows.slice(0, depth), terms: distinct.length, complete: false };
+    const head = depth === undefined || out.length <= depth ? out : topByScore(out, depth);
+    head.sort((a, b) => b.score - a.score || a.row - b.row);
+    return { rows: head, terms: distinct.length, complete: exhaustive && head.length === out.length };
   };
 
   const present = terms.filter((t) => t.df > 0);
+  // Rarest (highest bound) first.
+  const queue = [...present].sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   if (options.matching === 'all') {
     if (present.length < distinct.length) return none;
     // Every match contains the rarest term: read it, then look the others up for its rows only.
     const [rarest, ...others] = [...present].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
     if (!rarest) return none;
     add(rarest, sql.arrays(raw(POSTINGS, scope.scope, rarest.term)));
-    for (const t of others) add(t, lookup(t, [...partsOf.keys()]));
+    for (const t of others) add(t, lookup(t, [...scores.keys()]));
     return finish(true);
   }
 
-  // Rarest (highest bound) first.
-  const queue = [...present].sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   const bound = (t: Term) => t.idf * (K1 + 1);
   let rest = queue.reduce((sum, t) => sum + bound(t), 0);
   for (let i = 0; i < queue.length; i++) {
     const t = queue[i] as Term;
     add(t, sql.arrays(raw(POSTINGS, scope.scope, t.term)));
     rest -= bound(t);
-    const unread = queue.slice(i + 1);
-    const depth = options.depth;
-    if (unread.length === 0 || depth === undefined || partsOf.size < depth) continue;
-    // Complete the rows found so far with the unread terms, then see whether the unread terms alone
-    // could still reach the depth-th best score.
-    const snapshot = new Map([...partsOf].map(([row, parts]) => [row, Float64Array.from(parts)]));
-    const found = [...partsOf.keys()];
-    for (const u of unread) add(u, lookup(u, found));
-    const top = finish(false);
-    const threshold = top.rows[depth - 1]?.score ?? Number.POSITIVE_INFINITY;
-    if (rest < threshold) return { ...top, rows: top.rows };
-    // Not yet certain: forget the lookups (unread terms are read in full next).
-    partsOf.clear();
-    for (const [row, parts] of snapshot) partsOf.set(row, parts);
+    if (i === queue.length - 1 || depth === undefined || scores.size < depth) continue;
+    // The depth-th best score so far is a floor for the final top `depth` (scores only grow as
+    // terms are added). A row not yet found scores at most `rest`: below the floor, it cannot enter.
+    const floor = kthLargest(scores, depth);
+    if (!(rest < floor)) continue;
+    // Only rows that could still reach the floor need the unread terms: look those up, score exactly.
+    const open: number[] = [];
+    for (const [row, score] of scores) if (score + rest >= floor) open.push(row);
+    for (const u of queue.slice(i + 1)) add(u, lookup(u, open));
+    return finish(false, open);
   }
   return finish(true);
+}
+
+/** The `k` rows with the highest scores (ties: lower row), unordered. */
+function topByScore(rows: ScoredRow[], k: number): ScoredRow[] {
+  const scores = Float64Array.from(rows, (r) => r.score).sort();
+  const cut = scores[scores.length - k] as number;
+  const above = rows.filter((r) => r.score > cut);
+  const at = rows.filter((r) => r.score === cut).sort((a, b) => a.row - b.row);
+  return [...above, ...at.slice(0, k - above.length)];
 }

@@ -1,6 +1,7 @@
 import type { QueryTerms } from '../fts-query.js';
 import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from '../schema/transcripts.js';
+import { firstDepth } from './lexical-search.js';
 import { rankScopedText } from './scoped-text-search.js';
 
 /** The session row in `agentId`'s scope. */
@@ -180,15 +181,15 @@ export function searchTranscriptTurns(
   sql: SqlExecutor,
   params: { agentId: string; terms: QueryTerms; completedOnly: boolean; limit: number },
 ): TranscriptHit[] {
-  const { rows } = rankScopedText(sql, 'turn', params.agentId, params.terms.tokens);
-  const out: TranscriptHit[] = [];
-  let chunk = Math.max(64, params.limit * 4);
-  for (let i = 0; i < rows.length && out.length < params.limit; i += chunk, chunk *= 2) {
-    const pairs = JSON.stringify(rows.slice(i, i + chunk).map((r) => [r.row, -r.score]));
-    const found = sql.all<TranscriptHit>(raw(TURNS_FOR_ROWS, pairs, params.agentId, params.completedOnly ? 1 : 0));
-    out.push(...found.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq));
+  const completed = params.completedOnly ? 1 : 0;
+  for (let depth = firstDepth(params.limit); ; depth *= 8) {
+    const ranking = rankScopedText(sql, 'turn', params.agentId, params.terms.tokens, { depth });
+    const pairs = JSON.stringify(ranking.rows.map((r) => [r.row, -r.score]));
+    const found = sql.all<TranscriptHit>(raw(TURNS_FOR_ROWS, pairs, params.agentId, completed));
+    // Enough passed (completed sessions only, when asked), or every match was ranked: done.
+    if (found.length >= params.limit || ranking.complete)
+      return found.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq).slice(0, params.limit);
   }
-  return out.slice(0, params.limit);
 }
 
 /** The session key of the transcript that holds this source record in `agentId`'s scope, if any. */
