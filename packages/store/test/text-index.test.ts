@@ -113,8 +113,8 @@ describe('early-stopping ranking (property)', () => {
         fc.integer({ min: 1, max: 30 }),
         async (docs, query, depth) => {
           const store = await createTestStore();
-          store.write((sql) =>
-            docs.forEach((d, i) =>
+          store.write((sql) => {
+            for (const [i, d] of docs.entries())
               sql.run(
                 raw(
                   `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
@@ -124,9 +124,8 @@ describe('early-stopping ranking (property)', () => {
                   d.join(' '),
                   `h${i}`,
                 ),
-              ),
-            ),
-          );
+              );
+          });
           const full = store.read((sql) => rankScopedText(sql, 'memory', 'a', query));
           const top = store.read((sql) => rankScopedText(sql, 'memory', 'a', query, { depth }));
           expect(top.rows.slice(0, depth)).toEqual(full.rows.slice(0, depth));
