@@ -11,6 +11,7 @@
 //   npm run bench:recall                                  # 10k and 100k, all embedders, 1 and 100 agents
 //   npm run bench:recall -- --million                     # adds 1M (minutes per configuration)
 //   npm run bench:recall -- --sizes 20000 --embedders hashing --layouts 1 --queries 100
+//   npm run bench:recall -- --lexical --sizes 100000        # the lexical channel alone (no embedder), real text
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,10 @@ const { values } = parseArgs({
     layouts: { type: 'string', default: '1,100' },
     queries: { type: 'string', default: '200' },
     data: { type: 'string', default: DEFAULT_DATA_DIR },
+    /** Measure the lexical channel alone: no embedder, real text, latency only. */
+    lexical: { type: 'boolean', default: false },
+    /** Repeat each configuration this many times (lexical: alternate A/B runs in the same conditions). */
+    repeats: { type: 'string', default: '1' },
     /** JSON merged into the engine configuration, e.g. '{"vectors":{"exactMaxVectors":5000}}'. */
     config: { type: 'string', default: '{}' },
   },
@@ -67,6 +72,13 @@ const EMBEDDERS: Record<string, () => { embedder: EmbeddingProvider; corpus: Tex
     corpus: createRealCorpus(values.data),
     label: 'dense 384-d (projected GloVe + noise), real text',
   }),
+};
+
+/** Only the lexical channel runs: no embedder, no hints, no graph, every date searched. */
+const LEXICAL_ONLY: MemoryConfigInput = {
+  recall: { searchWindowDays: null, channels: { semantic: false, hints: false } },
+  traversal: { enabled: false },
+  limits: { maxBatchInputs: 100_000 },
 };
 
 /** Only the semantic channel decides the order: recall@10 then measures the vector search alone. */
@@ -241,6 +253,66 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     rssPer100k: (mb(rssAfter - rssBefore) * 100_000) / total,
     dbPer100k: (mb(bytes) * 100_000) / total,
   };
+}
+
+/** Lexical channel latency: load `total` real texts over `agents` agents, ask real questions, time recall(). */
+async function runLexical(texts: readonly string[], queryTexts: readonly string[], total: number, agents: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-recall-bench-'));
+  const engine = await createMemoryEngine({
+    database: { path: join(dir, 'recall.db') },
+    config: merge(LEXICAL_ONLY, extra),
+  });
+  const agentIds = Array.from({ length: agents }, (_, i) => `agent-${i}`);
+  const started = performance.now();
+  for (let done = 0; done < total; ) {
+    const n = Math.min(10_000, total - done);
+    const byAgent = new Map<number, string[]>();
+    for (let i = done; i < done + n; i++)
+      byAgent.set(i % agents, [...(byAgent.get(i % agents) ?? []), texts[i] as string]);
+    for (const [a, rows] of byAgent)
+      await engine.rememberMany({ agentId: agentIds[a] as string, memories: rows.map((content) => ({ content })) });
+    done += n;
+  }
+  const loadSeconds = (performance.now() - started) / 1000;
+  const ask = (i: number) =>
+    engine.recall({ agentId: agentIds[i % agents] as string, query: queryTexts[i] as string, limit: 10 });
+  for (let i = 0; i < WARM_UP; i++) await ask(queryCount + i);
+  const latencies: number[] = [];
+  const lexicalMs: number[] = [];
+  for (let i = 0; i < queryCount; i++) {
+    await nextTurn();
+    const r = await ask(i);
+    latencies.push(r.timings.totalMs);
+    lexicalMs.push(r.timings.lexicalMs);
+  }
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    lexicalP50: percentile(lexicalMs, 50),
+    loadSeconds,
+  };
+}
+
+if (values.lexical) {
+  const corpus = createRealCorpus(values.data);
+  const biggest = Math.max(...sizes);
+  const texts = [...new Set(corpus.texts(Math.ceil(biggest * 1.05)))].slice(0, biggest);
+  const queryTexts = corpus.queries(queryCount + WARM_UP);
+  console.log(
+    `lexical channel only (no embedder), real text, limit 10, ${queryCount} queries; latency = recall() total`,
+  );
+  console.log('  size       agents  run  p50 ms  p95 ms  lexical p50 ms  load s');
+  for (const total of sizes)
+    for (const agents of layouts)
+      for (let run = 1; run <= Number(values.repeats); run++) {
+        const r = await runLexical(texts, queryTexts, Math.min(total, texts.length), agents);
+        console.log(
+          `  ${total.toLocaleString('en-US').padEnd(10)} ${String(agents).padStart(6)}  ${String(run).padStart(3)}  ${fmt(r.p50, 2).padStart(6)}  ${fmt(r.p95, 2).padStart(6)}  ${fmt(r.lexicalP50, 2).padStart(14)}  ${fmt(r.loadSeconds, 1).padStart(6)}`,
+        );
+      }
+  process.exit(0);
 }
 
 console.log(

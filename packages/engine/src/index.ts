@@ -102,6 +102,7 @@ export type {
   RecallResponse,
   RecallResult,
   RecallTimings,
+  RecallWindow,
   SessionExcerpt,
   VectorCompleteness,
   VectorSearchReport,

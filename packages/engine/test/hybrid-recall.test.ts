@@ -405,3 +405,52 @@ describe('after the response', () => {
     expect(await off.engine.telemetry.list({ agentId: 'a' })).toEqual([]);
   });
 });
+
+describe('a search window never hides silently', () => {
+  it('says how many matches it left out, warns, and offers to widen; windowDays: null finds them', async () => {
+    const { engine } = await engineOn();
+    // A backfill: every memory written with a past createdAt.
+    for (const day of [200, 300, 400])
+      await engine.remember({ agentId: 'a', content: `garden plan ${day}: tomatoes`, createdAt: T0 - day * DAY });
+    await engine.remember({ agentId: 'a', content: 'kitchen plan: new shelves', createdAt: T0 - 500 * DAY });
+    const hidden = await engine.recall({ agentId: 'a', query: 'garden tomatoes' });
+    expect(hidden.results).toEqual([]);
+    expect(hidden.window).toMatchObject({ since: T0 - 90 * DAY, days: 90, now: T0, excluded: 3 });
+    expect(hidden.warnings.some((w) => w.startsWith('window: 3 matching memories are older than the 90-day'))).toBe(
+      true,
+    );
+    expect(hidden.drillDown[0]).toMatchObject({ kind: 'widen_window', windowDays: null, excluded: 3 });
+    expect(formatRecall(hidden)).toContain('3 older matching memories outside the window');
+
+    const all = await engine.recall({ agentId: 'a', query: 'garden tomatoes', windowDays: null });
+    expect(all.results).toHaveLength(3);
+    expect(all.window).toMatchObject({ since: null, days: null, excluded: 0 });
+    expect(all.warnings).toEqual([]);
+    expect(all.drillDown.some((d) => d.kind === 'widen_window')).toBe(false);
+  });
+
+  it('answers as of a query time: the window ends at now, and later memories are left out', async () => {
+    const { engine } = await engineOn();
+    await engine.remember({ agentId: 'a', content: 'garden plan: tomatoes', createdAt: T0 - 300 * DAY });
+    await engine.remember({ agentId: 'a', content: 'garden plan: basil', createdAt: T0 - 250 * DAY });
+    await engine.remember({ agentId: 'a', content: 'garden plan: peppers', createdAt: T0 - 10 * DAY });
+    const asOf = await engine.recall({ agentId: 'a', query: 'garden plan', now: T0 - 240 * DAY });
+    expect(asOf.results.map((r) => r.content).sort()).toEqual(['garden plan: basil', 'garden plan: tomatoes']);
+    expect(asOf.window).toMatchObject({ now: T0 - 240 * DAY, since: T0 - 330 * DAY, excluded: 0 });
+    const narrow = await engine.recall({ agentId: 'a', query: 'garden plan', now: T0 - 240 * DAY, windowDays: 30 });
+    expect(narrow.results.map((r) => r.content)).toEqual(['garden plan: basil']);
+    expect(narrow.window.excluded).toBe(1);
+    // A window that hid nothing says 0 and adds no warning.
+    const today = await engine.recall({ agentId: 'a', query: 'peppers' });
+    expect(today.window.excluded).toBe(0);
+    expect(today.warnings).toEqual([]);
+  });
+
+  it('counts only the agent’s own matches', async () => {
+    const { engine } = await engineOn();
+    await engine.remember({ agentId: 'b', content: 'garden plan: tomatoes', createdAt: T0 - 300 * DAY });
+    const response = await engine.recall({ agentId: 'a', query: 'garden tomatoes' });
+    expect(response.window.excluded).toBe(0);
+    expect(response.warnings).toEqual([]);
+  });
+});

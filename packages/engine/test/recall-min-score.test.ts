@@ -6,7 +6,7 @@ import { createTestEngine, T0 } from './helpers.js';
 
 // recall.minScore is a floor on relevance: a result whose fused score (before dampening and boosts)
 // is below it is dropped, unless the memory was reached structurally (a host link or the graph).
-// With only the semantic channel on, a memory's fused score is semanticWeight (0.7) × its cosine,
+// With only the semantic channel on, a memory's fused score is semanticWeight (0.3) × its cosine,
 // so an embedder that puts each memory at a chosen cosine to the query sets fused scores exactly.
 
 const COSINES = [0.05, 0.1, 0.13, 0.2, 0.35, 0.5, 0.9] as const;
@@ -45,18 +45,18 @@ const recalledCosines = async (engine: Awaited<ReturnType<typeof engineWith>>['e
 describe('recall minScore', () => {
   it('drops results whose fused score is below the floor and keeps those at or above it (default 0.1)', async () => {
     const { engine, ids } = await engineWith(0.1);
-    // Fused = 0.7 × cosine: 0.035, 0.07 and 0.091 fall under 0.1; 0.14 and up stay.
-    expect(await recalledCosines(engine, ids)).toEqual([0.2, 0.35, 0.5, 0.9]);
+    // Fused = 0.3 × cosine: 0.015 up to 0.06 fall under 0.1; 0.105 and up stay.
+    expect(await recalledCosines(engine, ids)).toEqual([0.35, 0.5, 0.9]);
     await engine.close();
   });
 
   it('keeps exactly the memories whose fused score reaches the configured floor (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.double({ min: 0, max: 0.7, noNaN: true }), async (minScore) => {
+      fc.asyncProperty(fc.double({ min: 0, max: 0.3, noNaN: true }), async (minScore) => {
         // Floats near a boundary would test float32 rounding, not the floor.
-        fc.pre(COSINES.every((c) => Math.abs(0.7 * c - minScore) > 1e-3));
+        fc.pre(COSINES.every((c) => Math.abs(0.3 * c - minScore) > 1e-3));
         const { engine, ids } = await engineWith(minScore);
-        expect(await recalledCosines(engine, ids)).toEqual(COSINES.filter((c) => 0.7 * c >= minScore));
+        expect(await recalledCosines(engine, ids)).toEqual(COSINES.filter((c) => 0.3 * c >= minScore));
         await engine.close();
       }),
       { numRuns: 15 },

@@ -1,4 +1,4 @@
-import type { DrillDown, RecallResponse, RecallResult } from './types.js';
+import { type DrillDown, type RecallResponse, type RecallResult, WINDOW_EXCLUDED_CAP } from './types.js';
 
 export interface FormatRecallOptions {
   /** Approximate size of the rendered text, in tokens (4 characters each). @default 1000 */
@@ -7,6 +7,14 @@ export interface FormatRecallOptions {
   readonly scores?: boolean;
   /** End each result line with its memory id, for agents that act on results (forget, modify). @default false */
   readonly ids?: boolean;
+}
+
+/** Says what the search window left out, so an empty or thin answer is never silent about it. */
+function windowNote(response: RecallResponse): string {
+  const { excluded, since, days } = response.window ?? { excluded: 0, since: null, days: null };
+  if (!excluded || since === null) return '';
+  const more = excluded >= WINDOW_EXCLUDED_CAP ? '+' : '';
+  return ` in the last ${days ?? '?'} days (since ${date(since)}); ${excluded}${more} older matching memor${excluded === 1 ? 'y' : 'ies'} outside the window: recall with windowDays: null to see them`;
 }
 
 function date(ms: number): string {
@@ -28,20 +36,25 @@ function drillLine(d: DrillDown): string {
       return `- open entity ${d.name} (${d.entityId}): ${d.reason}`;
     case 'narrower_query':
       return `- narrower query "${d.query}": ${d.reason}`;
+    case 'widen_window':
+      return `- widen the window (windowDays: null): ${d.reason}`;
   }
 }
 
 /**
  * Renders a recall response for a prompt: LINKED CONTEXT (structurally verified), POSSIBLY RELATED
- * (text or meaning matches: hypotheses) and DRILL-DOWN, in that order, results by score then id.
+ * (text or meaning matches: hypotheses) and DRILL-DOWN, in that order, results by score, ties in
+ * recall's order.
  * Stops adding lines at the budget and says how many were left out. Deterministic.
  */
 export function formatRecall(response: RecallResponse, options: FormatRecallOptions = {}): string {
+  if (response.results.length === 0) return `NO RELEVANT MEMORIES${windowNote(response)}`;
   const budgetChars = Math.max(40, (options.budgetTokens ?? 1000) * 4);
   const scores = options.scores ?? true;
   const ids = options.ids ?? false;
-  const order = (a: RecallResult, b: RecallResult): number =>
-    b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  // A stable sort on score keeps recall's own order (score, recency, content hash) for ties: ids
+  // are random and must not decide.
+  const order = (a: RecallResult, b: RecallResult): number => b.score - a.score;
   const sections: Array<[string, string[]]> = [
     [
       'LINKED CONTEXT',
@@ -81,8 +94,7 @@ export function formatRecall(response: RecallResponse, options: FormatRecallOpti
     out.push(title, ...kept, '');
     used += title.length + 2;
   }
-  if (out.length === 0)
-    return response.results.length === 0 ? 'NO RELEVANT MEMORIES' : `(${omitted} items did not fit the budget)`;
+  if (out.length === 0) return `(${omitted} items did not fit the budget)`;
   if (omitted > 0) out.push(`(${omitted} more items left out to fit the budget)`);
   return out.join('\n').trimEnd();
 }

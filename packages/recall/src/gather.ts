@@ -17,6 +17,7 @@ import { type SemanticOutcome, semanticChannel } from './channels/semantic.js';
 import { entityNameCandidates, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
 import { candidateFor, channelContext, type RecallContext, type RecallRun, stage } from './recall-context.js';
 import { clamp01 } from './shaping.js';
+import { matchesOutsideWindow } from './window.js';
 
 /** Host references a query may name by label. */
 const MAX_NAMED_REFS = 16;
@@ -32,18 +33,19 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
   const { config } = ctx;
   const { request, times } = run;
   const channels = config.recall.channels;
-  const cc = channelContext(ctx, run, sql, ctx.shares.scoped(sql, request.agentId, run.now));
+  const cc = channelContext(ctx, run, sql);
 
   let mark = performance.now();
   const lexical = channels.lexical
     ? stage(run, 'lexical', () => lexicalChannel(cc, poolSize(config.recall.lexicalCandidates, run.limit)), [])
     : [];
   const bestLexical = Math.max(0, ...lexical.map((h) => -h.bm25));
+  const lexicalRanks = tiedRanks(lexical.map((h) => -h.bm25));
   lexical.forEach((hit, i) => {
     const c = candidateFor(run, hit.id);
     c.row = hit;
     c.evidence.lexical = bestLexical > 0 ? clamp01(-hit.bm25 / bestLexical) : 0;
-    c.evidence.ranks = { ...c.evidence.ranks, lexical: i + 1 };
+    c.evidence.ranks = { ...c.evidence.ranks, lexical: lexicalRanks[i] ?? i + 1 };
     c.evidence.anchored = true;
   });
   times.lexical = performance.now() - mark;
@@ -51,10 +53,11 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
   mark = performance.now();
   const hints = channels.hints ? stage(run, 'hints', () => hintsChannel(cc), []) : [];
   const bestHint = Math.max(0, ...hints.map((h) => -h.bm25));
+  const hintRanks = tiedRanks(hints.map((h) => -h.bm25));
   hints.forEach((hit, i) => {
     const c = candidateFor(run, hit.memoryId);
     c.evidence.hint = bestHint > 0 ? clamp01(-hit.bm25 / bestHint) : 0;
-    c.evidence.ranks = { ...c.evidence.ranks, hint: i + 1 };
+    c.evidence.ranks = { ...c.evidence.ranks, hint: hintRanks[i] ?? i + 1 };
   });
   times.hints = performance.now() - mark;
 
@@ -130,13 +133,26 @@ export async function gatherSemantic(
     run.warnings.push(`semantic: ${error instanceof Error ? error.message : String(error)}`);
     return none;
   }
+  const semanticRanks = tiedRanks(semantic.hits.map((h) => h.cosine));
   semantic.hits.forEach((hit, i) => {
     const c = candidateFor(run, hit.memoryId);
     c.evidence.semantic = clamp01(hit.cosine);
-    c.evidence.ranks = { ...c.evidence.ranks, semantic: i + 1 };
+    c.evidence.ranks = { ...c.evidence.ranks, semantic: semanticRanks[i] ?? i + 1 };
     c.evidence.anchored = true;
   });
   return semantic;
+}
+
+/**
+ * 1-based ranks of scores listed best first, equal scores sharing the better rank: the order of a
+ * tie comes from random ids, so rank fusion must not see it.
+ */
+export function tiedRanks(scores: readonly number[]): number[] {
+  const ranks: number[] = [];
+  scores.forEach((score, i) => {
+    ranks.push(i > 0 && score === scores[i - 1] ? (ranks[i - 1] as number) : i + 1);
+  });
+  return ranks;
 }
 
 /** What ranking needs to know about the candidates besides their channel evidence. */
@@ -145,6 +161,8 @@ export interface CandidateFacts {
   readonly hubThreshold: number | undefined;
   /** Memories whose claims were all superseded. */
   readonly superseded: ReadonlySet<string>;
+  /** Matches the search window left out (see {@link matchesOutsideWindow}). */
+  readonly outsideWindow: number;
 }
 
 /**
@@ -167,7 +185,13 @@ export function completeCandidates(
     const c = candidates.get(row.id);
     if (c) c.row = row;
   }
-  for (const [id, c] of candidates) if (!c.row) candidates.delete(id);
+  const dropped: Array<{ id: string; cosine: number }> = [];
+  for (const [id, c] of candidates) {
+    if (c.row) continue;
+    if (c.evidence.semantic !== undefined) dropped.push({ id, cosine: c.evidence.semantic });
+    candidates.delete(id);
+  }
+  const outsideWindow = matchesOutsideWindow(ctx, run, sql, dropped).size;
   if (vector && embedder) {
     const unscored = [...candidates.values()].filter((c) => c.evidence.semantic === undefined).map((c) => c.id);
     for (const v of stage(run, 'semantic', () => memoryVectors(sql, agentId, embedder.model, unscored), [])) {
@@ -195,5 +219,5 @@ export function completeCandidates(
   for (const c of stage(run, 'currentness', () => claimCurrentness(sql, agentId, ids), [])) {
     if (c.active === 0 && c.superseded > 0) superseded.add(c.memoryId);
   }
-  return { entitiesOf, hubThreshold, superseded };
+  return { entitiesOf, hubThreshold, superseded, outsideWindow };
 }

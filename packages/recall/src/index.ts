@@ -20,4 +20,6 @@ export type {
   RecallResponse,
   RecallResult,
   RecallTimings,
+  RecallWindow,
 } from './types.js';
+export { WINDOW_EXCLUDED_CAP } from './types.js';

@@ -1,4 +1,4 @@
-import type { EntityMatch } from '@memory/store';
+import type { EntityMatch, MemoryCandidateRow } from '@memory/store';
 import type { CandidateFacts } from './gather.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
 import { type ScoredCandidate, toResult } from './results.js';
@@ -53,6 +53,19 @@ export function rankCandidates(
     if (fused < config.recall.minScore && !structural) continue;
     scored.push({ c, score, raw, fused, adjustments: { ...adjustments, ...extra } });
   }
-  scored.sort((a, b) => b.raw - a.raw || (a.c.id < b.c.id ? -1 : 1));
+  scored.sort(stableOrder);
   return scored.slice(0, run.limit).map((s) => toResult(s, entitiesOf.get(s.c.id), run.request.explain === true));
+}
+
+/**
+ * Score, then the newer memory, then the content hash: never the id, which is random per write,
+ * so the same data gives the same list in every run and every store.
+ */
+export function stableOrder(a: ScoredCandidate, b: ScoredCandidate): number {
+  const ra = a.c.row as MemoryCandidateRow;
+  const rb = b.c.row as MemoryCandidateRow;
+  if (b.raw !== a.raw) return b.raw - a.raw;
+  if (rb.created_at !== ra.created_at) return rb.created_at - ra.created_at;
+  if (ra.content_hash !== rb.content_hash) return ra.content_hash < rb.content_hash ? -1 : 1;
+  return a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0;
 }

@@ -2,7 +2,6 @@ import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
 import type { MemoryFilters, SqlExecutor, Store } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
 import type { ChannelContext } from './channels/context.js';
-import type { createShareCache } from './channels/scope-share.js';
 import type { ParsedQuery } from './query.js';
 import type { Candidate } from './results.js';
 import type { createRecallSchema, RecallRequest } from './schema.js';
@@ -16,7 +15,6 @@ export interface RecallContext {
   /** Records access counts and telemetry after the response; without it, recall records nothing. */
   readonly after: AfterResponseWriter | undefined;
   readonly schema: ReturnType<typeof createRecallSchema>;
-  readonly shares: ReturnType<typeof createShareCache>;
 }
 
 /** Milliseconds spent per stage of one recall. */
@@ -65,12 +63,7 @@ export function stage<T>(run: RecallRun, name: string, fn: () => T, fallback: T)
 }
 
 /** What the channels get inside one read transaction. */
-export function channelContext(
-  ctx: RecallContext,
-  run: RecallRun,
-  sql: SqlExecutor,
-  scopedLexical: boolean,
-): ChannelContext {
+export function channelContext(ctx: RecallContext, run: RecallRun, sql: SqlExecutor): ChannelContext {
   return {
     sql,
     agentId: run.request.agentId,
@@ -79,6 +72,5 @@ export function channelContext(
     filters: run.filters,
     now: run.now,
     limit: run.limit,
-    scopedLexical,
   };
 }

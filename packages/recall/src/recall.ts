@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { type EmbeddingProvider, type MemoryConfig, parseInput } from '@memory/core';
 import type { Store } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
-import { createShareCache } from './channels/scope-share.js';
 import type { SemanticOutcome } from './channels/semantic.js';
 import { buildDrillDown } from './drill-down.js';
 import { expandSessions } from './expand.js';
@@ -11,9 +10,10 @@ import { parseQuery } from './query.js';
 import { rankCandidates } from './rank.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
 import { stage } from './recall-context.js';
-import { filtersOf, queryVector } from './request.js';
+import { filtersOf, queryVector, windowDaysOf } from './request.js';
 import { createRecallSchema } from './schema.js';
 import type { RecallResponse, RecallResult } from './types.js';
+import { windowWarning } from './window.js';
 
 export interface RecallDeps {
   readonly store: Store;
@@ -38,7 +38,6 @@ export function createRecall(deps: RecallDeps) {
     embedder: deps.embedder,
     after: deps.after,
     schema: createRecallSchema(deps.config),
-    shares: createShareCache(),
   };
   return (input: unknown): Promise<RecallResponse> => recall(ctx, input);
 }
@@ -56,7 +55,9 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
     embedder && config.recall.channels.semantic
       ? queryVector(embedder, request.query, warnings)
       : Promise.resolve(undefined);
-  const now = store.clock.now();
+  const clockNow = store.clock.now();
+  const now = request.now ?? clockNow;
+  const windowDays = windowDaysOf(request, config);
   const run: RecallRun = {
     request,
     query: parseQuery(request.query, config.recall),
@@ -82,6 +83,9 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   const facts = store.read((sql) => completeCandidates(ctx, run, sql, vector));
   const results = rankCandidates(ctx, run, focal, facts, vector !== undefined);
   times.fusion = performance.now() - mark;
+  const since = run.filters.windowStart;
+  if (facts.outsideWindow > 0 && since !== undefined)
+    warnings.push(windowWarning(facts.outsideWindow, windowDays, since));
 
   mark = performance.now();
   const expansions = request.expand
@@ -98,7 +102,7 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   times.expand = performance.now() - mark;
 
   const totalMs = performance.now() - started;
-  recordAfter(ctx, run, results, semantic, totalMs);
+  recordAfter(ctx, run, results, semantic, totalMs, clockNow);
   const plan = run.query.plan;
   return {
     results,
@@ -107,8 +111,8 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
     ...(semantic.searchedWindow !== undefined ? { searchedWindow: semantic.searchedWindow } : {}),
     ...(semantic.estimatedRecall !== undefined ? { vectorRecall: semantic.estimatedRecall } : {}),
     ...(request.explain && semantic.search ? { vectorSearch: semantic.search } : {}),
-    window: { since: run.filters.windowStart ?? null },
-    drillDown: buildDrillDown(results, plan, request.expand === true),
+    window: { since: since ?? null, days: since === undefined ? null : windowDays, now, excluded: facts.outsideWindow },
+    drillDown: buildDrillDown(results, plan, request.expand === true, facts.outsideWindow),
     ...(expansions ? { expansions } : {}),
     warnings,
     timings: {
@@ -132,6 +136,7 @@ function recordAfter(
   results: readonly RecallResult[],
   semantic: SemanticOutcome,
   totalMs: number,
+  at: number,
 ): void {
   const { after, config } = ctx;
   if (!after) return;
@@ -154,6 +159,6 @@ function recordAfter(
     },
     vectorCompleteness: semantic.completeness,
     totalMs,
-    createdAt: run.now,
+    createdAt: at,
   });
 }

@@ -5,13 +5,24 @@ import type { RecallRequest } from './schema.js';
 
 const DAY_MS = 86_400_000;
 
-/** The filters a request asks for, with the search window (`recentOnly`, `windowDays`, or the configured default). */
-export function filtersOf(request: RecallRequest, config: MemoryConfig, now: number): MemoryFilters {
-  const days = request.recentOnly
+/** The search window's length in days a request asks for (`recentOnly`, `windowDays`, or the configured default); null for none. */
+export function windowDaysOf(request: RecallRequest, config: MemoryConfig): number | null {
+  return request.recentOnly
     ? config.recall.recentOnlyDays
     : request.windowDays === undefined
       ? config.recall.searchWindowDays
       : request.windowDays;
+}
+
+/**
+ * The filters a request asks for, with the search window. A request that gives its own `now` asks
+ * "as of" that moment: memories created after it are left out too.
+ */
+export function filtersOf(request: RecallRequest, config: MemoryConfig, now: number): MemoryFilters {
+  const days = windowDaysOf(request, config);
+  const asOfEnd = request.now === undefined ? undefined : now + 1;
+  const until =
+    request.until === undefined ? asOfEnd : asOfEnd === undefined ? request.until : Math.min(request.until, asOfEnd);
   return {
     types: request.type === undefined ? undefined : Array.isArray(request.type) ? request.type : [request.type],
     tags: request.tags,
@@ -20,7 +31,7 @@ export function filtersOf(request: RecallRequest, config: MemoryConfig, now: num
     pinned: request.pinned,
     importanceMin: request.importanceMin,
     since: request.since,
-    until: request.until,
+    until,
     windowStart: days === null ? undefined : now - days * DAY_MS,
   };
 }

@@ -55,6 +55,12 @@ export function createRecallSchema(config: MemoryConfig) {
       explain: z.boolean().optional(),
       /** Claims valid at this time (traversal). @default now */
       asOf: timeSchema.optional(),
+      /**
+       * The query time: recall answers as of this moment. The search window ends here and starts
+       * `windowDays` before it, memories created after it are left out, and recency counts from it.
+       * @default the engine clock's now
+       */
+      now: timeSchema.optional(),
     })
     .refine((r) => r.since === undefined || r.until === undefined || r.since < r.until, {
       message: 'since must be before until',

@@ -54,7 +54,32 @@ export interface RecallResult {
 export type DrillDown =
   | { readonly kind: 'expand_session'; readonly sessionKey: string; readonly reason: string }
   | { readonly kind: 'open_entity'; readonly entityId: string; readonly name: string; readonly reason: string }
-  | { readonly kind: 'narrower_query'; readonly query: string; readonly reason: string };
+  | { readonly kind: 'narrower_query'; readonly query: string; readonly reason: string }
+  | {
+      readonly kind: 'widen_window';
+      /** Recall again with this `windowDays` (null: no window) to include the memories the window left out. */
+      readonly windowDays: null;
+      readonly excluded: number;
+      readonly reason: string;
+    };
+
+/** The search window a recall applied, and what it left out. */
+export interface RecallWindow {
+  /** Memories created before this were searched only when pinned; null when no window applied. */
+  readonly since: number | null;
+  /** The window's length in days (null: none). */
+  readonly days: number | null;
+  /** The query time the window ends at (the request's `now`, or the engine clock's). */
+  readonly now: number;
+  /**
+   * Memories matching the query (by text, or offered by the semantic channel above the score floor)
+   * that the window left out, counted up to {@link WINDOW_EXCLUDED_CAP}. 0 when no window applied.
+   */
+  readonly excluded: number;
+}
+
+/** `window.excluded` counts at most this many. */
+export const WINDOW_EXCLUDED_CAP = 1000;
 
 export interface RecallTimings {
   readonly totalMs: number;
@@ -84,8 +109,8 @@ export interface RecallResponse {
   readonly vectorRecall?: number;
   /** With `explain: true`: how the semantic channel searched (layout, vectors compared, candidate pool). */
   readonly vectorSearch?: VectorSearchReport;
-  /** The search window applied (created_at ≥ since), if any. */
-  readonly window: { readonly since: number | null };
+  /** The search window applied (created_at ≥ since), and how many matches it left out. */
+  readonly window: RecallWindow;
   readonly drillDown: readonly DrillDown[];
   /** Transcript excerpts, with `expand: true`. */
   readonly expansions?: readonly SessionExcerpt[];

@@ -30,7 +30,7 @@ const response = (results: RecallResult[], drillDown: RecallResponse['drillDown'
   results,
   query: { tokens: ['dana'], mode: 'and' },
   vectorCompleteness: 'exact',
-  window: { since: null },
+  window: { since: null, days: null, now: Date.UTC(2026, 0, 3), excluded: 0 },
   drillDown,
   warnings: [],
   timings: {
@@ -127,5 +127,28 @@ describe('transcript excerpts', () => {
   it('cuts a single over-long turn to the budget', () => {
     const { text } = selectExcerpt([{ role: 'user', content: 'x'.repeat(5000) }], ['x'], 100);
     expect(text.length).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('formatRecall and the search window', () => {
+  const windowed = (results: RecallResult[], excluded: number, drillDown: RecallResponse['drillDown'] = []) => ({
+    ...response(results, drillDown),
+    window: { since: Date.UTC(2025, 9, 5), days: 90, now: Date.UTC(2026, 0, 3), excluded },
+  });
+
+  it('says how many older matches the window left out when nothing is in it', () => {
+    expect(formatRecall(windowed([], 3))).toBe(
+      'NO RELEVANT MEMORIES in the last 90 days (since 2025-10-05); 3 older matching memories outside the window: recall with windowDays: null to see them',
+    );
+    expect(formatRecall(windowed([], 0))).toBe('NO RELEVANT MEMORIES');
+  });
+
+  it('shows the widen-window drill-down beside results', () => {
+    const text = formatRecall(
+      windowed([result('a', 0.5, 'related', 'Dana likes tea')], 1000, [
+        { kind: 'widen_window', windowDays: null, excluded: 1000, reason: '1000+ matching memories are older' },
+      ]),
+    );
+    expect(text).toContain('DRILL-DOWN\n- widen the window (windowDays: null): 1000+ matching memories are older');
   });
 });

@@ -18,19 +18,19 @@ describe('the hint-only cap', () => {
 
   it('does not cap a candidate with any anchor or lexical evidence of its own', () => {
     expect(fuseScore({ hint: 1, semantic: 1, anchored: true }, { ...base, semanticRan: true })).toBeCloseTo(
-      0.7 + 0.3 * 0.75,
+      0.3 + 0.7 * 0.75,
       10,
     );
     expect(fuseScore({ hint: 1, lexical: 0.1, semantic: 1 }, { ...base, semanticRan: true })).toBeCloseTo(
-      0.7 + 0.3 * 0.75,
+      0.3 + 0.7 * 0.75,
       10,
     );
     // Without a hint there is nothing to cap, whatever else is missing (a low cap makes it visible).
-    expect(fuseScore({ semantic: 1 }, { ...base, semanticRan: true })).toBeCloseTo(0.7, 10);
-    const lowCap = { ...base, recall: resolveConfig({ recall: { hintOnlyCap: 0.5 } }).recall, semanticRan: true };
-    expect(fuseScore({ semantic: 1 }, lowCap)).toBeCloseTo(0.7, 10);
-    expect(fuseScore({ semantic: 1, hint: 0 }, lowCap)).toBeCloseTo(0.7, 10);
-    expect(fuseScore({ semantic: 1, hint: 0.2 }, lowCap)).toBe(0.5);
+    expect(fuseScore({ semantic: 1 }, { ...base, semanticRan: true })).toBeCloseTo(0.3, 10);
+    const lowCap = { ...base, recall: resolveConfig({ recall: { hintOnlyCap: 0.2 } }).recall, semanticRan: true };
+    expect(fuseScore({ semantic: 1 }, lowCap)).toBeCloseTo(0.3, 10);
+    expect(fuseScore({ semantic: 1, hint: 0 }, lowCap)).toBeCloseTo(0.3, 10);
+    expect(fuseScore({ semantic: 1, hint: 0.2 }, lowCap)).toBe(0.2);
     expect(fuseScore({ ranks: { semantic: 1 }, semantic: 1 }, { ...rrf, semanticRan: true })).toBeCloseTo(0.5, 10);
   });
 

@@ -9,19 +9,19 @@ const DAY = 86_400_000;
 describe('fusion (golden cases)', () => {
   it.each([
     [
-      'both channels: 0.7·semantic + 0.3·lexical',
+      'both channels: 0.3·semantic + 0.7·lexical',
       { lexical: 1, semantic: 0.5, anchored: true },
       true,
-      0.7 * 0.5 + 0.3 * 1,
+      0.3 * 0.5 + 0.7 * 1,
     ],
     ['lexical only, no query vector', { lexical: 0.8, anchored: true }, false, 0.8],
     ['semantic ran but the memory has no vector: lexical alone', { lexical: 0.6, anchored: true }, true, 0.6],
-    ['semantic only', { semantic: 0.9, anchored: true }, true, 0.7 * 0.9],
+    ['semantic only', { semantic: 0.9, anchored: true }, true, 0.3 * 0.9],
     [
       'a hint counts as lexical evidence, discounted by the hint cap',
       { lexical: 0.2, hint: 0.9, semantic: 0.5, anchored: true },
       true,
-      0.7 * 0.5 + 0.3 * 0.9 * 0.75,
+      0.3 * 0.5 + 0.7 * 0.9 * 0.75,
     ],
     ['hint only: capped at 0.75', { hint: 1 }, false, 0.75],
     ['traversal anchored: max with the flat score', { lexical: 0.3, traversal: 0.8, anchored: true }, false, 0.8],
@@ -87,7 +87,11 @@ describe('dampening (golden cases)', () => {
     expect(dampen(0.5, subject, { ...context, hubThreshold: 0 }, recall).adjustments.hub).toBeUndefined();
   });
 
-  it('resolution: constraints, decisions and dated memories are boosted by 1.2', () => {
+  it('resolution (when on; off by default): constraints, decisions and dated memories are boosted by 1.2', () => {
+    expect(
+      dampen(0.5, { ...subject, type: 'decision' }, context, defaultConfig.recall).adjustments.resolution,
+    ).toBeUndefined();
+    const recall = resolveConfig({ recall: { dampening: { resolution: true } } }).recall;
     expect(dampen(0.5, { ...subject, type: 'decision' }, context, recall)).toMatchObject({
       score: 0.6,
       adjustments: { resolution: 1.2 },
@@ -112,9 +116,9 @@ describe('dampening (golden cases)', () => {
       adjustments: { recency: 0.1 },
     });
     expect(dampen(0.5, { ...subject, createdAt: NOW - 182.5 * DAY }, context, recall).score).toBeCloseTo(0.55, 10);
-    const over = dampen(0.95, { ...subject, type: 'decision', createdAt: NOW }, context, recall);
+    const over = dampen(0.95, { ...subject, createdAt: NOW }, context, recall);
     expect(over.score).toBe(1);
-    expect(over.raw).toBeCloseTo(0.95 * 1.2 + 0.1, 10); // ranks above a result that reached exactly 1
+    expect(over.raw).toBeCloseTo(0.95 + 0.1, 10); // ranks above a result that reached exactly 1
   });
 
   it('every stage can be turned off', () => {

@@ -231,6 +231,8 @@ export {
   recountEntityMentions,
   restoreRowImage,
 } from './repositories/row-images.js';
+export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
+export { rankScopedText } from './repositories/scoped-text-search.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
@@ -249,6 +251,7 @@ export {
   transcriptExists,
   upsertTranscript,
 } from './repositories/transcripts.js';
+export { findMatchesBeforeWindow } from './repositories/window-excluded.js';
 export type { DatabaseSchema } from './schema/database.js';
 export type { DocumentStatus } from './schema/documents.js';
 export type { EntityRow, MentionRow } from './schema/graph.js';

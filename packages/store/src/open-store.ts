@@ -16,6 +16,7 @@ import { type CheckpointResult, startCheckpointer } from './internal/checkpointe
 import { nativeBuildError } from './internal/native-build.js';
 import { type RawQuery, raw, SqlExecutor } from './internal/sql.js';
 import type { SqliteDatabase } from './internal/sqlite.js';
+import { registerTextFunctions } from './internal/text-functions.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/migration.js';
 import { type MigrationResult, runMigrations } from './migrations/runner.js';
@@ -171,6 +172,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const isFile = !db.memory && db.name !== '';
   try {
     applyPragmas(db, config, isFile);
+    // The scoped text index's triggers call these on every write (runMigrations registers them too).
+    registerTextFunctions(db);
   } catch (error) {
     if (owned) db.close();
     throw wrapStorageError(error);

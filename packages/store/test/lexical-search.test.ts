@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildFtsMatch } from '../src/fts-query.js';
 import { searchMemoriesLexical } from '../src/index.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
+import { textTerms } from '../src/text-terms.js';
 
 const WORDS = ['lantern', 'harbor', 'copper', 'violet', 'meadow', 'signal', 'ember', 'quartz'];
 
@@ -34,37 +34,43 @@ async function storeWith(
   return store;
 }
 
-// The reference: the plain filtered join over every match, which the two-phase search must equal.
+// The reference: Okapi BM25 (k1 1.2, b 0.75) computed here from the agent's live rows alone, then
+// filtered and ordered by score then seq; the scoped index and the chunked reads must equal it.
 function reference(
   store: Awaited<ReturnType<typeof createTestStore>>,
   agent: string,
-  match: string,
+  tokens: readonly string[],
   limit: number,
   type?: string,
   tag?: string,
 ) {
-  return store
-    .read((sql) =>
-      sql.all<{ id: string }>(
-        raw(
-          `SELECT m.id FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-           WHERE memories_fts MATCH ? AND m.agent_id = ? AND m.is_deleted = 0
-             AND (? IS NULL OR m.type = ?) AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = ?))
-           ORDER BY bm25(memories_fts), m.seq LIMIT ?`,
-          match,
-          agent,
-          type ?? null,
-          type ?? null,
-          tag ?? null,
-          tag ?? null,
-          limit,
-        ),
-      ),
-    )
-    .map((r) => r.id);
+  const rows = store.read((sql) =>
+    sql.all<{ id: string; seq: number; content: string; type: string; tags: string }>(
+      raw('SELECT id, seq, content, type, tags FROM memories WHERE agent_id = ? AND is_deleted = 0', agent),
+    ),
+  );
+  const docs = rows.map((r) => ({ ...r, terms: textTerms(r.content) }));
+  const avgdl = Math.max(1, docs.reduce((n, d) => n + d.terms.length, 0) / Math.max(1, docs.length));
+  const query = [...new Set(tokens.map((t) => textTerms(t).counts.keys().next().value as string))];
+  const scored = docs
+    .map((d) => {
+      let score = 0;
+      for (const term of query) {
+        const tf = d.terms.counts.get(term) ?? 0;
+        if (tf === 0) continue;
+        const df = docs.filter((x) => x.terms.counts.has(term)).length;
+        const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
+        score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * d.terms.length) / avgdl));
+      }
+      return { ...d, score };
+    })
+    .filter((d) => d.score > 0)
+    .filter((d) => (type === undefined || d.type === type) && (tag === undefined || JSON.parse(d.tags).includes(tag)));
+  scored.sort((a, b) => b.score - a.score || a.seq - b.seq);
+  return scored.slice(0, limit).map((d) => d.id);
 }
 
-describe('two-phase lexical search', () => {
+describe('scoped lexical search', () => {
   it('finds an agent’s matches even when other agents fill the top of the FTS ranking', async () => {
     const rows = [
       ...Array.from({ length: 300 }, () => ({ agent: 'noise', words: [0, 0, 0], type: 'fact', created: 0, tags: [] })),
@@ -88,7 +94,9 @@ describe('two-phase lexical search', () => {
       }),
     );
     expect(hits.map((h) => h.id).sort()).toEqual(['m300', 'm301', 'm302']);
-    const unscoped = store.read((sql) =>
+    // The noise agent's 300 rows change nothing: the same scores as in a file of the agent's rows alone.
+    const alone = await storeWith(rows.slice(300));
+    const aloneHits = alone.read((sql) =>
       searchMemoriesLexical(sql, {
         agentId: 'a',
         terms: { tokens: ['lantern'] },
@@ -96,13 +104,12 @@ describe('two-phase lexical search', () => {
         filters: {},
         now: 0,
         limit: 10,
-        scoped: false,
       }),
     );
-    expect(unscoped.map((h) => h.id).sort()).toEqual(['m300', 'm301', 'm302']);
+    expect(aloneHits.map((h) => [h.content, h.bm25])).toEqual(hits.map((h) => [h.content, h.bm25]));
   });
 
-  it('returns exactly what the full filtered query returns (property)', async () => {
+  it('returns exactly the filtered BM25 ranking over the agent’s own rows (property)', async () => {
     const row = fc.record({
       agent: fc.constantFrom('a', 'b', 'b', 'b', 'c', 'c'),
       words: fc.array(fc.nat(7), { minLength: 1, maxLength: 6 }),
@@ -118,11 +125,9 @@ describe('two-phase lexical search', () => {
         fc.integer({ min: 1, max: 12 }),
         fc.option(fc.constantFrom('fact', 'decision'), { nil: undefined }),
         fc.option(fc.constantFrom('x', 'y'), { nil: undefined }),
-        fc.boolean(),
-        async (rows, queryWords, limit, type, tag, scoped) => {
+        async (rows, queryWords, limit, type, tag) => {
           const store = await storeWith(rows);
           const tokens = [...new Set(queryWords.map((w) => WORDS[w] ?? ''))];
-          const match = buildFtsMatch(tokens, 'OR') ?? '';
           const got = store.read((sql) =>
             searchMemoriesLexical(sql, {
               agentId: 'a',
@@ -131,11 +136,9 @@ describe('two-phase lexical search', () => {
               filters: { types: type ? [type as 'fact'] : undefined, tags: tag ? [tag] : undefined },
               now: 0,
               limit,
-              scoped,
             }),
           );
-          // Same answer whether phase 1 ranks inside the agent's FTS scope or over the whole index.
-          expect(got.map((h) => h.id)).toEqual(reference(store, 'a', match, limit, type, tag));
+          expect(got.map((h) => h.id)).toEqual(reference(store, 'a', tokens, limit, type, tag));
           store.close();
         },
       ),

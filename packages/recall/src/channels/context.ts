@@ -11,8 +11,6 @@ export interface ChannelContext {
   readonly filters: MemoryFilters;
   readonly now: number;
   readonly limit: number;
-  /** Rank lexical matches inside the agent's FTS scope (false when the agent holds most of the index). */
-  readonly scopedLexical: boolean;
 }
 
 /**

@@ -3,7 +3,7 @@ import { lexicalPasses } from '../query.js';
 import type { ChannelContext } from './context.js';
 
 /**
- * BM25 over the agent's live memories, filters applied in the reading query. Matches of every
+ * BM25 over the agent's live memories (scored from its own statistics), filters applied in the reading query. Matches of every
  * query token come first; when too few, matches of any token fill the pool.
  */
 export function lexicalChannel(ctx: ChannelContext, pool: number): LexicalHit[] {
@@ -18,7 +18,6 @@ export function lexicalChannel(ctx: ChannelContext, pool: number): LexicalHit[] 
       filters: ctx.filters,
       now: ctx.now,
       limit: Math.min(pool + seen.size, ctx.config.recall.lexicalCandidates),
-      scoped: ctx.scopedLexical,
     });
     for (const hit of found) {
       if (hits.length >= pool) break;

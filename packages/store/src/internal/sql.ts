@@ -65,6 +65,14 @@ export class SqlExecutor {
     return this.prepare(query.sql).all(...query.parameters) as R[];
   }
 
+  /** Rows as arrays of column values, in column order: no object per row, for long scans. */
+  arrays(query: RawQuery): unknown[][] {
+    const statement = this.prepare(query.sql);
+    // A statement's SQL text fixes its mode: this one is only ever read as arrays.
+    if (!statement.reader) return [];
+    return statement.raw(true).all(...query.parameters) as unknown[][];
+  }
+
   get<R>(query: Query<R>): R | undefined {
     return this.prepare(query.sql).get(...query.parameters) as R | undefined;
   }

@@ -9,6 +9,7 @@ import { jobInterruptions } from './0008-job-interruptions.js';
 import { documentParts } from './0009-document-parts.js';
 import { vectorIndex } from './0010-vector-index.js';
 import { apiTokens } from './0012-api-tokens.js';
+import { scopedTextIndex } from './0013-scoped-text-index.js';
 import { dreamingReview } from './0014-dreaming-review.js';
 import type { Migration } from './migration.js';
 
@@ -25,5 +26,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   documentParts,
   vectorIndex,
   apiTokens,
+  scopedTextIndex,
   dreamingReview,
 ]);

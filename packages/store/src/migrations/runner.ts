@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '@memory/core';
 import type { SqliteDatabase } from '../internal/sqlite.js';
+import { registerTextFunctions } from '../internal/text-functions.js';
 import type { Migration } from './migration.js';
 
 /** What happened to one migration in a run. */
@@ -61,6 +62,8 @@ const BOOKKEEPING = [
  */
 export function runMigrations(db: SqliteDatabase, migrations: readonly Migration[], clock: Clock): MigrationResult[] {
   const results: MigrationResult[] = [];
+  // Migrations (and the triggers they create) call the text index's functions.
+  registerTextFunctions(db);
   const run = db.transaction(() => {
     for (const statement of BOOKKEEPING) db.exec(statement);
     const applied = new Map<number, string>();

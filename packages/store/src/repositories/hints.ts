@@ -1,5 +1,6 @@
-import { type QueryTerms, termsMatch } from '../fts-query.js';
+import type { QueryTerms } from '../fts-query.js';
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import { rankScopedText } from './scoped-text-search.js';
 
 /** Stores prospective hints for a memory (duplicates ignored). Returns how many were new. */
 export function insertHints(
@@ -38,27 +39,36 @@ export function deleteHints(sql: SqlExecutor, agentId: string, memoryId: string)
   return sql.run(raw('DELETE FROM memory_hints WHERE agent_id = ? AND memory_id = ?', agentId, memoryId)).changes;
 }
 
-// bm25() cannot be aggregated directly: rank hint rows first (bounded), then keep each memory's best.
-const SEARCH_HINTS = `
-  SELECT memoryId, min(score) AS bm25 FROM (
-    SELECT h.memory_id AS memoryId, bm25(memory_hints_fts) AS score
-    FROM memory_hints_fts
-    JOIN memory_hints AS h ON h.seq = memory_hints_fts.rowid
-    WHERE memory_hints_fts MATCH ? AND h.agent_id = ?
-    ORDER BY score
-    LIMIT ?)
-  GROUP BY memoryId
-  ORDER BY bm25, memoryId
-  LIMIT ?`;
+const HINT_MEMORIES = `
+  SELECT top.value ->> '$[0]' AS seq, h.memory_id AS memoryId
+  FROM json_each(?) AS top
+  CROSS JOIN memory_hints AS h ON h.seq = top.value ->> '$[0]'
+  WHERE h.agent_id = ?`;
 
-/** BM25 over one agent's hints matching any of `terms`; one row per memory with its best hint's score. */
+/**
+ * BM25 over one agent's hints matching any of `terms` (the agent's own statistics: other agents'
+ * hints do not move it); one row per memory with its best hint's score, `bm25` as minus the score.
+ */
 export function searchHints(
   sql: SqlExecutor,
   agentId: string,
   terms: QueryTerms,
   limit: number,
 ): Array<{ memoryId: string; bm25: number }> {
-  const match = termsMatch(terms, 'any');
-  if (match === undefined) return [];
-  return sql.all(raw(SEARCH_HINTS, match, agentId, limit * 5, limit));
+  const top = rankScopedText(sql, 'hint', agentId, terms.tokens, { depth: limit * 5 }).rows.slice(0, limit * 5);
+  if (top.length === 0) return [];
+  const memoryOf = new Map<number, string>();
+  for (const r of sql.all<{ seq: number; memoryId: string }>(
+    raw(HINT_MEMORIES, JSON.stringify(top.map((r) => [r.row])), agentId),
+  ))
+    memoryOf.set(Number(r.seq), r.memoryId);
+  const best = new Map<string, number>();
+  for (const r of top) {
+    const memoryId = memoryOf.get(r.row);
+    if (memoryId !== undefined && !best.has(memoryId)) best.set(memoryId, -r.score);
+  }
+  return [...best]
+    .map(([memoryId, bm25]) => ({ memoryId, bm25 }))
+    .sort((a, b) => a.bm25 - b.bm25 || (a.memoryId < b.memoryId ? -1 : 1))
+    .slice(0, limit);
 }

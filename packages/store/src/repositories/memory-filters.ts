@@ -41,7 +41,7 @@ export const MEMORY_FILTERS_SQL = `
 
 /** Columns every channel reads for a candidate memory. */
 export const MEMORY_CANDIDATE_COLUMNS =
-  'm.seq, m.id, m.content, m.type, m.tags, m.project, m.who, m.importance, m.pinned, m.source_type, m.source_id, m.linked_entities, m.created_at, m.updated_at';
+  'm.seq, m.id, m.content, m.type, m.tags, m.project, m.who, m.importance, m.pinned, m.source_type, m.source_id, m.linked_entities, m.created_at, m.updated_at, m.content_hash';
 
 /** A memory row as recall channels read it. */
 export interface MemoryCandidateRow {
@@ -59,6 +59,8 @@ export interface MemoryCandidateRow {
   readonly linked_entities: string;
   readonly created_at: number;
   readonly updated_at: number;
+  /** The content's hash: the last tie-breaker of a stable order. */
+  readonly content_hash: string;
 }
 
 /** Parameters for {@link MEMORY_FILTERS_SQL}, in order. */

@@ -1,6 +1,8 @@
-import { type QueryTerms, termsMatch } from '../fts-query.js';
+import type { QueryTerms } from '../fts-query.js';
 import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from '../schema/transcripts.js';
+import { firstDepth } from './lexical-search.js';
+import { rankScopedText } from './scoped-text-search.js';
 
 /** The session row in `agentId`'s scope. */
 export function findTranscript(sql: SqlExecutor, agentId: string, sessionKey: string): TranscriptRow | undefined {
@@ -163,28 +165,31 @@ export interface TranscriptHit {
   readonly bm25: number;
 }
 
-/** BM25 over one agent's transcript turns matching any of `terms`; `completedOnly` keeps to completed sessions. */
+const TURNS_FOR_ROWS = `
+  SELECT u.session_key, u.seq, u.role, u.content, u.at, top.value ->> '$[1]' AS bm25
+  FROM json_each(?) AS top
+  CROSS JOIN session_transcript_turns AS u ON u.seq = top.value ->> '$[0]'
+  JOIN session_transcripts t ON t.agent_id = u.agent_id AND t.session_key = u.session_key
+  WHERE u.agent_id = ? AND (? = 0 OR t.completed_at IS NOT NULL)`;
+
+/**
+ * BM25 over one agent's transcript turns matching any of `terms`, from that agent's own statistics
+ * (the scoped text index): other agents' turns change neither scores nor order. `completedOnly`
+ * keeps to completed sessions. `bm25` is minus the score (lower is better), as FTS5's was.
+ */
 export function searchTranscriptTurns(
   sql: SqlExecutor,
   params: { agentId: string; terms: QueryTerms; completedOnly: boolean; limit: number },
 ): TranscriptHit[] {
-  const match = termsMatch(params.terms, 'any');
-  if (match === undefined) return [];
-  return sql.all<TranscriptHit>(
-    raw(
-      `SELECT u.session_key, u.seq, u.role, u.content, u.at, bm25(session_transcript_turns_fts) AS bm25
-       FROM session_transcript_turns_fts
-       JOIN session_transcript_turns u ON u.seq = session_transcript_turns_fts.rowid
-       JOIN session_transcripts t ON t.agent_id = u.agent_id AND t.session_key = u.session_key
-       WHERE session_transcript_turns_fts MATCH ? AND u.agent_id = ? AND (? = 0 OR t.completed_at IS NOT NULL)
-       ORDER BY bm25, u.seq
-       LIMIT ?`,
-      match,
-      params.agentId,
-      params.completedOnly ? 1 : 0,
-      params.limit,
-    ),
-  );
+  const completed = params.completedOnly ? 1 : 0;
+  for (let depth = firstDepth(params.limit); ; depth *= 8) {
+    const ranking = rankScopedText(sql, 'turn', params.agentId, params.terms.tokens, { depth });
+    const pairs = JSON.stringify(ranking.rows.map((r) => [r.row, -r.score]));
+    const found = sql.all<TranscriptHit>(raw(TURNS_FOR_ROWS, pairs, params.agentId, completed));
+    // Enough passed (completed sessions only, when asked), or every match was ranked: done.
+    if (found.length >= params.limit || ranking.complete)
+      return found.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq).slice(0, params.limit);
+  }
 }
 
 /** The session key of the transcript that holds this source record in `agentId`'s scope, if any. */

@@ -36,6 +36,8 @@ import type {
   EmbeddingsTable,
   MemoryHintsTable,
   RecallTelemetryTable,
+  TextPostingsTable,
+  TextScopesTable,
   VectorAuditsTable,
   VectorBuildsTable,
   VectorCentroidsTable,
@@ -56,6 +58,8 @@ export interface DatabaseSchema {
   memories_cold: MemoriesColdTable;
   memory_links: MemoryLinksTable;
   memory_hints: MemoryHintsTable;
+  text_scopes: TextScopesTable;
+  text_postings: TextPostingsTable;
   embeddings: EmbeddingsTable;
   vector_index_state: VectorIndexStateTable;
   vector_indexes: VectorIndexesTable;
@@ -114,6 +118,8 @@ const TABLES: { readonly [Name in TableName]: true } = {
   memories_cold: true,
   memory_links: true,
   memory_hints: true,
+  text_scopes: true,
+  text_postings: true,
   embeddings: true,
   vector_index_state: true,
   vector_indexes: true,

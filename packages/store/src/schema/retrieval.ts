@@ -153,3 +153,23 @@ export interface EmbeddingProjectionsTable {
   computed_ms: number;
   cached_at: number;
 }
+
+/** `text_scopes`: one per agent and corpus (memory, turn, hint) of the scoped text index, with its counts (migration 13). */
+export interface TextScopesTable {
+  scope: Generated<number>;
+  corpus: 'memory' | 'turn' | 'hint';
+  agent_id: string;
+  /** Indexed rows (live memories, turns, hints). */
+  docs: Generated<number>;
+  /** Their tokens in all, stop words included. */
+  tokens: Generated<number>;
+}
+
+/** `text_postings`: one per scope, term and row: the term's count in the row and the row's length. */
+export interface TextPostingsTable {
+  scope: number;
+  term: string;
+  row: number;
+  tf: number;
+  len: number;
+}

@@ -816,6 +816,26 @@ CREATE TABLE session_transcripts (
     PRIMARY KEY (agent_id, session_key)
   );
 
+-- table text_postings
+CREATE TABLE text_postings (
+      scope INTEGER NOT NULL,
+      term TEXT NOT NULL,
+      row INTEGER NOT NULL,
+      tf INTEGER NOT NULL,
+      len INTEGER NOT NULL,
+      PRIMARY KEY (scope, term, row)
+    ) WITHOUT ROWID;
+
+-- table text_scopes
+CREATE TABLE text_scopes (
+      scope INTEGER PRIMARY KEY,
+      corpus TEXT NOT NULL CHECK (corpus IN ('memory', 'turn', 'hint')),
+      agent_id TEXT NOT NULL,
+      docs INTEGER NOT NULL DEFAULT 0,
+      tokens INTEGER NOT NULL DEFAULT 0,
+      UNIQUE (corpus, agent_id)
+    );
+
 -- table vector_audits
 CREATE TABLE vector_audits (
       id INTEGER PRIMARY KEY,
@@ -917,6 +937,38 @@ CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
       INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
     END;
 
+-- trigger memories_terms_ad
+CREATE TRIGGER memories_terms_ad AFTER DELETE ON memories WHEN old.is_deleted = 0 BEGIN
+  DELETE FROM text_postings
+       WHERE 1 AND scope = (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = old.agent_id) AND term IN (SELECT term FROM text_terms(old.content)) AND row = old.seq;
+  UPDATE text_scopes SET docs = docs - 1, tokens = tokens - text_length(old.content)
+       WHERE 1 AND corpus = 'memory' AND agent_id = old.agent_id;
+END;
+
+-- trigger memories_terms_ai
+CREATE TRIGGER memories_terms_ai AFTER INSERT ON memories WHEN new.is_deleted = 0 BEGIN
+  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id WHERE 1;
+  INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len)
+       SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.content) AS t WHERE 1;
+  UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.content)
+       WHERE 1 AND corpus = 'memory' AND agent_id = new.agent_id;
+END;
+
+-- trigger memories_terms_au
+CREATE TRIGGER memories_terms_au AFTER UPDATE OF content, is_deleted ON memories
+      WHEN (old.is_deleted = 0 OR new.is_deleted = 0)
+        AND (old.is_deleted IS NOT new.is_deleted OR old.content IS NOT new.content) BEGIN
+  DELETE FROM text_postings
+       WHERE old.is_deleted = 0 AND scope = (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = old.agent_id) AND term IN (SELECT term FROM text_terms(old.content)) AND row = old.seq;
+  UPDATE text_scopes SET docs = docs - 1, tokens = tokens - text_length(old.content)
+       WHERE old.is_deleted = 0 AND corpus = 'memory' AND agent_id = old.agent_id;
+  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id WHERE new.is_deleted = 0;
+  INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len)
+       SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.content) AS t WHERE new.is_deleted = 0;
+  UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.content)
+       WHERE new.is_deleted = 0 AND corpus = 'memory' AND agent_id = new.agent_id;
+END;
+
 -- trigger memory_hints_ad
 CREATE TRIGGER memory_hints_ad AFTER DELETE ON memory_hints BEGIN
       INSERT INTO memory_hints_fts (memory_hints_fts, rowid, hint) VALUES ('delete', old.seq, old.hint);
@@ -927,6 +979,23 @@ CREATE TRIGGER memory_hints_ai AFTER INSERT ON memory_hints BEGIN
       INSERT INTO memory_hints_fts (rowid, hint) VALUES (new.seq, new.hint);
     END;
 
+-- trigger memory_hints_terms_ad
+CREATE TRIGGER memory_hints_terms_ad AFTER DELETE ON memory_hints BEGIN
+  DELETE FROM text_postings
+       WHERE 1 AND scope = (SELECT scope FROM text_scopes WHERE corpus = 'hint' AND agent_id = old.agent_id) AND term IN (SELECT term FROM text_terms(old.hint)) AND row = old.seq;
+  UPDATE text_scopes SET docs = docs - 1, tokens = tokens - text_length(old.hint)
+       WHERE 1 AND corpus = 'hint' AND agent_id = old.agent_id;
+END;
+
+-- trigger memory_hints_terms_ai
+CREATE TRIGGER memory_hints_terms_ai AFTER INSERT ON memory_hints BEGIN
+  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'hint', new.agent_id WHERE 1;
+  INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len)
+       SELECT (SELECT scope FROM text_scopes WHERE corpus = 'hint' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.hint) AS t WHERE 1;
+  UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.hint)
+       WHERE 1 AND corpus = 'hint' AND agent_id = new.agent_id;
+END;
+
 -- trigger session_transcript_turns_ad
 CREATE TRIGGER session_transcript_turns_ad AFTER DELETE ON session_transcript_turns BEGIN
       INSERT INTO session_transcript_turns_fts (session_transcript_turns_fts, rowid, content) VALUES ('delete', old.seq, old.content);
@@ -936,3 +1005,20 @@ CREATE TRIGGER session_transcript_turns_ad AFTER DELETE ON session_transcript_tu
 CREATE TRIGGER session_transcript_turns_ai AFTER INSERT ON session_transcript_turns BEGIN
       INSERT INTO session_transcript_turns_fts (rowid, content) VALUES (new.seq, new.content);
     END;
+
+-- trigger transcript_turns_terms_ad
+CREATE TRIGGER transcript_turns_terms_ad AFTER DELETE ON session_transcript_turns BEGIN
+  DELETE FROM text_postings
+       WHERE 1 AND scope = (SELECT scope FROM text_scopes WHERE corpus = 'turn' AND agent_id = old.agent_id) AND term IN (SELECT term FROM text_terms(old.content)) AND row = old.seq;
+  UPDATE text_scopes SET docs = docs - 1, tokens = tokens - text_length(old.content)
+       WHERE 1 AND corpus = 'turn' AND agent_id = old.agent_id;
+END;
+
+-- trigger transcript_turns_terms_ai
+CREATE TRIGGER transcript_turns_terms_ai AFTER INSERT ON session_transcript_turns BEGIN
+  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'turn', new.agent_id WHERE 1;
+  INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len)
+       SELECT (SELECT scope FROM text_scopes WHERE corpus = 'turn' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.content) AS t WHERE 1;
+  UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.content)
+       WHERE 1 AND corpus = 'turn' AND agent_id = new.agent_id;
+END;

@@ -1,0 +1,156 @@
+import { raw, type SqlExecutor } from '../internal/sql.js';
+import { queryIndexTerms } from '../text-terms.js';
+
+/** What the scoped text index holds: memories, transcript turns, hints (one scope per agent each). */
+export type TextCorpus = 'memory' | 'turn' | 'hint';
+
+/** Okapi BM25 parameters (the usual defaults, as FTS5's bm25()). */
+const K1 = 1.2;
+const B = 0.75;
+
+const SCOPE = 'SELECT scope, docs, tokens FROM text_scopes WHERE corpus = ? AND agent_id = ?';
+// Marked raw: read as arrays (row, tf, len), no object per posting.
+const POSTINGS = 'SELECT row, tf, len FROM text_postings WHERE scope = ? AND term = ? /* arrays */';
+
+const DOC_FREQUENCY = 'SELECT count(*) AS n FROM text_postings WHERE scope = ? AND term = ?';
+const POSTINGS_OF_ROWS =
+  'SELECT row, tf, len FROM text_postings WHERE scope = ? AND term = ? AND row IN (SELECT value FROM json_each(?)) /* arrays */';
+
+/** One row of a scoped BM25 ranking. */
+export interface ScoredRow {
+  /** The indexed table's `seq`. */
+  readonly row: number;
+  /** BM25 over the agent's own statistics: higher is better. */
+  readonly score: number;
+  /** How many of the query's distinct terms the row contains. */
+  readonly matched: number;
+}
+
+/** A scoped ranking, best first. */
+export interface ScopedRanking {
+  readonly rows: readonly ScoredRow[];
+  /** Distinct index terms the query searched for (a row matching all of them has `matched` equal to this). */
+  readonly terms: number;
+  /** True when `rows` holds every matching row; false when it is the exact top `depth` only (ask deeper for more). */
+  readonly complete: boolean;
+}
+
+export interface RankOptions {
+  /** `all`: only rows containing every term. @default 'any' */
+  readonly matching?: 'all' | 'any';
+  /** Rows wanted: the ranking may stop once the top `depth` are certain. @default every row */
+  readonly depth?: number;
+}
+
+/** The k-th largest score (k ≥ 1), or -Infinity when there are fewer. */
+function kthLargest(scores: ReadonlyMap<number, number>, k: number): number {
+  if (scores.size < k) return Number.NEGATIVE_INFINITY;
+  const values = Float64Array.from(scores.values()).sort();
+  return values[values.length - k] as number;
+}
+
+interface Term {
+  readonly term: string;
+  readonly df: number;
+  readonly idf: number;
+}
+
+/**
+ * BM25 of the rows in one agent's scope of `corpus` that contain any (or all) of the query tokens,
+ * from that scope's statistics alone (document count, average length, document frequencies):
+ * another agent's rows change neither the scores nor the order. Ordered by score, then row
+ * (insertion order).
+ *
+ * With `depth`, it stops early when the top `depth` are certain (MaxScore): terms are read rarest
+ * first; once the `depth`-th best score of the rows found so far (completed by point lookups of the
+ * other terms) beats the most that rows containing only unread terms could score, the rest cannot
+ * enter. Common words are then never read in full.
+ */
+export function rankScopedText(
+  sql: SqlExecutor,
+  corpus: TextCorpus,
+  agentId: string,
+  tokens: readonly string[],
+  options: RankOptions = {},
+): ScopedRanking {
+  const distinct = queryIndexTerms(tokens);
+  const none = { rows: [], terms: distinct.length, complete: true };
+  const scope = sql.get<{ scope: number; docs: number; tokens: number }>(raw(SCOPE, corpus, agentId));
+  if (!scope || scope.docs <= 0 || distinct.length === 0) return none;
+  const n = scope.docs;
+  const avgdl = Math.max(1, scope.tokens / n);
+  const terms: Term[] = distinct.map((term) => {
+    const df = sql.get<{ n: number }>(raw(DOC_FREQUENCY, scope.scope, term))?.n ?? 0;
+    return { term, df, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) };
+  });
+  // Parts are added in reading order (rarest term first, then by term): the same order whether the
+  // ranking stops early or not, so a row's score is the same number either way.
+  const scores = new Map<number, number>();
+  const matched = new Map<number, number>();
+  const add = (t: Term, postings: unknown[][]) => {
+    for (const p of postings) {
+      const row = p[0] as number;
+      const tf = p[1] as number;
+      const len = p[2] as number;
+      scores.set(row, (scores.get(row) ?? 0) + (t.idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avgdl)));
+      matched.set(row, (matched.get(row) ?? 0) + 1);
+    }
+  };
+  const lookup = (t: Term, rows: readonly number[]) =>
+    rows.length === 0 ? [] : sql.arrays(raw(POSTINGS_OF_ROWS, scope.scope, t.term, JSON.stringify(rows)));
+  const depth = options.depth;
+  /** The ranking of `rows` (every found row by default): the top `depth` when a depth is asked for. */
+  const finish = (exhaustive: boolean, rows: Iterable<number> = scores.keys()): ScopedRanking => {
+    const out: ScoredRow[] = [];
+    const all = options.matching === 'all';
+    for (const row of rows) {
+      const m = matched.get(row) ?? 0;
+      if (all && m < distinct.length) continue;
+      out.push({ row, score: scores.get(row) ?? 0, matched: m });
+    }
+    const head = depth === undefined || out.length <= depth ? out : topByScore(out, depth);
+    head.sort((a, b) => b.score - a.score || a.row - b.row);
+    return { rows: head, terms: distinct.length, complete: exhaustive && head.length === out.length };
+  };
+
+  const present = terms.filter((t) => t.df > 0);
+  // Rarest (highest bound) first.
+  const queue = [...present].sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+  if (options.matching === 'all') {
+    if (present.length < distinct.length) return none;
+    // Every match contains the rarest term: read it, then look the others up for its rows only.
+    const [rarest, ...others] = [...present].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
+    if (!rarest) return none;
+    add(rarest, sql.arrays(raw(POSTINGS, scope.scope, rarest.term)));
+    for (const t of others) add(t, lookup(t, [...scores.keys()]));
+    return finish(true);
+  }
+
+  const bound = (t: Term) => t.idf * (K1 + 1);
+  let rest = queue.reduce((sum, t) => sum + bound(t), 0);
+  for (let i = 0; i < queue.length; i++) {
+    const t = queue[i] as Term;
+    add(t, sql.arrays(raw(POSTINGS, scope.scope, t.term)));
+    rest -= bound(t);
+    if (i === queue.length - 1 || depth === undefined || scores.size < depth) continue;
+    // The depth-th best score so far is a floor for the final top `depth` (scores only grow as
+    // terms are added). A row not yet found scores at most `rest`: below the floor, it cannot enter.
+    const floor = kthLargest(scores, depth);
+    if (!(rest < floor)) continue;
+    // Only rows that could still reach the floor need the unread terms: look those up, score exactly.
+    const open: number[] = [];
+    for (const [row, score] of scores) if (score + rest >= floor) open.push(row);
+    for (const u of queue.slice(i + 1)) add(u, lookup(u, open));
+    return finish(false, open);
+  }
+  return finish(true);
+}
+
+/** The `k` rows with the highest scores (ties: lower row), unordered. */
+function topByScore(rows: ScoredRow[], k: number): ScoredRow[] {
+  const scores = Float64Array.from(rows, (r) => r.score).sort();
+  const cut = scores[scores.length - k] as number;
+  const above = rows.filter((r) => r.score > cut);
+  const at = rows.filter((r) => r.score === cut).sort((a, b) => a.row - b.row);
+  return [...above, ...at.slice(0, k - above.length)];
+}

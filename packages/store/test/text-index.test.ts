@@ -1,0 +1,140 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { raw } from '../src/sql.js';
+import { createTestStore } from '../src/testing.js';
+import { queryIndexTerms, textTerms } from '../src/text-terms.js';
+
+describe('index terms', () => {
+  it('stems English words, folds diacritics and case, and keeps other scripts whole', () => {
+    expect([...textTerms('Painting paints, PAINTED café Café naïve 東京').counts]).toEqual([
+      ['paint', 3],
+      ['cafe', 2],
+      ['naiv', 1],
+      ['東京', 1],
+    ]);
+    expect(textTerms('Painting paints, PAINTED café').length).toBe(4);
+    expect(queryIndexTerms(['painting', 'paints', 'tea'])).toEqual(['paint', 'tea']);
+  });
+});
+
+type Op =
+  | { kind: 'insert'; agent: string; text: string }
+  | { kind: 'update'; index: number; text: string }
+  | { kind: 'soft-delete'; index: number }
+  | { kind: 'restore'; index: number }
+  | { kind: 'delete'; index: number };
+
+const WORDS = ['tea', 'teas', 'garden', 'gardening', 'dana', 'march'];
+const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 5 }).map((w) => w.join(' '));
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('insert' as const), agent: fc.constantFrom('a', 'b'), text }),
+  fc.record({ kind: fc.constant('update' as const), index: fc.nat(20), text }),
+  fc.record({ kind: fc.constant('soft-delete' as const), index: fc.nat(20) }),
+  fc.record({ kind: fc.constant('restore' as const), index: fc.nat(20) }),
+  fc.record({ kind: fc.constant('delete' as const), index: fc.nat(20) }),
+);
+
+describe('the scoped text index follows every write (property)', () => {
+  it('postings and per-agent counts always equal those recomputed from the live rows', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {
+        const store = await createTestStore();
+        let n = 0;
+        store.write((sql) => {
+          for (const o of ops) {
+            const id = `m${'index' in o ? o.index : n}`;
+            if (o.kind === 'insert') {
+              sql.run(
+                raw(
+                  `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+                   VALUES (?, ?, 'fact', ?, ?, ?, 0, 0)`,
+                  `m${n}`,
+                  o.agent,
+                  o.text,
+                  o.text,
+                  `h${n}`,
+                ),
+              );
+              n++;
+            } else if (o.kind === 'update') sql.run(raw('UPDATE memories SET content = ? WHERE id = ?', o.text, id));
+            else if (o.kind === 'soft-delete') sql.run(raw('UPDATE memories SET is_deleted = 1 WHERE id = ?', id));
+            else if (o.kind === 'restore') sql.run(raw('UPDATE memories SET is_deleted = 0 WHERE id = ?', id));
+            else sql.run(raw('DELETE FROM memories WHERE id = ?', id));
+          }
+        });
+        const live = store.read((sql) =>
+          sql.all<{ seq: number; agent_id: string; content: string }>(
+            raw('SELECT seq, agent_id, content FROM memories WHERE is_deleted = 0'),
+          ),
+        );
+        const expected: string[] = [];
+        const counts = new Map<string, { docs: number; tokens: number }>();
+        for (const row of live) {
+          const t = textTerms(row.content);
+          for (const [term, tf] of t.counts) expected.push(`${row.agent_id} ${term} ${row.seq} ${tf} ${t.length}`);
+          const c = counts.get(row.agent_id) ?? { docs: 0, tokens: 0 };
+          counts.set(row.agent_id, { docs: c.docs + 1, tokens: c.tokens + t.length });
+        }
+        const postings = store.read((sql) =>
+          sql.all<{ p: string }>(
+            raw(`SELECT s.agent_id || ' ' || p.term || ' ' || p.row || ' ' || p.tf || ' ' || p.len AS p
+                 FROM text_postings p JOIN text_scopes s ON s.scope = p.scope WHERE s.corpus = 'memory'`),
+          ),
+        );
+        expect(postings.map((r) => r.p).sort()).toEqual(expected.sort());
+        const scopes = store.read((sql) =>
+          sql.all<{ agent_id: string; docs: number; tokens: number }>(
+            raw(`SELECT agent_id, docs, tokens FROM text_scopes WHERE corpus = 'memory' AND docs > 0`),
+          ),
+        );
+        expect(new Map(scopes.map((s) => [s.agent_id, { docs: s.docs, tokens: s.tokens }]))).toEqual(counts);
+        store.close();
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('early-stopping ranking (property)', () => {
+  it('the top depth rows equal the head of the full ranking', async () => {
+    const { rankScopedText } = await import('../src/repositories/scoped-text-search.js');
+    const words = ['tea', 'garden', 'dana', 'march', 'atlas', 'quartz'];
+    await fc.assert(
+      fc.asyncProperty(
+        // Skewed word choice: common and rare terms, so the early stop is taken.
+        fc.array(
+          fc.array(fc.constantFrom(...words, 'tea', 'tea', 'tea', 'garden', 'garden'), { minLength: 1, maxLength: 6 }),
+          {
+            minLength: 1,
+            maxLength: 120,
+          },
+        ),
+        fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 30 }),
+        async (docs, query, depth) => {
+          const store = await createTestStore();
+          store.write((sql) => {
+            for (const [i, d] of docs.entries())
+              sql.run(
+                raw(
+                  `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+                   VALUES (?, 'a', 'fact', ?, ?, ?, 0, 0)`,
+                  `m${i}`,
+                  d.join(' '),
+                  d.join(' '),
+                  `h${i}`,
+                ),
+              );
+          });
+          const full = store.read((sql) => rankScopedText(sql, 'memory', 'a', query));
+          const top = store.read((sql) => rankScopedText(sql, 'memory', 'a', query, { depth }));
+          expect(top.rows.slice(0, depth)).toEqual(full.rows.slice(0, depth));
+          const all = store.read((sql) => rankScopedText(sql, 'memory', 'a', query, { matching: 'all' }));
+          expect(all.rows).toEqual(full.rows.filter((r) => r.matched === full.terms));
+          store.close();
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+});
