@@ -61,6 +61,11 @@ describe.each(publishable)('packages/$dir/package.json', ({ dir, manifest }) => 
     expect(exports['./package.json']).toBe('./package.json');
     for (const [key, target] of Object.entries(exports)) {
       if (key === './package.json') continue;
+      if (typeof target === 'string' && !/\.(c|m)?(j|t)s$/.test(target)) {
+        // A data asset (the offline embedder's vectors), exported by path so bundled apps can find it.
+        expect(manifest.files, `files for the asset "${key}"`).toContain(target.split('/')[1]);
+        continue;
+      }
       expect(typeof target, `exports["${key}"]`).toBe('object');
       const conditions = target as Record<string, string>;
       expect(Object.keys(conditions), `exports["${key}"] condition order`).toEqual([
