@@ -33,11 +33,13 @@ import {
 import { z } from 'zod';
 import { newMemory } from '../remember.js';
 import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
+import { extract, isExtractable } from '../extract/extract.js';
+import { ExtractError, type ExtractedSection, REFUSED_TYPES } from '../extract/extract-types.js';
 import { chunkTextSliced } from './chunk-text.js';
 import { readDocumentText, storedInParts, writeDocumentParts } from './document-text.js';
 import { extractText } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
-import { hashText } from './hash-text.js';
+import { hashBytes, hashText } from './hash-text.js';
 import { prepareChunks } from './prepare-chunks.js';
 
 export const DOCUMENT_INGEST_JOB = 'document_ingest';
@@ -58,7 +60,35 @@ export interface DocumentView {
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly completedAt: number | null;
+  /** How the text was obtained (conversion lineage), once the document was extracted. */
+  readonly extraction: DocumentExtraction | null;
 }
+
+/** A document's conversion lineage: what its bytes were, what turned them into text. */
+export interface DocumentExtraction {
+  readonly mediaType: string;
+  readonly extractor: string;
+  readonly extractorVersion: string;
+  /** sha256 (hex) of the source bytes (of the UTF-8 text for text given as `content`). */
+  readonly byteHash: string;
+  readonly byteLength: number;
+  readonly sections: readonly ExtractedSection[];
+  readonly warnings: readonly string[];
+}
+
+interface DocumentMetadata {
+  /** `base64`: `raw_content` (or its parts) holds the source bytes, given as `bytes`. */
+  readonly storedAs?: 'base64';
+  readonly extraction?: DocumentExtraction;
+}
+
+const metadataOf = (row: DocumentRow): DocumentMetadata => {
+  try {
+    return JSON.parse(row.metadata_json) as DocumentMetadata;
+  } catch {
+    return {};
+  }
+};
 
 const toView = (row: DocumentRow): DocumentView => ({
   id: row.id as DocumentId,
@@ -75,6 +105,7 @@ const toView = (row: DocumentRow): DocumentView => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   completedAt: row.completed_at,
+  extraction: metadataOf(row).extraction ?? null,
 });
 
 function schemas(config: MemoryConfig) {
@@ -98,6 +129,32 @@ function schemas(config: MemoryConfig) {
         content: contentSchema(config.documents.maxBytes),
         /** text/plain, text/markdown, text/html or application/json. @default 'text/plain' */
         contentType: z.enum(['text/plain', 'text/markdown', 'text/html', 'application/json']).optional(),
+      }),
+      z.strictObject({
+        ...common,
+        /** The document's bytes (a PDF, a DOCX, HTML, text), extracted by `mediaType`. */
+        bytes: z
+          .instanceof(Uint8Array, { message: 'bytes must be a Uint8Array or Buffer' })
+          .refine((b) => b.byteLength > 0, 'bytes must not be empty')
+          .refine(
+            (b) => b.byteLength <= config.documents.maxBytes,
+            `bytes must be at most ${config.documents.maxBytes} bytes (documents.maxBytes)`,
+          ),
+        /** The bytes' media type, e.g. application/pdf; parameters (`; charset=`) are dropped. */
+        mediaType: z
+          .string()
+          .max(256)
+          .transform((t) => t.split(';')[0]?.trim().toLowerCase() ?? '')
+          .superRefine((t, ctx) => {
+            if (isExtractable(t)) return;
+            const refused = REFUSED_TYPES[t];
+            ctx.addIssue({
+              code: 'custom',
+              message: refused
+                ? `${t} is refused: ${refused}`
+                : `mediaType ${t || '(empty)'} is not extracted (text, Markdown, JSON, HTML, PDF and DOCX are)`,
+            });
+          }),
       }),
     ]),
     scoped: z.strictObject({ agentId: agentIdSchema, id: labelSchema(128, 'id') }),
@@ -141,10 +198,45 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     return { raw_content: null };
   }
 
+  const extractOptions = (signal: AbortSignal, charset?: string) => ({
+    scheduler,
+    signal,
+    charset,
+    limits: {
+      maxBytes: settings.maxBytes,
+      timeoutMs: settings.extractTimeoutMs,
+      maxUnpackedBytes: settings.maxUnpackedBytes,
+    },
+  });
+
+  /** Bytes through the extractor for their media type, with the lineage to record. */
+  async function extractBytes(
+    bytes: Uint8Array,
+    mediaType: string,
+    signal: AbortSignal,
+    charset?: string,
+  ): Promise<{ text: string; title: string | undefined; contentType: string; extraction: DocumentExtraction }> {
+    const result = await extract(bytes, mediaType, extractOptions(signal, charset));
+    return {
+      text: result.text,
+      title: result.title,
+      contentType: mediaType,
+      extraction: {
+        mediaType,
+        extractor: result.extractor,
+        extractorVersion: result.extractorVersion,
+        byteHash: hashBytes(bytes),
+        byteLength: bytes.byteLength,
+        sections: result.sections,
+        warnings: result.warnings,
+      },
+    };
+  }
+
   async function obtainText(
     doc: DocumentRow,
     signal: AbortSignal,
-  ): Promise<{ text: string; title: string | undefined; contentType: string }> {
+  ): Promise<{ text: string; title: string | undefined; contentType: string; extraction: DocumentExtraction }> {
     if (doc.source_type === 'url' && doc.source_url) {
       const fetched = await fetchDocument(doc.source_url, {
         maxBytes: settings.maxBytes,
@@ -154,10 +246,29 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         scheduler,
         signal,
       });
-      return { ...extractText(fetched.body, fetched.contentType), contentType: fetched.contentType };
+      return extractBytes(fetched.bytes, fetched.contentType, signal, fetched.charset);
     }
     const contentType = doc.content_type ?? 'text/plain';
-    return { ...extractText(await readDocumentText(store, doc), contentType), contentType };
+    const stored = await readDocumentText(store, doc);
+    if (metadataOf(doc).storedAs === 'base64')
+      return extractBytes(Buffer.from(stored, 'base64'), contentType, signal);
+    if (contentType === 'text/html') return extractBytes(Buffer.from(stored, 'utf8'), contentType, signal);
+    // Text given as text: read in-process, as it always was; its byte hash is the text's UTF-8 hash.
+    const { text, title } = extractText(stored, contentType);
+    return {
+      text,
+      title,
+      contentType,
+      extraction: {
+        mediaType: contentType,
+        extractor: contentType === 'application/json' ? 'json' : 'text',
+        extractorVersion: '1',
+        byteHash: doc.content_hash ?? (await hashText(stored)),
+        byteLength: Buffer.byteLength(stored, 'utf8'),
+        sections: [],
+        warnings: [],
+      },
+    };
   }
 
   async function ingest(job: Job, context: JobContext): Promise<unknown> {
@@ -169,11 +280,12 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     const id = doc.id;
     try {
       advance(id, 'extracting', { error: null });
-      const { text, title, contentType } = await obtainText(doc, context.signal);
+      const { text, title, contentType, extraction } = await obtainText(doc, context.signal);
       const stored = doc.source_type === 'url' ? await storeFetchedText(id, text) : {};
       advance(id, 'chunking', {
         ...stored,
         content_type: contentType,
+        metadata_json: JSON.stringify({ ...metadataOf(doc), extraction }),
         content_hash: await hashText(text),
         ...(doc.title === null && title ? { title } : {}),
       });
@@ -247,6 +359,9 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         }),
       );
       if (error instanceof DocumentFetchError && error.permanent) throw new PermanentJobError(message);
+      // Extraction failures are the bytes' own (malformed, encrypted, no text layer, over a limit):
+      // retrying the same bytes gives the same answer.
+      if (error instanceof ExtractError) throw new PermanentJobError(`${error.reason}: ${message}`);
       throw error;
     }
   }
@@ -301,8 +416,11 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     async add(input: unknown): Promise<{ id: DocumentId; jobId: string }> {
       const request = parseInput(s.add, input, 'documents.add');
       const id = store.ids.next() as DocumentId;
-      const content = 'url' in request ? undefined : request.content;
-      const contentHash = content === undefined ? null : await hashText(content);
+      const isBytes = 'bytes' in request;
+      // Bytes wait for their ingest as base64 text, the form the document's text columns hold.
+      const content =
+        'url' in request ? undefined : isBytes ? Buffer.from(request.bytes).toString('base64') : request.content;
+      const contentHash = isBytes ? hashBytes(request.bytes) : content === undefined ? null : await hashText(content);
       // A large text goes in parts first; the row (and the job) that point at them come last.
       const inParts = content !== undefined && storedInParts(content);
       if (inParts) await writeDocumentParts(store, id, content);
@@ -314,17 +432,17 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           agent_id: request.agentId,
           project: request.project ?? null,
           source_url: isUrl ? request.url : null,
-          source_type: isUrl ? 'url' : 'text',
-          content_type: isUrl ? null : (request.contentType ?? 'text/plain'),
+          source_type: isUrl ? 'url' : isBytes ? 'file' : 'text',
+          content_type: isUrl ? null : isBytes ? request.mediaType : (request.contentType ?? 'text/plain'),
           content_hash: contentHash,
           title: request.title ?? null,
-          raw_content: isUrl || inParts ? null : request.content,
+          raw_content: isUrl || inParts ? null : (content ?? null),
           status: 'queued',
           error: null,
           connector_id: null,
           chunk_count: 0,
           memory_count: 0,
-          metadata_json: '{}',
+          metadata_json: isBytes ? JSON.stringify({ storedAs: 'base64' } satisfies DocumentMetadata) : '{}',
           created_at: now,
           updated_at: now,
           completed_at: null,
