@@ -26,7 +26,10 @@ const serve =
   };
 
 beforeAll(async () => {
-  pdf = await makePdf(['Quarterly budget: the Kestrel project spends 40k on hosting.', 'Hiring: two engineers in March.'], 'Kestrel Q3');
+  pdf = await makePdf(
+    ['Quarterly budget: the Kestrel project spends 40k on hosting.', 'Hiring: two engineers in March.'],
+    'Kestrel Q3',
+  );
   scan = await makePdf(['', '']);
   server = await startServer({
     '/report.pdf': serve('application/pdf', () => pdf),
@@ -73,7 +76,9 @@ describe('documents: extraction by media type', () => {
     });
     expect(doc?.extraction?.byteHash).toMatch(/^[0-9a-f]{64}$/);
     expect(doc?.extraction?.sections.map((s) => s.label)).toEqual(['1', '2']);
-    expect((await chunksOf(engine, 'hosting budget Kestrel'))[0]).toMatch(/^\[page 1\] Quarterly budget.*\[page 2\] Hiring/);
+    expect((await chunksOf(engine, 'hosting budget Kestrel'))[0]).toMatch(
+      /^\[page 1\] Quarterly budget.*\[page 2\] Hiring/,
+    );
   });
 
   it('ingests a DOCX URL and a cleaned HTML page (entities decoded, banners and navigation dropped)', async () => {
@@ -128,7 +133,12 @@ describe('documents: extraction by media type', () => {
 
   it('ingests bytes given with their media type, and validates both', async () => {
     const engine = await docEngine();
-    const { id } = await engine.documents.add({ agentId: 'a', bytes: pdf, mediaType: 'application/pdf; qs=1', title: 'Given' });
+    const { id } = await engine.documents.add({
+      agentId: 'a',
+      bytes: pdf,
+      mediaType: 'application/pdf; qs=1',
+      title: 'Given',
+    });
     expect(await engine.documents.get({ agentId: 'a', id })).toMatchObject({
       status: 'queued',
       sourceType: 'file',
@@ -145,7 +155,7 @@ describe('documents: extraction by media type', () => {
 
     const invalid = async (input: Record<string, unknown>): Promise<string> => {
       try {
-        await engine.documents.add({ agentId: 'a', ...input });
+        await engine.documents.add({ agentId: 'a', ...input } as never);
       } catch (error) {
         if (isMemoryError(error, 'INVALID_INPUT')) return error.message;
         throw error;
@@ -155,7 +165,9 @@ describe('documents: extraction by media type', () => {
     expect(await invalid({ bytes: docx, mediaType: 'application/msword' })).toMatch(/legacy binary Word/);
     expect(await invalid({ bytes: docx, mediaType: 'image/png' })).toMatch(/not extracted/);
     expect(await invalid({ bytes: new Uint8Array(0), mediaType: 'application/pdf' })).toMatch(/must not be empty/);
-    expect(await invalid({ bytes: new Uint8Array(1024 * 1024 + 1), mediaType: 'application/pdf' })).toMatch(/at most 1048576/);
+    expect(await invalid({ bytes: new Uint8Array(1024 * 1024 + 1), mediaType: 'application/pdf' })).toMatch(
+      /at most 1048576/,
+    );
     expect(await invalid({ bytes: 'not bytes', mediaType: 'application/pdf' })).toBeTruthy();
   });
 });

@@ -101,7 +101,9 @@ describe('extract: DOCX (mammoth, in a worker)', () => {
 
   it('stops a bomb under the archive limit by the worker heap or time limit, not the host', async () => {
     const bomb = makeDocxBomb(48);
-    const { reason } = await failure(run(bomb, MEDIA.docx, { maxUnpackedBytes: 1024 ** 3, workerHeapMb: 64, timeoutMs: 15_000 }));
+    const { reason } = await failure(
+      run(bomb, MEDIA.docx, { maxUnpackedBytes: 1024 ** 3, workerHeapMb: 64, timeoutMs: 15_000 }),
+    );
     expect(['too-large', 'timeout']).toContain(reason);
   });
 

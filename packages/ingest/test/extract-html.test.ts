@@ -35,7 +35,17 @@ describe('extractHtml', () => {
 
   it('drops navigation, header, cookie banners, sidebars and footers', () => {
     const { text } = extractHtml(PAGE);
-    for (const boilerplate of ['cookies', 'Accept', 'Home', 'About us', 'Careers', 'Kestrel Inc.', 'Parking', '©', 'rights reserved'])
+    for (const boilerplate of [
+      'cookies',
+      'Accept',
+      'Home',
+      'About us',
+      'Careers',
+      'Kestrel Inc.',
+      'Parking',
+      '©',
+      'rights reserved',
+    ])
       expect(text, boilerplate).not.toContain(boilerplate);
     expect(text).not.toContain('track()');
   });

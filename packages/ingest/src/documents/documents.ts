@@ -31,10 +31,10 @@ import {
   setDocumentStatus,
 } from '@memory/store';
 import { z } from 'zod';
-import { newMemory } from '../remember.js';
-import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
 import { extract, isExtractable } from '../extract/extract.js';
 import { ExtractError, type ExtractedSection, REFUSED_TYPES } from '../extract/extract-types.js';
+import { newMemory } from '../remember.js';
+import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
 import { chunkTextSliced } from './chunk-text.js';
 import { readDocumentText, storedInParts, writeDocumentParts } from './document-text.js';
 import { extractText } from './extract-text.js';
@@ -134,7 +134,7 @@ function schemas(config: MemoryConfig) {
         ...common,
         /** The document's bytes (a PDF, a DOCX, HTML, text), extracted by `mediaType`. */
         bytes: z
-          .instanceof(Uint8Array, { message: 'bytes must be a Uint8Array or Buffer' })
+          .custom<Uint8Array>((b) => b instanceof Uint8Array, 'bytes must be a Uint8Array or Buffer')
           .refine((b) => b.byteLength > 0, 'bytes must not be empty')
           .refine(
             (b) => b.byteLength <= config.documents.maxBytes,
@@ -250,8 +250,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     }
     const contentType = doc.content_type ?? 'text/plain';
     const stored = await readDocumentText(store, doc);
-    if (metadataOf(doc).storedAs === 'base64')
-      return extractBytes(Buffer.from(stored, 'base64'), contentType, signal);
+    if (metadataOf(doc).storedAs === 'base64') return extractBytes(Buffer.from(stored, 'base64'), contentType, signal);
     if (contentType === 'text/html') return extractBytes(Buffer.from(stored, 'utf8'), contentType, signal);
     // Text given as text: read in-process, as it always was; its byte hash is the text's UTF-8 hash.
     const { text, title } = extractText(stored, contentType);

@@ -3,8 +3,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Scheduler } from '@memory/core';
-import { REFUSED_TYPES } from '../extract/extract-types.js';
 import { decodeText } from '../extract/decode-text.js';
+import { REFUSED_TYPES } from '../extract/extract-types.js';
 import { blockedReason, isAllowed } from './address-guard.js';
 
 export type FetchFailure =

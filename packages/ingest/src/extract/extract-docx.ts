@@ -1,6 +1,6 @@
 import { unzipSync } from 'fflate';
-import mammoth from 'mammoth';
 import { parseHTML } from 'linkedom';
+import mammoth from 'mammoth';
 import { ExtractError, type ExtractLimits, type ExtractResult } from './extract-types.js';
 import { domToMarkdown } from './html-to-markdown.js';
 import { LIBRARY_VERSIONS } from './library-versions.js';
@@ -10,7 +10,10 @@ import { LIBRARY_VERSIONS } from './library-versions.js';
  * that declare more than `maxUnpackedBytes` in total, are an `archive-limits` error. An archive that
  * lies about its sizes is stopped by the worker's heap and time limits instead.
  */
-export function checkDocxArchive(bytes: Uint8Array, limits: Pick<ExtractLimits, 'maxUnpackedBytes' | 'maxArchiveEntries'>): void {
+export function checkDocxArchive(
+  bytes: Uint8Array,
+  limits: Pick<ExtractLimits, 'maxUnpackedBytes' | 'maxArchiveEntries'>,
+): void {
   if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) throw new ExtractError('malformed', 'not a DOCX: not a zip archive');
   let entries = 0;
   let unpacked = 0;
@@ -34,7 +37,10 @@ export function checkDocxArchive(bytes: Uint8Array, limits: Pick<ExtractLimits, 
     });
   } catch (error) {
     if (error instanceof ExtractError) throw error;
-    throw new ExtractError('malformed', `not a readable DOCX archive: ${error instanceof Error ? error.message : error}`);
+    throw new ExtractError(
+      'malformed',
+      `not a readable DOCX archive: ${error instanceof Error ? error.message : error}`,
+    );
   }
   if (!hasDocument) throw new ExtractError('malformed', 'not a DOCX: the archive has no word/document.xml');
 }
@@ -64,7 +70,10 @@ export async function extractDocx(bytes: Uint8Array, limits: ExtractLimits): Pro
     html = result.value;
     messages = result.messages;
   } catch (error) {
-    throw new ExtractError('malformed', `the DOCX could not be read: ${error instanceof Error ? error.message : error}`);
+    throw new ExtractError(
+      'malformed',
+      `the DOCX could not be read: ${error instanceof Error ? error.message : error}`,
+    );
   }
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   const { text, sections } = domToMarkdown(document.body);

@@ -51,7 +51,10 @@ export async function extractPdf(bytes: Uint8Array): Promise<ExtractResult> {
     let text = '';
     for (const [i, raw] of pages.entries()) {
       const page = i + 1;
-      const body = raw.replace(/[ \t\u00a0]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
+      const body = raw
+        .replace(/[ \t\u00a0]+/g, ' ')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
       if (!body) {
         empty.push(page);
         continue;

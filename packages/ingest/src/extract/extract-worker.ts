@@ -1,8 +1,9 @@
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { decodeText } from './decode-text.js';
 import { extractDocx } from './extract-docx.js';
 import { extractHtml } from './extract-html.js';
 import { extractPdf } from './extract-pdf.js';
-import { decodeText } from './decode-text.js';
 import { ExtractError, type ExtractLimits, type ExtractResult, MEDIA } from './extract-types.js';
 
 /** One extraction asked of the worker. */
@@ -26,6 +27,16 @@ export async function runExtraction(request: ExtractRequest): Promise<ExtractRes
   if (mediaType === MEDIA.docx) return extractDocx(bytes, limits);
   if (mediaType === MEDIA.html || mediaType === MEDIA.xhtml) return extractHtml(decodeText(bytes, request.charset));
   throw new ExtractError('unsupported-type', `no worker extractor for ${mediaType}`);
+}
+
+if (parentPort) {
+  // On Linux a nice value is per thread: this lowers only the worker's, so on a busy machine the
+  // host's event loop (requests, timers) wins the CPU over a long extraction.
+  try {
+    setPriority(0, 10);
+  } catch {
+    // Not permitted or not supported here: extraction still runs, at the normal priority.
+  }
 }
 
 parentPort?.once('message', (request: ExtractRequest) => {

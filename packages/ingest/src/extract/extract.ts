@@ -52,7 +52,10 @@ export async function extract(bytes: Uint8Array, mediaType: string, options: Ext
   const limits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS, ...options.limits };
   const type = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (bytes.byteLength > limits.maxBytes)
-    throw new ExtractError('too-large', `the document is ${bytes.byteLength} bytes, over the ${limits.maxBytes}-byte limit`);
+    throw new ExtractError(
+      'too-large',
+      `the document is ${bytes.byteLength} bytes, over the ${limits.maxBytes}-byte limit`,
+    );
   const refused = REFUSED_TYPES[type];
   if (refused) throw new ExtractError('unsupported-type', `${type} is refused: ${refused}`);
   if (TEXT_TYPES.test(type)) {

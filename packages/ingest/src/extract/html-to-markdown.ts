@@ -10,8 +10,25 @@ interface DomNode {
 }
 
 const BLOCKS = new Set([
-  'P', 'DIV', 'SECTION', 'ARTICLE', 'MAIN', 'BLOCKQUOTE', 'TABLE', 'TR', 'UL', 'OL', 'DL', 'DT', 'DD',
-  'FIGURE', 'FIGCAPTION', 'ADDRESS', 'DETAILS', 'SUMMARY', 'HR',
+  'P',
+  'DIV',
+  'SECTION',
+  'ARTICLE',
+  'MAIN',
+  'BLOCKQUOTE',
+  'TABLE',
+  'TR',
+  'UL',
+  'OL',
+  'DL',
+  'DT',
+  'DD',
+  'FIGURE',
+  'FIGCAPTION',
+  'ADDRESS',
+  'DETAILS',
+  'SUMMARY',
+  'HR',
 ]);
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD', 'IFRAME', 'BUTTON', 'FORM', 'CANVAS']);
 

@@ -17,7 +17,11 @@ function workerEntry(): { readonly file: URL } | { readonly code: string } {
   if (existsSync(fileURLToPath(sibling))) return { file: sibling };
   const source = new URL('./extract-worker.ts', import.meta.url);
   // require.resolve gives the CommonJS build, which cannot register the ESM loader: take its ESM twin.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const tsx = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   // An eval worker is a CommonJS script: it registers tsx, then imports the TypeScript entry.
   return {
     code: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source.href)}); });`,
@@ -36,8 +40,7 @@ export function extractInWorker(
   const { scheduler, signal } = context;
   const entry = workerEntry();
   const options = { resourceLimits: { maxOldGenerationSizeMb: request.limits.workerHeapMb } };
-  const worker =
-    'file' in entry ? new Worker(entry.file, options) : new Worker(entry.code, { ...options, eval: true });
+  const worker = 'file' in entry ? new Worker(entry.file, options) : new Worker(entry.code, { ...options, eval: true });
   return new Promise<ExtractResult>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | undefined, result?: ExtractResult): void => {
@@ -50,8 +53,7 @@ export function extractInWorker(
       else resolve(result as ExtractResult);
     };
     const timer = scheduler.schedule(
-      () =>
-        finish(new ExtractError('timeout', `extraction took longer than ${request.limits.timeoutMs} ms; stopped`)),
+      () => finish(new ExtractError('timeout', `extraction took longer than ${request.limits.timeoutMs} ms; stopped`)),
       request.limits.timeoutMs,
     );
     const onAbort = (): void =>
