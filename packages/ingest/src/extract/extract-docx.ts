@@ -1,8 +1,8 @@
 import { unzipSync } from 'fflate';
 import { parseHTML } from 'linkedom';
 import mammoth from 'mammoth';
+import { domToMarkdown } from './dom-to-markdown.js';
 import { ExtractError, type ExtractLimits, type ExtractResult } from './extract-types.js';
-import { domToMarkdown } from './html-to-markdown.js';
 import { LIBRARY_VERSIONS } from './library-versions.js';
 
 /**

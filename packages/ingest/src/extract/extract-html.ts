@@ -1,7 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { type ExtractResult, MEDIA } from './extract-types.js';
-import { domToMarkdown } from './html-to-markdown.js';
+import { domToMarkdown } from './dom-to-markdown.js';
+import type { ExtractResult } from './extract-types.js';
 import { LIBRARY_VERSIONS } from './library-versions.js';
 
 // Page furniture that is never the document: removed before Readability scores the page, so a
@@ -63,5 +63,3 @@ export function extractHtml(html: string): ExtractResult {
     extractorVersion: `${LIBRARY_VERSIONS['@mozilla/readability']}+${LIBRARY_VERSIONS.linkedom}`,
   };
 }
-
-export const isHtml = (mediaType: string): boolean => mediaType === MEDIA.html || mediaType === MEDIA.xhtml;

@@ -2,6 +2,7 @@ import type { Scheduler } from '@memory/core';
 import { extractText } from '../documents/extract-text.js';
 import { decodeText } from './decode-text.js';
 import { extractHtml } from './extract-html.js';
+import { extractInWorker } from './extract-in-worker.js';
 import {
   DEFAULT_EXTRACT_LIMITS,
   ExtractError,
@@ -10,7 +11,6 @@ import {
   MEDIA,
   REFUSED_TYPES,
 } from './extract-types.js';
-import { extractInWorker } from './run-extract-worker.js';
 
 /** HTML larger than this is parsed in the worker: a DOM of a few MB holds the loop for ~100 ms. */
 const HTML_IN_PROCESS_BYTES = 256 * 1024;
