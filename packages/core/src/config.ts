@@ -319,6 +319,10 @@ const documentsSchema = z.strictObject({
   maxBytes: positiveInt(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Whole URL fetch, redirects included. @default 30000 */
   fetchTimeoutMs: positiveInt(600_000).default(30_000),
+  /** One extraction (PDF, DOCX, large HTML) in its worker thread; past it the worker is stopped. @default 60000 */
+  extractTimeoutMs: positiveInt(600_000).default(60_000),
+  /** Most a DOCX archive may unpack to, by its own directory (zip bombs are refused). @default 104857600 (100 MiB) */
+  maxUnpackedBytes: positiveInt(4 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
   /** Redirects followed, each re-checked. @default 5 */
   maxRedirects: z.number().int().min(0).max(20).default(5),
   /**

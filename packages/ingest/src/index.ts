@@ -1,13 +1,17 @@
 export type {
   AddDocumentInput,
+  DocumentExtraction,
   DocumentRef,
   Documents,
   DocumentView,
   ListDocumentsInput,
 } from './documents/documents.js';
 export { createDocuments, DOCUMENT_INGEST_JOB } from './documents/documents.js';
-
 export { embedStoredMemories } from './embed-existing.js';
+export type { ExtractOptions } from './extract/extract.js';
+export { EXTRACTABLE_TYPES, extract, isExtractable } from './extract/extract.js';
+export type { ExtractedSection, ExtractFailure, ExtractLimits, ExtractResult } from './extract/extract-types.js';
+export { DEFAULT_EXTRACT_LIMITS, ExtractError, REFUSED_TYPES } from './extract/extract-types.js';
 export type { FillVectorsReport } from './fill-vectors.js';
 export { fillMissingVectors } from './fill-vectors.js';
 export type {

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { blockedReason, isAllowed } from '../src/documents/address-guard.js';
 import { chunkText } from '../src/documents/chunk-text.js';
-import { extractText, htmlToText } from '../src/documents/extract-text.js';
+import { extractText } from '../src/documents/extract-text.js';
+import { extractHtml } from '../src/extract/extract-html.js';
 
 describe('address guard', () => {
   it.each([
@@ -108,12 +109,12 @@ describe('chunking', () => {
 });
 
 describe('text extraction', () => {
-  it('strips HTML to text, keeps the title, drops scripts and styles, decodes entities', () => {
+  it('extracts HTML as Markdown: title kept, scripts, styles and comments dropped, entities decoded', () => {
     const html = `<!doctype html><html><head><title> Q3 &amp; Q4 Plan </title><style>p{color:red}</style></head>
-      <body><script>alert("x")</script><h1>Roadmap</h1><p>Ship the <b>billing</b> service &mdash; by March.</p><!-- hidden --><p>Caf&#233; &#x2014; ok</p></body></html>`;
-    const { text, title } = htmlToText(html);
+      <body><script>alert("x")</script><h2>Roadmap</h2><p>Ship the <b>billing</b> service &mdash; by March.</p><!-- hidden --><p>Caf&#233; &#x2014; ok</p></body></html>`;
+    const { text, title } = extractHtml(html);
     expect(title).toBe('Q3 & Q4 Plan');
-    expect(text).toBe('Roadmap\n\nShip the billing service — by March.\n\nCafé — ok');
+    expect(text).toBe('## Roadmap\n\nShip the billing service — by March.\n\nCafé — ok');
     expect(text).not.toMatch(/alert|color|hidden/);
   });
 

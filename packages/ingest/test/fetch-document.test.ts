@@ -87,11 +87,15 @@ async function failure(url: string, opts = options()): Promise<DocumentFetchErro
 
 describe('fetchDocument against a real server on 127.0.0.1', () => {
   it('fetches text and decodes its charset', async () => {
-    expect(await fetchDocument(server.url('/text'), options())).toEqual({
+    const fetched = await fetchDocument(server.url('/text'), options());
+    expect(fetched).toEqual({
       url: server.url('/text'),
       contentType: 'text/plain',
       body: 'plain body ✓',
+      bytes: expect.any(Uint8Array),
+      charset: 'utf-8',
     });
+    expect(Buffer.from(fetched.bytes).toString('utf8')).toBe('plain body ✓');
     expect((await fetchDocument(server.url('/latin1'), options())).body).toBe('café');
   });
 

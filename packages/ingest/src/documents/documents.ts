@@ -28,12 +28,14 @@ import {
   setDocumentStatus,
 } from '@memory/store';
 import { z } from 'zod';
+import { extract, isExtractable } from '../extract/extract.js';
+import { ExtractError, type ExtractedSection, REFUSED_TYPES } from '../extract/extract-types.js';
 import { type MemoryWriter, writeDeps } from '../writer.js';
 import { chunkTextSliced, type TextSource } from './chunk-text.js';
 import { readDocumentText, storedInParts, writeDocumentParts } from './document-text.js';
 import { extractText, extractTextParts } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
-import { hashText } from './hash-text.js';
+import { hashBytes, hashText } from './hash-text.js';
 import { indexChunks } from './index-chunks.js';
 
 export const DOCUMENT_INGEST_JOB = 'document_ingest';
@@ -54,7 +56,35 @@ export interface DocumentView {
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly completedAt: number | null;
+  /** How the text was obtained (conversion lineage), once the document was extracted. */
+  readonly extraction: DocumentExtraction | null;
 }
+
+/** A document's conversion lineage: what its bytes were, what turned them into text. */
+export interface DocumentExtraction {
+  readonly mediaType: string;
+  readonly extractor: string;
+  readonly extractorVersion: string;
+  /** sha256 (hex) of the source bytes (of the UTF-8 text for text given as `content`). */
+  readonly byteHash: string;
+  readonly byteLength: number;
+  readonly sections: readonly ExtractedSection[];
+  readonly warnings: readonly string[];
+}
+
+interface DocumentMetadata {
+  /** `base64`: `raw_content` (or its parts) holds the source bytes, given as `bytes`. */
+  readonly storedAs?: 'base64';
+  readonly extraction?: DocumentExtraction;
+}
+
+const metadataOf = (row: DocumentRow): DocumentMetadata => {
+  try {
+    return JSON.parse(row.metadata_json) as DocumentMetadata;
+  } catch {
+    return {};
+  }
+};
 
 const toView = (row: DocumentRow): DocumentView => ({
   id: row.id as DocumentId,
@@ -71,6 +101,7 @@ const toView = (row: DocumentRow): DocumentView => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   completedAt: row.completed_at,
+  extraction: metadataOf(row).extraction ?? null,
 });
 
 function schemas(config: MemoryConfig) {
@@ -94,6 +125,32 @@ function schemas(config: MemoryConfig) {
         content: contentSchema(config.documents.maxBytes),
         /** text/plain, text/markdown, text/html or application/json. @default 'text/plain' */
         contentType: z.enum(['text/plain', 'text/markdown', 'text/html', 'application/json']).optional(),
+      }),
+      z.strictObject({
+        ...common,
+        /** The document's bytes (a PDF, a DOCX, HTML, text), extracted by `mediaType`. */
+        bytes: z
+          .custom<Uint8Array>((b) => b instanceof Uint8Array, 'bytes must be a Uint8Array or Buffer')
+          .refine((b) => b.byteLength > 0, 'bytes must not be empty')
+          .refine(
+            (b) => b.byteLength <= config.documents.maxBytes,
+            `bytes must be at most ${config.documents.maxBytes} bytes (documents.maxBytes)`,
+          ),
+        /** The bytes' media type, e.g. application/pdf; parameters (`; charset=`) are dropped. */
+        mediaType: z
+          .string()
+          .max(256)
+          .transform((t) => t.split(';')[0]?.trim().toLowerCase() ?? '')
+          .superRefine((t, ctx) => {
+            if (isExtractable(t)) return;
+            const refused = REFUSED_TYPES[t];
+            ctx.addIssue({
+              code: 'custom',
+              message: refused
+                ? `${t} is refused: ${refused}`
+                : `mediaType ${t || '(empty)'} is not extracted (text, Markdown, JSON, HTML, PDF and DOCX are)`,
+            });
+          }),
       }),
     ]),
     scoped: z.strictObject({ agentId: agentIdSchema, id: labelSchema(128, 'id') }),
@@ -137,11 +194,46 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     return { raw_content: null };
   }
 
+  const extractOptions = (signal: AbortSignal, charset?: string) => ({
+    scheduler,
+    signal,
+    charset,
+    limits: {
+      maxBytes: settings.maxBytes,
+      timeoutMs: settings.extractTimeoutMs,
+      maxUnpackedBytes: settings.maxUnpackedBytes,
+    },
+  });
+
+  /** Bytes through the extractor for their media type, with the lineage to record. */
+  async function extractBytes(
+    bytes: Uint8Array,
+    mediaType: string,
+    signal: AbortSignal,
+    charset?: string,
+  ): Promise<{ text: string; title: string | undefined; contentType: string; extraction: DocumentExtraction }> {
+    const result = await extract(bytes, mediaType, extractOptions(signal, charset));
+    return {
+      text: result.text,
+      title: result.title,
+      contentType: mediaType,
+      extraction: {
+        mediaType,
+        extractor: result.extractor,
+        extractorVersion: result.extractorVersion,
+        byteHash: hashBytes(bytes),
+        byteLength: bytes.byteLength,
+        sections: result.sections,
+        warnings: result.warnings,
+      },
+    };
+  }
+
   async function obtainText(
     doc: DocumentRow,
     signal: AbortSignal,
     slicer: TimeSlicer,
-  ): Promise<{ text: TextSource; title: string | undefined; contentType: string }> {
+  ): Promise<{ text: TextSource; title: string | undefined; contentType: string; extraction: DocumentExtraction }> {
     if (doc.source_type === 'url' && doc.source_url) {
       const fetched = await fetchDocument(doc.source_url, {
         maxBytes: settings.maxBytes,
@@ -151,14 +243,35 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         scheduler,
         signal,
       });
-      return { ...extractText(fetched.body, fetched.contentType), contentType: fetched.contentType };
+      return extractBytes(fetched.bytes, fetched.contentType, signal, fetched.charset);
     }
     const contentType = doc.content_type ?? 'text/plain';
     const stored = await readDocumentText(store, doc, slicer);
     if (slicer.due()) await slicer.yield();
+    const base64 = metadataOf(doc).storedAs === 'base64';
+    if (base64 || contentType === 'text/html') {
+      const whole = typeof stored === 'string' ? stored : stored.join('');
+      return extractBytes(Buffer.from(whole, base64 ? 'base64' : 'utf8'), contentType, signal);
+    }
+    // Text given as text: read in-process (in parts when large), as it always was; its byte hash is
+    // the text's UTF-8 hash.
+    const { text, title } =
+      typeof stored === 'string' ? extractText(stored, contentType) : extractTextParts(stored, contentType);
+    let byteLength = 0;
+    for (const part of typeof stored === 'string' ? [stored] : stored) byteLength += Buffer.byteLength(part, 'utf8');
     return {
-      ...(typeof stored === 'string' ? extractText(stored, contentType) : extractTextParts(stored, contentType)),
+      text,
+      title,
       contentType,
+      extraction: {
+        mediaType: contentType,
+        extractor: contentType === 'application/json' ? 'json' : 'text',
+        extractorVersion: '1',
+        byteHash: doc.content_hash ?? (await hashText(stored, slicer)),
+        byteLength,
+        sections: [],
+        warnings: [],
+      },
     };
   }
 
@@ -174,11 +287,12 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       // One time budget for the whole ingest: each step used to start a fresh ~10 ms slice without
       // yielding first, so two steps back to back held the loop twice as long.
       const slicer = createTimeSlicer();
-      const { text, title, contentType } = await obtainText(doc, context.signal, slicer);
+      const { text, title, contentType, extraction } = await obtainText(doc, context.signal, slicer);
       const stored = doc.source_type === 'url' && typeof text === 'string' ? await storeFetchedText(id, text) : {};
       advance(id, 'chunking', {
         ...stored,
         content_type: contentType,
+        metadata_json: JSON.stringify({ ...metadataOf(doc), extraction }),
         content_hash: await hashText(text, slicer),
         ...(doc.title === null && title ? { title } : {}),
       });
@@ -215,6 +329,9 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         }),
       );
       if (error instanceof DocumentFetchError && error.permanent) throw new PermanentJobError(message);
+      // Extraction failures are the bytes' own (malformed, encrypted, no text layer, over a limit):
+      // retrying the same bytes gives the same answer.
+      if (error instanceof ExtractError) throw new PermanentJobError(`${error.reason}: ${message}`);
       throw error;
     }
   }
@@ -271,8 +388,15 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       const slicer = createTimeSlicer();
       const request = parseInput(s.add, input, 'documents.add');
       const id = store.ids.next() as DocumentId;
-      const content = 'url' in request ? undefined : request.content;
-      const contentHash = content === undefined ? null : await hashText(content, slicer);
+      const isBytes = 'bytes' in request;
+      // Bytes wait for their ingest as base64 text, the form the document's text columns hold.
+      const content =
+        'url' in request ? undefined : isBytes ? Buffer.from(request.bytes).toString('base64') : request.content;
+      const contentHash = isBytes
+        ? hashBytes(request.bytes)
+        : content === undefined
+          ? null
+          : await hashText(content, slicer);
       // A large text goes in parts first; the row (and the job) that point at them come last.
       const inParts = content !== undefined && storedInParts(content);
       if (inParts) await writeDocumentParts(store, id, content, slicer);
@@ -284,17 +408,17 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           agent_id: request.agentId,
           project: request.project ?? null,
           source_url: isUrl ? request.url : null,
-          source_type: isUrl ? 'url' : 'text',
-          content_type: isUrl ? null : (request.contentType ?? 'text/plain'),
+          source_type: isUrl ? 'url' : isBytes ? 'file' : 'text',
+          content_type: isUrl ? null : isBytes ? request.mediaType : (request.contentType ?? 'text/plain'),
           content_hash: contentHash,
           title: request.title ?? null,
-          raw_content: isUrl || inParts ? null : request.content,
+          raw_content: isUrl || inParts ? null : (content ?? null),
           status: 'queued',
           error: null,
           connector_id: null,
           chunk_count: 0,
           memory_count: 0,
-          metadata_json: '{}',
+          metadata_json: isBytes ? JSON.stringify({ storedAs: 'base64' } satisfies DocumentMetadata) : '{}',
           created_at: now,
           updated_at: now,
           completed_at: null,

@@ -6,63 +6,14 @@ export interface ExtractedText {
   readonly title: string | undefined;
 }
 
-const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  mdash: '—',
-  ndash: '–',
-  hellip: '…',
-  rsquo: '’',
-  lsquo: '‘',
-  rdquo: '”',
-  ldquo: '“',
-};
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code =
-        name[1]?.toLowerCase() === 'x' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
-}
-
-const BLOCK = /<\/?(p|div|br|li|ul|ol|h[1-6]|tr|table|section|article|header|footer|blockquote|pre|hr)\b[^>]*>/gi;
-
-/** HTML to text: scripts, styles and comments removed, block elements become line breaks, the <title> kept. */
-export function htmlToText(html: string): ExtractedText {
-  const titleMatch = html.match(/<title[^>]*>([\s\S]*?)<\/title>/i);
-  const title = titleMatch?.[1] ? decodeEntities(titleMatch[1]).replace(/\s+/g, ' ').trim() || undefined : undefined;
-  const text = decodeEntities(
-    html
-      .replace(/<!--[\s\S]*?-->/g, ' ')
-      .replace(/<(script|style|noscript|template|svg|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-      .replace(BLOCK, '\n')
-      .replace(/<[^>]+>/g, ' '),
-  )
-    .split('\n')
-    .map((line) => line.replace(/[ \t\f\v\u00a0]+/g, ' ').trim())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  return { text, title };
-}
-
 /** How far into a text or Markdown document its title heading is looked for. */
 const TITLE_SCAN_CHARS = 64 * 1024;
 
 /**
- * The document's text by content type; a Markdown or text document's first heading (within its
- * first 64 K characters) is its title.
+ * Text, Markdown or JSON as text (HTML and binary formats go through `extract`); a Markdown or
+ * text document's first heading (within its first 64 K characters) is its title.
  */
 export function extractText(body: string, contentType: string): ExtractedText {
-  if (contentType === 'text/html' || contentType === 'application/xhtml+xml') return htmlToText(body);
   if (contentType.includes('json')) {
     try {
       return { text: JSON.stringify(JSON.parse(body), null, 2), title: undefined };

@@ -3,6 +3,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Scheduler } from '@memory/core';
+import { decodeText } from '../extract/decode-text.js';
+import { REFUSED_TYPES } from '../extract/extract-types.js';
 import { blockedReason, isAllowed } from './address-guard.js';
 
 export type FetchFailure =
@@ -43,10 +45,16 @@ export interface FetchedDocument {
   readonly url: string;
   /** The media type without parameters, lower-cased. */
   readonly contentType: string;
+  /** The body decoded as text in its charset (meaningful for text types only). */
   readonly body: string;
+  /** The body as received, for byte hashes and binary formats (PDF, DOCX). */
+  readonly bytes: Uint8Array;
+  /** The Content-Type's charset, when it named one. */
+  readonly charset: string | undefined;
 }
 
-const ACCEPTED = /^(text\/(plain|markdown|x-markdown|html)|application\/(xhtml\+xml|json|[\w.+-]+\+json))$/;
+const ACCEPTED =
+  /^(text\/(plain|markdown|x-markdown|html)|application\/(xhtml\+xml|json|[\w.+-]+\+json|pdf|vnd\.openxmlformats-officedocument\.wordprocessingml\.document))$/;
 
 function guardedLookup(hostname: string, allowList: readonly string[]): LookupFunction {
   return (host, options, callback) => {
@@ -102,7 +110,8 @@ function once(url: URL, options: FetchOptions, signal: AbortSignal): Promise<Inc
       lookup: guardedLookup(url.hostname, options.allowList),
       signal,
       headers: {
-        accept: 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.1',
+        accept:
+          'text/html, text/markdown, text/plain, application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/json;q=0.9, */*;q=0.1',
         'user-agent': '@memory/ingest',
       },
     });
@@ -187,23 +196,20 @@ export async function fetchDocument(rawUrl: string, options: FetchOptions): Prom
         response.destroy();
         throw new DocumentFetchError(
           'unsupported-type',
-          `content type ${contentType || 'unknown'} is not ingested (text, HTML, Markdown and JSON are)`,
+          REFUSED_TYPES[contentType]
+            ? `content type ${contentType} is refused: ${REFUSED_TYPES[contentType]}`
+            : `content type ${contentType || 'unknown'} is not ingested (text, HTML, Markdown, JSON, PDF and DOCX are)`,
           true,
         );
       }
-      const charset =
-        params
-          .find((p) => p.toLowerCase().startsWith('charset='))
-          ?.slice(8)
-          .replace(/"/g, '') ?? 'utf-8';
+      const charset = params
+        .find((p) => p.toLowerCase().startsWith('charset='))
+        ?.slice(8)
+        .replace(/"/g, '');
       const bytes = await readBody(response, options.maxBytes);
-      let body: string;
-      try {
-        body = new TextDecoder(charset).decode(bytes);
-      } catch {
-        body = new TextDecoder('utf-8').decode(bytes);
-      }
-      return { url: url.toString(), contentType, body };
+      const binary = contentType === 'application/pdf' || contentType.startsWith('application/vnd.');
+      const body = binary ? '' : decodeText(bytes, charset);
+      return { url: url.toString(), contentType, body, bytes, charset };
     }
   } catch (error) {
     if (error instanceof DocumentFetchError) throw error;

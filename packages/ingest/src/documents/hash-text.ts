@@ -27,3 +27,8 @@ export async function hashText(text: TextSource, slicer: TimeSlicer = createTime
   }
   return hash.digest('hex');
 }
+
+/** sha256 (hex) of bytes, in one call: document bytes are bounded by `documents.maxBytes` (10 MiB hash in ~20 ms). */
+export function hashBytes(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

@@ -87,6 +87,7 @@ export function setDocumentStatus(
       | 'chunk_count'
       | 'memory_count'
       | 'completed_at'
+      | 'metadata_json'
     >
   > = {},
 ): boolean {
