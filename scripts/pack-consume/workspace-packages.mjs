@@ -49,7 +49,7 @@ function dependenciesFirst(packages) {
 
 /**
  * The import specifiers a consumer can use: `name` for ".", `name/sub` for "./sub", skipping
- * `./package.json`, wildcard patterns and entries without types.
+ * `./package.json`, wildcard patterns, asset files and entries without types.
  * @param {WorkspacePackage['manifest']} manifest
  * @returns {string[]}
  */
@@ -61,6 +61,7 @@ export function entrySpecifiers(manifest) {
   for (const [key, target] of Object.entries(exports)) {
     if (!key.startsWith('.')) return [manifest.name]; // conditions at the top level: one entry
     if (key === './package.json' || key.includes('*')) continue;
+    if (typeof target === 'string' && !/\.[cm]?[jt]s$/.test(target)) continue; // an asset file, not a module
     if (typeof target === 'object' && target !== null && !JSON.stringify(target).includes('.d.ts')) continue;
     out.push(key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`);
   }

@@ -61,6 +61,11 @@ describe.each(publishable)('packages/$dir/package.json', ({ dir, manifest }) => 
     expect(exports['./package.json']).toBe('./package.json');
     for (const [key, target] of Object.entries(exports)) {
       if (key === './package.json') continue;
+      if (typeof target === 'string' && !/\.[cm]?[jt]s$/.test(target)) {
+        // An asset export (providers' offline vectors): a file, not a module, so no conditions; it must ship.
+        expect(manifest.files, `files for the asset export "${key}"`).toContain(target.split('/')[1]);
+        continue;
+      }
       expect(typeof target, `exports["${key}"]`).toBe('object');
       const conditions = target as Record<string, string>;
       expect(Object.keys(conditions), `exports["${key}"] condition order`).toEqual([
