@@ -26,6 +26,9 @@ export function consumerManifest({ tarballs, coreTarball, typesNode, peers }) {
   // A second copy of @memory/core under another name: what a partial upgrade leaves behind.
   if (coreTarball) dependencies['memory-core-copy'] = `file:${coreTarball}`;
   dependencies['@types/node'] = typesNode;
+  // The AI SDK's declarations import `json-schema` types that it does not depend on (vercel/ai#15874,
+  // open): a host that type-checks libraries (skipLibCheck false) with `ai` installs them itself.
+  if (peers.ai) dependencies['@types/json-schema'] = '^7.0.15';
   return { name: 'memory-pack-consumer', private: true, type: 'module', dependencies };
 }
 

@@ -49,7 +49,7 @@ function dependenciesFirst(packages) {
 
 /**
  * The import specifiers a consumer can use: `name` for ".", `name/sub` for "./sub", skipping
- * `./package.json`, wildcard patterns and entries without types.
+ * `./package.json`, wildcard patterns, asset files and entries without types.
  * @param {WorkspacePackage['manifest']} manifest
  * @returns {string[]}
  */
@@ -61,8 +61,22 @@ export function entrySpecifiers(manifest) {
   for (const [key, target] of Object.entries(exports)) {
     if (!key.startsWith('.')) return [manifest.name]; // conditions at the top level: one entry
     if (key === './package.json' || key.includes('*')) continue;
+    if (assetExports(manifest).includes(key)) continue;
     if (typeof target === 'object' && target !== null && !JSON.stringify(target).includes('.d.ts')) continue;
     out.push(key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`);
   }
   return out;
+}
+
+/**
+ * The subpaths that export a plain file rather than a module (`@memory/providers/offline-vectors`):
+ * no types, nothing to import; hosts resolve them to a path.
+ * @param {WorkspacePackage['manifest']} manifest
+ * @returns {string[]}
+ */
+export function assetExports(manifest) {
+  if (manifest.exports === null || typeof manifest.exports !== 'object') return [];
+  return Object.entries(manifest.exports)
+    .filter(([key, target]) => key !== './package.json' && typeof target === 'string' && !/\.[cm]?[jt]s$/.test(target))
+    .map(([key]) => key);
 }

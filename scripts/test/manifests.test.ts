@@ -61,9 +61,9 @@ describe.each(publishable)('packages/$dir/package.json', ({ dir, manifest }) => 
     expect(exports['./package.json']).toBe('./package.json');
     for (const [key, target] of Object.entries(exports)) {
       if (key === './package.json') continue;
-      if (typeof target === 'string' && !/\.(c|m)?(j|t)s$/.test(target)) {
-        // A data asset (the offline embedder's vectors), exported by path so bundled apps can find it.
-        expect(manifest.files, `files for the asset "${key}"`).toContain(target.split('/')[1]);
+      if (typeof target === 'string' && !/\.[cm]?[jt]s$/.test(target)) {
+        // An asset export (providers' offline vectors): a file, not a module, so no conditions; it must ship.
+        expect(manifest.files, `files for the asset export "${key}"`).toContain(target.split('/')[1]);
         continue;
       }
       expect(typeof target, `exports["${key}"]`).toBe('object');
