@@ -234,6 +234,47 @@ const telemetrySchema = z.strictObject({
 const retentionSchema = z.strictObject({
   /** A forgotten memory can be recovered for this many days. @default 30 */
   recoverWindowDays: z.number().positive().max(3650).default(30),
+  /**
+   * Forgotten and expired memories past the recover window are purged (removed with everything
+   * derived from them, a tombstone kept) by a maintenance job queued this often. @default 6
+   */
+  purgeIntervalHours: z
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(6),
+  /**
+   * Memories purged per transaction. Each batch is its own short transaction and the job yields to
+   * the event loop between batches; 100 kept the longest stall well under 50 ms in `bench:maintenance`.
+   * @default 100
+   */
+  purgeBatchSize: positiveInt(10_000).default(100),
+  /** Run the purge at all (off: forgotten memories stay until erased). @default true */
+  purgeEnabled: z.boolean().default(true),
+});
+
+/**
+ * Reaping (seed 003): stale low-importance memories get `expires_at` (never a delete); the purge
+ * removes them after the recover window.
+ */
+const lifecycleSchema = z.strictObject({
+  /** Run reaping. @default true */
+  reapEnabled: z.boolean().default(true),
+  /** How often the reaping job is queued. @default 24 */
+  reapIntervalHours: z
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24),
+  /** A memory not accessed (nor created) for this many days is stale. @default 90 */
+  reapAfterDays: z.number().positive().max(36_500).default(90),
+  /**
+   * Importance at or below which a stale memory is reaped. The seed's cut is ≤ 2 on a 1–5 scale;
+   * our importance is 0..1, read as score/5, so 2/5 = 0.4. @default 0.4
+   */
+  reapMaxImportance: z.number().min(0).max(1).default(0.4),
+  /** Rows examined per reaping transaction (a bounded seq range, whatever matches in it). @default 2000 */
+  reapScanRows: positiveInt(100_000).default(2000),
 });
 
 /** SQLite connection settings. */
@@ -412,6 +453,7 @@ export const memoryConfigSchema = z
     telemetry: telemetrySchema.prefault({}),
     dreaming: dreamingSchema.prefault({}),
     retention: retentionSchema.prefault({}),
+    lifecycle: lifecycleSchema.prefault({}),
     store: storeSchema.prefault({}),
     vectors: vectorsSchema.prefault({}),
     transcripts: transcriptsSchema.prefault({}),

@@ -1,6 +1,7 @@
 import type { JobTypeHealth, WorkerStatus } from '@memory/queue';
-import type { VectorSupport } from '@memory/store';
+import type { MaintenanceState, VectorSupport } from '@memory/store';
 import type { EngineContext } from './context.js';
+import { maintenanceStatus, purgeDueCount } from './maintenance.js';
 
 /** What the engine can do right now, and why not where it cannot. */
 export interface EngineDiagnostics {
@@ -9,6 +10,14 @@ export interface EngineDiagnostics {
   /** Queue health per job type. */
   readonly queue: readonly JobTypeHealth[];
   readonly workers: readonly WorkerStatus[];
+  /**
+   * Lifecycle maintenance: each task's saved cursor and its last run (`purge:run`, `reap:run`:
+   * time and report), plus what a run would do now.
+   */
+  readonly maintenance: {
+    readonly tasks: readonly MaintenanceState[];
+    readonly purgeDue: number;
+  };
   readonly providers: {
     readonly llm: { readonly available: boolean; readonly reason?: string };
     readonly embedder: {
@@ -28,6 +37,7 @@ export function diagnostics(ctx: EngineContext): EngineDiagnostics {
     started: ctx.background.started,
     queue: ctx.queue.health(),
     workers: ctx.background.workerStatus(),
+    maintenance: maintenanceDiagnostics(ctx),
     providers: {
       llm: ctx.providers.llm
         ? { available: true }
@@ -42,4 +52,8 @@ export function diagnostics(ctx: EngineContext): EngineDiagnostics {
       vector: ctx.store.vector,
     },
   };
+}
+
+function maintenanceDiagnostics(ctx: EngineContext): EngineDiagnostics['maintenance'] {
+  return { tasks: maintenanceStatus(ctx.store), purgeDue: purgeDueCount(ctx) };
 }

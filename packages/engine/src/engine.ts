@@ -3,7 +3,11 @@ import { takeSignal } from './abort.js';
 import { assertOpen, call, closeEngine, type EngineContext } from './context.js';
 import { diagnostics } from './diagnostics.js';
 import { applyOperations, claimsAt, type EngineDreaming, memoryHead, runPass } from './dreaming.js';
+import { eraseScope } from './erase.js';
+import { memoryHealth } from './health.js';
 import { enqueueHostJob, getJob } from './jobs.js';
+import { listMemories } from './listing.js';
+import { type EngineMaintenance, previewMaintenance, runMaintenance } from './maintenance.js';
 import { forget, history, modify, readMemory, recallMemories, recover, rememberAll, rememberOne } from './memories.js';
 import type {
   EngineDocuments,
@@ -47,6 +51,13 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
     history: (input) => call(ctx, () => history(ctx, input)),
     recall: (input) => call(ctx, () => recallMemories(ctx, input)),
     memoryHead: (input) => call(ctx, () => memoryHead(ctx, input)),
+    list: (input) => call(ctx, () => listMemories(ctx, input)),
+    health: (input) => call(ctx, () => memoryHealth(ctx, input)),
+    erase: (input) => call(ctx, () => eraseScope(ctx, input)),
+    maintenance: Object.freeze({
+      preview: () => call(ctx, () => previewMaintenance(ctx)),
+      run: (input) => call(ctx, () => runMaintenance(ctx, input)),
+    } satisfies EngineMaintenance),
     dreaming: Object.freeze({
       apply: (input) => call(ctx, () => applyOperations(ctx, input)),
       runPass: (input) => call(ctx, () => runPass(ctx, input)),

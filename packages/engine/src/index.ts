@@ -86,14 +86,30 @@ export type {
   VectorSearchReport,
 } from '@memory/recall';
 export { formatRecall } from '@memory/recall';
-export type { ClaimAsOf, MemoryType, RecallTelemetryRow, VectorSupport } from '@memory/store';
+export type {
+  ClaimAsOf,
+  MaintenanceState,
+  MemoryType,
+  PurgeCounts,
+  RecallTelemetryRow,
+  VectorSupport,
+} from '@memory/store';
 export type { Abortable } from './abort.js';
 export type { HandlerRegistration } from './background.js';
 export { RESERVED_JOB_TYPES } from './background.js';
 export type { EngineDiagnostics } from './diagnostics.js';
 export type { ClaimsAsOfInput, DreamingApplyInput, EngineDreaming } from './dreaming.js';
 export { createMemoryEngine } from './engine.js';
+export type { EraseInput, EraseResult } from './erase.js';
+export type { MemoryHealth } from './health.js';
 export type { JobRef } from './jobs.js';
+export type { ListMemoriesInput, MemoryPage } from './listing.js';
+export type {
+  EngineMaintenance,
+  MaintenancePreview,
+  MaintenanceReport,
+  MaintenanceTask,
+} from './maintenance.js';
 export type {
   ForgetInput,
   GetMemoryInput,

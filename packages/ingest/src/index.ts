@@ -34,6 +34,7 @@ export { createInputSchemas } from './inputs.js';
 export type { ForgetResult } from './lifecycle.js';
 export { forgetMemory, modifyMemory, recoverMemory } from './lifecycle.js';
 export type { HistoryEntry, LinkedEntity, Memory } from './memory-view.js';
+export { toHistoryEntry, toMemory } from './memory-view.js';
 export { getMemory, memoryHistory } from './read.js';
 export type { RememberResult } from './remember.js';
 export { remember, rememberMany } from './remember.js';

@@ -8,6 +8,7 @@ import {
   yieldToEventLoop,
 } from '@memory/core';
 import {
+  bumpLifecycleCount,
   createMemories,
   findLiveMemoryIdByHash,
   type MemoryVector,
@@ -99,14 +100,23 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
     const vector = vectorOf.get(item);
     return vector && embedder ? { model: embedder.model, vector } : undefined;
   };
-  return store.write((sql) =>
-    createMemories(
+  return store.write((sql) => {
+    const now = store.clock.now();
+    const results = createMemories(
       sql,
       writeDeps(writer),
       items.map((item) => newMemory(writer, item, embeddingOf(item))),
-      store.clock.now(),
-    ),
-  );
+      now,
+    );
+    // Memory health reports the duplicates remembering prevented (per agent and day).
+    const deduped = new Map<string, number>();
+    for (const [i, result] of results.entries()) {
+      const agentId = items[i]?.input.agentId;
+      if (result.deduped && agentId !== undefined) deduped.set(agentId, (deduped.get(agentId) ?? 0) + 1);
+    }
+    for (const [agentId, n] of deduped) bumpLifecycleCount(sql, agentId, 'duplicate_prevented', n, now);
+    return results;
+  });
 }
 
 /**

@@ -85,6 +85,10 @@ export {
   insertDependency,
   insertEntity,
 } from './repositories/entities.js';
+// --- end of Dreaming's block
+// --- Memory lifecycle (issue 13): purge with tombstones, reaping, scope erasure, listing, health.
+export type { ErasureState } from './repositories/erase.js';
+export { beginErasure, ERASE_STEPS, eraseStep, findErasure, unfinishedErasures } from './repositories/erase.js';
 export type { AspectClaim, EntityLink, EntitySummary } from './repositories/graph-browse.js';
 export {
   entityAspectClaims,
@@ -146,12 +150,26 @@ export {
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
-
+export type { MaintenanceState } from './repositories/maintenance-state.js';
+export {
+  bumpLifecycleCount,
+  findMaintenanceState,
+  listMaintenanceState,
+  saveMaintenanceState,
+} from './repositories/maintenance-state.js';
 export { findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
-
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
-export { findMemoryHead, insertFirstMemoryHead, replaceMemoryHead } from './repositories/memory-heads.js';
+export {
+  findMemoryHead,
+  findMemoryHeadEntries,
+  insertFirstMemoryHead,
+  replaceMemoryHead,
+} from './repositories/memory-heads.js';
+export type { MemoryHealthCounts } from './repositories/memory-health.js';
+export { memoryHealthCounts } from './repositories/memory-health.js';
+export type { MemoryListQuery } from './repositories/memory-list.js';
+export { listMemoryPage } from './repositories/memory-list.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
@@ -166,6 +184,10 @@ export type { OpenContradiction } from './repositories/proposals.js';
 export { insertContradiction, insertProposal, listOpenContradictions } from './repositories/proposals.js';
 export type { ProvenanceRecord } from './repositories/provenance.js';
 export { insertProvenance } from './repositories/provenance.js';
+export type { PurgeCandidate, PurgeCounts } from './repositories/purge.js';
+export { countDuePurges, duePurges, emptyPurgeCounts, findTombstone, purgeMemories } from './repositories/purge.js';
+export type { ReapCandidate } from './repositories/reap.js';
+export { countReapCandidates, reapCandidates, reapMemories } from './repositories/reap.js';
 export {
   agentMemoryShare,
   claimCurrentness,
@@ -223,4 +245,3 @@ export type { VectorSearch } from './vector-index/search.js';
 export { searchMemoryVectors, searchMemoryVectorsInSlices } from './vector-index/search.js';
 export type { VectorUpkeepOptions, VectorUpkeepReport } from './vector-index/upkeep.js';
 export { runVectorUpkeep, vectorUpkeepDue } from './vector-index/upkeep.js';
-// --- end of Dreaming's block

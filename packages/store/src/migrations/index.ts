@@ -8,6 +8,7 @@ import { dreamingPasses } from './0007-dreaming-passes.js';
 import { jobInterruptions } from './0008-job-interruptions.js';
 import { documentParts } from './0009-document-parts.js';
 import { vectorIndex } from './0010-vector-index.js';
+import { lifecycle } from './0011-lifecycle.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   jobInterruptions,
   documentParts,
   vectorIndex,
+  lifecycle,
 ]);

@@ -1,0 +1,304 @@
+import { contentHash, createTimeSlicer, type MemoryConfig, parseInput, throwIfAborted } from '@memory/core';
+import { renderMemoryHead } from '@memory/dreaming';
+import type { Queue } from '@memory/queue';
+import {
+  bumpLifecycleCount,
+  countDuePurges,
+  countReapCandidates,
+  duePurges,
+  emptyPurgeCounts,
+  findMaintenanceState,
+  findMemoryHeadEntries,
+  listMaintenanceState,
+  type MaintenanceState,
+  type PurgeCounts,
+  purgeMemories,
+  reapCandidates,
+  reapMemories,
+  replaceMemoryHead,
+  type SqlExecutor,
+  type Store,
+  saveMaintenanceState,
+} from '@memory/store';
+import { z } from 'zod';
+import type { PeriodicTask } from './background.js';
+import type { EngineContext } from './context.js';
+
+/** The engine's maintenance job type (reserved): its payload names the task. */
+export const MAINTENANCE_JOB = 'maintenance';
+/** The maintenance tasks. */
+export type MaintenanceTask = 'purge' | 'reap';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** What a maintenance run would do now, without doing it (`engine.maintenance.preview()`). */
+export interface MaintenancePreview {
+  readonly purge: {
+    readonly enabled: boolean;
+    /** Forgotten or expired at or before this time: due for purge. */
+    readonly cutoff: number;
+    readonly forgotten: number;
+    readonly expired: number;
+  };
+  readonly reap: {
+    readonly enabled: boolean;
+    /** Not accessed (nor created) since this time. */
+    readonly staleBefore: number;
+    readonly maxImportance: number;
+    readonly candidates: number;
+  };
+}
+
+/** What one maintenance run did. */
+export interface MaintenanceReport {
+  readonly task: MaintenanceTask;
+  /** Transactions committed. */
+  readonly batches: number;
+  /** False when the run stopped at its time budget; the next run continues. */
+  readonly done: boolean;
+  /** Purge: rows per table. */
+  readonly purged?: PurgeCounts;
+  /** Reap: memories given `expires_at`. */
+  readonly reaped?: number;
+}
+
+/** Maintenance as the engine exposes it. */
+export interface EngineMaintenance {
+  /** What purge and reaping would do now (counts only; nothing changes). */
+  preview(): Promise<MaintenancePreview>;
+  /**
+   * Runs maintenance now, in bounded batches (each its own transaction, the event loop free between
+   * them). The same work the scheduled `maintenance` jobs do.
+   */
+  run(input?: { task?: MaintenanceTask; signal?: AbortSignal; budgetMs?: number }): Promise<MaintenanceReport[]>;
+}
+
+const runSchema = z.strictObject({
+  task: z.enum(['purge', 'reap']).optional(),
+  signal: z.instanceof(AbortSignal, { error: 'signal must be an AbortSignal' }).optional(),
+  budgetMs: z.number().int().positive().max(3_600_000).optional(),
+});
+
+const payloadSchema = z.looseObject({ task: z.enum(['purge', 'reap']) });
+
+function purgeCutoff(config: MemoryConfig, now: number): number {
+  return now - config.retention.recoverWindowDays * DAY_MS;
+}
+
+function reapRule(config: MemoryConfig, now: number) {
+  const { reapAfterDays, reapMaxImportance } = config.lifecycle;
+  return { maxImportance: reapMaxImportance, staleBefore: now - reapAfterDays * DAY_MS, afterDays: reapAfterDays };
+}
+
+/** The dry run: two index range counts for the purge, one count for reaping. */
+export function previewMaintenance(ctx: EngineContext): MaintenancePreview {
+  const { store, config } = ctx;
+  const now = store.clock.now();
+  const cutoff = purgeCutoff(config, now);
+  const rule = reapRule(config, now);
+  return store.read((sql) => ({
+    purge: { enabled: config.retention.purgeEnabled, cutoff, ...countDuePurges(sql, cutoff) },
+    reap: {
+      enabled: config.lifecycle.reapEnabled,
+      staleBefore: rule.staleBefore,
+      maxImportance: rule.maxImportance,
+      candidates: countReapCandidates(sql, rule),
+    },
+  }));
+}
+
+/** Memories due for purge now, in the whole file (two index range counts). */
+export function purgeDueCount(ctx: Pick<EngineContext, 'store' | 'config'>): number {
+  const cutoff = purgeCutoff(ctx.config, ctx.store.clock.now());
+  const due = ctx.store.read((sql) => countDuePurges(sql, cutoff));
+  return due.forgotten + due.expired;
+}
+
+interface HeadEntry {
+  readonly text: string;
+  readonly evidence?: ReadonlyArray<{ readonly sourceRef?: unknown }>;
+}
+
+/**
+ * Rewrites the agent's MEMORY.md head without the entries that quote a purged memory (a new
+ * revision by compare-and-swap), so no read shows them. Returns whether it changed.
+ */
+function dropHeadEntries(sql: SqlExecutor, agentId: string, refs: ReadonlySet<string>, now: number): boolean {
+  const head = findMemoryHeadEntries(sql, agentId);
+  if (!head) return false;
+  let entries: HeadEntry[];
+  try {
+    entries = JSON.parse(head.entriesJson) as HeadEntry[];
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(entries)) return false;
+  const kept = entries.filter(
+    (e) => !(e.evidence ?? []).some((c) => typeof c.sourceRef === 'string' && refs.has(c.sourceRef)),
+  );
+  if (kept.length === entries.length) return false;
+  const content = renderMemoryHead(kept.map((e) => e.text));
+  return (
+    replaceMemoryHead(
+      sql,
+      {
+        agentId,
+        revision: head.revision + 1,
+        content,
+        contentHash: contentHash(content),
+        entriesJson: JSON.stringify(kept),
+        passId: null,
+        now,
+      },
+      { revision: head.revision, contentHash: head.contentHash },
+    ) === 1
+  );
+}
+
+function addCounts(total: PurgeCounts, batch: PurgeCounts): void {
+  for (const key of Object.keys(total) as Array<keyof PurgeCounts>) total[key] += batch[key];
+}
+
+/** One purge batch in one transaction: the rows, their derived data, heads, counters. */
+function purgeBatch(store: Store, config: MemoryConfig): PurgeCounts | undefined {
+  return store.write((sql) => {
+    const now = store.clock.now();
+    const due = duePurges(sql, purgeCutoff(config, now), config.retention.purgeBatchSize);
+    if (due.length === 0) return undefined;
+    const counts = purgeMemories(
+      sql,
+      { vectorAvailable: store.vector.available, nextId: () => store.ids.next() },
+      due,
+      now,
+    );
+    const perAgent = new Map<string, Set<string>>();
+    for (const m of due) {
+      const refs = perAgent.get(m.agentId) ?? new Set<string>();
+      refs.add(`memory:${m.id}`);
+      perAgent.set(m.agentId, refs);
+    }
+    for (const [agentId, refs] of perAgent) {
+      dropHeadEntries(sql, agentId, refs, now);
+      bumpLifecycleCount(sql, agentId, 'purged', refs.size, now);
+    }
+    return counts;
+  });
+}
+
+/** One reaping step: a bounded seq range, its matches expired, the cursor saved with them. */
+function reapBatch(store: Store, config: MemoryConfig): { reaped: number; wrapped: boolean } {
+  return store.write((sql) => {
+    const now = store.clock.now();
+    const rule = reapRule(config, now);
+    const { cursor } = findMaintenanceState(sql, 'reap');
+    const { candidates, next } = reapCandidates(sql, { after: cursor, scanRows: config.lifecycle.reapScanRows }, rule);
+    const reaped = reapMemories(sql, candidates, rule, now, () => store.ids.next());
+    const perAgent = new Map<string, number>();
+    for (const c of candidates) perAgent.set(c.agentId, (perAgent.get(c.agentId) ?? 0) + 1);
+    for (const [agentId, n] of perAgent) bumpLifecycleCount(sql, agentId, 'reaped', n, now);
+    saveMaintenanceState(sql, { task: 'reap', cursor: next, now });
+    return { reaped, wrapped: next === 0 };
+  });
+}
+
+/**
+ * Runs one task in bounded batches until it has nothing left or `budgetMs` is spent; yields to the
+ * event loop between batches. Purge asks for a WAL truncation at the end, so the pages that held
+ * purged content leave the WAL file too.
+ */
+export async function runMaintenanceTask(
+  ctx: Pick<EngineContext, 'store' | 'config'>,
+  task: MaintenanceTask,
+  options: { signal?: AbortSignal | undefined; budgetMs?: number | undefined } = {},
+): Promise<MaintenanceReport> {
+  const { store, config } = ctx;
+  const started = performance.now();
+  const budget = options.budgetMs ?? 60_000;
+  const slicer = createTimeSlicer();
+  let batches = 0;
+  let done = false;
+  const purged = emptyPurgeCounts();
+  let reaped = 0;
+  while (!done && performance.now() - started < budget) {
+    throwIfAborted(options.signal, `maintenance ${task}`);
+    if (task === 'purge') {
+      const counts = purgeBatch(store, config);
+      if (counts) addCounts(purged, counts);
+      done = counts === undefined;
+    } else {
+      const step = reapBatch(store, config);
+      reaped += step.reaped;
+      done = step.wrapped;
+    }
+    batches++;
+    // Every batch is a commit: let the host's event loop run between them.
+    if (!done || slicer.due()) await slicer.yield();
+  }
+  const report: MaintenanceReport =
+    task === 'purge' ? { task, batches, done, purged } : { task, batches, done, reaped };
+  store.write((sql) =>
+    saveMaintenanceState(sql, { task: `${task}:run`, cursor: 0, report: { ...report }, now: store.clock.now() }),
+  );
+  if (task === 'purge' && purged.memories > 0) await store.checkpoint('truncate');
+  return report;
+}
+
+/** `engine.maintenance.run`: the given task, or purge then reap. */
+export async function runMaintenance(ctx: EngineContext, input: unknown): Promise<MaintenanceReport[]> {
+  const { task, signal, budgetMs } = parseInput(runSchema, input ?? {}, 'maintenance.run');
+  const tasks: MaintenanceTask[] = task ? [task] : ['purge', 'reap'];
+  const reports: MaintenanceReport[] = [];
+  for (const t of tasks) reports.push(await runMaintenanceTask(ctx, t, { signal, budgetMs }));
+  return reports;
+}
+
+/** The state of every maintenance task, for diagnostics. */
+export function maintenanceStatus(store: Store): MaintenanceState[] {
+  return store.read((sql) => listMaintenanceState(sql));
+}
+
+/**
+ * The periodic checks that queue maintenance jobs: purge when something is due (an index lookup),
+ * reaping once per `reapIntervalHours` (by its last finished run). Dedup keys keep one live job each.
+ */
+export function maintenanceTasks(deps: { store: Store; queue: Queue; config: MemoryConfig }): PeriodicTask[] {
+  const { store, queue, config } = deps;
+  const tasks: PeriodicTask[] = [];
+  if (config.retention.purgeEnabled)
+    tasks.push({
+      name: 'purge check',
+      intervalMs: config.retention.purgeIntervalHours * HOUR_MS,
+      run: () => {
+        const cutoff = purgeCutoff(config, store.clock.now());
+        if (store.read((sql) => duePurges(sql, cutoff, 1).length > 0))
+          queue.enqueue({ jobType: MAINTENANCE_JOB, dedupKey: 'maintenance:purge', payload: { task: 'purge' } });
+      },
+    });
+  if (config.lifecycle.reapEnabled)
+    tasks.push({
+      name: 'reap check',
+      intervalMs: Math.min(config.lifecycle.reapIntervalHours * HOUR_MS, 6 * HOUR_MS),
+      run: () => {
+        const now = store.clock.now();
+        const last = store.read((sql) => findMaintenanceState(sql, 'reap:run')).lastRunAt;
+        // The first check only starts the clock: nothing written today is stale for `reapAfterDays`.
+        if (last === null)
+          store.write((sql) => saveMaintenanceState(sql, { task: 'reap:run', cursor: 0, report: {}, now }));
+        else if (now - last >= config.lifecycle.reapIntervalHours * HOUR_MS)
+          queue.enqueue({ jobType: MAINTENANCE_JOB, dedupKey: 'maintenance:reap', payload: { task: 'reap' } });
+      },
+    });
+  return tasks;
+}
+
+/** The maintenance job's handler: runs the payload's task within half the job deadline. */
+export function maintenanceHandler(ctx: Pick<EngineContext, 'store' | 'config'>) {
+  return async (job: { payload: unknown }, context: { signal: AbortSignal }): Promise<MaintenanceReport> => {
+    const { task } = parseInput(payloadSchema, job.payload, 'maintenance job');
+    return runMaintenanceTask(ctx, task, {
+      signal: context.signal,
+      budgetMs: Math.min(60_000, ctx.config.queue.jobDeadlineMs / 2),
+    });
+  };
+}

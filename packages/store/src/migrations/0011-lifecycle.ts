@@ -1,0 +1,63 @@
+import type { Migration } from './migration.js';
+
+// The memory lifecycle (issue 13): purge with tombstones, provable deletion, scope erasure, and the
+// bookkeeping of the maintenance jobs.
+//
+// - `memory_tombstones`: what stays of a purged memory (its id, scope, content hash, why and when it
+//   went), without content. History rows keep event, time and actor; their content is cleared.
+// - `memories_expiring`: purge and health find expired memories through it, never by a scan; three
+//   more partial indexes make memory health a set of index range counts.
+// - `maintenance_state`: one row per maintenance task (cursor, last run, last report), so a task
+//   resumes where it stopped and diagnostics can show it.
+// - `scope_erasures`: one row per `engine.erase`, with the table it reached and the counts so far,
+//   so an erase interrupted by a crash resumes and still reports every row it removed.
+// - `lifecycle_counts`: per agent and day, how many duplicates were prevented and conflicts merged
+//   (memory health reads a bounded range of it).
+// - FTS5 `secure-delete` on every full-text index: a deleted row's tokens are removed from the index
+//   segments at once instead of being shadowed by a delete marker until the next merge.
+export const lifecycle: Migration = {
+  version: 11,
+  name: 'lifecycle',
+  statements: [
+    `CREATE TABLE IF NOT EXISTS memory_tombstones (
+      memory_id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      content_hash TEXT NOT NULL,
+      reason TEXT NOT NULL CHECK (reason IN ('forgotten', 'expired')),
+      removed_at INTEGER,
+      purged_at INTEGER NOT NULL
+    )`,
+    `CREATE INDEX IF NOT EXISTS memory_tombstones_agent ON memory_tombstones (agent_id, purged_at)`,
+    `CREATE INDEX IF NOT EXISTS memories_expiring ON memories (expires_at, agent_id) WHERE expires_at IS NOT NULL AND is_deleted = 0`,
+    // Memory health counts per scope read these three (index-only range counts, never the rows).
+    `CREATE INDEX IF NOT EXISTS memories_agent_forgotten ON memories (agent_id, deleted_at) WHERE is_deleted = 1`,
+    `CREATE INDEX IF NOT EXISTS memories_agent_model ON memories (agent_id, embedding_model) WHERE is_deleted = 0`,
+    `CREATE INDEX IF NOT EXISTS memories_agent_accessed ON memories (agent_id, last_accessed, created_at) WHERE is_deleted = 0`,
+    `CREATE TABLE IF NOT EXISTS maintenance_state (
+      task TEXT PRIMARY KEY,
+      cursor INTEGER NOT NULL DEFAULT 0,
+      last_run_at INTEGER,
+      last_report TEXT NOT NULL DEFAULT '{}',
+      updated_at INTEGER NOT NULL
+    )`,
+    `CREATE TABLE IF NOT EXISTS scope_erasures (
+      agent_id TEXT PRIMARY KEY,
+      status TEXT NOT NULL CHECK (status IN ('running', 'done')),
+      step INTEGER NOT NULL DEFAULT 0,
+      counts_json TEXT NOT NULL DEFAULT '{}',
+      started_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      finished_at INTEGER
+    )`,
+    `CREATE TABLE IF NOT EXISTS lifecycle_counts (
+      agent_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('duplicate_prevented', 'conflict_merged', 'reaped', 'purged')),
+      day INTEGER NOT NULL,
+      n INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (agent_id, kind, day)
+    )`,
+    `INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 1)`,
+    `INSERT INTO memory_hints_fts (memory_hints_fts, rank) VALUES ('secure-delete', 1)`,
+    `INSERT INTO session_transcript_turns_fts (session_transcript_turns_fts, rank) VALUES ('secure-delete', 1)`,
+  ],
+};
