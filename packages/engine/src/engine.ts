@@ -4,6 +4,7 @@ import { assertOpen, call, closeEngine, type EngineContext } from './context.js'
 import { diagnostics } from './diagnostics.js';
 import { applyOperations, claimsAt, type EngineDreaming, memoryHead, runPass } from './dreaming.js';
 import { eraseScope } from './erase.js';
+import { exportScope } from './export.js';
 import { memoryHealth } from './health.js';
 import { enqueueHostJob, getJob } from './jobs.js';
 import { listMemories } from './listing.js';
@@ -54,6 +55,10 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
     list: (input) => call(ctx, () => listMemories(ctx, input)),
     health: (input) => call(ctx, () => memoryHealth(ctx, input)),
     erase: (input) => call(ctx, () => eraseScope(ctx, input)),
+    export: (input) => {
+      assertOpen(ctx);
+      return exportScope(ctx, input);
+    },
     maintenance: Object.freeze({
       preview: () => call(ctx, () => previewMaintenance(ctx)),
       run: (input) => call(ctx, () => runMaintenance(ctx, input)),

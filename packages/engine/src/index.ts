@@ -101,6 +101,7 @@ export type { EngineDiagnostics } from './diagnostics.js';
 export type { ClaimsAsOfInput, DreamingApplyInput, EngineDreaming } from './dreaming.js';
 export { createMemoryEngine } from './engine.js';
 export type { EraseInput, EraseResult } from './erase.js';
+export type { ExportInput } from './export.js';
 export type { MemoryHealth } from './health.js';
 export type { JobRef } from './jobs.js';
 export type { ListMemoriesInput, MemoryPage } from './listing.js';

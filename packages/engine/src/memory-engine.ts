@@ -42,6 +42,7 @@ import type { HandlerRegistration } from './background.js';
 import type { EngineDiagnostics } from './diagnostics.js';
 import type { EngineDreaming } from './dreaming.js';
 import type { EraseInput, EraseResult } from './erase.js';
+import type { ExportInput } from './export.js';
 import type { MemoryHealth } from './health.js';
 import type { JobRef } from './jobs.js';
 import type { ListMemoriesInput, MemoryPage } from './listing.js';
@@ -202,6 +203,12 @@ export interface MemoryEngine extends AsyncDisposable {
    * truncated at the end.
    */
   erase(input: EraseInput): Promise<EraseResult>;
+  /**
+   * The scope as JSONL lines (format `memory-export` v1, see the README): memories with history,
+   * transcripts, documents and the knowledge graph. `engine.imports.start` reads it back, into any
+   * scope of any file. Iterate it (`for await`) or pipe it (`Readable.from(engine.export(...))`).
+   */
+  export(input: ExportInput): AsyncIterable<string>;
   /** Lifecycle maintenance: a dry run, and a run now (the engine's schedule runs it as jobs). */
   readonly maintenance: EngineMaintenance;
   /**

@@ -10,6 +10,7 @@ export { createDocuments, DOCUMENT_INGEST_JOB } from './documents/documents.js';
 export { embedStoredMemories } from './embed-existing.js';
 export type { FillVectorsReport } from './fill-vectors.js';
 export { fillMissingVectors } from './fill-vectors.js';
+export { EXPORT_FORMAT, EXPORT_VERSION } from './imports/export-record.js';
 export type {
   ImportCounters,
   ImportRecordView,

@@ -200,6 +200,17 @@ export {
   resolveLinkLabels,
   sessionTurns,
 } from './repositories/recall-reads.js';
+export type { ScopeRow, ScopeTable } from './repositories/scope-copy.js';
+export {
+  findScopeRowOwner,
+  insertScopeRow,
+  scopeDocumentParts,
+  scopeEntityParts,
+  scopeKeyedPage,
+  scopeMemoriesPage,
+  scopeMemoryParts,
+  scopeTurns,
+} from './repositories/scope-copy.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';

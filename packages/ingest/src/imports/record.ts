@@ -17,7 +17,9 @@ export type RejectReason =
   /** The database refused this record's write (a constraint); the rest of its batch went in. */
   | 'write_failed'
   /** The record names a `version` of the format this reader does not know (signet-export v1 only). */
-  | 'unsupported_version';
+  | 'unsupported_version'
+  /** An `engine.export` record whose id another agent scope of this file already holds. */
+  | 'id_conflict';
 
 const recordSchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
