@@ -41,6 +41,31 @@ const rememberSchema = z.strictObject({
   defaultImportance: z.number().min(0).max(1).default(0.5),
   /** Link new memories to entities that already exist for the agent (mentions only). @default true */
   inlineEntityLinking: z.boolean().default(true),
+  /**
+   * Conflict detection on write (seed 003): with an embedder, a new memory of a durable kind that
+   * restates or updates an active memory of the same kind updates it instead of being added beside
+   * it (history keeps both contents). `remember({ conflict: false })` opts one call out.
+   */
+  conflict: z
+    .strictObject({
+      /** @default true */
+      enabled: z.boolean().default(true),
+      /** Kinds checked. @default the seed's durable kinds */
+      types: z
+        .array(z.string().min(1).max(64))
+        .max(32)
+        .default(['decision', 'agreement', 'incident', 'preference', 'operating_rule', 'project_context']),
+      /**
+       * Cosine similarity at or above which a candidate is considered, for embedders that declare
+       * no `conflictThreshold` of their own (the seed's 0.85 assumes a strong model). A merge also
+       * needs the same subjects and no meaning-changing difference (see README "Conflict detection").
+       * @default 0.85
+       */
+      threshold: z.number().min(0).max(1).default(0.85),
+      /** Nearest memories compared. @default 10 */
+      candidates: positiveInt(100).default(10),
+    })
+    .prefault({}),
 });
 
 /** Recall shaping. */

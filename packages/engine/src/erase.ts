@@ -2,6 +2,7 @@ import { agentIdSchema, createTimeSlicer, parseInput, throwIfAborted } from '@me
 import { beginErasure, eraseStep } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
+import { scrubDeletedText } from './maintenance.js';
 
 /** `engine.erase`: a whole agent scope. */
 export interface EraseInput {
@@ -28,14 +29,14 @@ const eraseSchema = z.strictObject({
 });
 
 // Rows per erase transaction: a few ms each, so the event loop stays free between them.
-const ERASE_BATCH = 500;
+const ERASE_BATCH = 200;
 
 /**
  * Removes every row of the scope from every table (memories, history, cold copies, tombstones,
  * transcripts, documents, imports, graph, Dreaming state, hints, vectors and their index, jobs,
  * telemetry), in bounded batches, each its own transaction that also saves the erase's position and
  * counts. Called again after a crash (or an abort), it continues and reports the counts of all runs.
- * Ends with a WAL truncation so the removed pages leave the WAL file.
+ * Ends by merging the memory full-text index and truncating the WAL, so removed text leaves both.
  */
 export async function eraseScope(ctx: EngineContext, input: unknown): Promise<EraseResult> {
   const { agentId, signal } = parseInput(eraseSchema, input, 'erase');
@@ -51,7 +52,7 @@ export async function eraseScope(ctx: EngineContext, input: unknown): Promise<Er
     );
     await slicer.yield();
   }
-  await store.checkpoint('truncate');
+  await scrubDeletedText(store);
   const total = Object.values(state.counts).reduce((a, b) => a + b, 0);
   return {
     agentId,

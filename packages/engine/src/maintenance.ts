@@ -11,6 +11,7 @@ import {
   findMemoryHeadEntries,
   listMaintenanceState,
   type MaintenanceState,
+  mergeFullTextStep,
   type PurgeCounts,
   purgeMemories,
   reapCandidates,
@@ -31,6 +32,11 @@ export type MaintenanceTask = 'purge' | 'reap';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
+// A purge transaction stops taking memories after this long (each memory's delete touches a dozen
+// indexes), so the event loop is never held much longer than this by one commit.
+const PURGE_SLICE_MS = 15;
+// Pages one full-text merge step writes: a few milliseconds each.
+const MERGE_PAGES = 64;
 
 /** What a maintenance run would do now, without doing it (`engine.maintenance.preview()`). */
 export interface MaintenancePreview {
@@ -166,14 +172,19 @@ function purgeBatch(store: Store, config: MemoryConfig): PurgeCounts | undefined
     const now = store.clock.now();
     const due = duePurges(sql, purgeCutoff(config, now), config.retention.purgeBatchSize);
     if (due.length === 0) return undefined;
-    const counts = purgeMemories(
+    const started = performance.now();
+    const { counts, purged } = purgeMemories(
       sql,
-      { vectorAvailable: store.vector.available, nextId: () => store.ids.next() },
+      {
+        vectorAvailable: store.vector.available,
+        nextId: () => store.ids.next(),
+        shouldStop: () => performance.now() - started >= PURGE_SLICE_MS,
+      },
       due,
       now,
     );
     const perAgent = new Map<string, Set<string>>();
-    for (const m of due) {
+    for (const m of purged) {
       const refs = perAgent.get(m.agentId) ?? new Set<string>();
       refs.add(`memory:${m.id}`);
       perAgent.set(m.agentId, refs);
@@ -226,6 +237,11 @@ export async function runMaintenanceTask(
       const counts = purgeBatch(store, config);
       if (counts) addCounts(purged, counts);
       done = counts === undefined;
+      // Keep the full-text index merged as the purge goes (its own short transaction).
+      if (!done) {
+        await slicer.yield();
+        store.write((sql) => mergeFullTextStep(sql, 'memories_fts', MERGE_PAGES, 'incremental'));
+      }
     } else {
       const step = reapBatch(store, config);
       reaped += step.reaped;
@@ -240,8 +256,19 @@ export async function runMaintenanceTask(
   store.write((sql) =>
     saveMaintenanceState(sql, { task: `${task}:run`, cursor: 0, report: { ...report }, now: store.clock.now() }),
   );
-  if (task === 'purge' && purged.memories > 0) await store.checkpoint('truncate');
+  if (task === 'purge' && purged.memories > 0) await scrubDeletedText(store);
   return report;
+}
+
+/**
+ * Makes deleted memory text unrecoverable on disk: merges the memory full-text index down to one
+ * segment in short steps (the tokens of deleted rows leave it; `secure_delete` zeroes the freed
+ * pages), then truncates the WAL so the pages that held them leave it too.
+ */
+export async function scrubDeletedText(store: Store): Promise<void> {
+  const slicer = createTimeSlicer();
+  while (store.write((sql) => mergeFullTextStep(sql, 'memories_fts', MERGE_PAGES))) await slicer.yield();
+  await store.checkpoint('truncate');
 }
 
 /** `engine.maintenance.run`: the given task, or purge then reap. */

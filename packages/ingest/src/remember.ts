@@ -16,6 +16,7 @@ import {
   type PreparedContent,
   prepareContent,
 } from '@memory/store';
+import { conflictApplies, rememberChecked } from './conflict.js';
 import type { ParsedRemember } from './inputs.js';
 import { auditOf, embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
@@ -23,6 +24,12 @@ export interface RememberResult {
   readonly id: MemoryId;
   /** True when a live memory with the same normalized content already existed in this scope. */
   readonly deduped: boolean;
+  /**
+   * Present (true) when conflict detection found that the content restates or updates an existing
+   * memory of the same kind: that memory (`id`) now holds the new content; `previous` is what it held.
+   */
+  readonly updated?: true;
+  readonly previous?: string;
 }
 
 export interface Prepared extends PreparedContent {
@@ -95,11 +102,20 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
     if (vector && item) vectorOf.set(item, vector);
   }
 
-  const { store, embedder } = writer;
-  const embeddingOf = (item: Prepared): MemoryVector | undefined => {
+  const { embedder } = writer;
+  return commitBatch(writer, items, (item) => {
     const vector = vectorOf.get(item);
     return vector && embedder ? { model: embedder.model, vector } : undefined;
-  };
+  });
+}
+
+/** Writes prepared items (with their vectors) in one transaction, counting prevented duplicates. */
+export function commitBatch(
+  writer: MemoryWriter,
+  items: readonly Prepared[],
+  embeddingOf: (item: Prepared) => MemoryVector | undefined,
+): RememberResult[] {
+  const { store } = writer;
   return store.write((sql) => {
     const now = store.clock.now();
     const results = createMemories(
@@ -126,6 +142,10 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
  */
 export async function remember(writer: MemoryWriter, input: unknown): Promise<RememberResult> {
   const item = prepare(parseInput(writer.schemas.remember, input, 'remember'), 'remember');
+  if (conflictApplies(writer, item.input)) {
+    const checked = await rememberChecked(writer, item);
+    if (checked) return checked;
+  }
   const results = await writeBatch(writer, [item]);
   return results[0] as RememberResult;
 }

@@ -10,7 +10,7 @@ import {
 } from '@memory/store';
 import { type ImportsContext, stillOwns } from './context.js';
 import { isExportLine, type ParsedExportLine, parseExportRecord, writeExportRecord } from './export-record.js';
-import { type ParsedRecord, parseRecord } from './record.js';
+import { type ParsedRecord, parseRecord, parseRecordValue } from './record.js';
 import { type WrittenRecord, writeImportedRecord } from './write-record.js';
 
 interface ParsedLine {
@@ -26,7 +26,7 @@ function parseLine(text: string, limits: ImportsContext['limits']): ParsedRecord
   } catch {
     return parseRecord(text, limits);
   }
-  return isExportLine(value) ? parseExportRecord(value) : parseRecord(text, limits);
+  return isExportLine(value) ? parseExportRecord(value) : parseRecordValue(value, limits);
 }
 
 /** How a run's settling ended. */

@@ -56,6 +56,11 @@ export function parseRecord(line: string, limits: MemoryConfig['imports']): Pars
   } catch (error) {
     return { ok: false, reason: 'malformed_json', detail: error instanceof Error ? error.message : 'invalid JSON' };
   }
+  return parseRecordValue(value, limits);
+}
+
+/** {@link parseRecord} for a line already parsed as JSON. */
+export function parseRecordValue(value: unknown, limits: MemoryConfig['imports']): ParsedRecord {
   const parsed = recordSchema.safeParse(value);
   if (!parsed.success) {
     const id =

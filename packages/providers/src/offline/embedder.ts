@@ -9,6 +9,13 @@ import { decodeWordVectors, type WordVectors } from './format.js';
 export const DEFAULT_VECTORS_PATH = fileURLToPath(new URL('../../assets/glove-100d-sif.bin', import.meta.url));
 const DIST_VECTORS_PATH = fileURLToPath(new URL('../assets/glove-100d-sif.bin', import.meta.url));
 
+/**
+ * The cosine at or above which conflict detection considers two texts (calibrated on the dev split
+ * of bench/src/conflict-pairs.ts with `npm run bench:conflict`: the highest-recall cut with dev
+ * precision ≥ 0.98). Low, because SIF cosines carry little of the decision: the lexical rule makes it.
+ */
+const OFFLINE_CONFLICT_THRESHOLD = 0.35;
+
 export interface OfflineEmbedderOptions {
   /** The vectors file. @default the one shipped in this package's `assets/` */
   readonly vectorsPath?: string;
@@ -105,6 +112,7 @@ export function createOfflineEmbedder(
   return {
     model: modelName,
     dimensions,
+    conflictThreshold: OFFLINE_CONFLICT_THRESHOLD,
     load: () => void load(),
     async embed(texts) {
       const m = load();

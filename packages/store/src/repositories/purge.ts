@@ -205,25 +205,31 @@ function reviewDerived(
  * Purges memories inside the caller's write transaction: each row with its vectors (and vector
  * index rows), FTS row, hints, mentions, host links, document links, evidence bookkeeping, cold
  * copies and embedding failures; its history keeps events without content; a tombstone records it.
- * Claims left without evidence are marked for review. Returns the rows touched per table.
+ * Claims left without evidence are marked for review. `shouldStop` ends the batch early (after at
+ * least one memory) so a transaction stays short whatever the machine. Returns the rows touched per
+ * table and the memories purged.
  */
 export function purgeMemories(
   sql: SqlExecutor,
-  deps: { vectorAvailable: boolean; nextId: () => string },
+  deps: { vectorAvailable: boolean; nextId: () => string; shouldStop?: () => boolean },
   memories: readonly PurgeCandidate[],
   now: number,
-): PurgeCounts {
+): { counts: PurgeCounts; purged: PurgeCandidate[] } {
   const counts = emptyPurgeCounts();
   const vectors = new VectorIndexWriter(sql, deps.vectorAvailable, now);
   const byAgent = new Map<string, string[]>();
+  const purged: PurgeCandidate[] = [];
   for (const memory of memories) {
+    // At least one per call, then only while the caller's time slice lasts.
+    if (purged.length > 0 && deps.shouldStop?.()) break;
     purgeOne(sql, vectors, memory, now, counts);
+    purged.push(memory);
     const list = byAgent.get(memory.agentId) ?? [];
     list.push(memory.id);
     byAgent.set(memory.agentId, list);
   }
   for (const [agentId, ids] of byAgent) reviewDerived(sql, agentId, ids, now, deps.nextId, counts);
-  return counts;
+  return { counts, purged };
 }
 
 /** Whether a memory was purged (its tombstone), in the agent's scope. */
