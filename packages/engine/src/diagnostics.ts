@@ -1,5 +1,5 @@
 import type { JobTypeHealth, WorkerStatus } from '@memory/queue';
-import type { MaintenanceState, VectorSupport } from '@memory/store';
+import { countMemoriesWithoutVector, type MaintenanceState, type VectorSupport } from '@memory/store';
 import type { EngineContext } from './context.js';
 import { maintenanceStatus, purgeDueCount } from './maintenance.js';
 
@@ -17,6 +17,12 @@ export interface EngineDiagnostics {
   readonly maintenance: {
     readonly tasks: readonly MaintenanceState[];
     readonly purgeDue: number;
+    /**
+     * With an embedder: live memories (every scope) still without a vector of its model — written
+     * during an outage, imported, or embedded by an earlier model. The `embedding_migration` job
+     * fills them in the background; this is its progress.
+     */
+    readonly vectorsMissing?: number;
   };
   readonly providers: {
     readonly llm: { readonly available: boolean; readonly reason?: string };
@@ -55,5 +61,10 @@ export function diagnostics(ctx: EngineContext): EngineDiagnostics {
 }
 
 function maintenanceDiagnostics(ctx: EngineContext): EngineDiagnostics['maintenance'] {
-  return { tasks: maintenanceStatus(ctx.store), purgeDue: purgeDueCount(ctx) };
+  const model = ctx.providers.embedder?.model;
+  return {
+    tasks: maintenanceStatus(ctx.store),
+    purgeDue: purgeDueCount(ctx),
+    ...(model === undefined ? {} : { vectorsMissing: ctx.store.read((sql) => countMemoriesWithoutVector(sql, model)) }),
+  };
 }

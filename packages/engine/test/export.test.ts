@@ -148,7 +148,10 @@ describe('engine.export and its import', () => {
     expect(records(again)).toEqual(records(exported));
 
     // The imported scope works: recall finds memories (the fill-in job embedded them), the graph reads.
+    // Diagnostics show the embedding fill-in's progress: the live imported memories have no vector yet.
+    expect((await target.diagnostics()).maintenance.vectorsMissing).toBe(3);
     await target.runDue();
+    expect((await target.diagnostics()).maintenance.vectorsMissing).toBe(0);
     expect((await target.health({ agentId: 'a' })).vectors).toMatchObject({ missing: 0, current: 3 });
     const recalled = await target.recall({ agentId: 'a', query: 'Atlas standup' });
     expect(recalled.results[0]?.content).toBe('Project Atlas standup moved to 10:30');

@@ -169,7 +169,7 @@ export {
   replaceMemoryHead,
 } from './repositories/memory-heads.js';
 export type { MemoryHealthCounts } from './repositories/memory-health.js';
-export { memoryHealthCounts } from './repositories/memory-health.js';
+export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/memory-health.js';
 export type { MemoryListQuery } from './repositories/memory-list.js';
 export { listMemoryPage } from './repositories/memory-list.js';
 export type { MemoryRowState } from './repositories/memory-state.js';

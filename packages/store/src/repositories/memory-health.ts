@@ -102,3 +102,15 @@ export function memoryHealthCounts(
     byModel,
   };
 }
+
+/**
+ * Live memories (all scopes) without a vector of `model`: the embedding migration's remaining work.
+ * Three range counts of the partial index on `embedding_model` (none, sorting before, after).
+ */
+export function countMemoriesWithoutVector(sql: SqlExecutor, model: string): number {
+  return (
+    n(sql, 'SELECT count(*) AS n FROM memories WHERE is_deleted = 0 AND embedding_model IS NULL') +
+    n(sql, 'SELECT count(*) AS n FROM memories WHERE is_deleted = 0 AND embedding_model < ?', model) +
+    n(sql, 'SELECT count(*) AS n FROM memories WHERE is_deleted = 0 AND embedding_model > ?', model)
+  );
+}
