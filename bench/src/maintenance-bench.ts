@@ -7,7 +7,7 @@
 //   npm run bench:maintenance -- --count 20000  # smaller run
 //   npm run bench:maintenance -- --batch 200    # memories per purge transaction
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -68,6 +68,29 @@ const forgetSeconds = (performance.now() - t0) / 1000;
 clock.advance(31 * DAY);
 const due = await engine.maintenance.preview();
 
+// Every write transaction of the purge, timed (wall clock and this process's CPU): under a loaded
+// machine the wall time of a transaction stretches far past the CPU it used.
+const transactions: Array<{ wallMs: number; cpuMs: number }> = [];
+const transaction = db.transaction.bind(db);
+(db as { transaction: unknown }).transaction = (fn: (...args: unknown[]) => unknown) => {
+  const tx = transaction(fn);
+  const timed = (run: () => unknown) => {
+    const wall = performance.now();
+    const cpu = process.cpuUsage();
+    try {
+      return run();
+    } finally {
+      const used = process.cpuUsage(cpu);
+      transactions.push({ wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 });
+    }
+  };
+  return Object.assign((...args: unknown[]) => timed(() => tx(...args)), {
+    immediate: (...args: unknown[]) => timed(() => tx.immediate(...args)),
+    deferred: tx.deferred,
+    exclusive: tx.exclusive,
+    default: tx.default,
+  });
+};
 const loop = monitorEventLoopDelay({ resolution: 1 });
 // A timer too: the gap between its ticks is the longest time nothing else could run.
 let last = performance.now();
@@ -83,7 +106,11 @@ const [report] = await engine.maintenance.run({ task: 'purge', budgetMs: 3_600_0
 const purgeSeconds = (performance.now() - t0) / 1000;
 loop.disable();
 clearInterval(ticker);
+(db as { transaction: unknown }).transaction = transaction;
 const left = (db.prepare('SELECT count(*) AS n FROM memories').get() as { n: number }).n;
+const longest = transactions.reduce((a, b) => (b.wallMs > a.wallMs ? b : a), { wallMs: 0, cpuMs: 0 });
+const cpuSorted = transactions.map((t) => t.cpuMs).sort((a, b) => a - b);
+const [load1] = loadavg();
 await engine.close();
 db.close();
 rmSync(dir, { recursive: true, force: true });
@@ -106,3 +133,7 @@ console.log(`  rows touched           ${JSON.stringify(report?.purged)}`);
 console.log(
   `longest event-loop stall ${fmt(loop.max / 1e6, 1)} ms (monitor), ${fmt(longestGap, 1)} ms (1 ms timer gap); p99 ${fmt(loop.percentile(99) / 1e6, 1)} ms`,
 );
+console.log(
+  `write transactions       ${transactions.length}; longest ${fmt(longest.wallMs, 1)} ms wall (${fmt(longest.cpuMs, 1)} ms CPU); CPU per transaction p50 ${fmt(percentile(cpuSorted, 50), 1)} ms, p99 ${fmt(percentile(cpuSorted, 99), 1)} ms, max ${fmt(cpuSorted.at(-1) ?? 0, 1)} ms`,
+);
+console.log(`load average (1 min)     ${fmt(load1 ?? 0, 1)} on ${cpus().length} cores`);

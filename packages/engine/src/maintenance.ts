@@ -34,7 +34,7 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 // A purge transaction stops taking memories after this long (each memory's delete touches a dozen
 // indexes), so the event loop is never held much longer than this by one commit.
-const PURGE_SLICE_MS = 15;
+const PURGE_SLICE_MS = 10;
 // Pages one full-text merge step writes: a few milliseconds each.
 const MERGE_PAGES = 64;
 

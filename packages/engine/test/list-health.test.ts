@@ -117,7 +117,7 @@ describe('engine.health', () => {
     const plans = [
       "SELECT embedding_model, count(*) FROM memories INDEXED BY memories_agent_model WHERE agent_id = 'a' AND is_deleted = 0 GROUP BY embedding_model",
       "SELECT count(*) FROM memories INDEXED BY memories_agent_forgotten WHERE agent_id = 'a' AND is_deleted = 1",
-      "SELECT count(*) FROM memories INDEXED BY memories_agent_accessed WHERE agent_id = 'a' AND is_deleted = 0 AND last_accessed IS NULL",
+      "SELECT sum(last_accessed IS NULL), sum(last_accessed < 5 OR (last_accessed IS NULL AND created_at < 5)) FROM memories INDEXED BY memories_agent_accessed WHERE agent_id = 'a' AND is_deleted = 0",
     ].map((q) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${q}`).all() as Array<{ detail: string }>).map((r) => r.detail).join(' '),
     );
