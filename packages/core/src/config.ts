@@ -276,6 +276,13 @@ const retentionSchema = z.strictObject({
   purgeBatchSize: positiveInt(10_000).default(100),
   /** Run the purge at all (off: forgotten memories stay until erased). @default true */
   purgeEnabled: z.boolean().default(true),
+  /**
+   * Entities nothing points at (no mention, active claim or link) and unchanged for this many days
+   * are archived by the `archive` maintenance task (pinned ones never). @default 30
+   */
+  orphanEntityDays: z.number().positive().max(36_500).default(30),
+  /** Cold copies (previous contents of changed memories) are pruned after this many days. @default 180 */
+  coldCopyDays: z.number().positive().max(36_500).default(180),
 });
 
 /**
@@ -459,6 +466,8 @@ const queueSchema = z.strictObject({
   completedRetentionDays: z.number().positive().max(3650).default(14),
   /** Dead jobs are pruned after this many days. @default 30 */
   deadRetentionDays: z.number().positive().max(3650).default(30),
+  /** The job archive (terminal jobs kept as JSON after pruning) is pruned after this many days. @default 90 */
+  archiveRetentionDays: z.number().positive().max(36_500).default(90),
   /** Rows archived and deleted per prune transaction. @default 500 */
   pruneBatchSize: positiveInt(10_000).default(500),
   /** Document ingests in flight at once. @default 2 */

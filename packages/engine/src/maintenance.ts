@@ -2,6 +2,7 @@ import { contentHash, createTimeSlicer, type MemoryConfig, parseInput, throwIfAb
 import { renderMemoryHead } from '@memory/dreaming';
 import type { Queue } from '@memory/queue';
 import {
+  archiveOrphanEntities,
   bumpLifecycleCount,
   countDuePurges,
   countReapCandidates,
@@ -13,6 +14,8 @@ import {
   type MaintenanceState,
   mergeFullTextStep,
   type PurgeCounts,
+  pruneColdCopies,
+  pruneJobArchive,
   purgeMemories,
   reapCandidates,
   reapMemories,
@@ -28,7 +31,7 @@ import type { EngineContext } from './context.js';
 /** The engine's maintenance job type (reserved): its payload names the task. */
 export const MAINTENANCE_JOB = 'maintenance';
 /** The maintenance tasks. */
-export type MaintenanceTask = 'purge' | 'reap';
+export type MaintenanceTask = 'purge' | 'reap' | 'archive';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -67,6 +70,8 @@ export interface MaintenanceReport {
   readonly purged?: PurgeCounts;
   /** Reap: memories given `expires_at`. */
   readonly reaped?: number;
+  /** Archive: orphan entities archived, cold copies and archived jobs pruned. */
+  readonly archived?: { readonly entities: number; readonly coldCopies: number; readonly jobArchive: number };
 }
 
 /** Maintenance as the engine exposes it. */
@@ -81,12 +86,12 @@ export interface EngineMaintenance {
 }
 
 const runSchema = z.strictObject({
-  task: z.enum(['purge', 'reap']).optional(),
+  task: z.enum(['purge', 'reap', 'archive']).optional(),
   signal: z.instanceof(AbortSignal, { error: 'signal must be an AbortSignal' }).optional(),
   budgetMs: z.number().int().positive().max(3_600_000).optional(),
 });
 
-const payloadSchema = z.looseObject({ task: z.enum(['purge', 'reap']) });
+const payloadSchema = z.looseObject({ task: z.enum(['purge', 'reap', 'archive']) });
 
 function purgeCutoff(config: MemoryConfig, now: number): number {
   return now - config.retention.recoverWindowDays * DAY_MS;
@@ -213,6 +218,34 @@ function reapBatch(store: Store, config: MemoryConfig): { reaped: number; wrappe
   });
 }
 
+const ARCHIVE_ROWS = 500;
+
+/** One archive step: a range of entities, and a batch each of old cold copies and archived jobs. */
+function archiveBatch(
+  store: Store,
+  config: MemoryConfig,
+): { entities: number; cold: number; jobs: number; done: boolean } {
+  return store.write((sql) => {
+    const now = store.clock.now();
+    const { cursor } = findMaintenanceState(sql, 'archive');
+    const orphans = archiveOrphanEntities(
+      sql,
+      { after: cursor, scanRows: ARCHIVE_ROWS },
+      now - config.retention.orphanEntityDays * DAY_MS,
+      now,
+    );
+    const cold = pruneColdCopies(sql, now - config.retention.coldCopyDays * DAY_MS, ARCHIVE_ROWS);
+    const jobs = pruneJobArchive(sql, now - config.queue.archiveRetentionDays * DAY_MS, ARCHIVE_ROWS);
+    saveMaintenanceState(sql, { task: 'archive', cursor: orphans.next, now });
+    return {
+      entities: orphans.archived,
+      cold,
+      jobs,
+      done: orphans.next === 0 && cold < ARCHIVE_ROWS && jobs < ARCHIVE_ROWS,
+    };
+  });
+}
+
 /**
  * Runs one task in bounded batches until it has nothing left or `budgetMs` is spent; yields to the
  * event loop between batches. Purge asks for a WAL truncation at the end, so the pages that held
@@ -231,6 +264,7 @@ export async function runMaintenanceTask(
   let done = false;
   const purged = emptyPurgeCounts();
   let reaped = 0;
+  const archived = { entities: 0, coldCopies: 0, jobArchive: 0 };
   while (!done && performance.now() - started < budget) {
     throwIfAborted(options.signal, `maintenance ${task}`);
     if (task === 'purge') {
@@ -242,17 +276,27 @@ export async function runMaintenanceTask(
         await slicer.yield();
         store.write((sql) => mergeFullTextStep(sql, 'memories_fts', MERGE_PAGES, 'incremental'));
       }
-    } else {
+    } else if (task === 'reap') {
       const step = reapBatch(store, config);
       reaped += step.reaped;
       done = step.wrapped;
+    } else {
+      const step = archiveBatch(store, config);
+      archived.entities += step.entities;
+      archived.coldCopies += step.cold;
+      archived.jobArchive += step.jobs;
+      done = step.done;
     }
     batches++;
     // Every batch is a commit: let the host's event loop run between them.
     if (!done || slicer.due()) await slicer.yield();
   }
   const report: MaintenanceReport =
-    task === 'purge' ? { task, batches, done, purged } : { task, batches, done, reaped };
+    task === 'purge'
+      ? { task, batches, done, purged }
+      : task === 'reap'
+        ? { task, batches, done, reaped }
+        : { task, batches, done, archived };
   store.write((sql) =>
     saveMaintenanceState(sql, { task: `${task}:run`, cursor: 0, report: { ...report }, now: store.clock.now() }),
   );
@@ -274,7 +318,7 @@ export async function scrubDeletedText(store: Store): Promise<void> {
 /** `engine.maintenance.run`: the given task, or purge then reap. */
 export async function runMaintenance(ctx: EngineContext, input: unknown): Promise<MaintenanceReport[]> {
   const { task, signal, budgetMs } = parseInput(runSchema, input ?? {}, 'maintenance.run');
-  const tasks: MaintenanceTask[] = task ? [task] : ['purge', 'reap'];
+  const tasks: MaintenanceTask[] = task ? [task] : ['purge', 'reap', 'archive'];
   const reports: MaintenanceReport[] = [];
   for (const t of tasks) reports.push(await runMaintenanceTask(ctx, t, { signal, budgetMs }));
   return reports;
@@ -302,20 +346,22 @@ export function maintenanceTasks(deps: { store: Store; queue: Queue; config: Mem
           queue.enqueue({ jobType: MAINTENANCE_JOB, dedupKey: 'maintenance:purge', payload: { task: 'purge' } });
       },
     });
-  if (config.lifecycle.reapEnabled)
-    tasks.push({
-      name: 'reap check',
-      intervalMs: Math.min(config.lifecycle.reapIntervalHours * HOUR_MS, 6 * HOUR_MS),
-      run: () => {
-        const now = store.clock.now();
-        const last = store.read((sql) => findMaintenanceState(sql, 'reap:run')).lastRunAt;
-        // The first check only starts the clock: nothing written today is stale for `reapAfterDays`.
-        if (last === null)
-          store.write((sql) => saveMaintenanceState(sql, { task: 'reap:run', cursor: 0, report: {}, now }));
-        else if (now - last >= config.lifecycle.reapIntervalHours * HOUR_MS)
-          queue.enqueue({ jobType: MAINTENANCE_JOB, dedupKey: 'maintenance:reap', payload: { task: 'reap' } });
-      },
-    });
+  // Reaping and archiving run once per interval, by their last finished run. The first check only
+  // starts the clock: nothing written today is stale yet.
+  const everyInterval = (task: 'reap' | 'archive', intervalHours: number): PeriodicTask => ({
+    name: `${task} check`,
+    intervalMs: Math.min(intervalHours * HOUR_MS, 6 * HOUR_MS),
+    run: () => {
+      const now = store.clock.now();
+      const last = store.read((sql) => findMaintenanceState(sql, `${task}:run`)).lastRunAt;
+      if (last === null)
+        store.write((sql) => saveMaintenanceState(sql, { task: `${task}:run`, cursor: 0, report: {}, now }));
+      else if (now - last >= intervalHours * HOUR_MS)
+        queue.enqueue({ jobType: MAINTENANCE_JOB, dedupKey: `maintenance:${task}`, payload: { task } });
+    },
+  });
+  if (config.lifecycle.reapEnabled) tasks.push(everyInterval('reap', config.lifecycle.reapIntervalHours));
+  tasks.push(everyInterval('archive', 24));
   return tasks;
 }
 

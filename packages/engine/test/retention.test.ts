@@ -233,4 +233,49 @@ describe('reaping', () => {
     expect(reap).toMatchObject({ lastRunAt: clock.now(), lastReport: { reaped: 1 } });
     await engine.close();
   });
+
+  it('archives orphan entities and prunes old cold copies and archived jobs (the archive task)', async () => {
+    const { engine, clock, db } = await engineWithDb();
+    await engine.transcripts.append({
+      agentId: 'a',
+      sessionKey: 'chat',
+      turns: [{ role: 'user', content: 'Project Atlas and Project Borealis kicked off.' }],
+    });
+    await engine.transcripts.complete({ agentId: 'a', sessionKey: 'chat' });
+    const made = await engine.dreaming.apply({
+      agentId: 'a',
+      operations: ['Project Atlas', 'Project Borealis'].map((name) => ({
+        operation: 'create_entity',
+        payload: { name },
+        evidence: [{ sourceRef: 'transcript:chat', quote: name }],
+      })),
+    });
+    const [atlas, borealis] = made.applied.map((a) => a.targetId);
+    // Atlas is mentioned by a memory (inline linking); Borealis by nothing.
+    const { id } = await engine.remember({ agentId: 'a', content: 'Project Atlas ships in March' });
+    await engine.modify({ agentId: 'a', id, reason: 'moved', content: 'Project Atlas ships in April' });
+    engine.jobs.registerHandler({ jobTypes: ['tick'], handler: async () => 'ok' });
+    await engine.jobs.enqueue({ jobType: 'tick' });
+    await engine.runDue();
+    clock.advance(15 * DAY);
+    await engine.repair.prune({ apply: true });
+    const rows = (table: string) => count(db, `SELECT count(*) AS n FROM ${table}`);
+    expect(rows('memories_cold')).toBe(1);
+    expect(rows('memory_jobs_archive')).toBeGreaterThan(0);
+
+    clock.advance(20 * DAY);
+    const [early] = await engine.maintenance.run({ task: 'archive' });
+    expect(early).toMatchObject({ done: true, archived: { entities: 1, coldCopies: 0, jobArchive: 0 } });
+    const status = (entityId: string | undefined) =>
+      (db.prepare('SELECT status FROM entities WHERE id = ?').get(entityId) as { status: string }).status;
+    expect(status(borealis)).toBe('archived');
+    expect(status(atlas)).toBe('active');
+
+    clock.advance(180 * DAY);
+    const [late] = await engine.maintenance.run({ task: 'archive' });
+    expect(late?.archived).toMatchObject({ coldCopies: 1, jobArchive: expect.any(Number) });
+    expect(rows('memories_cold')).toBe(0);
+    expect(rows('memory_jobs_archive')).toBe(0);
+    await engine.close();
+  });
 });

@@ -27,6 +27,7 @@ export {
 
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
+export { archiveOrphanEntities, pruneColdCopies, pruneJobArchive } from './repositories/archives.js';
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
 export type { OpenAttention } from './repositories/attention.js';

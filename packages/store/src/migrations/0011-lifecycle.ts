@@ -35,6 +35,8 @@ export const lifecycle: Migration = {
     `CREATE INDEX IF NOT EXISTS memories_agent_forgotten ON memories (agent_id, deleted_at) WHERE is_deleted = 1`,
     `CREATE INDEX IF NOT EXISTS memories_agent_model ON memories (agent_id, embedding_model) WHERE is_deleted = 0`,
     `CREATE INDEX IF NOT EXISTS memories_agent_accessed ON memories (agent_id, last_accessed, created_at) WHERE is_deleted = 0`,
+    // Pruning cold copies by age walks this instead of the table.
+    `CREATE INDEX IF NOT EXISTS memories_cold_archived ON memories_cold (archived_at)`,
     `CREATE TABLE IF NOT EXISTS maintenance_state (
       task TEXT PRIMARY KEY,
       cursor INTEGER NOT NULL DEFAULT 0,

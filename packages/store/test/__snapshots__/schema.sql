@@ -76,6 +76,9 @@ CREATE UNIQUE INDEX memories_agent_hash_live ON memories (agent_id, content_hash
 -- index memories_agent_model
 CREATE INDEX memories_agent_model ON memories (agent_id, embedding_model) WHERE is_deleted = 0;
 
+-- index memories_cold_archived
+CREATE INDEX memories_cold_archived ON memories_cold (archived_at);
+
 -- index memories_deleted_at
 CREATE INDEX memories_deleted_at ON memories (deleted_at) WHERE is_deleted = 1;
 
