@@ -115,9 +115,8 @@ describe('engine.health', () => {
     const { engine } = await createTestEngine({ database: { database: db } });
     await engine.remember({ agentId: 'a', content: 'one' });
     const plans = [
-      "SELECT embedding_model, count(*) FROM memories INDEXED BY memories_agent_model WHERE agent_id = 'a' AND is_deleted = 0 GROUP BY embedding_model",
+      "SELECT embedding_model, count(*), sum(last_accessed IS NULL), sum(last_accessed < 5 OR (last_accessed IS NULL AND created_at < 5)) FROM memories INDEXED BY memories_agent_health WHERE agent_id = 'a' AND is_deleted = 0 GROUP BY embedding_model",
       "SELECT count(*) FROM memories INDEXED BY memories_agent_forgotten WHERE agent_id = 'a' AND is_deleted = 1",
-      "SELECT sum(last_accessed IS NULL), sum(last_accessed < 5 OR (last_accessed IS NULL AND created_at < 5)) FROM memories INDEXED BY memories_agent_accessed WHERE agent_id = 'a' AND is_deleted = 0",
     ].map((q) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${q}`).all() as Array<{ detail: string }>).map((r) => r.detail).join(' '),
     );

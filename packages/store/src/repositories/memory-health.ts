@@ -31,23 +31,29 @@ const ORPHANS = `SELECT count(*) AS n FROM (SELECT 1 FROM entities AS e
 
 /**
  * A scope's lifecycle counts. Every count is an index range count over the scope's own entries
- * (partial indexes on memories, tombstones, the daily counters), never a read of memory rows. Two
- * of them walk every live memory's index entry (by model, and by last access): the cost grows with
- * the scope's live memories (about 10–20 ms per 100k on an idle core); `expiring` grows with the
- * memories that carry an expiry in the whole file.
+ * (partial indexes on memories, tombstones, the daily counters), never a read of memory rows. One
+ * walk covers every live memory's index entry (per model, never recalled, stale), so the cost grows
+ * with the scope's live memories (see `bench:maintenance`); `expiring` grows with the memories that
+ * carry an expiry in the whole file.
  */
 export function memoryHealthCounts(
   sql: SqlExecutor,
   agentId: string,
   at: { now: number; staleBefore: number; countersSince: number; purgeCutoff: number },
 ): MemoryHealthCounts {
-  const byModel = sql.all<{ model: string | null; count: number }>(
+  // One walk of the scope's live index entries: per model, how many, never recalled, stale.
+  const walk = sql.all<{ model: string | null; count: number; never: number; stale: number }>(
     raw(
-      `SELECT embedding_model AS model, count(*) AS count FROM memories INDEXED BY memories_agent_model
-       WHERE agent_id = ? AND is_deleted = 0 GROUP BY embedding_model`,
+      `SELECT embedding_model AS model, count(*) AS count, sum(last_accessed IS NULL) AS never,
+         sum(last_accessed < ? OR (last_accessed IS NULL AND created_at < ?)) AS stale
+       FROM memories INDEXED BY memories_agent_health WHERE agent_id = ? AND is_deleted = 0
+       GROUP BY embedding_model`,
+      at.staleBefore,
+      at.staleBefore,
       agentId,
     ),
   );
+  const byModel = walk.map((w) => ({ model: w.model, count: w.count }));
   const counters = sql.all<{ kind: string; n: number }>(
     raw(
       'SELECT kind, sum(n) AS n FROM lifecycle_counts WHERE agent_id = ? AND day >= ? GROUP BY kind',
@@ -56,17 +62,6 @@ export function memoryHealthCounts(
     ),
   );
   const counter = (kind: string): number => counters.find((c) => c.kind === kind)?.n ?? 0;
-  // One walk of the scope's access index gives both (sums over NULL rows are NULL: hence ?? 0).
-  const access = sql.get<{ never: number | null; stale: number | null }>(
-    raw(
-      `SELECT sum(last_accessed IS NULL) AS never,
-           sum(last_accessed < ? OR (last_accessed IS NULL AND created_at < ?)) AS stale
-         FROM memories INDEXED BY memories_agent_accessed WHERE agent_id = ? AND is_deleted = 0`,
-      at.staleBefore,
-      at.staleBefore,
-      agentId,
-    ),
-  ) ?? { never: 0, stale: 0 };
   return {
     live: byModel.reduce((sum, r) => sum + r.count, 0),
     forgotten: n(
@@ -83,8 +78,8 @@ export function memoryHealthCounts(
     duplicatesPrevented: counter('duplicate_prevented'),
     conflictsMerged: counter('conflict_merged'),
     reaped: counter('reaped'),
-    neverRecalled: access.never ?? 0,
-    stale: access.stale ?? 0,
+    neverRecalled: walk.reduce((sum, w) => sum + (w.never ?? 0), 0),
+    stale: walk.reduce((sum, w) => sum + (w.stale ?? 0), 0),
     orphanEntities: n(sql, ORPHANS, agentId),
     purgeDue:
       n(

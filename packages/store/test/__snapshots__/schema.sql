@@ -61,9 +61,6 @@ CREATE INDEX import_records_outcome ON import_records (import_id, outcome);
 -- index import_records_pending
 CREATE INDEX import_records_pending ON import_records (import_id, line_no) WHERE outcome = 'pending';
 
--- index memories_agent_accessed
-CREATE INDEX memories_agent_accessed ON memories (agent_id, last_accessed, created_at) WHERE is_deleted = 0;
-
 -- index memories_agent_created
 CREATE INDEX memories_agent_created ON memories (agent_id, created_at);
 
@@ -73,8 +70,8 @@ CREATE INDEX memories_agent_forgotten ON memories (agent_id, deleted_at) WHERE i
 -- index memories_agent_hash_live
 CREATE UNIQUE INDEX memories_agent_hash_live ON memories (agent_id, content_hash) WHERE is_deleted = 0;
 
--- index memories_agent_model
-CREATE INDEX memories_agent_model ON memories (agent_id, embedding_model) WHERE is_deleted = 0;
+-- index memories_agent_health
+CREATE INDEX memories_agent_health ON memories (agent_id, embedding_model, last_accessed, created_at) WHERE is_deleted = 0;
 
 -- index memories_cold_archived
 CREATE INDEX memories_cold_archived ON memories_cold (archived_at);
