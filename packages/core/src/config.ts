@@ -41,6 +41,31 @@ const rememberSchema = z.strictObject({
   defaultImportance: z.number().min(0).max(1).default(0.5),
   /** Link new memories to entities that already exist for the agent (mentions only). @default true */
   inlineEntityLinking: z.boolean().default(true),
+  /**
+   * Conflict detection on write (seed 003): with an embedder, a new memory of a durable kind that
+   * restates or updates an active memory of the same kind updates it instead of being added beside
+   * it (history keeps both contents). `remember({ conflict: false })` opts one call out.
+   */
+  conflict: z
+    .strictObject({
+      /** @default true */
+      enabled: z.boolean().default(true),
+      /** Kinds checked. @default the seed's durable kinds */
+      types: z
+        .array(z.string().min(1).max(64))
+        .max(32)
+        .default(['decision', 'agreement', 'incident', 'preference', 'operating_rule', 'project_context']),
+      /**
+       * Cosine similarity at or above which a candidate is considered, for embedders that declare
+       * no `conflictThreshold` of their own (the seed's 0.85 assumes a strong model). A merge also
+       * needs the same subjects and no meaning-changing difference (see README "Conflict detection").
+       * @default 0.85
+       */
+      threshold: z.number().min(0).max(1).default(0.85),
+      /** Nearest memories compared. @default 10 */
+      candidates: positiveInt(100).default(10),
+    })
+    .prefault({}),
 });
 
 /** Recall shaping. */
@@ -244,6 +269,54 @@ const telemetrySchema = z.strictObject({
 const retentionSchema = z.strictObject({
   /** A forgotten memory can be recovered for this many days. @default 30 */
   recoverWindowDays: z.number().positive().max(3650).default(30),
+  /**
+   * Forgotten and expired memories past the recover window are purged (removed with everything
+   * derived from them, a tombstone kept) by a maintenance job queued this often. @default 6
+   */
+  purgeIntervalHours: z
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(6),
+  /**
+   * Memories purged per transaction. Each batch is its own short transaction and the job yields to
+   * the event loop between batches; 100 kept the longest stall well under 50 ms in `bench:maintenance`.
+   * @default 100
+   */
+  purgeBatchSize: positiveInt(10_000).default(100),
+  /** Run the purge at all (off: forgotten memories stay until erased). @default true */
+  purgeEnabled: z.boolean().default(true),
+  /**
+   * Entities nothing points at (no mention, active claim or link) and unchanged for this many days
+   * are archived by the `archive` maintenance task (pinned ones never). @default 30
+   */
+  orphanEntityDays: z.number().positive().max(36_500).default(30),
+  /** Cold copies (previous contents of changed memories) are pruned after this many days. @default 180 */
+  coldCopyDays: z.number().positive().max(36_500).default(180),
+});
+
+/**
+ * Reaping (seed 003): stale low-importance memories get `expires_at` (never a delete); the purge
+ * removes them after the recover window.
+ */
+const lifecycleSchema = z.strictObject({
+  /** Run reaping. @default true */
+  reapEnabled: z.boolean().default(true),
+  /** How often the reaping job is queued. @default 24 */
+  reapIntervalHours: z
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24),
+  /** A memory not accessed (nor created) for this many days is stale. @default 90 */
+  reapAfterDays: z.number().positive().max(36_500).default(90),
+  /**
+   * Importance at or below which a stale memory is reaped. The seed's cut is ≤ 2 on a 1–5 scale;
+   * our importance is 0..1, read as score/5, so 2/5 = 0.4. @default 0.4
+   */
+  reapMaxImportance: z.number().min(0).max(1).default(0.4),
+  /** Rows examined per reaping transaction (a bounded seq range, whatever matches in it). @default 2000 */
+  reapScanRows: positiveInt(100_000).default(2000),
 });
 
 /** SQLite connection settings. */
@@ -413,6 +486,8 @@ const queueSchema = z.strictObject({
   completedRetentionDays: z.number().positive().max(3650).default(14),
   /** Dead jobs are pruned after this many days. @default 30 */
   deadRetentionDays: z.number().positive().max(3650).default(30),
+  /** The job archive (terminal jobs kept as JSON after pruning) is pruned after this many days. @default 90 */
+  archiveRetentionDays: z.number().positive().max(36_500).default(90),
   /** Rows archived and deleted per prune transaction. @default 500 */
   pruneBatchSize: positiveInt(10_000).default(500),
   /** Document ingests in flight at once. @default 2 */
@@ -432,6 +507,7 @@ export const memoryConfigSchema = z
     telemetry: telemetrySchema.prefault({}),
     dreaming: dreamingSchema.prefault({}),
     retention: retentionSchema.prefault({}),
+    lifecycle: lifecycleSchema.prefault({}),
     store: storeSchema.prefault({}),
     vectors: vectorsSchema.prefault({}),
     transcripts: transcriptsSchema.prefault({}),

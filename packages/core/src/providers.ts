@@ -63,6 +63,11 @@ export interface EmbedOptions {
 export interface EmbeddingProvider {
   readonly model: string;
   readonly dimensions: number;
+  /**
+   * The cosine similarity at or above which two texts may be the same fact, calibrated for this
+   * model (conflict detection on write). Optional: without it `remember.conflict.threshold` applies.
+   */
+  readonly conflictThreshold?: number;
   /** Returns one vector of `dimensions` floats per input text, in input order. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /**

@@ -4,7 +4,7 @@ export { applyDreamingOperations, writtenMemoryIds } from './apply.js';
 export { backlogTokens, recordDelivered, selectEvidence } from './evidence-window.js';
 export type { RowChange } from './footprint.js';
 export type { MemoryHead } from './memory-head.js';
-export { readMemoryHead } from './memory-head.js';
+export { readMemoryHead, renderMemoryHead } from './memory-head.js';
 export type { DreamingOperation, OperationName } from './operations.js';
 export {
   citationSchema,

@@ -1,6 +1,7 @@
 import type { JobTypeHealth, WorkerStatus } from '@memory/queue';
-import type { VectorSupport } from '@memory/store';
+import { countMemoriesWithoutVector, type MaintenanceState, type VectorSupport } from '@memory/store';
 import type { EngineContext } from './context.js';
+import { maintenanceStatus, purgeDueCount } from './maintenance.js';
 
 /** What the engine can do right now, and why not where it cannot. */
 export interface EngineDiagnostics {
@@ -9,6 +10,20 @@ export interface EngineDiagnostics {
   /** Queue health per job type. */
   readonly queue: readonly JobTypeHealth[];
   readonly workers: readonly WorkerStatus[];
+  /**
+   * Lifecycle maintenance: each task's saved cursor and its last run (`purge:run`, `reap:run`:
+   * time and report), plus what a run would do now.
+   */
+  readonly maintenance: {
+    readonly tasks: readonly MaintenanceState[];
+    readonly purgeDue: number;
+    /**
+     * With an embedder: live memories (every scope) still without a vector of its model — written
+     * during an outage, imported, or embedded by an earlier model. The `embedding_migration` job
+     * fills them in the background; this is its progress.
+     */
+    readonly vectorsMissing?: number;
+  };
   readonly providers: {
     readonly llm: { readonly available: boolean; readonly reason?: string };
     readonly embedder: {
@@ -44,6 +59,7 @@ export async function diagnostics(ctx: EngineContext): Promise<EngineDiagnostics
     started: ctx.background.started,
     queue: ctx.queue.health(),
     workers: ctx.background.workerStatus(),
+    maintenance: maintenanceDiagnostics(ctx),
     providers: {
       llm: ctx.providers.llm
         ? { available: true }
@@ -57,5 +73,14 @@ export async function diagnostics(ctx: EngineContext): Promise<EngineDiagnostics
           },
       vector: ctx.store.vector,
     },
+  };
+}
+
+function maintenanceDiagnostics(ctx: EngineContext): EngineDiagnostics['maintenance'] {
+  const model = ctx.providers.embedder?.model;
+  return {
+    tasks: maintenanceStatus(ctx.store),
+    purgeDue: purgeDueCount(ctx),
+    ...(model === undefined ? {} : { vectorsMissing: ctx.store.read((sql) => countMemoriesWithoutVector(sql, model)) }),
   };
 }

@@ -6,8 +6,13 @@ import { applyOperations, claimsAt, type EngineDreaming, memoryHead, runPass } f
 import { attention, getPass, listPasses, provenance } from './dreaming-reads.js';
 import { accept, getProposal, listProposalPage, reject, revert } from './dreaming-steering.js';
 import { embeddingMap } from './embedding-map.js';
+import { eraseScope } from './erase.js';
+import { exportScope } from './export.js';
 import { type EngineGraph, entities, entity, claimsAt as graphClaimsAt, neighbourhood } from './graph.js';
+import { memoryHealth } from './health.js';
 import { enqueueHostJob, getJob } from './jobs.js';
+import { listMemories } from './listing.js';
+import { type EngineMaintenance, previewMaintenance, runMaintenance } from './maintenance.js';
 import { forget, history, modify, readMemory, recallMemories, recover, rememberAll, rememberOne } from './memories.js';
 import type {
   EngineDocuments,
@@ -60,6 +65,17 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
     ),
     listMemoryPage: (input) => call(ctx, () => memoryPage(ctx, input)),
     memoryHead: (input) => call(ctx, () => memoryHead(ctx, input)),
+    list: (input) => call(ctx, () => listMemories(ctx, input)),
+    health: (input) => call(ctx, () => memoryHealth(ctx, input)),
+    erase: (input) => call(ctx, () => eraseScope(ctx, input)),
+    export: (input) => {
+      assertOpen(ctx);
+      return exportScope(ctx, input);
+    },
+    maintenance: Object.freeze({
+      preview: () => call(ctx, () => previewMaintenance(ctx)),
+      run: (input) => call(ctx, () => runMaintenance(ctx, input)),
+    } satisfies EngineMaintenance),
     dreaming: Object.freeze({
       apply: (input) => call(ctx, () => applyOperations(ctx, input)),
       runPass: (input) => call(ctx, () => runPass(ctx, input)),

@@ -115,7 +115,9 @@ export type {
   ClaimView,
   EntityView,
   LinkView,
+  MaintenanceState,
   MemoryType,
+  PurgeCounts,
   RecallTelemetryRow,
   RowImage,
   RowKind,
@@ -138,6 +140,8 @@ export type {
 export type { ListProposalsInput, Proposal, ProposalRef } from './dreaming-steering.js';
 export type { EmbeddingMap, EmbeddingMapInput, MapPoint } from './embedding-map.js';
 export { createMemoryEngine } from './engine.js';
+export type { EraseInput, EraseResult } from './erase.js';
+export type { ExportInput } from './export.js';
 export type {
   Citation,
   ClaimDetail,
@@ -148,7 +152,15 @@ export type {
   Neighbourhood,
   NeighbourhoodInput,
 } from './graph.js';
+export type { MemoryHealth } from './health.js';
 export type { JobRef } from './jobs.js';
+export type { ListMemoriesInput, MemoryPage } from './listing.js';
+export type {
+  EngineMaintenance,
+  MaintenancePreview,
+  MaintenanceReport,
+  MaintenanceTask,
+} from './maintenance.js';
 export type {
   ForgetInput,
   GetMemoryInput,
@@ -166,7 +178,7 @@ export type {
   EngineTranscripts,
   MemoryEngine,
 } from './memory-engine.js';
-export type { MemoryPage, MemoryPageInput } from './memory-page.js';
+export type { MemoryPageInput } from './memory-page.js';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';
 export type { Page } from './paging.js';
 export type { EngineTelemetry, TelemetryListInput, TelemetryPurgeInput } from './telemetry.js';

@@ -42,8 +42,13 @@ import type { HandlerRegistration } from './background.js';
 import type { EngineDiagnostics } from './diagnostics.js';
 import type { EngineDreaming } from './dreaming.js';
 import type { EmbeddingMap, EmbeddingMapInput } from './embedding-map.js';
+import type { EraseInput, EraseResult } from './erase.js';
+import type { ExportInput } from './export.js';
 import type { EngineGraph } from './graph.js';
+import type { MemoryHealth } from './health.js';
 import type { JobRef } from './jobs.js';
+import type { ListMemoriesInput, MemoryPage } from './listing.js';
+import type { EngineMaintenance } from './maintenance.js';
 import type {
   ForgetInput,
   GetMemoryInput,
@@ -52,7 +57,7 @@ import type {
   RecoverInput,
   RememberManyInput,
 } from './memories.js';
-import type { MemoryPage, MemoryPageInput } from './memory-page.js';
+import type { MemoryPageInput } from './memory-page.js';
 import type { EngineTelemetry } from './telemetry.js';
 import type { EngineTokens } from './tokens.js';
 
@@ -203,6 +208,29 @@ export interface MemoryEngine extends AsyncDisposable {
    * it to a file.
    */
   memoryHead(input: ScopeInput): Promise<MemoryHead | undefined>;
+  /**
+   * A page of the scope's memories, newest first (keyset-paged: pass `nextCursor` back as
+   * `cursor`). Filters: `type`, `tags` (all of them), `since`/`until` (created_at), and
+   * `includeForgotten` for forgotten and expired memories too.
+   */
+  list(input: ListMemoriesInput): Promise<MemoryPage>;
+  /** The scope's memory health from index counts: cheap enough to call per request. */
+  health(input: ScopeInput): Promise<MemoryHealth>;
+  /**
+   * Removes a whole agent scope from every table, in bounded transactions, and returns the rows
+   * removed per table. Resumable: after a crash or an abort, calling it again continues (counts of
+   * every run included). Deleted content is zeroed in the file (`secure_delete`) and the WAL is
+   * truncated at the end.
+   */
+  erase(input: EraseInput): Promise<EraseResult>;
+  /**
+   * The scope as JSONL lines (format `memory-export` v1, see the README): memories with history,
+   * transcripts, documents and the knowledge graph. `engine.imports.start` reads it back, into any
+   * scope of any file. Iterate it (`for await`) or pipe it (`Readable.from(engine.export(...))`).
+   */
+  export(input: ExportInput): AsyncIterable<string>;
+  /** Lifecycle maintenance: a dry run, and a run now (the engine's schedule runs it as jobs). */
+  readonly maintenance: EngineMaintenance;
   /**
    * Starts background work on the scheduler: startup recovery of the queue, the stale-lease reaper,
    * and the workers. Idempotent. Hosts that drive work themselves call `runDue()` instead.

@@ -1,8 +1,9 @@
 import { agentIdSchema, MemoryError, parseInput } from '@memory/core';
-import { type Memory, toMemory } from '@memory/ingest';
-import { listMemoryPage, type MemoryPagePosition } from '@memory/store';
+import { toMemory } from '@memory/ingest';
+import { listMemoryPageNewestFirst, type MemoryPagePosition } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
+import type { MemoryPage } from './listing.js';
 
 const MAX_PAGE = 500;
 
@@ -17,12 +18,6 @@ const pageSchema = z.strictObject({
 });
 
 export type MemoryPageInput = z.input<typeof pageSchema>;
-
-/** One page of a scope's memories, newest first, and the cursor of the next page (null on the last). */
-export interface MemoryPage {
-  readonly memories: Memory[];
-  readonly nextCursor: string | null;
-}
 
 const CURSOR = /^(-?\d{1,16}):(\d{1,19})$/;
 
@@ -48,7 +43,9 @@ export function memoryPage(ctx: EngineContext, input: unknown): MemoryPage {
   const { agentId, cursor, limit = 50, includeDeleted } = parseInput(pageSchema, input, 'listMemoryPage');
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   // One row more than asked tells whether a next page exists without a count query.
-  const rows = ctx.store.read((sql) => listMemoryPage(sql, agentId, { after, limit: limit + 1, includeDeleted }));
+  const rows = ctx.store.read((sql) =>
+    listMemoryPageNewestFirst(sql, agentId, { after, limit: limit + 1, includeDeleted }),
+  );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, seq: last.seq }) : null;

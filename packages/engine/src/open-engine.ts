@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { type Background, createBackground } from './background.js';
 import type { EngineContext } from './context.js';
 import { createScheduledDreaming } from './dreaming.js';
+import { MAINTENANCE_JOB, maintenanceHandler, maintenanceTasks } from './maintenance.js';
 import { createEngineWriter } from './memory-writer.js';
 import { checkOptions, type MemoryEngineOptions } from './options.js';
 import { tracedEmbedder, tracedLlm } from './tracing.js';
@@ -78,6 +79,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
       // Vectors exist only with an embedder: without one there is nothing to index or fill in.
       ...(embedder ? [vectorUpkeepTask({ store, queue, config, embedder })] : []),
       ...dreamingTask,
+      // Lifecycle maintenance (issue 13): purge past the recover window, reaping.
+      ...maintenanceTasks({ store, queue, config }),
     ],
     queue,
     scheduler,
@@ -97,6 +100,10 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     true,
   );
   background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
+  background.register(
+    { jobTypes: [MAINTENANCE_JOB], handler: maintenanceHandler({ store, config }), name: 'maintenance' },
+    true,
+  );
   // When an ingest or import job dies (whatever killed it), its document or import says `failed`.
   queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
   queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);

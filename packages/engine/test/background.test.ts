@@ -52,6 +52,7 @@ describe('engine background work', () => {
         state: 'running',
         completed: 0,
       }),
+      expect.objectContaining({ workerId: 'maintenance', jobTypes: ['maintenance'], state: 'running' }),
       expect.objectContaining({ workerId: 'digest', state: 'running', completed: 1 }),
     ]);
     expect(diagnostics.providers.llm).toEqual({ available: false, reason: expect.stringMatching(/no llm/) });

@@ -14,6 +14,7 @@ export type { ExtractedSection, ExtractFailure, ExtractLimits, ExtractResult } f
 export { DEFAULT_EXTRACT_LIMITS, ExtractError, REFUSED_TYPES } from './extract/extract-types.js';
 export type { FillVectorsReport } from './fill-vectors.js';
 export { fillMissingVectors } from './fill-vectors.js';
+export { EXPORT_FORMAT, EXPORT_VERSION } from './imports/export-record.js';
 export type {
   ImportCounters,
   ImportRecordView,
@@ -38,7 +39,7 @@ export { createInputSchemas } from './inputs.js';
 export type { ForgetResult } from './lifecycle.js';
 export { forgetMemory, modifyMemory, recoverMemory } from './lifecycle.js';
 export type { HistoryEntry, LinkedEntity, Memory } from './memory-view.js';
-export { toMemory } from './memory-view.js';
+export { toHistoryEntry, toMemory } from './memory-view.js';
 export { getMemory, memoryHistory } from './read.js';
 export type { RememberResult } from './remember.js';
 export { remember, rememberMany } from './remember.js';

@@ -64,6 +64,11 @@ export function createInputSchemas(config: MemoryConfig) {
     createdAt: timeSchema.optional(),
     /** After this time the memory is no longer recalled. */
     expiresAt: timeSchema.optional(),
+    /**
+     * Conflict detection for this call (`remember` only): `false` always adds the memory, even when
+     * it restates or updates an existing one. @default config.remember.conflict.enabled
+     */
+    conflict: z.boolean().optional(),
     ...auditFields,
   });
 

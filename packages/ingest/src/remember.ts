@@ -8,6 +8,7 @@ import {
   yieldToEventLoop,
 } from '@memory/core';
 import {
+  bumpLifecycleCount,
   createMemories,
   findLiveMemoryIdByHash,
   type MemoryVector,
@@ -15,6 +16,7 @@ import {
   type PreparedContent,
   prepareContent,
 } from '@memory/store';
+import { conflictApplies, rememberChecked } from './conflict.js';
 import type { ParsedRemember } from './inputs.js';
 import { auditOf, embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
@@ -22,6 +24,12 @@ export interface RememberResult {
   readonly id: MemoryId;
   /** True when a live memory with the same normalized content already existed in this scope. */
   readonly deduped: boolean;
+  /**
+   * Present (true) when conflict detection found that the content restates or updates an existing
+   * memory of the same kind: that memory (`id`) now holds the new content; `previous` is what it held.
+   */
+  readonly updated?: true;
+  readonly previous?: string;
 }
 
 export interface Prepared extends PreparedContent {
@@ -94,19 +102,37 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
     if (vector && item) vectorOf.set(item, vector);
   }
 
-  const { store, embedder } = writer;
-  const embeddingOf = (item: Prepared): MemoryVector | undefined => {
+  const { embedder } = writer;
+  return commitBatch(writer, items, (item) => {
     const vector = vectorOf.get(item);
     return vector && embedder ? { model: embedder.model, vector } : undefined;
-  };
-  return store.write((sql) =>
-    createMemories(
+  });
+}
+
+/** Writes prepared items (with their vectors) in one transaction, counting prevented duplicates. */
+export function commitBatch(
+  writer: MemoryWriter,
+  items: readonly Prepared[],
+  embeddingOf: (item: Prepared) => MemoryVector | undefined,
+): RememberResult[] {
+  const { store } = writer;
+  return store.write((sql) => {
+    const now = store.clock.now();
+    const results = createMemories(
       sql,
       writeDeps(writer),
       items.map((item) => newMemory(writer, item, embeddingOf(item))),
-      store.clock.now(),
-    ),
-  );
+      now,
+    );
+    // Memory health reports the duplicates remembering prevented (per agent and day).
+    const deduped = new Map<string, number>();
+    for (const [i, result] of results.entries()) {
+      const agentId = items[i]?.input.agentId;
+      if (result.deduped && agentId !== undefined) deduped.set(agentId, (deduped.get(agentId) ?? 0) + 1);
+    }
+    for (const [agentId, n] of deduped) bumpLifecycleCount(sql, agentId, 'duplicate_prevented', n, now);
+    return results;
+  });
 }
 
 /**
@@ -116,6 +142,10 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
  */
 export async function remember(writer: MemoryWriter, input: unknown): Promise<RememberResult> {
   const item = prepare(parseInput(writer.schemas.remember, input, 'remember'), 'remember');
+  if (conflictApplies(writer, item.input)) {
+    const checked = await rememberChecked(writer, item);
+    if (checked) return checked;
+  }
   const results = await writeBatch(writer, [item]);
   return results[0] as RememberResult;
 }

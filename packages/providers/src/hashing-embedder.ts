@@ -23,6 +23,8 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Emb
   return {
     model,
     dimensions,
+    // Calibrated like the offline embedder's (bench:conflict, dev split): word overlap is all it knows.
+    conflictThreshold: 0.66,
     async embed(texts) {
       return texts.map((text) => {
         const vector = new Float32Array(dimensions);

@@ -27,8 +27,12 @@ export {
 
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
+
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
 export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
+
+export { archiveOrphanEntities, pruneColdCopies, pruneJobArchive } from './repositories/archives.js';
+
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
 // --- end of Dreaming's block
@@ -94,6 +98,12 @@ export {
   insertDependency,
   insertEntity,
 } from './repositories/entities.js';
+// --- end of Dreaming's block
+// --- Memory lifecycle (issue 13): purge with tombstones, reaping, scope erasure, listing, health.
+export type { ErasureState } from './repositories/erase.js';
+export { beginErasure, ERASE_STEPS, eraseStep, findErasure, unfinishedErasures } from './repositories/erase.js';
+export type { FullTextIndex } from './repositories/full-text-merge.js';
+export { mergeFullTextStep } from './repositories/full-text-merge.js';
 export type { AspectClaim, EntityLink, EntitySummary } from './repositories/graph-browse.js';
 export {
   entityAspectClaims,
@@ -166,13 +176,32 @@ export {
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
+
+export type { MaintenanceState } from './repositories/maintenance-state.js';
+export {
+  bumpLifecycleCount,
+  findMaintenanceState,
+  listMaintenanceState,
+  saveMaintenanceState,
+} from './repositories/maintenance-state.js';
 export { findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
-export { findMemoryHead, insertFirstMemoryHead, replaceMemoryHead } from './repositories/memory-heads.js';
+export {
+  findMemoryHead,
+  findMemoryHeadEntries,
+  insertFirstMemoryHead,
+  replaceMemoryHead,
+} from './repositories/memory-heads.js';
+export type { MemoryHealthCounts } from './repositories/memory-health.js';
+export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/memory-health.js';
+export type { MemoryListQuery } from './repositories/memory-list.js';
+export { listMemoryPage } from './repositories/memory-list.js';
+
 // Keyset-paged listing for the HTTP surface (issue 16); the lifecycle's `engine.list` may replace it.
 export type { MemoryPagePosition } from './repositories/memory-pages.js';
-export { listMemoryPage } from './repositories/memory-pages.js';
+export { listMemoryPage as listMemoryPageNewestFirst } from './repositories/memory-pages.js';
+
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
@@ -183,6 +212,7 @@ export {
   memoriesWithoutVector,
   recordEmbeddingFailure,
 } from './repositories/missing-vectors.js';
+
 // --- end of the review block
 export {
   findProjection,
@@ -208,6 +238,11 @@ export {
   listTargetProvenance,
   markProvenanceReverted,
 } from './repositories/provenance.js';
+export type { PurgeCandidate, PurgeCounts } from './repositories/purge.js';
+export { countDuePurges, duePurges, emptyPurgeCounts, findTombstone, purgeMemories } from './repositories/purge.js';
+export type { ReapCandidate } from './repositories/reap.js';
+export { countReapCandidates, reapCandidates, reapMemories } from './repositories/reap.js';
+
 export {
   agentMemoryShare,
   claimCurrentness,
@@ -220,6 +255,7 @@ export {
   resolveLinkLabels,
   sessionTurns,
 } from './repositories/recall-reads.js';
+
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {
   aspectMergeFootprint,
@@ -231,8 +267,20 @@ export {
   recountEntityMentions,
   restoreRowImage,
 } from './repositories/row-images.js';
+export type { ScopeRow, ScopeTable } from './repositories/scope-copy.js';
+export {
+  findScopeRowOwner,
+  insertScopeRow,
+  scopeDocumentParts,
+  scopeEntityParts,
+  scopeKeyedPage,
+  scopeMemoriesPage,
+  scopeMemoryParts,
+  scopeTurns,
+} from './repositories/scope-copy.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
 export { rankScopedText } from './repositories/scoped-text-search.js';
+
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';

@@ -12,7 +12,7 @@ import {
   systemClock,
 } from '@memory/core';
 import Database from 'better-sqlite3';
-import { type CheckpointResult, startCheckpointer } from './internal/checkpointer.js';
+import { type CheckpointMode, type CheckpointResult, startCheckpointer } from './internal/checkpointer.js';
 import { nativeBuildError } from './internal/native-build.js';
 import { type RawQuery, raw, SqlExecutor } from './internal/sql.js';
 import type { SqliteDatabase } from './internal/sqlite.js';
@@ -71,8 +71,10 @@ export interface Store {
    * Runs a passive WAL checkpoint on the background worker and resolves with the WAL frame counts;
    * undefined for in-memory databases or when background checkpoints are off. Writes request one
    * after each commit on their own; this is for tests and for hosts that want to wait for one.
+   * `truncate` empties the WAL file as well (the engine asks for it after a purge or an erase);
+   * without the background worker it runs on this connection.
    */
-  checkpoint(): Promise<CheckpointResult | undefined>;
+  checkpoint(mode?: CheckpointMode): Promise<CheckpointResult | undefined>;
   /** True once `close()` ran. */
   readonly closed: boolean;
   /** Closes the database if the store opened it. Idempotent. */
@@ -86,6 +88,9 @@ const WRITER_CHECKPOINT_PAGES = 10_000;
 function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile: boolean): void {
   db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
   db.pragma('foreign_keys = ON');
+  // Deleted content is overwritten with zeros in the file (and the pages written to the WAL), so a
+  // purged or erased memory cannot be read back from free pages (issue 13: deletion we can prove).
+  db.pragma('secure_delete = ON');
   if (isFile) {
     db.pragma('journal_mode = WAL');
     // WAL + NORMAL is durable against process crashes; only an OS crash can lose the last commits.
@@ -228,7 +233,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     get closed() {
       return closed;
     },
-    checkpoint: () => checkpointer?.request() ?? Promise.resolve(undefined),
+    checkpoint: (mode = 'passive') => {
+      if (checkpointer) return checkpointer.request(mode);
+      if (!isFile || mode !== 'truncate' || closed) return Promise.resolve(undefined);
+      const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as CheckpointResult[];
+      return Promise.resolve(result);
+    },
     write<T>(fn: WriteCallback<T>): T {
       assertOpen();
       const body = (): T => {

@@ -33,6 +33,7 @@ export class TransactionGuard {
     return {
       model: inner.model,
       dimensions: inner.dimensions,
+      ...(inner.conflictThreshold === undefined ? {} : { conflictThreshold: inner.conflictThreshold }),
       embed: (texts, options) => {
         this.assertOutside('embedder', 'embed');
         return inner.embed(texts, options);

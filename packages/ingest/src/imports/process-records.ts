@@ -9,12 +9,24 @@ import {
   settleRecord,
 } from '@memory/store';
 import { type ImportsContext, stillOwns } from './context.js';
-import { type ParsedRecord, parseRecord } from './record.js';
+import { isExportLine, type ParsedExportLine, parseExportRecord, writeExportRecord } from './export-record.js';
+import { type ParsedRecord, parseRecord, parseRecordValue } from './record.js';
 import { type WrittenRecord, writeImportedRecord } from './write-record.js';
 
 interface ParsedLine {
   readonly record: ImportRecordRow;
-  readonly result: ParsedRecord;
+  readonly result: ParsedRecord | ParsedExportLine;
+}
+
+/** A line of either format: `engine.export` records carry a `kind`; anything else is signet-export v1. */
+function parseLine(text: string, limits: ImportsContext['limits']): ParsedRecord | ParsedExportLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return parseRecord(text, limits);
+  }
+  return isExportLine(value) ? parseExportRecord(value) : parseRecordValue(value, limits);
 }
 
 /** How a run's settling ended. */
@@ -86,7 +98,7 @@ async function readBatch(
     if (lines.length > 0 && bytes + record.byte_length > limits.batchBytes) break;
     const buffer = await readLine(handle, record);
     if (buffer === undefined) return { lines, changed: record.line_no };
-    lines.push({ record, result: parseRecord(buffer.toString('utf8'), limits) });
+    lines.push({ record, result: parseLine(buffer.toString('utf8'), limits) });
     bytes += record.byte_length;
   }
   return { lines };
@@ -112,7 +124,21 @@ function settle(ctx: ImportsContext, sql: SqlExecutor, row: ImportJobRow, line: 
   const reject = (reason: string, recordId: string | null) =>
     settleRecord(sql, { ...common, outcome: 'rejected', reason, recordId, sessionKey: null, messageCount: null });
   if (!result.ok) {
-    reject(result.reason, result.id ?? null);
+    reject(result.reason, 'id' in result ? (result.id ?? null) : null);
+    return;
+  }
+  if ('export' in result) {
+    const done = writeExportInSavepoint(ctx, row, result);
+    if (done.outcome === 'rejected') reject(done.reason, result.id);
+    else
+      settleRecord(sql, {
+        ...common,
+        outcome: done.outcome,
+        reason: null,
+        recordId: result.id,
+        sessionKey: null,
+        messageCount: null,
+      });
     return;
   }
   const written = writeInSavepoint(ctx, row, result, now);
@@ -149,6 +175,25 @@ function writeInSavepoint(
       });
       return { outcome: 'rejected', reason: 'write_failed' };
     }
+    throw error;
+  }
+}
+
+/**
+ * Writes an export record in its own savepoint. A record the database refuses (a constraint) or
+ * that names a column the table does not have is rejected alone; other failures fail the batch.
+ */
+function writeExportInSavepoint(
+  ctx: ImportsContext,
+  row: ImportJobRow,
+  result: Extract<ParsedExportLine, { ok: true }>,
+): { outcome: 'imported' | 'duplicate' } | { outcome: 'rejected'; reason: string } {
+  try {
+    return ctx.store.write((inner) => writeExportRecord(inner, row.agent_id, result.export));
+  } catch (error) {
+    if (isMemoryError(error, 'INVALID_INPUT')) return { outcome: 'rejected', reason: 'schema_violation' };
+    const code = isMemoryError(error, 'STORAGE_ERROR') ? error.details['sqliteCode'] : undefined;
+    if (typeof code === 'string' && RECORD_FAILURE.test(code)) return { outcome: 'rejected', reason: 'write_failed' };
     throw error;
   }
 }

@@ -17,7 +17,9 @@ export type RejectReason =
   /** The database refused this record's write (a constraint); the rest of its batch went in. */
   | 'write_failed'
   /** The record names a `version` of the format this reader does not know (signet-export v1 only). */
-  | 'unsupported_version';
+  | 'unsupported_version'
+  /** An `engine.export` record whose id another agent scope of this file already holds. */
+  | 'id_conflict';
 
 const recordSchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
@@ -54,6 +56,11 @@ export function parseRecord(line: string, limits: MemoryConfig['imports']): Pars
   } catch (error) {
     return { ok: false, reason: 'malformed_json', detail: error instanceof Error ? error.message : 'invalid JSON' };
   }
+  return parseRecordValue(value, limits);
+}
+
+/** {@link parseRecord} for a line already parsed as JSON. */
+export function parseRecordValue(value: unknown, limits: MemoryConfig['imports']): ParsedRecord {
   const parsed = recordSchema.safeParse(value);
   if (!parsed.success) {
     const id =

@@ -28,6 +28,13 @@ function defaultVectorsPaths(): string[] {
   return paths;
 }
 
+/**
+ * The cosine at or above which conflict detection considers two texts (calibrated on the dev split
+ * of bench/src/conflict-pairs.ts with `npm run bench:conflict`: the highest-recall cut with dev
+ * precision ≥ 0.98). Low, because SIF cosines carry little of the decision: the lexical rule makes it.
+ */
+const OFFLINE_CONFLICT_THRESHOLD = 0.37;
+
 export interface OfflineEmbedderOptions {
   /**
    * The vectors file. Set it when this package is bundled into your app (esbuild, webpack, ...):
@@ -195,6 +202,7 @@ export function createOfflineEmbedder(
   return {
     model: modelName,
     dimensions,
+    conflictThreshold: OFFLINE_CONFLICT_THRESHOLD,
     load: () => void load(),
     async check() {
       await loadSliced();

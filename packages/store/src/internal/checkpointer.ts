@@ -13,7 +13,7 @@ export interface Checkpointer {
    * Asks for a passive checkpoint; coalesced while one is already running. Resolves with the WAL
    * frame counts the checkpoint saw, or undefined if the worker is gone. Never rejects.
    */
-  request(): Promise<CheckpointResult | undefined>;
+  request(mode?: CheckpointMode): Promise<CheckpointResult | undefined>;
   /** Stops the worker. Idempotent. */
   close(): void;
 }
@@ -32,13 +32,19 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    const [result] = db.pragma(message === 'truncate' ? 'wal_checkpoint(TRUNCATE)' : 'wal_checkpoint(PASSIVE)');
     parentPort.postMessage({ ok: true, result });
   } catch (error) {
     parentPort.postMessage({ ok: false, error: String(error && error.message || error) });
   }
 });
 `;
+
+/**
+ * `passive` copies what it can without waiting; `truncate` also waits for readers and empties the
+ * WAL file, so pages that held deleted content are gone from it too (after a purge or an erase).
+ */
+export type CheckpointMode = 'passive' | 'truncate';
 
 /** `PRAGMA wal_checkpoint` output: frames in the WAL, and frames copied into the database. */
 export interface CheckpointResult {
@@ -65,7 +71,11 @@ export function startCheckpointer(path: string, logger: Logger): Checkpointer | 
   }
   let closed = false;
   let pending:
-    | { promise: Promise<CheckpointResult | undefined>; resolve: (r: CheckpointResult | undefined) => void }
+    | {
+        promise: Promise<CheckpointResult | undefined>;
+        resolve: (r: CheckpointResult | undefined) => void;
+        mode: CheckpointMode;
+      }
     | undefined;
   const settle = (result: CheckpointResult | undefined): void => {
     const current = pending;
@@ -84,16 +94,18 @@ export function startCheckpointer(path: string, logger: Logger): Checkpointer | 
   // After the listeners: adding a 'message' listener refs the worker's port again, and a
   // referenced port keeps a host that forgot close() alive forever.
   worker.unref();
-  return {
-    request() {
+  const api: Checkpointer = {
+    request(mode: CheckpointMode = 'passive') {
       if (closed) return Promise.resolve(undefined);
-      if (pending) return pending.promise;
+      if (pending?.mode === mode || (pending && mode === 'passive')) return pending.promise;
+      // A truncate asked for while a passive checkpoint runs waits for it, then runs on its own.
+      if (pending) return pending.promise.then(() => api.request(mode));
       let resolve: (r: CheckpointResult | undefined) => void = () => undefined;
       const promise = new Promise<CheckpointResult | undefined>((r) => {
         resolve = r;
       });
-      pending = { promise, resolve };
-      worker.postMessage('checkpoint');
+      pending = { promise, resolve, mode };
+      worker.postMessage(mode === 'truncate' ? 'truncate' : 'checkpoint');
       return promise;
     },
     close() {
@@ -103,4 +115,5 @@ export function startCheckpointer(path: string, logger: Logger): Checkpointer | 
       settle(undefined);
     },
   };
+  return api;
 }

@@ -8,6 +8,7 @@ import { dreamingPasses } from './0007-dreaming-passes.js';
 import { jobInterruptions } from './0008-job-interruptions.js';
 import { documentParts } from './0009-document-parts.js';
 import { vectorIndex } from './0010-vector-index.js';
+import { lifecycle } from './0011-lifecycle.js';
 import { apiTokens } from './0012-api-tokens.js';
 import { scopedTextIndex } from './0013-scoped-text-index.js';
 import { dreamingReview } from './0014-dreaming-review.js';
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   jobInterruptions,
   documentParts,
   vectorIndex,
+  lifecycle,
   apiTokens,
   scopedTextIndex,
   dreamingReview,

@@ -75,3 +75,17 @@ export function insertFirstMemoryHead(sql: SqlExecutor, head: MemoryHeadWrite): 
     ),
   ).changes;
 }
+
+/** The head with its entries as written (JSON: `[{ text, evidence: [{ sourceRef, quote }] }]`). */
+export function findMemoryHeadEntries(
+  sql: SqlExecutor,
+  agentId: string,
+): { revision: number; contentHash: string; entriesJson: string } | undefined {
+  return sql.get(
+    queryBuilder
+      .selectFrom('memory_md_heads')
+      .select(['revision', 'content_hash as contentHash', 'entries_json as entriesJson'])
+      .where('agent_id', '=', agentId)
+      .compile(),
+  );
+}

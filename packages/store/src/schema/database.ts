@@ -20,6 +20,12 @@ import type {
   RelationsTable,
 } from './graph.js';
 import type { ImportJobsTable, ImportRecordsTable, ImportTombstonesTable } from './imports.js';
+import type {
+  LifecycleCountsTable,
+  MaintenanceStateTable,
+  MemoryTombstonesTable,
+  ScopeErasuresTable,
+} from './lifecycle.js';
 import type { MemoriesColdTable, MemoriesTable, MemoryHistoryTable, MemoryLinksTable } from './memories.js';
 import type { SchemaMigrationsAuditTable, SchemaMigrationsTable } from './migrations.js';
 import type {
@@ -103,6 +109,10 @@ export interface DatabaseSchema {
   dreaming_evidence_reviews: DreamingEvidenceReviewsTable;
   memory_md_heads: MemoryMdHeadsTable;
   api_tokens: ApiTokensTable;
+  memory_tombstones: MemoryTombstonesTable;
+  maintenance_state: MaintenanceStateTable;
+  scope_erasures: ScopeErasuresTable;
+  lifecycle_counts: LifecycleCountsTable;
   schema_migrations: SchemaMigrationsTable;
   schema_migrations_audit: SchemaMigrationsAuditTable;
 }
@@ -163,6 +173,10 @@ const TABLES: { readonly [Name in TableName]: true } = {
   dreaming_evidence_reviews: true,
   memory_md_heads: true,
   api_tokens: true,
+  memory_tombstones: true,
+  maintenance_state: true,
+  scope_erasures: true,
+  lifecycle_counts: true,
   schema_migrations: true,
   schema_migrations_audit: true,
 };

@@ -79,14 +79,26 @@ CREATE INDEX import_records_pending ON import_records (import_id, line_no) WHERE
 -- index memories_agent_created
 CREATE INDEX memories_agent_created ON memories (agent_id, created_at);
 
+-- index memories_agent_forgotten
+CREATE INDEX memories_agent_forgotten ON memories (agent_id, deleted_at) WHERE is_deleted = 1;
+
 -- index memories_agent_hash_live
 CREATE UNIQUE INDEX memories_agent_hash_live ON memories (agent_id, content_hash) WHERE is_deleted = 0;
+
+-- index memories_agent_health
+CREATE INDEX memories_agent_health ON memories (agent_id, embedding_model, last_accessed, created_at) WHERE is_deleted = 0;
+
+-- index memories_cold_archived
+CREATE INDEX memories_cold_archived ON memories_cold (archived_at);
 
 -- index memories_deleted_at
 CREATE INDEX memories_deleted_at ON memories (deleted_at) WHERE is_deleted = 1;
 
 -- index memories_embedding_model
 CREATE INDEX memories_embedding_model ON memories (embedding_model) WHERE is_deleted = 0;
+
+-- index memories_expiring
+CREATE INDEX memories_expiring ON memories (expires_at, agent_id) WHERE expires_at IS NOT NULL AND is_deleted = 0;
 
 -- index memories_source
 CREATE INDEX memories_source ON memories (source_type, source_id) WHERE source_id IS NOT NULL;
@@ -130,6 +142,9 @@ CREATE INDEX memory_links_label ON memory_links (agent_id, label_key) WHERE labe
 
 -- index memory_links_ref
 CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
+
+-- index memory_tombstones_agent
+CREATE INDEX memory_tombstones_agent ON memory_tombstones (agent_id, purged_at);
 
 -- index ontology_contradictions_proposal
 CREATE INDEX ontology_contradictions_proposal ON ontology_contradictions (proposal_id);
@@ -524,6 +539,24 @@ CREATE TABLE import_tombstones (
       PRIMARY KEY (agent_id, source_record_id)
     );
 
+-- table lifecycle_counts
+CREATE TABLE lifecycle_counts (
+      agent_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('duplicate_prevented', 'conflict_merged', 'reaped', 'purged')),
+      day INTEGER NOT NULL,
+      n INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (agent_id, kind, day)
+    );
+
+-- table maintenance_state
+CREATE TABLE maintenance_state (
+      task TEXT PRIMARY KEY,
+      cursor INTEGER NOT NULL DEFAULT 0,
+      last_run_at INTEGER,
+      last_report TEXT NOT NULL DEFAULT '{}',
+      updated_at INTEGER NOT NULL
+    );
+
 -- table memories
 CREATE TABLE memories (
     seq INTEGER PRIMARY KEY,
@@ -692,6 +725,16 @@ CREATE TABLE memory_md_heads (
       updated_at INTEGER NOT NULL
     );
 
+-- table memory_tombstones
+CREATE TABLE memory_tombstones (
+      memory_id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      content_hash TEXT NOT NULL,
+      reason TEXT NOT NULL CHECK (reason IN ('forgotten', 'expired')),
+      removed_at INTEGER,
+      purged_at INTEGER NOT NULL
+    );
+
 -- table ontology_contradictions
 CREATE TABLE ontology_contradictions (
       id TEXT PRIMARY KEY,
@@ -767,6 +810,17 @@ CREATE TABLE schema_migrations_audit (
     duration_ms REAL NOT NULL,
     started_at INTEGER NOT NULL
   );
+
+-- table scope_erasures
+CREATE TABLE scope_erasures (
+      agent_id TEXT PRIMARY KEY,
+      status TEXT NOT NULL CHECK (status IN ('running', 'done')),
+      step INTEGER NOT NULL DEFAULT 0,
+      counts_json TEXT NOT NULL DEFAULT '{}',
+      started_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      finished_at INTEGER
+    );
 
 -- table session_transcript_turns
 CREATE TABLE session_transcript_turns (

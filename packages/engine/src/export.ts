@@ -1,0 +1,122 @@
+import { agentIdSchema, parseInput, throwIfAborted, yieldToEventLoop } from '@memory/core';
+import { EXPORT_FORMAT, EXPORT_VERSION } from '@memory/ingest';
+import {
+  type ScopeRow,
+  type SqlExecutor,
+  scopeDocumentParts,
+  scopeEntityParts,
+  scopeKeyedPage,
+  scopeMemoriesPage,
+  scopeMemoryParts,
+  scopeTurns,
+} from '@memory/store';
+import { z } from 'zod';
+import type { EngineContext } from './context.js';
+
+/** `engine.export`: one agent scope. */
+export interface ExportInput {
+  readonly agentId: string;
+  /** Checked between pages; an aborted export stops (its iterator rejects). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+const exportSchema = z.strictObject({
+  agentId: agentIdSchema,
+  signal: z.instanceof(AbortSignal, { error: 'signal must be an AbortSignal' }).optional(),
+});
+
+// Rows read per store call: each page is one short read, and the event loop runs between pages.
+const PAGE = 200;
+
+const line = (record: Record<string, unknown>): string => `${JSON.stringify(record)}\n`;
+
+/**
+ * The scope as JSONL (format `memory-export`, version 1; README "Export format"): a header, then
+ * entities (with aliases, aspects and claims), links, memories (with history and entity mentions,
+ * forgotten ones included), transcripts (with turns), documents (with text and chunk memories), and
+ * a footer with the record count. Read page by page, so memory use stays flat; each page is a
+ * consistent read, the whole export is not one snapshot (write nothing to the scope meanwhile for a
+ * point-in-time copy). `engine.imports.start` reads it back into any scope.
+ */
+export async function* exportScope(ctx: EngineContext, input: unknown): AsyncGenerator<string, void, undefined> {
+  const { agentId, signal } = parseInput(exportSchema, input, 'export');
+  const { store } = ctx;
+  let records = 0;
+  const emit = (record: Record<string, unknown>): string => {
+    records++;
+    return line(record);
+  };
+  const page = async <T>(read: (sql: SqlExecutor) => T): Promise<T> => {
+    throwIfAborted(signal, 'export');
+    await yieldToEventLoop();
+    return store.read(read);
+  };
+  yield emit({
+    kind: 'header',
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    agentId,
+    exportedAt: store.clock.now(),
+  });
+
+  for (let after = ''; ; ) {
+    const entities = await page((sql) =>
+      scopeKeyedPage(sql, 'entities', agentId, after, PAGE).map((row) => ({
+        row,
+        ...scopeEntityParts(sql, agentId, String(row['id'])),
+      })),
+    );
+    for (const { row, aliases, aspects, claims } of entities)
+      yield emit({ kind: 'entity', ...row, aliases, aspects, claims });
+    if (entities.length < PAGE) break;
+    after = String(entities[entities.length - 1]?.row['id']);
+  }
+
+  for (let after = ''; ; ) {
+    const links = await page((sql) => scopeKeyedPage(sql, 'entity_dependencies', agentId, after, PAGE));
+    for (const row of links) yield emit({ kind: 'link', ...row });
+    if (links.length < PAGE) break;
+    after = String(links[links.length - 1]?.['id']);
+  }
+
+  for (let after: { createdAt: number; seq: number } | undefined; ; ) {
+    const cursor = after;
+    const { rows, last } = await page((sql) => {
+      const result = scopeMemoriesPage(sql, agentId, cursor, PAGE);
+      return {
+        rows: result.rows.map((row) => ({ row, ...scopeMemoryParts(sql, agentId, String(row['id'])) })),
+        last: result.last,
+      };
+    });
+    for (const { row, history, mentions } of rows) yield emit({ kind: 'memory', ...row, history, mentions });
+    if (rows.length < PAGE || !last) break;
+    after = last;
+  }
+
+  for (let after = ''; ; ) {
+    const transcripts = await page((sql) =>
+      scopeKeyedPage(sql, 'session_transcripts', agentId, after, PAGE).map((row) => ({
+        row,
+        turns: scopeTurns(sql, agentId, String(row['session_key'])),
+      })),
+    );
+    for (const { row, turns } of transcripts) yield emit({ kind: 'transcript', ...row, turns });
+    if (transcripts.length < PAGE) break;
+    after = String(transcripts[transcripts.length - 1]?.row['session_key']);
+  }
+
+  // Documents carry their whole text: one per page, so a large one is one read.
+  for (let after = ''; ; ) {
+    const [document] = await page((sql) =>
+      scopeKeyedPage(sql, 'documents', agentId, after, 1).map((row: ScopeRow) => ({
+        row,
+        ...scopeDocumentParts(sql, agentId, String(row['id'])),
+      })),
+    );
+    if (!document) break;
+    yield emit({ kind: 'document', ...document.row, content: document.content, memories: document.memories });
+    after = String(document.row['id']);
+  }
+
+  yield line({ kind: 'footer', records: records + 1 });
+}

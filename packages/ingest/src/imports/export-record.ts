@@ -1,0 +1,166 @@
+import { versionProblem } from '@memory/core';
+import { findScopeRowOwner, insertScopeRow, prepareContent, type ScopeRow, type SqlExecutor } from '@memory/store';
+import { z } from 'zod';
+
+/** The `format` of an `engine.export` header line. */
+export const EXPORT_FORMAT = 'memory-export';
+/** The export format version this library writes and reads. */
+export const EXPORT_VERSION = 1;
+
+const scalar = z.union([z.string(), z.number(), z.null()]);
+const row = z.record(z.string(), scalar);
+const rows = z.array(row).max(100_000);
+
+// One schema per record kind. Rows are the table's columns as exported (see the store's
+// scope-copy); each value must be text, a number or null, and each column must exist (checked on insert).
+const exportRecordSchema = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('header'), format: z.literal(EXPORT_FORMAT), version: z.unknown() }),
+  z.looseObject({ kind: z.literal('footer'), records: z.number().int().min(0) }),
+  z
+    .object({ kind: z.literal('entity'), id: z.string().min(1), aliases: rows, aspects: rows, claims: rows })
+    .catchall(scalar),
+  z.object({ kind: z.literal('link'), id: z.string().min(1) }).catchall(scalar),
+  z
+    .object({
+      kind: z.literal('memory'),
+      id: z.string().min(1),
+      content: z.string().min(1),
+      history: rows,
+      mentions: rows,
+    })
+    .catchall(scalar),
+  z.object({ kind: z.literal('transcript'), session_key: z.string().min(1), turns: rows }).catchall(scalar),
+  z
+    .object({ kind: z.literal('document'), id: z.string().min(1), content: z.string().nullable(), memories: rows })
+    .catchall(scalar),
+]);
+
+/** A parsed line of an `engine.export` file. */
+export type ExportRecord = z.output<typeof exportRecordSchema>;
+
+export type ParsedExportLine =
+  | { readonly ok: true; readonly export: ExportRecord; readonly id: string }
+  | { readonly ok: false; readonly reason: 'schema_violation' | 'unsupported_version'; readonly detail: string };
+
+/** True when a parsed JSON line is an `engine.export` record (it has a `kind`), not a signet-export one. */
+export function isExportLine(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
+}
+
+/** Parses and checks one export record. */
+export function parseExportRecord(value: unknown): ParsedExportLine {
+  const parsed = exportRecordSchema.safeParse(value);
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: 'schema_violation',
+      detail: parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; '),
+    };
+  const record = parsed.data;
+  if (record.kind === 'header') {
+    const problem = versionProblem(record.version, [EXPORT_VERSION]);
+    if (problem) return { ok: false, reason: 'unsupported_version', detail: problem };
+  }
+  const id =
+    record.kind === 'transcript'
+      ? record.session_key
+      : 'id' in record && typeof record.id === 'string'
+        ? record.id
+        : record.kind;
+  return { ok: true, export: record, id };
+}
+
+/** The row columns of a record: everything but its kind and nested lists. */
+function ownRow(record: Record<string, unknown>, nested: readonly string[]): ScopeRow {
+  const out: ScopeRow = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'kind' || nested.includes(key)) continue;
+    const check = scalar.safeParse(value);
+    if (!check.success) throw new TypeError(`column ${key} must be text, a number or null`);
+    out[key] = check.data;
+  }
+  return out;
+}
+
+export type WrittenExport =
+  | { readonly outcome: 'imported' | 'duplicate' }
+  | { readonly outcome: 'rejected'; readonly reason: 'id_conflict' };
+
+const conflict = { outcome: 'rejected', reason: 'id_conflict' } as const;
+
+/**
+ * Writes one export record into the import's scope, inside the caller's savepoint. Ids are kept
+ * (so an exported scope moved to another file exports the same records again); a record whose id
+ * another scope of the file holds is rejected (`id_conflict`), one already in this scope is a
+ * duplicate. Memories arrive without vectors: the engine's fill-in job embeds them.
+ */
+export function writeExportRecord(sql: SqlExecutor, agentId: string, record: ExportRecord): WrittenExport {
+  const scope = { agent_id: agentId };
+  switch (record.kind) {
+    case 'header':
+    case 'footer':
+      return { outcome: 'imported' };
+    case 'entity': {
+      const owner = findScopeRowOwner(sql, 'entities', record.id, agentId);
+      if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
+      if (!insertScopeRow(sql, 'entities', ownRow(record, ['aliases', 'aspects', 'claims']), scope))
+        return { outcome: 'duplicate' };
+      const parent = { ...scope, entity_id: record.id };
+      for (const alias of record.aliases) insertScopeRow(sql, 'entity_aliases', alias, parent);
+      for (const aspect of record.aspects) insertScopeRow(sql, 'entity_aspects', aspect, parent);
+      for (const claim of record.claims) insertScopeRow(sql, 'entity_attributes', claim, parent);
+      return { outcome: 'imported' };
+    }
+    case 'link': {
+      const owner = findScopeRowOwner(sql, 'entity_dependencies', record.id, agentId);
+      if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
+      insertScopeRow(sql, 'entity_dependencies', ownRow(record, []), scope);
+      return { outcome: 'imported' };
+    }
+    case 'memory': {
+      const owner = findScopeRowOwner(sql, 'memories', record.id, agentId);
+      if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
+      const content = prepareContent(record.content);
+      const inserted = insertScopeRow(sql, 'memories', ownRow(record, ['history', 'mentions']), {
+        ...scope,
+        normalized_content: content.normalized,
+        content_hash: content.hash,
+        embedding_model: null,
+      });
+      // Not inserted: the same content is live in the scope under another id.
+      if (!inserted) return { outcome: 'duplicate' };
+      const parent = { ...scope, memory_id: record.id };
+      for (const entry of record.history) insertScopeRow(sql, 'memory_history', entry, parent);
+      for (const mention of record.mentions) {
+        const entity = typeof mention['entity_id'] === 'string' ? mention['entity_id'] : '';
+        if (findScopeRowOwner(sql, 'entities', entity, agentId) === 'this-scope')
+          insertScopeRow(sql, 'memory_entity_mentions', mention, parent);
+      }
+      return { outcome: 'imported' };
+    }
+    case 'transcript': {
+      if (findScopeRowOwner(sql, 'session_transcripts', record.session_key, agentId)) return { outcome: 'duplicate' };
+      insertScopeRow(sql, 'session_transcripts', ownRow(record, ['turns']), scope);
+      const parent = { ...scope, session_key: record.session_key };
+      for (const turn of record.turns) insertScopeRow(sql, 'session_transcript_turns', turn, parent);
+      return { outcome: 'imported' };
+    }
+    case 'document': {
+      const owner = findScopeRowOwner(sql, 'documents', record.id, agentId);
+      if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
+      insertScopeRow(sql, 'documents', ownRow(record, ['content', 'memories']), {
+        ...scope,
+        raw_content: record.content,
+      });
+      for (const link of record.memories) {
+        const memory = typeof link['memory_id'] === 'string' ? link['memory_id'] : '';
+        if (findScopeRowOwner(sql, 'memories', memory, agentId) === 'this-scope')
+          insertScopeRow(sql, 'document_memories', link, { document_id: record.id });
+      }
+      return { outcome: 'imported' };
+    }
+  }
+}

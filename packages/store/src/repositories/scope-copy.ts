@@ -1,0 +1,203 @@
+import { MemoryError } from '@memory/core';
+import { raw, type SqlExecutor } from '../internal/sql.js';
+
+// A scope's evidence and graph as plain rows, for `engine.export` and its import: each row keeps its
+// columns as in the schema, minus the scope (the importer's agent replaces it), rowids (`seq`, which
+// the target file assigns), and what the target derives again (normalized content and hash, the
+// embedding model, the FTS scope column, the community). Documented in the README ("Export format").
+
+/** The tables a scope export carries. */
+export type ScopeTable =
+  | 'memories'
+  | 'memory_history'
+  | 'memory_entity_mentions'
+  | 'session_transcripts'
+  | 'session_transcript_turns'
+  | 'documents'
+  | 'document_memories'
+  | 'entities'
+  | 'entity_aliases'
+  | 'entity_aspects'
+  | 'entity_attributes'
+  | 'entity_dependencies';
+
+const OMIT: Readonly<Record<ScopeTable, readonly string[]>> = {
+  memories: ['seq', 'agent_id', 'normalized_content', 'content_hash', 'embedding_model', 'fts_scope'],
+  memory_history: ['seq', 'agent_id', 'memory_id'],
+  memory_entity_mentions: ['agent_id', 'memory_id'],
+  session_transcripts: ['agent_id'],
+  session_transcript_turns: ['seq', 'agent_id', 'session_key'],
+  documents: ['agent_id', 'connector_id', 'raw_content'],
+  document_memories: ['document_id'],
+  entities: ['agent_id', 'community_id'],
+  entity_aliases: ['agent_id', 'entity_id'],
+  entity_aspects: ['agent_id', 'entity_id'],
+  entity_attributes: ['agent_id', 'entity_id'],
+  entity_dependencies: ['agent_id'],
+};
+
+/** A row as exported: column name to value (text, number or null). */
+export type ScopeRow = Record<string, string | number | null>;
+
+function strip(table: ScopeTable, rows: ReadonlyArray<Record<string, unknown>>): ScopeRow[] {
+  const omit = OMIT[table];
+  return rows.map((row) => {
+    const out: ScopeRow = {};
+    for (const [key, value] of Object.entries(row)) if (!omit.includes(key)) out[key] = value as string | number | null;
+    return out;
+  });
+}
+
+const all = (sql: SqlExecutor, table: ScopeTable, query: string, ...params: unknown[]): ScopeRow[] =>
+  strip(table, sql.all<Record<string, unknown>>(raw(query, ...params)));
+
+/** A page of the scope's memories in (created_at, seq) order, with the key of the last row. */
+export function scopeMemoriesPage(
+  sql: SqlExecutor,
+  agentId: string,
+  after: { createdAt: number; seq: number } | undefined,
+  limit: number,
+): { rows: ScopeRow[]; last: { createdAt: number; seq: number } | undefined } {
+  const rows = sql.all<Record<string, unknown> & { seq: number; created_at: number }>(
+    after
+      ? raw(
+          'SELECT * FROM memories WHERE agent_id = ? AND (created_at, seq) > (?, ?) ORDER BY created_at, seq LIMIT ?',
+          agentId,
+          after.createdAt,
+          after.seq,
+          limit,
+        )
+      : raw('SELECT * FROM memories WHERE agent_id = ? ORDER BY created_at, seq LIMIT ?', agentId, limit),
+  );
+  const last = rows[rows.length - 1];
+  return { rows: strip('memories', rows), last: last ? { createdAt: last.created_at, seq: last.seq } : undefined };
+}
+
+/** A memory's history (oldest first) and entity mentions. */
+export function scopeMemoryParts(sql: SqlExecutor, agentId: string, memoryId: string) {
+  return {
+    history: all(
+      sql,
+      'memory_history',
+      'SELECT * FROM memory_history WHERE memory_id = ? AND agent_id = ? ORDER BY seq',
+      memoryId,
+      agentId,
+    ),
+    mentions: all(
+      sql,
+      'memory_entity_mentions',
+      'SELECT * FROM memory_entity_mentions WHERE memory_id = ? AND agent_id = ? ORDER BY entity_id',
+      memoryId,
+      agentId,
+    ),
+  };
+}
+
+/** A page of rows keyed by text (`session_key` or `id`), after `after`, in key order. */
+export function scopeKeyedPage(
+  sql: SqlExecutor,
+  table: 'session_transcripts' | 'documents' | 'entities' | 'entity_dependencies',
+  agentId: string,
+  after: string,
+  limit: number,
+): ScopeRow[] {
+  const key = table === 'session_transcripts' ? 'session_key' : 'id';
+  return all(
+    sql,
+    table,
+    `SELECT * FROM ${table} WHERE agent_id = ? AND ${key} > ? ORDER BY ${key} LIMIT ?`,
+    agentId,
+    after,
+    limit,
+  );
+}
+
+/** A transcript's turns in order. */
+export function scopeTurns(sql: SqlExecutor, agentId: string, sessionKey: string): ScopeRow[] {
+  return all(
+    sql,
+    'session_transcript_turns',
+    'SELECT * FROM session_transcript_turns WHERE agent_id = ? AND session_key = ? ORDER BY seq',
+    agentId,
+    sessionKey,
+  );
+}
+
+/** A document's whole text (its parts joined, or the row's own text) and its chunk memories. */
+export function scopeDocumentParts(sql: SqlExecutor, agentId: string, documentId: string) {
+  const own = sql.get<{ raw_content: string | null }>(
+    raw('SELECT raw_content FROM documents WHERE id = ? AND agent_id = ?', documentId, agentId),
+  );
+  const parts = sql.all<{ text: string }>(
+    raw('SELECT text FROM document_content_parts WHERE document_id = ? ORDER BY part', documentId),
+  );
+  return {
+    content: parts.length > 0 ? parts.map((p) => p.text).join('') : (own?.raw_content ?? null),
+    memories: all(
+      sql,
+      'document_memories',
+      'SELECT * FROM document_memories WHERE document_id = ? ORDER BY chunk_index, memory_id',
+      documentId,
+    ),
+  };
+}
+
+/** An entity's aliases, aspects and claims. */
+export function scopeEntityParts(sql: SqlExecutor, agentId: string, entityId: string) {
+  const of = (table: ScopeTable, order: string) =>
+    all(sql, table, `SELECT * FROM ${table} WHERE entity_id = ? AND agent_id = ? ORDER BY ${order}`, entityId, agentId);
+  return {
+    aliases: of('entity_aliases', 'canonical_alias'),
+    aspects: of('entity_aspects', 'id'),
+    claims: of('entity_attributes', 'id'),
+  };
+}
+
+// Read per insert (a cached statement over the schema): column names are checked against the
+// table itself, so a record can only name columns that exist.
+function columnsOf(sql: SqlExecutor, table: ScopeTable): Set<string> {
+  return new Set(sql.all<{ name: string }>(raw('SELECT name FROM pragma_table_info(?)', table)).map((c) => c.name));
+}
+
+/**
+ * Inserts one exported row into the scope: the row's columns (each must be a column of the table
+ * and not one the export omits) plus `set` (the scope, parents, derived columns). Returns whether
+ * it was inserted (`OR IGNORE`: an existing key is left as it is).
+ */
+export function insertScopeRow(sql: SqlExecutor, table: ScopeTable, row: ScopeRow, set: ScopeRow): boolean {
+  const columns = columnsOf(sql, table);
+  const omit = OMIT[table];
+  const values: ScopeRow = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (!columns.has(key) || omit.includes(key))
+      throw new MemoryError('INVALID_INPUT', `${table} has no exported column ${key}`, { details: { table, key } });
+    values[key] = value;
+  }
+  Object.assign(values, set);
+  const keys = Object.keys(values);
+  return (
+    sql.run(
+      raw(
+        `INSERT OR IGNORE INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`,
+        ...keys.map((k) => values[k]),
+      ),
+    ).changes > 0
+  );
+}
+
+/** Whether a row with this id (or session key) exists anywhere in the file, and in which scope. */
+export function findScopeRowOwner(
+  sql: SqlExecutor,
+  table: 'memories' | 'documents' | 'entities' | 'entity_dependencies' | 'session_transcripts',
+  key: string,
+  agentId: string,
+): 'this-scope' | 'other-scope' | undefined {
+  const row =
+    table === 'session_transcripts'
+      ? sql.get<{ agent_id: string }>(
+          raw('SELECT agent_id FROM session_transcripts WHERE agent_id = ? AND session_key = ?', agentId, key),
+        )
+      : sql.get<{ agent_id: string }>(raw(`SELECT agent_id FROM ${table} WHERE id = ?`, key));
+  if (!row) return undefined;
+  return row.agent_id === agentId ? 'this-scope' : 'other-scope';
+}

@@ -1,0 +1,46 @@
+import type { Selectable } from 'kysely';
+
+/** What stays of a purged memory: no content, only its id, scope, content hash and when and why it went. */
+export interface MemoryTombstonesTable {
+  memory_id: string;
+  agent_id: string;
+  content_hash: string;
+  reason: 'forgotten' | 'expired';
+  /** When it was forgotten or expired. */
+  removed_at: number | null;
+  purged_at: number;
+}
+
+/** One row per maintenance task: where it stopped and what its last run did. */
+export interface MaintenanceStateTable {
+  task: string;
+  cursor: number;
+  last_run_at: number | null;
+  last_report: string;
+  updated_at: number;
+}
+
+/** One row per scope erasure, so an interrupted erase resumes with its counts. */
+export interface ScopeErasuresTable {
+  agent_id: string;
+  status: 'running' | 'done';
+  step: number;
+  counts_json: string;
+  started_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+/** Daily lifecycle counters per agent. */
+export interface LifecycleCountsTable {
+  agent_id: string;
+  kind: LifecycleCountKind;
+  day: number;
+  n: number;
+}
+
+export type LifecycleCountKind = 'duplicate_prevented' | 'conflict_merged' | 'reaped' | 'purged';
+
+export type MemoryTombstoneRow = Selectable<MemoryTombstonesTable>;
+export type MaintenanceStateRow = Selectable<MaintenanceStateTable>;
+export type ScopeErasureRow = Selectable<ScopeErasuresTable>;
