@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerDoctorCommand } from './commands/doctor.js';
+import { registerExportCommand } from './commands/export.js';
 import { registerForgetCommand } from './commands/forget.js';
 import { registerImportCommand } from './commands/import.js';
 import { registerJobsCommand } from './commands/jobs.js';
@@ -24,6 +25,7 @@ const COMMANDS = [
   registerShowCommand,
   registerForgetCommand,
   registerImportCommand,
+  registerExportCommand,
   registerJobsCommand,
   registerTokensCommand,
   registerServeCommand,

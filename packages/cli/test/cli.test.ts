@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBin } from './build-bin.js';
@@ -229,6 +229,36 @@ describe('memory import (piped)', () => {
   it('exits 3 for a missing file', async () => {
     const r = await memory('import', join(tmp.dir, 'nope.jsonl'), '--agent', 'carol');
     expect(r.code).toBe(3);
+  });
+});
+
+describe('memory export', () => {
+  it("writes the scope as memory-export JSONL that import reads back, without another agent's data", async () => {
+    const r = await memory('export', '--agent', 'alice');
+    expect(r.code).toBe(0);
+    const records = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records[0]).toMatchObject({ format: 'memory-export', version: 1 });
+    expect(r.stdout).toContain('Alice prefers green tea with honey');
+    expect(r.stdout).not.toContain('Bob prefers black coffee');
+    expect(r.stderr).toContain(`exported ${records.length} records of agent alice`);
+    const file = join(tmp.dir, 'alice.jsonl');
+    writeFileSync(file, r.stdout);
+    // A scope moves between files: into a fresh database, under the same agent.
+    const other = (...args: string[]) => runBin(bin, ['--db', join(tmp.dir, 'moved.db'), ...args]);
+    const back = JSON.parse((await other('--json', 'import', file, '--agent', 'alice')).stdout) as {
+      status: string;
+      counters: { rejected: number; imported: number };
+    };
+    expect(back).toMatchObject({ status: 'completed', counters: { rejected: 0, imported: records.length } });
+    const again = await other('export', '--agent', 'alice');
+    expect(again.stdout.trim().split('\n').length).toBe(records.length);
+    const shown = JSON.parse((await other('--json', 'recall', 'green tea honey', '--agent', 'alice')).stdout) as {
+      results: { content: string }[];
+    };
+    expect(shown.results.map((x) => x.content)).toContain('Alice prefers green tea with honey');
   });
 });
 
