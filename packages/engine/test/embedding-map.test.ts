@@ -25,6 +25,8 @@ async function world() {
           agentId: 'a',
           content: `${phrase} ${topic} ${topic} note ${n}`,
           type: topic === 'budget' ? 'decision' : 'fact',
+          // Near-twin notes on purpose: conflict detection would merge the two decisions.
+          conflict: false,
         });
         topicOf.set(id, topic);
       }

@@ -56,6 +56,10 @@ export const rememberBody = z.strictObject({
   pinned: z.boolean().optional(),
   createdAt: timeValue.optional(),
   expiresAt: timeValue.optional(),
+  conflict: z
+    .boolean()
+    .optional()
+    .meta({ description: 'false: always add, even when it restates or updates an existing memory' }),
   ...audit,
 });
 
@@ -102,6 +106,8 @@ export const recallBody = z.strictObject({
   expand: z.boolean().optional(),
   explain: z.boolean().optional(),
   asOf: timeValue.optional(),
+  /** The query time ("as of"): the window ends there and recency counts from it. */
+  now: timeValue.optional(),
   /** Also return the tiered, budgeted text of `formatRecall`. */
   format: z.boolean().optional(),
 });

@@ -51,6 +51,7 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'dreaming_passes', where: BY_AGENT },
   { table: 'dreaming_attention', where: BY_AGENT },
   { table: 'dreaming_provenance', where: BY_AGENT },
+  { table: 'dreaming_reverts', where: BY_AGENT },
   { table: 'ontology_proposals', where: BY_AGENT },
   { table: 'ontology_contradictions', where: BY_AGENT },
   { table: 'dreaming_state', where: BY_AGENT },
@@ -62,6 +63,10 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'memory_jobs', where: BY_AGENT },
   { table: 'memory_jobs_archive', where: "json_extract(row_json, '$.agent_id') = ?" },
   { table: 'lifecycle_counts', where: BY_AGENT },
+  { table: 'embedding_projections', where: BY_AGENT },
+  // Last: the scoped text index's postings go with the rows deleted above (its triggers remove
+  // them); what is left is the scope's own counting rows, which would still say the agent existed.
+  { table: 'text_scopes', where: BY_AGENT },
 ]);
 
 /** Where an erasure stands: the step it is on and the rows removed so far per table. */
