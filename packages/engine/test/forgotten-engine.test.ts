@@ -14,7 +14,7 @@ const fixture = join(import.meta.dirname, 'fixtures', 'forgotten-engine.ts');
 function runForgetful(
   mode: 'plain' | 'hold',
   graceMs: number,
-): Promise<{ exitedAfterMs?: number; code: number | null; stderr: string }> {
+): Promise<{ exitedAfterMs?: number; code: number | null; stderr: string; stdout: string }> {
   const path = join(mkdtempSync(join(tmpdir(), 'memory-forgot-')), 'memory.db');
   const proc = spawn(
     process.execPath,
@@ -25,10 +25,12 @@ function runForgetful(
     },
   );
   let stderr = '';
+  let stdout = '';
   proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let writtenAt: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   proc.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
     if (writtenAt === undefined && d.toString().includes('written')) {
       writtenAt = performance.now();
       timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
@@ -38,7 +40,7 @@ function runForgetful(
     proc.on('exit', (code, signal) => {
       clearTimeout(timer);
       const alive = signal === 'SIGKILL' || writtenAt === undefined;
-      resolve({ code, stderr, ...(alive ? {} : { exitedAfterMs: performance.now() - (writtenAt ?? 0) }) });
+      resolve({ code, stderr, stdout, ...(alive ? {} : { exitedAfterMs: performance.now() - (writtenAt ?? 0) }) });
     });
   });
 }
@@ -47,7 +49,9 @@ describe('a forgotten engine', () => {
   it('lets the host process exit without close() or start(), after file writes, worker embeddings and queued jobs', async () => {
     const run = await runForgetful('plain', 5000);
     expect(run.stderr).toBe('');
+    // 13 would be Node's "unsettled top-level await": a worker let go while a write awaited it.
     expect(run.code).toBe(0);
+    expect(run.stdout).toContain('document done');
     // Tear-down of the worker threads takes milliseconds; 5 s of grace absorbs a loaded machine.
     expect(run.exitedAfterMs).toBeDefined();
   }, 60_000);

@@ -80,6 +80,8 @@ export function startCheckpointer(path: string, logger: Logger): Checkpointer | 
   const settle = (result: CheckpointResult | undefined): void => {
     const current = pending;
     pending = undefined;
+    // Idle again: an engine the host forgot to close must not keep its process alive.
+    worker.unref();
     current?.resolve(result);
   };
   worker.on('message', (reply: CheckpointReply) => {
@@ -105,6 +107,9 @@ export function startCheckpointer(path: string, logger: Logger): Checkpointer | 
         resolve = r;
       });
       pending = { promise, resolve, mode };
+      // Referenced while a caller awaits the reply: an unreferenced worker would let the process
+      // exit with that await unsettled (a script awaiting a document ingest would stop mid-way).
+      worker.ref();
       worker.postMessage(mode === 'truncate' ? 'truncate' : 'checkpoint');
       return promise;
     },
