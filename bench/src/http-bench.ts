@@ -95,7 +95,7 @@ try {
     }
   }
   for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
-  const stored = (await engine.listMemoryPage({ agentId: agents[0] ?? '', limit: 1 })).memories.length > 0;
+  const stored = (await engine.list({ agentId: agents[0] ?? '', limit: 1 })).memories.length > 0;
   const layout = agents.length === 1 ? 'one agent' : `${agents.length} agents of ${fmt(perAgent, 0)}`;
   console.log(
     `${fmt(total, 0)} memories (real text, offline GloVe 100-d) in ${layout}, loaded and indexed in ${fmt(

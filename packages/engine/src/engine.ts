@@ -22,7 +22,6 @@ import type {
   EngineTranscripts,
   MemoryEngine,
 } from './memory-engine.js';
-import { memoryPage } from './memory-page.js';
 import { openEngine } from './open-engine.js';
 import type { MemoryEngineOptions } from './options.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
@@ -63,7 +62,6 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       (input) => call(ctx, () => recallMemories(ctx, input)),
       describeRecall,
     ),
-    listMemoryPage: (input) => call(ctx, () => memoryPage(ctx, input)),
     memoryHead: (input) => call(ctx, () => memoryHead(ctx, input)),
     list: (input) => call(ctx, () => listMemories(ctx, input)),
     health: (input) => call(ctx, () => memoryHealth(ctx, input)),

@@ -178,7 +178,6 @@ export type {
   EngineTranscripts,
   MemoryEngine,
 } from './memory-engine.js';
-export type { MemoryPageInput } from './memory-page.js';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';
 export type { Page } from './paging.js';
 export type { EngineTelemetry, TelemetryListInput, TelemetryPurgeInput } from './telemetry.js';

@@ -57,7 +57,6 @@ import type {
   RecoverInput,
   RememberManyInput,
 } from './memories.js';
-import type { MemoryPageInput } from './memory-page.js';
 import type { EngineTelemetry } from './telemetry.js';
 import type { EngineTokens } from './tokens.js';
 
@@ -178,11 +177,6 @@ export interface MemoryEngine extends AsyncDisposable {
   recover(input: RecoverInput): Promise<Memory>;
   /** The memory's audit trail, oldest first. */
   history(input: MemoryRef): Promise<HistoryEntry[]>;
-  /**
-   * One page of the agent's memories, newest first (keyset paging: pass `nextCursor` back as
-   * `cursor`). Forgotten memories only with `includeDeleted`.
-   */
-  listMemoryPage(input: MemoryPageInput): Promise<MemoryPage>;
   /**
    * Hybrid recall within one agent's scope: lexical (BM25), semantic (with an embedder), prospective
    * hints, knowledge-graph traversal and host-linked channels, fused, dampened and tiered. The

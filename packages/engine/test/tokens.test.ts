@@ -60,7 +60,7 @@ describe('engine.tokens', () => {
   });
 });
 
-describe('engine.listMemoryPage', () => {
+describe('engine.list as the HTTP listing uses it', () => {
   it('pages a scope newest first with a cursor, never showing another scope', async () => {
     const { engine, clock } = await createTestEngine();
     const ids: string[] = [];
@@ -69,18 +69,18 @@ describe('engine.listMemoryPage', () => {
       if (i !== 2) clock.advance(10); // two memories share a timestamp: the tie is broken by insertion order
     }
     await engine.remember({ agentId: 'b', content: 'other scope' });
-    const first = await engine.listMemoryPage({ agentId: 'a', limit: 2 });
+    const first = await engine.list({ agentId: 'a', limit: 2 });
     expect(first.memories.map((m) => m.id)).toEqual([ids[4], ids[3]]);
     expect(first.nextCursor).toEqual(expect.any(String));
-    const second = await engine.listMemoryPage({ agentId: 'a', limit: 2, cursor: first.nextCursor ?? '' });
+    const second = await engine.list({ agentId: 'a', limit: 2, cursor: first.nextCursor ?? '' });
     expect(second.memories.map((m) => m.id)).toEqual([ids[2], ids[1]]);
-    const third = await engine.listMemoryPage({ agentId: 'a', limit: 2, cursor: second.nextCursor ?? '' });
+    const third = await engine.list({ agentId: 'a', limit: 2, cursor: second.nextCursor ?? '' });
     expect(third).toEqual({ memories: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
     await engine.forget({ agentId: 'a', id: ids[4] ?? '', reason: 'test' });
-    expect((await engine.listMemoryPage({ agentId: 'a' })).memories).toHaveLength(4);
-    expect((await engine.listMemoryPage({ agentId: 'a', includeDeleted: true })).memories).toHaveLength(5);
-    expect((await engine.listMemoryPage({ agentId: 'c' })).memories).toEqual([]);
-    await expect(engine.listMemoryPage({ agentId: 'a', cursor: 'nope' })).rejects.toSatisfy((e) =>
+    expect((await engine.list({ agentId: 'a' })).memories).toHaveLength(4);
+    expect((await engine.list({ agentId: 'a', includeForgotten: true })).memories).toHaveLength(5);
+    expect((await engine.list({ agentId: 'c' })).memories).toEqual([]);
+    await expect(engine.list({ agentId: 'a', cursor: 'nope' })).rejects.toSatisfy((e) =>
       isMemoryError(e, 'INVALID_INPUT'),
     );
     await engine.close();

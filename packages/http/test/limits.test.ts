@@ -46,7 +46,7 @@ describe('limits', () => {
     // Just under the cap goes through.
     const fits = await request('POST', '/api/memories', { token: t, body: { content: 'y'.repeat(4000) } });
     expect(fits.status).toBe(201);
-    expect((await engine.listMemoryPage({ agentId: 'bot' })).memories).toHaveLength(1);
+    expect((await engine.list({ agentId: 'bot' })).memories).toHaveLength(1);
   });
 
   it('documents have their own cap', async () => {

@@ -98,7 +98,7 @@ describe('memories over HTTP', () => {
         error: { code: 'INVALID_INPUT', message: expect.any(String), details: expect.any(Object) },
       });
     }
-    expect((await engine.listMemoryPage({ agentId: 'bot' })).memories).toEqual([]);
+    expect((await engine.list({ agentId: 'bot' })).memories).toEqual([]);
   });
 
   it('maps engine errors to statuses: pinned 409, recovering a live memory 409, unknown id 404', async () => {

@@ -66,7 +66,7 @@ describe('MCP Streamable HTTP with bearer tokens on 127.0.0.1', () => {
     expect(text(forget)).toMatch(/^NOT_FOUND: /);
     expect((await engine.getMemory({ agentId: 'alice', id }))?.deleted).toBe(false);
     // And nothing reached carol, the configured agent.
-    expect((await engine.listMemoryPage({ agentId: 'carol' })).memories).toHaveLength(0);
+    expect((await engine.list({ agentId: 'carol' })).memories).toHaveLength(0);
     await a.close();
     await b.close();
   });
@@ -77,13 +77,13 @@ describe('MCP Streamable HTTP with bearer tokens on 127.0.0.1', () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['recall', 'history']));
     for (const tool of WRITE_TOOLS) expect(names).not.toContain(tool);
-    const before = (await engine.listMemoryPage({ agentId: 'alice' })).memories.length;
+    const before = (await engine.list({ agentId: 'alice' })).memories.length;
     const refused = await client.callTool({ name: 'remember', arguments: { content: 'A read token wrote this' } }).then(
       (r) => (r.isError ? 'tool error' : 'accepted'),
       () => 'protocol error',
     );
     expect(refused).not.toBe('accepted');
-    expect((await engine.listMemoryPage({ agentId: 'alice' })).memories).toHaveLength(before);
+    expect((await engine.list({ agentId: 'alice' })).memories).toHaveLength(before);
     await client.close();
   });
 

@@ -198,10 +198,6 @@ export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/m
 export type { MemoryListQuery } from './repositories/memory-list.js';
 export { listMemoryPage } from './repositories/memory-list.js';
 
-// Keyset-paged listing for the HTTP surface (issue 16); the lifecycle's `engine.list` may replace it.
-export type { MemoryPagePosition } from './repositories/memory-pages.js';
-export { listMemoryPage as listMemoryPageNewestFirst } from './repositories/memory-pages.js';
-
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';

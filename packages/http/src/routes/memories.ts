@@ -36,7 +36,8 @@ export const memoryRoutes: readonly Route[] = [
     tag,
     permission: 'read',
     query: listMemoriesQuery,
-    handle: ({ engine, agentId, query }) => engine.listMemoryPage({ ...query, agentId }),
+    handle: ({ engine, agentId, query: { includeDeleted, ...page } }) =>
+      engine.list({ ...page, agentId, ...(includeDeleted === undefined ? {} : { includeForgotten: includeDeleted }) }),
   }),
   defineRoute({
     method: 'get',
