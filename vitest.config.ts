@@ -9,6 +9,7 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
+    globalSetup: ['scripts/test/temp-root.ts'],
     testTimeout: 30_000,
   },
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createManualClock, createManualScheduler, type EmbeddingProvider } from '@memory/core';
@@ -96,6 +96,7 @@ export async function controlResult(path: ReadPath): Promise<string[] | undefine
     return sorted(items);
   } finally {
     await env.engine.close();
+    rmSync(env.dir, { recursive: true, force: true });
   }
 }
 
@@ -124,6 +125,7 @@ export async function expectIsolated(
     expect(sorted(items), where).toEqual(control);
   } finally {
     await env.engine.close();
+    rmSync(env.dir, { recursive: true, force: true });
   }
 }
 
