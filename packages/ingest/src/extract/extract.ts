@@ -11,6 +11,7 @@ import {
   MEDIA,
   REFUSED_TYPES,
 } from './extract-types.js';
+import { LIBRARY_VERSIONS } from './library-versions.js';
 
 /** HTML larger than this is parsed in the worker: a DOM of a few MB holds the loop for ~100 ms. */
 const HTML_IN_PROCESS_BYTES = 256 * 1024;
@@ -33,6 +34,23 @@ export const EXTRACTABLE_TYPES: readonly string[] = [
 /** True when `extract` handles this media type (lower-case, without parameters). */
 export const isExtractable = (mediaType: string): boolean =>
   TEXT_TYPES.test(mediaType) || [MEDIA.html, MEDIA.xhtml, MEDIA.pdf, MEDIA.docx].includes(mediaType as never);
+
+/**
+ * The extractor (and its version) `extract` uses for a media type: what decides whether a source
+ * whose bytes did not change would be converted differently today. Undefined for types not extracted.
+ */
+export function extractorFor(mediaType: string): { extractor: string; extractorVersion: string } | undefined {
+  const type = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (TEXT_TYPES.test(type)) return { extractor: type.includes('json') ? 'json' : 'text', extractorVersion: '1' };
+  if (type === MEDIA.html || type === MEDIA.xhtml)
+    return {
+      extractor: 'readability+linkedom',
+      extractorVersion: `${LIBRARY_VERSIONS['@mozilla/readability']}+${LIBRARY_VERSIONS.linkedom}`,
+    };
+  if (type === MEDIA.pdf) return { extractor: 'unpdf', extractorVersion: LIBRARY_VERSIONS.unpdf };
+  if (type === MEDIA.docx) return { extractor: 'mammoth', extractorVersion: LIBRARY_VERSIONS.mammoth };
+  return undefined;
+}
 
 export interface ExtractOptions {
   readonly scheduler: Scheduler;
