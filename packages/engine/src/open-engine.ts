@@ -94,6 +94,12 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     logger: store.logger,
     tracer,
   });
+  // A sync reads files and registers documents; their ingest jobs follow under the same admission
+  // (registered first, so one `runDue()` syncs, then ingests what the sync queued).
+  background.register(
+    { jobTypes: [CONNECTOR_SYNC_JOB], handler: connectors.run, admission: 'documentIngest', name: 'connector-sync' },
+    true,
+  );
   background.register(
     {
       jobTypes: [DOCUMENT_INGEST_JOB],
@@ -102,11 +108,6 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
       concurrency: config.queue.documentIngestConcurrency,
       name: 'document-ingest',
     },
-    true,
-  );
-  // A sync reads files and registers documents; their ingest jobs follow under the same admission.
-  background.register(
-    { jobTypes: [CONNECTOR_SYNC_JOB], handler: connectors.run, admission: 'documentIngest', name: 'connector-sync' },
     true,
   );
   background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
