@@ -65,6 +65,7 @@ export function closeEngine(ctx: EngineContext): Promise<void> {
     ctx.state.closed = true;
     try {
       await ctx.background.close();
+      ctx.documents.close();
       ctx.after.flush();
     } finally {
       ctx.store.close();

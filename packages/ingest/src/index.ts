@@ -41,6 +41,8 @@ export type { ExtractOptions } from './extract/extract.js';
 export { EXTRACTABLE_TYPES, extract, isExtractable } from './extract/extract.js';
 export type { ExtractedSection, ExtractFailure, ExtractLimits, ExtractResult } from './extract/extract-types.js';
 export { DEFAULT_EXTRACT_LIMITS, ExtractError, REFUSED_TYPES } from './extract/extract-types.js';
+export type { ExtractionPool } from './extract/extraction-pool.js';
+export { createExtractionPool } from './extract/extraction-pool.js';
 export type { FillVectorsReport } from './fill-vectors.js';
 export { fillMissingVectors } from './fill-vectors.js';
 export { EXPORT_FORMAT, EXPORT_VERSION } from './imports/export-record.js';

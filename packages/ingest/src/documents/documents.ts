@@ -30,6 +30,7 @@ import {
 import { z } from 'zod';
 import { extract, isExtractable } from '../extract/extract.js';
 import { ExtractError, REFUSED_TYPES } from '../extract/extract-types.js';
+import { createExtractionPool } from '../extract/extraction-pool.js';
 import { type MemoryWriter, writeDeps } from '../writer.js';
 import { type ChunkLocation, locateChunks } from './chunk-location.js';
 import { chunkSpansSliced, type TextSource } from './chunk-text.js';
@@ -239,10 +240,13 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     return { deleted: true, forgottenChunks: chunks.length };
   }
 
+  // Extraction workers are reused across documents (a folder sync extracts hundreds in a row).
+  const pool = createExtractionPool(scheduler);
   const extractOptions = (signal: AbortSignal, charset?: string) => ({
     scheduler,
     signal,
     charset,
+    pool,
     limits: {
       maxBytes: settings.maxBytes,
       timeoutMs: settings.extractTimeoutMs,
@@ -413,6 +417,8 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
 
   return {
     ingest,
+    /** Ends the idle extraction workers (the engine's `close()`). */
+    close: () => pool.close(),
     /**
      * The queue's dead-letter hook for `document_ingest` jobs (register it with `queue.onDead`): a
      * document still in progress is marked `failed` with the reason, retryable with `retry`.

@@ -11,6 +11,7 @@ import {
   MEDIA,
   REFUSED_TYPES,
 } from './extract-types.js';
+import type { ExtractionPool } from './extraction-pool.js';
 import { LIBRARY_VERSIONS } from './library-versions.js';
 
 /** HTML larger than this is parsed in the worker: a DOM of a few MB holds the loop for ~100 ms. */
@@ -58,6 +59,8 @@ export interface ExtractOptions {
   /** Charset of a text type, from its Content-Type. @default 'utf-8' */
   readonly charset?: string | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** Workers reused across extractions (see `createExtractionPool`). @default a fresh worker each time */
+  readonly pool?: ExtractionPool | undefined;
 }
 
 /**
@@ -83,6 +86,8 @@ export async function extract(bytes: Uint8Array, mediaType: string, options: Ext
   }
   const isHtml = type === MEDIA.html || type === MEDIA.xhtml;
   if (isHtml && bytes.byteLength <= HTML_IN_PROCESS_BYTES) return extractHtml(decodeText(bytes, options.charset));
+  if ((isHtml || type === MEDIA.pdf || type === MEDIA.docx) && options.pool)
+    return options.pool.run({ bytes, mediaType: type, limits, charset: options.charset }, { signal: options.signal });
   if (isHtml || type === MEDIA.pdf || type === MEDIA.docx)
     return extractInWorker(
       { bytes, mediaType: type, limits, charset: options.charset },
