@@ -18,7 +18,6 @@ export { CONNECTOR_SYNC_JOB, createConnectors } from './connectors/connectors.js
 export { folderKind } from './connectors/folder-kind.js';
 export type { SyncStats } from './connectors/sync-state.js';
 export type { ChunkLocation } from './documents/chunk-location.js';
-export { parseLocation } from './documents/chunk-location.js';
 export type {
   AddDocumentInput,
   DocumentConversionView,
