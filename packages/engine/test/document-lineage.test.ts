@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makePdf } from '../../ingest/test/fixtures/make-documents.js';
+import { startServer } from '../../ingest/test/http-server.js';
 import { createTestEngine } from './helpers.js';
 
 const config = { documents: { chunkSize: 300, chunkOverlap: 30 } };
@@ -120,5 +121,51 @@ describe('conversion lineage', () => {
     expect(await engine.documents.search({ agentId: 'b', query: 'osprey tickets' })).toEqual([]);
     expect((await engine.recall({ agentId: 'b', query: 'osprey tickets' })).results).toEqual([]);
     await engine.close();
+  });
+
+  it('a URL added again is fetched again: equal bytes leave its chunks alone, changed ones convert it anew', async () => {
+    let page = `<html><body><article><h1>Ferry</h1><p>${para('ferry', 3)}</p></article></body></html>`;
+    const server = await startServer({
+      '/ferry': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(page);
+      },
+    });
+    try {
+      const { engine, clock } = await createTestEngine({
+        config: { documents: { ...config.documents, allowList: ['127.0.0.1'] } },
+      });
+      const url = server.url('/ferry');
+      const first = await engine.documents.add({ agentId: 'a', url });
+      await engine.runDue();
+      const before = await engine.documents.get({ agentId: 'a', id: first.id });
+      expect(before).toMatchObject({ status: 'done', conversion: 1 });
+      const chunks = (await engine.documents.search({ agentId: 'a', query: 'ferry' })).map((h) => h.memoryId);
+      clock.advance(60_000);
+      const again = await engine.documents.add({ agentId: 'a', url });
+      expect(again).toMatchObject({ id: first.id, outcome: 'updated' });
+      await engine.runDue();
+      // The job completed without converting anything: same conversion, same completion, same chunks.
+      expect((await engine.jobs.get({ id: again.jobId, agentId: 'a' }))?.status).toBe('completed');
+      expect((await engine.documents.search({ agentId: 'a', query: 'ferry' })).map((h) => h.memoryId)).toEqual(chunks);
+      expect(await engine.documents.get({ agentId: 'a', id: first.id })).toMatchObject({
+        status: 'done',
+        conversion: 1,
+        completedAt: before?.completedAt,
+      });
+      page = page.replace(/ferry/gi, 'tram');
+      await engine.documents.add({ agentId: 'a', url });
+      await engine.runDue();
+      expect(await engine.documents.get({ agentId: 'a', id: first.id })).toMatchObject({
+        status: 'done',
+        conversion: 2,
+      });
+      expect(await engine.documents.search({ agentId: 'a', query: 'ferry' })).toEqual([]);
+      expect((await engine.documents.search({ agentId: 'a', query: 'tram' }))[0]?.document.url).toBe(url);
+      expect(server.hits.filter((h) => h === '/ferry')).toHaveLength(3);
+      await engine.close();
+    } finally {
+      await server.close();
+    }
   });
 });
