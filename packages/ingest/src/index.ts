@@ -18,14 +18,8 @@ export { CONNECTOR_SYNC_JOB, createConnectors } from './connectors/connectors.js
 export { folderKind } from './connectors/folder-kind.js';
 export type { SyncStats } from './connectors/sync-state.js';
 export type { ChunkLocation } from './documents/chunk-location.js';
-export type {
-  AddDocumentInput,
-  DocumentConversionView,
-  DocumentRef,
-  Documents,
-  DocumentView,
-  ListDocumentsInput,
-} from './documents/documents.js';
+export type { DocumentConversionView, DocumentView } from './documents/document-view.js';
+export type { AddDocumentInput, DocumentRef, Documents, ListDocumentsInput } from './documents/documents.js';
 export { createDocuments, DOCUMENT_INGEST_JOB } from './documents/documents.js';
 export type {
   DocumentExtraction,

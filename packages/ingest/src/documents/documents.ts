@@ -32,9 +32,16 @@ import { extract, isExtractable } from '../extract/extract.js';
 import { ExtractError, REFUSED_TYPES } from '../extract/extract-types.js';
 import { createExtractionPool } from '../extract/extraction-pool.js';
 import { type MemoryWriter, writeDeps } from '../writer.js';
-import { type ChunkLocation, locateChunks } from './chunk-location.js';
+import { locateChunks } from './chunk-location.js';
 import { chunkSpansSliced, type TextSource } from './chunk-text.js';
 import { readDocumentText, storedInParts, writeDocumentParts } from './document-text.js';
+import {
+  type DocumentConversionView,
+  type DocumentView,
+  locationJson,
+  toConversionView,
+  toView,
+} from './document-view.js';
 import { extractText, extractTextParts } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
 import { hashBytes, hashText } from './hash-text.js';
@@ -43,65 +50,6 @@ import { type DocumentExtraction, metadataOf, type RegisteredSource, registerSou
 import { chooseConversion, retireEarlierChunks } from './replace-conversion.js';
 
 export const DOCUMENT_INGEST_JOB = 'document_ingest';
-
-/** A document as the public API returns it. */
-export interface DocumentView {
-  readonly id: DocumentId;
-  readonly agentId: string;
-  readonly project: string | null;
-  readonly sourceType: 'url' | 'text' | 'file';
-  readonly sourceUrl: string | null;
-  readonly title: string | null;
-  readonly contentType: string | null;
-  readonly status: DocumentStatus;
-  readonly error: string | null;
-  readonly chunkCount: number;
-  readonly memoryCount: number;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  readonly completedAt: number | null;
-  /** How the text was obtained (conversion lineage), once the document was extracted. */
-  readonly extraction: DocumentExtraction | null;
-  /** A file's path (inside its connector's root, or as given to `add`). */
-  readonly sourcePath: string | null;
-  /** The connector the document came from, if any. */
-  readonly connectorId: string | null;
-  /** Its conversion: 1, and one more each time a changed source replaced the chunks. */
-  readonly conversion: number;
-}
-
-/** An earlier conversion of a document, replaced when its source changed. */
-export interface DocumentConversionView {
-  readonly conversion: number;
-  readonly contentType: string | null;
-  readonly byteHash: string | null;
-  readonly extraction: DocumentExtraction | null;
-  readonly chunkCount: number;
-  readonly memoryCount: number;
-  readonly completedAt: number | null;
-  readonly replacedAt: number;
-}
-
-const toView = (row: DocumentRow): DocumentView => ({
-  id: row.id as DocumentId,
-  agentId: row.agent_id,
-  project: row.project,
-  sourceType: row.source_type,
-  sourceUrl: row.source_url,
-  title: row.title,
-  contentType: row.content_type,
-  status: row.status,
-  error: row.error,
-  chunkCount: row.chunk_count,
-  memoryCount: row.memory_count,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  completedAt: row.completed_at,
-  extraction: metadataOf(row).extraction ?? null,
-  sourcePath: row.source_path,
-  connectorId: row.connector_id,
-  conversion: row.conversion,
-});
 
 function schemas(config: MemoryConfig) {
   const common = {
@@ -173,18 +121,6 @@ function schemas(config: MemoryConfig) {
 export type AddDocumentInput = z.input<ReturnType<typeof schemas>['add']>;
 export type DocumentRef = z.input<ReturnType<typeof schemas>['scoped']>;
 export type ListDocumentsInput = z.input<ReturnType<typeof schemas>['list']>;
-
-const locationJson = (location: ChunkLocation): string | null =>
-  location.page === undefined && location.section === undefined ? null : JSON.stringify(location);
-
-function parseExtraction(json: string): DocumentExtraction | null {
-  try {
-    const value = JSON.parse(json) as Partial<DocumentExtraction>;
-    return typeof value.byteHash === 'string' ? (value as DocumentExtraction) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Thrown inside the ingest when the document was deleted: stop, write nothing more. */
 class DocumentGone extends Error {}
@@ -495,21 +431,7 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     /** A document's earlier conversions, oldest first (empty outside its scope). */
     conversions(input: unknown): DocumentConversionView[] {
       const { agentId, id } = parseInput(s.scoped, input, 'documents.conversions');
-      return store
-        .read((sql) => listDocumentConversions(sql, agentId, id))
-        .map((row) => {
-          const extraction = parseExtraction(row.extraction_json);
-          return {
-            conversion: row.conversion,
-            contentType: row.content_type,
-            byteHash: row.content_hash,
-            extraction,
-            chunkCount: row.chunk_count,
-            memoryCount: row.memory_count,
-            completedAt: row.completed_at,
-            replacedAt: row.replaced_at,
-          };
-        });
+      return store.read((sql) => listDocumentConversions(sql, agentId, id)).map(toConversionView);
     },
     get(input: unknown): DocumentView | undefined {
       const { agentId, id } = parseInput(s.scoped, input, 'documents.get');
