@@ -1,6 +1,6 @@
 import type { LlmProvider, MemoryConfig, RandomSource, Tracer } from '@memory/core';
 import { MemoryError } from '@memory/core';
-import type { Documents, Imports, MemoryWriter, Transcripts } from '@memory/ingest';
+import type { Connectors, DocumentSearchHit, Documents, Imports, MemoryWriter, Transcripts } from '@memory/ingest';
 import type { Queue } from '@memory/queue';
 import type { AfterResponseWriter, Recall } from '@memory/recall';
 import type { MemoryWriteDeps, Store } from '@memory/store';
@@ -29,6 +29,9 @@ export interface EngineContext {
   readonly tracer: Tracer | undefined;
   readonly transcripts: Transcripts;
   readonly documents: Documents;
+  /** Workspace search over document chunks. */
+  readonly searchDocuments: (input: unknown) => DocumentSearchHit[];
+  readonly connectors: Connectors;
   readonly imports: Imports;
   readonly recall: Recall;
   /** The recall Dreaming's `search_evidence` runs: the engine's embedder, no access counts or telemetry. */
@@ -62,6 +65,7 @@ export function closeEngine(ctx: EngineContext): Promise<void> {
     ctx.state.closed = true;
     try {
       await ctx.background.close();
+      ctx.documents.close();
       ctx.after.flush();
     } finally {
       ctx.store.close();

@@ -1,5 +1,6 @@
 import { throwIfAborted } from '@memory/core';
 import { takeSignal } from './abort.js';
+import { engineConnectors } from './connectors.js';
 import { assertOpen, call, closeEngine, type EngineContext } from './context.js';
 import { diagnostics } from './diagnostics.js';
 import { applyOperations, claimsAt, type EngineDreaming, memoryHead, runPass } from './dreaming.js';
@@ -139,7 +140,10 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       list: (input) => call(ctx, () => ctx.documents.list(input)),
       delete: (input) => call(ctx, () => ctx.documents.delete(input)),
       retry: (input) => call(ctx, () => ctx.documents.retry(input)),
+      search: (input) => call(ctx, () => ctx.searchDocuments(input)),
+      conversions: (input) => call(ctx, () => ctx.documents.conversions(input)),
     } satisfies EngineDocuments),
+    connectors: engineConnectors(ctx, ctx.connectors),
     imports: Object.freeze({
       start: (input) => call(ctx, () => ctx.imports.start(input)),
       status: (input) => call(ctx, () => ctx.imports.status(input)),

@@ -4,7 +4,9 @@ import type {
   AddDocumentInput,
   AppendInput,
   AppendResult,
+  DocumentConversionView,
   DocumentRef,
+  DocumentSearchHit,
   DocumentView,
   ForgetResult,
   HistoryEntry,
@@ -15,9 +17,11 @@ import type {
   ListImportRecordsInput,
   ListTranscriptsInput,
   Memory,
+  RegisteredSource,
   RememberInput,
   RememberResult,
   ScopeInput,
+  SearchDocumentsInput,
   SearchTranscriptsInput,
   SessionInput,
   StartImportInput,
@@ -39,6 +43,7 @@ import type { RecallInput, RecallResponse } from '@memory/recall';
 import type { VectorSupport } from '@memory/store';
 import type { Abortable } from './abort.js';
 import type { HandlerRegistration } from './background.js';
+import type { EngineConnectors } from './connectors.js';
 import type { EngineDiagnostics } from './diagnostics.js';
 import type { EngineDreaming } from './dreaming.js';
 import type { EmbeddingMap, EmbeddingMapInput } from './embedding-map.js';
@@ -87,9 +92,20 @@ export interface EngineTranscripts {
 export interface EngineDocuments {
   /**
    * Registers a document (status `queued`) and queues its ingest; runs after `start()` or on
-   * `runDue()`. The signal is checked before registering.
+   * `runDue()`. The signal is checked before registering. A source the scope already holds (same
+   * URL, same `path`, or the same bytes given with neither) is not added twice: unchanged bytes
+   * (same extractor version) are a no-op (`outcome: 'unchanged'`, `jobId: null`); changed ones
+   * queue that document again (`'updated'`), and its ingest replaces its chunks, keeping the
+   * previous conversion in `conversions(...)`.
    */
-  add(input: AddDocumentInput & Abortable): Promise<{ id: string; jobId: string }>;
+  add(input: AddDocumentInput & Abortable): Promise<RegisteredSource>;
+  /**
+   * Workspace search: BM25 over the scope's document chunks, narrowed by connector, media type or
+   * path prefix; each hit carries its document (title, path) and location (page, section).
+   */
+  search(input: SearchDocumentsInput): Promise<DocumentSearchHit[]>;
+  /** A document's earlier conversions (its lineage before its source last changed), oldest first. */
+  conversions(input: DocumentRef): Promise<DocumentConversionView[]>;
   /** The document with its `status` and `error`, or undefined outside its scope. */
   get(input: DocumentRef): Promise<DocumentView | undefined>;
   list(input: ListDocumentsInput): Promise<DocumentView[]>;
@@ -238,6 +254,8 @@ export interface MemoryEngine extends AsyncDisposable {
   readonly jobs: EngineJobs;
   readonly transcripts: EngineTranscripts;
   readonly documents: EngineDocuments;
+  /** Sources kept in sync with the scope's documents: folders, or a host's own kinds. */
+  readonly connectors: EngineConnectors;
   readonly imports: EngineImports;
   /** Scoped API tokens, stored hashed: what the HTTP surface and the CLI authenticate with. */
   readonly tokens: EngineTokens;

@@ -1,5 +1,8 @@
 import { agentIdSchema, createTimerScheduler, cryptoRandom, type LlmProvider, resolveConfig } from '@memory/core';
 import {
+  CONNECTOR_SYNC_JOB,
+  createConnectors,
+  createDocumentSearch,
   createDocuments,
   createImports,
   createTranscriptSchemas,
@@ -61,6 +64,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const scheduler = options.scheduler ?? createTimerScheduler();
   const random = options.random ?? cryptoRandom;
   const documents = createDocuments({ writer, queue, scheduler });
+  const connectors = createConnectors({ store, queue, config, documents });
+  for (const kind of options.connectorKinds ?? []) connectors.registerKind(kind);
   const imports = createImports({ store, queue, config });
   // Scheduled Dreaming passes: checked on the engine's schedule when enabled and a model is present.
   // The schedule needs the background's LLM limit, so the periodic task finds it at run time.
@@ -89,6 +94,12 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     logger: store.logger,
     tracer,
   });
+  // A sync reads files and registers documents; their ingest jobs follow under the same admission
+  // (registered first, so one `runDue()` syncs, then ingests what the sync queued).
+  background.register(
+    { jobTypes: [CONNECTOR_SYNC_JOB], handler: connectors.run, admission: 'documentIngest', name: 'connector-sync' },
+    true,
+  );
   background.register(
     {
       jobTypes: [DOCUMENT_INGEST_JOB],
@@ -107,6 +118,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   // When an ingest or import job dies (whatever killed it), its document or import says `failed`.
   queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
   queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);
+  queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
   if (embedder) registerVectorWorkers({ store, config, writer, background });
   if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
   if (llm)
@@ -143,6 +155,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     tracer,
     transcripts,
     documents,
+    searchDocuments: createDocumentSearch({ store, config }),
+    connectors,
     imports,
     recall,
     evidenceRecall,

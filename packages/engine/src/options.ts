@@ -10,6 +10,7 @@ import type {
   Tracer,
 } from '@memory/core';
 import { MemoryError } from '@memory/core';
+import type { ConnectorKind } from '@memory/ingest';
 import type { SqliteDatabase } from '@memory/store';
 
 /** Where the engine keeps its data. */
@@ -42,6 +43,11 @@ export interface MemoryEngineOptions {
   readonly tracer?: Tracer;
   /** Partial configuration, deep-merged onto the documented defaults. */
   readonly config?: MemoryConfigInput;
+  /**
+   * The host's own connector kinds (a mail box, a wiki), next to the built-in `folder`: see
+   * `engine.connectors`. Given here, they exist before any sync job left by a crash runs. @default []
+   */
+  readonly connectorKinds?: readonly ConnectorKind[];
 }
 
 /** Checks the parts of the options zod does not see (provider objects, the database choice). */
@@ -84,6 +90,22 @@ export function checkOptions(options: unknown): asserts options is MemoryEngineO
   }
   if (llm !== undefined && typeof (llm as Partial<LlmProvider> | null)?.generate !== 'function') {
     throw new MemoryError('INVALID_CONFIG', 'options.llm needs a generate() method');
+  }
+  const { connectorKinds } = options as Record<string, unknown>;
+  if (
+    connectorKinds !== undefined &&
+    (!Array.isArray(connectorKinds) ||
+      connectorKinds.some(
+        (k) =>
+          typeof (k as Partial<ConnectorKind> | null)?.open !== 'function' ||
+          typeof (k as Partial<ConnectorKind>).parseConfig !== 'function' ||
+          typeof (k as Partial<ConnectorKind>).kind !== 'string',
+      ))
+  ) {
+    throw new MemoryError(
+      'INVALID_CONFIG',
+      'options.connectorKinds needs connector kinds ({ kind, listing, parseConfig, open })',
+    );
   }
   const { tracer } = options as Record<string, unknown>;
   if (tracer !== undefined && typeof (tracer as Partial<Tracer> | null)?.startSpan !== 'function') {

@@ -40,6 +40,7 @@ describe('engine background work', () => {
     expect(diagnostics.started).toBe(true);
     expect(diagnostics.queue).toEqual([expect.objectContaining({ jobType: 'send_digest', completed: 1, pending: 0 })]);
     expect(diagnostics.workers).toEqual([
+      expect.objectContaining({ workerId: 'connector-sync', jobTypes: ['connector_sync'], state: 'running' }),
       expect.objectContaining({
         workerId: 'document-ingest',
         jobTypes: ['document_ingest'],

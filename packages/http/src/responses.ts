@@ -129,7 +129,12 @@ const documentView = z.object({
 });
 export const documentResponse = documentView;
 export const documentListResponse = z.object({ documents: z.array(documentView) });
-export const documentQueuedResponse = z.object({ id: z.string(), jobId: z.string() });
+export const documentQueuedResponse = z.object({
+  id: z.string(),
+  jobId: z.string(),
+  /** From `POST /api/documents`: `unchanged` when the scope holds these bytes already (nothing queued). */
+  outcome: z.enum(['added', 'unchanged', 'updated']).optional(),
+});
 export const documentDeleteResponse = z.object({ deleted: z.boolean(), forgottenChunks: z.number() });
 
 export const importStartResponse = z.object({ jobId: z.string() });

@@ -84,7 +84,7 @@ describe('documents over HTTP', () => {
       body: { content: 'The greenhouse opens at seven. Seedlings need daily water.', title: 'Greenhouse' },
     });
     expect(added.status).toBe(202);
-    expect(added.body).toEqual({ id: expect.any(String), jobId: expect.any(String) });
+    expect(added.body).toEqual({ id: expect.any(String), jobId: expect.any(String), outcome: 'added' });
     const id: string = added.body.id;
     const job = await request('GET', `/api/jobs/${added.body.jobId}?agentId=bot`, { token: t });
     expect(job.status).toBe(200);

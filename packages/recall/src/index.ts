@@ -16,6 +16,7 @@ export { createRecallSchema } from './schema.js';
 export type {
   ChannelScores,
   DrillDown,
+  RecallDocumentSource,
   RecallExplanation,
   RecallResponse,
   RecallResult,

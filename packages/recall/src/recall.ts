@@ -3,6 +3,7 @@ import { type EmbeddingProvider, type MemoryConfig, parseInput } from '@memory/c
 import type { Store } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
 import type { SemanticOutcome } from './channels/semantic.js';
+import { withDocumentSources } from './document-sources.js';
 import { buildDrillDown } from './drill-down.js';
 import { expandSessions } from './expand.js';
 import { completeCandidates, gatherFlatChannels, gatherSemantic } from './gather.js';
@@ -81,7 +82,13 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   times.semantic = performance.now() - mark;
   mark = performance.now();
   const facts = store.read((sql) => completeCandidates(ctx, run, sql, vector));
-  const results = rankCandidates(ctx, run, focal, facts, vector !== undefined);
+  const ranked = rankCandidates(ctx, run, focal, facts, vector !== undefined);
+  const results = stage(
+    run,
+    'documents',
+    () => store.read((sql) => withDocumentSources(sql, request.agentId, ranked)),
+    ranked,
+  );
   times.fusion = performance.now() - mark;
   const since = run.filters.windowStart;
   if (facts.outsideWindow > 0 && since !== undefined)

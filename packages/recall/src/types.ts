@@ -47,7 +47,27 @@ export interface RecallResult {
   readonly source?: { readonly type: string; readonly id: string };
   /** Knowledge-graph entities the memory mentions. */
   readonly entities?: ReadonlyArray<{ readonly id: string; readonly name: string }>;
+  /** For a document chunk: its document and its place in it (cite it as "report.pdf p. 12"). */
+  readonly document?: RecallDocumentSource;
   readonly explanation?: RecallExplanation;
+}
+
+/** A document chunk's source, as recall and workspace search report it. */
+export interface RecallDocumentSource {
+  readonly id: string;
+  readonly title: string | null;
+  /** The file's path inside its connector's root (or as given to `documents.add`). */
+  readonly path: string | null;
+  readonly url: string | null;
+  readonly connectorId: string | null;
+  readonly mediaType: string | null;
+  readonly chunkIndex: number;
+  /** The PDF page the chunk starts on. */
+  readonly page?: number;
+  /** The page it ends on, when it runs over a page break. */
+  readonly pageEnd?: number;
+  /** The nearest heading above it. */
+  readonly section?: string;
 }
 
 /** A next step the caller (or its agent) can take to see more. */

@@ -50,9 +50,41 @@ export {
   openAttention,
   resolveAttentionAbout,
 } from './repositories/attention.js';
+export type { ConnectorItemRow, ConnectorRow } from './repositories/connectors.js';
+export {
+  countConnectorDocuments,
+  countConnectorItems,
+  deleteConnector,
+  deleteConnectorItem,
+  findConnector,
+  findConnectorItem,
+  insertConnector,
+  listConnectors,
+  liveConnectorDocumentIds,
+  markConnectorItemSeen,
+  renameConnectorItem,
+  unseenConnectorItems,
+  unseenItemsWithHash,
+  updateConnector,
+  upsertConnectorItem,
+} from './repositories/connectors.js';
+export type { ChunkSourceRow, DocumentConversionRow } from './repositories/document-lineage.js';
+export {
+  beginNextConversion,
+  countCurrentChunkLinks,
+  findChunkSources,
+  findDocumentBySource,
+  linkChunk,
+  linkedChunkMemories,
+  listDocumentConversions,
+  moveDocumentSource,
+  requeueDocumentSource,
+  retiredChunkMemoryIds,
+} from './repositories/document-lineage.js';
+export type { DocumentChunkHit, DocumentSearchFilters } from './repositories/document-search.js';
+export { searchDocumentChunks } from './repositories/document-search.js';
 export type { DocumentRow } from './repositories/documents.js';
 export {
-  countDocumentMemories,
   countDocumentParts,
   deleteDocumentParts,
   exclusiveDocumentMemoryIds,
@@ -62,8 +94,6 @@ export {
   findDocumentStatus,
   insertDocument,
   insertDocumentPart,
-  linkDocumentMemory,
-  linkedChunkHashes,
   listDocuments,
   setDocumentStatus,
 } from './repositories/documents.js';

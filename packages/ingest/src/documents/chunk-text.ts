@@ -34,6 +34,30 @@ export async function chunkTextSliced(
   return chunks;
 }
 
+/** A chunk and where it starts (a character offset) in the text it was cut from. */
+export interface ChunkSpan {
+  readonly text: string;
+  readonly start: number;
+}
+
+/**
+ * {@link chunkTextSliced} with each chunk's start offset in `text`: what places a chunk on a page or
+ * under a heading of the extracted document.
+ */
+export async function chunkSpansSliced(
+  text: TextSource,
+  size: number,
+  overlap: number,
+  slicer: TimeSlicer = createTimeSlicer(),
+): Promise<ChunkSpan[]> {
+  const spans: ChunkSpan[] = [];
+  for (const span of spansOf(viewOf(text), size, overlap)) {
+    spans.push(span);
+    if (slicer.due()) await slicer.yield();
+  }
+  return spans;
+}
+
 /** What the chunker needs of a text: its length and a copy of any range. */
 interface TextView {
   readonly length: number;
@@ -74,7 +98,7 @@ function partsView(parts: readonly string[]): TextView {
 }
 
 /** The text between its leading and trailing whitespace, as `String.prototype.trim` would leave it. */
-function trimmed(view: TextView): TextView {
+function trimmed(view: TextView): TextView & { readonly offset: number } {
   // Read in windows: a view of parts answers a range, not a character.
   const WINDOW = 4096;
   let first = 0;
@@ -100,13 +124,17 @@ function trimmed(view: TextView): TextView {
     last = from;
   }
   const offset = Math.min(first, last);
-  return { length: last - offset, slice: (start, end) => view.slice(offset + start, offset + end) };
+  return { offset, length: last - offset, slice: (start, end) => view.slice(offset + start, offset + end) };
 }
 
 const viewOf = (text: TextSource): TextView =>
   typeof text === 'string' ? { length: text.length, slice: (start, end) => text.slice(start, end) } : partsView(text);
 
 function* chunksOf(text: TextView, size: number, overlap: number): Generator<string> {
+  for (const span of spansOf(text, size, overlap)) yield span.text;
+}
+
+function* spansOf(text: TextView, size: number, overlap: number): Generator<ChunkSpan> {
   if (size < 1) throw new RangeError('chunk size must be at least 1');
   const clean = trimmed(text);
   if (clean.length === 0) return;
@@ -117,8 +145,10 @@ function* chunksOf(text: TextView, size: number, overlap: number): Generator<str
     // Every decision about this chunk looks only inside [start, hardEnd).
     const window = clean.slice(start, hardEnd);
     const end = hardEnd === clean.length ? hardEnd : start + cutPoint(window);
-    const chunk = window.slice(0, end - start).trim();
-    if (chunk.length > 0) yield chunk;
+    const piece = window.slice(0, end - start);
+    const chunk = piece.trim();
+    if (chunk.length > 0)
+      yield { text: chunk, start: clean.offset + start + (piece.length - piece.trimStart().length) };
     if (end >= clean.length) break;
     // Start the next chunk `overlap` characters back, at a word boundary, and always move forward.
     let next = Math.max(start + 1, end - step);

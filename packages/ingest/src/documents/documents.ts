@@ -13,7 +13,7 @@ import {
 } from '@memory/core';
 import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
 import {
-  countDocumentMemories,
+  countCurrentChunkLinks,
   type DocumentRow,
   type DocumentStatus,
   deleteDocumentParts,
@@ -21,88 +21,35 @@ import {
   failDocumentInProgress,
   findDocument,
   forgetMemoryRecord,
-  insertDocument,
-  linkedChunkHashes,
+  linkedChunkMemories,
+  listDocumentConversions,
   listDocuments,
   type SqlExecutor,
   setDocumentStatus,
 } from '@memory/store';
 import { z } from 'zod';
 import { extract, isExtractable } from '../extract/extract.js';
-import { ExtractError, type ExtractedSection, REFUSED_TYPES } from '../extract/extract-types.js';
+import { ExtractError, REFUSED_TYPES } from '../extract/extract-types.js';
+import { createExtractionPool } from '../extract/extraction-pool.js';
 import { type MemoryWriter, writeDeps } from '../writer.js';
-import { chunkTextSliced, type TextSource } from './chunk-text.js';
+import { locateChunks } from './chunk-location.js';
+import { chunkSpansSliced, type TextSource } from './chunk-text.js';
 import { readDocumentText, storedInParts, writeDocumentParts } from './document-text.js';
+import {
+  type DocumentConversionView,
+  type DocumentView,
+  locationJson,
+  toConversionView,
+  toView,
+} from './document-view.js';
 import { extractText, extractTextParts } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
 import { hashBytes, hashText } from './hash-text.js';
 import { indexChunks } from './index-chunks.js';
+import { type DocumentExtraction, metadataOf, type RegisteredSource, registerSource } from './register-source.js';
+import { chooseConversion, retireEarlierChunks } from './replace-conversion.js';
 
 export const DOCUMENT_INGEST_JOB = 'document_ingest';
-
-/** A document as the public API returns it. */
-export interface DocumentView {
-  readonly id: DocumentId;
-  readonly agentId: string;
-  readonly project: string | null;
-  readonly sourceType: 'url' | 'text' | 'file';
-  readonly sourceUrl: string | null;
-  readonly title: string | null;
-  readonly contentType: string | null;
-  readonly status: DocumentStatus;
-  readonly error: string | null;
-  readonly chunkCount: number;
-  readonly memoryCount: number;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  readonly completedAt: number | null;
-  /** How the text was obtained (conversion lineage), once the document was extracted. */
-  readonly extraction: DocumentExtraction | null;
-}
-
-/** A document's conversion lineage: what its bytes were, what turned them into text. */
-export interface DocumentExtraction {
-  readonly mediaType: string;
-  readonly extractor: string;
-  readonly extractorVersion: string;
-  /** sha256 (hex) of the source bytes (of the UTF-8 text for text given as `content`). */
-  readonly byteHash: string;
-  readonly byteLength: number;
-  readonly sections: readonly ExtractedSection[];
-  readonly warnings: readonly string[];
-}
-
-interface DocumentMetadata {
-  /** `base64`: `raw_content` (or its parts) holds the source bytes, given as `bytes`. */
-  readonly storedAs?: 'base64';
-  readonly extraction?: DocumentExtraction;
-}
-
-const metadataOf = (row: DocumentRow): DocumentMetadata => {
-  try {
-    return JSON.parse(row.metadata_json) as DocumentMetadata;
-  } catch {
-    return {};
-  }
-};
-
-const toView = (row: DocumentRow): DocumentView => ({
-  id: row.id as DocumentId,
-  agentId: row.agent_id,
-  project: row.project,
-  sourceType: row.source_type,
-  sourceUrl: row.source_url,
-  title: row.title,
-  contentType: row.content_type,
-  status: row.status,
-  error: row.error,
-  chunkCount: row.chunk_count,
-  memoryCount: row.memory_count,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  completedAt: row.completed_at,
-  extraction: metadataOf(row).extraction ?? null,
-});
 
 function schemas(config: MemoryConfig) {
   const common = {
@@ -117,17 +64,24 @@ function schemas(config: MemoryConfig) {
       (u) => URL.canParse(u) && ['http:', 'https:'].includes(new URL(u).protocol),
       'url must be an http or https URL',
     );
+  /**
+   * Where the source lives (`reports/q3.pdf`): shown with search results and citations, and what
+   * identifies it: adding the same path again replaces (or, unchanged, keeps) that document.
+   */
+  const sourcePath = z.string().min(1).max(4096).optional();
   return {
     add: z.union([
       z.strictObject({ ...common, url }),
       z.strictObject({
         ...common,
         content: contentSchema(config.documents.maxBytes),
+        path: sourcePath,
         /** text/plain, text/markdown, text/html or application/json. @default 'text/plain' */
         contentType: z.enum(['text/plain', 'text/markdown', 'text/html', 'application/json']).optional(),
       }),
       z.strictObject({
         ...common,
+        path: sourcePath,
         /** The document's bytes (a PDF, a DOCX, HTML, text), extracted by `mediaType`. */
         bytes: z
           .custom<Uint8Array>((b) => b instanceof Uint8Array, 'bytes must be a Uint8Array or Buffer')
@@ -194,10 +148,41 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     return { raw_content: null };
   }
 
+  function deleteWithin(
+    sql: SqlExecutor,
+    row: DocumentRow,
+    actorId: string,
+    reason: string,
+  ): { deleted: boolean; forgottenChunks: number } {
+    if (row.status === 'deleted') return { deleted: false, forgottenChunks: 0 };
+    const { id, agent_id: agentId } = row;
+    const now = store.clock.now();
+    setDocumentStatus(sql, id, 'deleted', now);
+    const chunks = exclusiveDocumentMemoryIds(sql, id);
+    for (const memoryId of chunks) {
+      forgetMemoryRecord(
+        sql,
+        writeDeps(writer),
+        {
+          agentId,
+          id: memoryId,
+          force: true,
+          audit: { actor: { id: actorId, type: 'engine' }, reason, metadata: { documentId: id } },
+        },
+        now,
+      );
+    }
+    queue.cancel({ documentId: id, apply: true });
+    return { deleted: true, forgottenChunks: chunks.length };
+  }
+
+  // Extraction workers are reused across documents (a folder sync extracts hundreds in a row).
+  const pool = createExtractionPool(scheduler);
   const extractOptions = (signal: AbortSignal, charset?: string) => ({
     scheduler,
     signal,
     charset,
+    pool,
     limits: {
       maxBytes: settings.maxBytes,
       timeoutMs: settings.extractTimeoutMs,
@@ -288,17 +273,26 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       // yielding first, so two steps back to back held the loop twice as long.
       const slicer = createTimeSlicer();
       const { text, title, contentType, extraction } = await obtainText(doc, context.signal, slicer);
+      const conversion = chooseConversion(writer, doc, extraction);
+      if (conversion === 'unchanged') {
+        // Same bytes, same extractor as the complete conversion: its chunks stand as they are.
+        advance(id, 'done', { error: null });
+        return { unchanged: true, conversion: doc.conversion };
+      }
       const stored = doc.source_type === 'url' && typeof text === 'string' ? await storeFetchedText(id, text) : {};
       advance(id, 'chunking', {
         ...stored,
         content_type: contentType,
         metadata_json: JSON.stringify({ ...metadataOf(doc), extraction }),
-        content_hash: await hashText(text, slicer),
+        // The source bytes' hash: what tells an unchanged source from a changed one.
+        content_hash: extraction.byteHash,
         ...(doc.title === null && title ? { title } : {}),
       });
       // Chunking, preparing and embedding a large document is long CPU work: each step runs in
       // ~10 ms slices (embedding on the embedder's own terms: the offline one uses a worker).
-      const chunks = await chunkTextSliced(text, settings.chunkSize, settings.chunkOverlap, slicer);
+      const spans = await chunkSpansSliced(text, settings.chunkSize, settings.chunkOverlap, slicer);
+      const chunks = spans.map((span) => span.text);
+      const locations = locateChunks(spans, extraction.sections).map(locationJson);
       advance(id, 'embedding', { chunk_count: chunks.length });
       const indexed = await indexChunks(
         {
@@ -308,16 +302,23 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
           origin: { agentId: doc.agent_id, documentId: id, project: doc.project, importance: settings.chunkImportance },
           signal: context.signal,
           slicer,
-          known: store.read((sql) => linkedChunkHashes(sql, id)),
+          known: store.read((sql) => linkedChunkMemories(sql, id)),
+          conversion,
+          locations,
           advance: (status) => advance(id, status),
           gone: () => new DocumentGone(),
         },
         chunks,
       );
+      // Chunks of an earlier conversion that this one did not keep are forgotten (with history).
+      const retired =
+        conversion > 1
+          ? await retireEarlierChunks(writer, { id, agentId: doc.agent_id }, conversion, context.signal)
+          : 0;
       // Identical chunks share one memory, so the count comes from the links, not the chunks.
-      const memoryCount = store.read((sql) => countDocumentMemories(sql, id));
+      const memoryCount = store.read((sql) => countCurrentChunkLinks(sql, id));
       advance(id, 'done', { memory_count: memoryCount, completed_at: store.clock.now(), error: null });
-      return { chunks: chunks.length, indexed };
+      return { chunks: chunks.length, indexed, conversion, retired };
     } catch (error) {
       if (error instanceof DocumentGone) return { skipped: 'deleted' };
       const message = error instanceof Error ? error.message : String(error);
@@ -352,6 +353,8 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
 
   return {
     ingest,
+    /** Ends the idle extraction workers (the engine's `close()`). */
+    close: () => pool.close(),
     /**
      * The queue's dead-letter hook for `document_ingest` jobs (register it with `queue.onDead`): a
      * document still in progress is marked `failed` with the reason, retryable with `retry`.
@@ -382,49 +385,53 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         return { id: row.id as DocumentId, jobId: enqueueIngest(id, agentId) };
       });
     },
-    /** Registers a document and queues its ingest. Returns its id and the job's. */
-    async add(input: unknown): Promise<{ id: DocumentId; jobId: string }> {
+    /**
+     * Registers a document and queues its ingest, unless the scope already holds this source (same
+     * URL, same path, or for text and bytes with neither, the same bytes): then an unchanged source
+     * (same bytes, same extractor version) is a no-op (`outcome: 'unchanged'`, `jobId: null`), and a
+     * changed one (or a URL, fetched again) queues that document again (`'updated'`): its ingest
+     * replaces its chunks and keeps the previous conversion in its history.
+     */
+    async add(input: unknown): Promise<RegisteredSource> {
       // Validating a large text takes milliseconds: it counts towards the first slice of hashing.
       const slicer = createTimeSlicer();
       const request = parseInput(s.add, input, 'documents.add');
-      const id = store.ids.next() as DocumentId;
+      const isUrl = 'url' in request;
       const isBytes = 'bytes' in request;
       // Bytes wait for their ingest as base64 text, the form the document's text columns hold.
-      const content =
-        'url' in request ? undefined : isBytes ? Buffer.from(request.bytes).toString('base64') : request.content;
+      const content = isUrl ? null : isBytes ? Buffer.from(request.bytes).toString('base64') : request.content;
       const contentHash = isBytes
         ? hashBytes(request.bytes)
-        : content === undefined
+        : content === null
           ? null
           : await hashText(content, slicer);
-      // A large text goes in parts first; the row (and the job) that point at them come last.
-      const inParts = content !== undefined && storedInParts(content);
-      if (inParts) await writeDocumentParts(store, id, content, slicer);
-      return store.write((sql) => {
-        const now = store.clock.now();
-        const isUrl = 'url' in request;
-        insertDocument(sql, {
-          id,
-          agent_id: request.agentId,
+      return registerSource(
+        { store, enqueueIngest },
+        {
+          agentId: request.agentId,
           project: request.project ?? null,
-          source_url: isUrl ? request.url : null,
-          source_type: isUrl ? 'url' : isBytes ? 'file' : 'text',
-          content_type: isUrl ? null : isBytes ? request.mediaType : (request.contentType ?? 'text/plain'),
-          content_hash: contentHash,
           title: request.title ?? null,
-          raw_content: isUrl || inParts ? null : (content ?? null),
-          status: 'queued',
-          error: null,
-          connector_id: null,
-          chunk_count: 0,
-          memory_count: 0,
-          metadata_json: isBytes ? JSON.stringify({ storedAs: 'base64' } satisfies DocumentMetadata) : '{}',
-          created_at: now,
-          updated_at: now,
-          completed_at: null,
-        });
-        return { id, jobId: enqueueIngest(id, request.agentId) };
-      });
+          url: isUrl ? request.url : null,
+          path: isUrl ? null : (request.path ?? null),
+          connectorId: null,
+          content,
+          base64: isBytes,
+          contentType: isUrl ? null : isBytes ? request.mediaType : (request.contentType ?? 'text/plain'),
+          contentHash,
+        },
+        store.ids.next() as DocumentId,
+      );
+    },
+    /** Registers a source inside a connector sync (see `registerSource`); `within` writes the connector's rows. */
+    register: (
+      input: Parameters<typeof registerSource>[1],
+      within?: Parameters<typeof registerSource>[3],
+    ): Promise<RegisteredSource> =>
+      registerSource({ store, enqueueIngest }, input, store.ids.next() as DocumentId, within),
+    /** A document's earlier conversions, oldest first (empty outside its scope). */
+    conversions(input: unknown): DocumentConversionView[] {
+      const { agentId, id } = parseInput(s.scoped, input, 'documents.conversions');
+      return store.read((sql) => listDocumentConversions(sql, agentId, id)).map(toConversionView);
     },
     get(input: unknown): DocumentView | undefined {
       const { agentId, id } = parseInput(s.scoped, input, 'documents.get');
@@ -448,31 +455,14 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       return store.write((sql) => {
         const row = findDocument(sql, agentId, id);
         if (!row) throw new MemoryError('NOT_FOUND', `no document ${id} in this scope`, { details: { id } });
-        if (row.status === 'deleted') return { deleted: false, forgottenChunks: 0 };
-        const now = store.clock.now();
-        setDocumentStatus(sql, id, 'deleted', now);
-        const chunks = exclusiveDocumentMemoryIds(sql, id);
-        for (const memoryId of chunks) {
-          forgetMemoryRecord(
-            sql,
-            writeDeps(writer),
-            {
-              agentId,
-              id: memoryId,
-              force: true,
-              audit: {
-                actor: { id: 'document-delete', type: 'engine' },
-                reason: `document ${id} deleted`,
-                metadata: { documentId: id },
-              },
-            },
-            now,
-          );
-        }
-        queue.cancel({ documentId: id, apply: true });
-        return { deleted: true, forgottenChunks: chunks.length };
+        return deleteWithin(sql, row, 'document-delete', `document ${id} deleted`);
       });
     },
+    /**
+     * {@link delete} inside the caller's write transaction (a connector whose file is gone): the
+     * document marked deleted, its job cancelled, its exclusive chunk memories forgotten with history.
+     */
+    deleteWithin,
   };
 }
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { type MemoryConfig, type TimeSlicer, utf8Length, yieldToEventLoop } from '@memory/core';
-import { createMemories, findDocumentStatus, linkDocumentMemory, type Store } from '@memory/store';
+import { createMemories, findDocumentStatus, linkChunk, type Store } from '@memory/store';
 import { newMemory } from '../remember.js';
 import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
 import { type ChunkOrigin, type PreparedChunk, prepareChunks } from './prepare-chunks.js';
@@ -14,8 +14,15 @@ export interface ChunkIndexing {
   readonly signal: AbortSignal;
   /** The ingest's time budget, shared by all its steps so none starts a fresh slice without yielding. */
   readonly slicer: TimeSlicer;
-  /** Chunk hashes already linked to the document by an earlier, interrupted run: skipped. */
-  readonly known: ReadonlySet<string>;
+  /**
+   * Live memories already linked to the document, by content hash: written by an interrupted run of
+   * this conversion (skipped) or by an earlier conversion (re-linked to this one, never re-embedded).
+   */
+  readonly known: ReadonlyMap<string, string>;
+  /** The conversion the chunks belong to. */
+  readonly conversion: number;
+  /** Each chunk's location in the source, as stored JSON, by chunk index. */
+  readonly locations: readonly (string | null)[];
   /** Moves the document to a status; throws once the document is deleted. */
   advance(status: 'embedding' | 'indexing'): void;
   /** Thrown when a write finds the document deleted. */
@@ -45,7 +52,7 @@ export function* chunkWindows(chunks: readonly string[], bytes: number): Generat
  * prepared. A 50 MB document then holds one window of normalized copies and vectors, not 25,000 of
  * each: preparing everything first kept ~100 MB more alive and the garbage collector paused the
  * loop for 50–100 ms at a time. The document is `embedding` while a window is embedded and
- * `indexing` while it is written. Returns the number of chunks indexed.
+ * `indexing` while it is written. Returns the number of chunks written as new memories.
  */
 export async function indexChunks(job: ChunkIndexing, chunks: readonly string[]): Promise<number> {
   const { settings, signal } = job;
@@ -54,8 +61,10 @@ export async function indexChunks(job: ChunkIndexing, chunks: readonly string[])
   for (const { first, end } of chunkWindows(chunks, settings.windowBytes)) {
     if (first > 0) job.advance('embedding');
     const prepared = await prepareChunks(job.writer, job.origin, chunks.slice(first, end), first, job.slicer);
-    const todo = prepared.filter(({ item }) => !job.known.has(item.hash));
-    const vectors = await embedWindow(job, todo);
+    // Every chunk is written (a known one as a link only): links carry this conversion and place.
+    const todo = prepared;
+    const fresh = todo.filter(({ item }) => !job.known.has(item.hash));
+    const vectors = await embedWindow(job, fresh);
     job.advance('indexing');
     for (let start = 0; start < todo.length; ) {
       if (signal.aborted) throw signal.reason;
@@ -66,7 +75,7 @@ export async function indexChunks(job: ChunkIndexing, chunks: readonly string[])
       start += size;
       await yieldToEventLoop();
     }
-    indexed += todo.length;
+    indexed += fresh.length;
     // A window writes a few MB to the WAL (rows, FTS, vectors, history): letting the background
     // checkpoint catch up before the next keeps the writer from ever checkpointing in a commit.
     await job.store.checkpoint();
@@ -126,18 +135,27 @@ function writeBatch(job: ChunkIndexing, batch: readonly PreparedChunk[], vectors
   const gone = store.write((sql) => {
     if (findDocumentStatus(sql, origin.agentId, origin.documentId) !== 'indexing') return true;
     const embedder = writer.embedder;
+    const fresh = batch.filter(({ item }) => !job.known.has(item.hash));
     const created = createMemories(
       sql,
       writeDeps(writer),
-      batch.map(({ item, index }) => {
+      fresh.map(({ item, index }) => {
         const vector = vectors.get(index);
         return newMemory(writer, item, vector && embedder ? { model: embedder.model, vector } : undefined);
       }),
       store.clock.now(),
     );
-    for (const [i, { index }] of batch.entries()) {
-      const memoryId = created[i]?.id;
-      if (memoryId) linkDocumentMemory(sql, origin.documentId, memoryId, index);
+    const ids = new Map(fresh.map(({ index }, i) => [index, created[i]?.id]));
+    for (const { item, index } of batch) {
+      const memoryId = job.known.get(item.hash) ?? ids.get(index);
+      if (memoryId)
+        linkChunk(sql, {
+          documentId: origin.documentId,
+          memoryId,
+          chunkIndex: index,
+          conversion: job.conversion,
+          location: job.locations[index] ?? null,
+        });
     }
     return false;
   });

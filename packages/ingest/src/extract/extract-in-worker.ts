@@ -10,7 +10,7 @@ import type { ExtractRequest, ExtractResponse } from './extract-worker.js';
  * The worker's entry: the built `extract/extract-worker.js` beside the bundle, or, from the
  * TypeScript sources (tests, benchmarks), `extract-worker.ts` loaded through tsx's register hook.
  */
-function workerEntry(): { readonly file: URL } | { readonly code: string } {
+export function workerEntry(): { readonly file: URL } | { readonly code: string } {
   const built = new URL('./extract/extract-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(built))) return { file: built };
   const sibling = new URL('./extract-worker.js', import.meta.url);

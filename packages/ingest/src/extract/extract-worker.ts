@@ -39,7 +39,8 @@ if (parentPort) {
   }
 }
 
-parentPort?.once('message', (request: ExtractRequest) => {
+// One request at a time, as many as the pool sends: a pooled worker serves one document after another.
+parentPort?.on('message', (request: ExtractRequest) => {
   runExtraction(request).then(
     (result) => parentPort?.postMessage({ ok: true, result } satisfies ExtractResponse),
     (error: unknown) =>

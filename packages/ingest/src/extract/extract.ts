@@ -11,6 +11,8 @@ import {
   MEDIA,
   REFUSED_TYPES,
 } from './extract-types.js';
+import type { ExtractionPool } from './extraction-pool.js';
+import { LIBRARY_VERSIONS } from './library-versions.js';
 
 /** HTML larger than this is parsed in the worker: a DOM of a few MB holds the loop for ~100 ms. */
 const HTML_IN_PROCESS_BYTES = 256 * 1024;
@@ -34,12 +36,31 @@ export const EXTRACTABLE_TYPES: readonly string[] = [
 export const isExtractable = (mediaType: string): boolean =>
   TEXT_TYPES.test(mediaType) || [MEDIA.html, MEDIA.xhtml, MEDIA.pdf, MEDIA.docx].includes(mediaType as never);
 
+/**
+ * The extractor (and its version) `extract` uses for a media type: what decides whether a source
+ * whose bytes did not change would be converted differently today. Undefined for types not extracted.
+ */
+export function extractorFor(mediaType: string): { extractor: string; extractorVersion: string } | undefined {
+  const type = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (TEXT_TYPES.test(type)) return { extractor: type.includes('json') ? 'json' : 'text', extractorVersion: '1' };
+  if (type === MEDIA.html || type === MEDIA.xhtml)
+    return {
+      extractor: 'readability+linkedom',
+      extractorVersion: `${LIBRARY_VERSIONS['@mozilla/readability']}+${LIBRARY_VERSIONS.linkedom}`,
+    };
+  if (type === MEDIA.pdf) return { extractor: 'unpdf', extractorVersion: LIBRARY_VERSIONS.unpdf };
+  if (type === MEDIA.docx) return { extractor: 'mammoth', extractorVersion: LIBRARY_VERSIONS.mammoth };
+  return undefined;
+}
+
 export interface ExtractOptions {
   readonly scheduler: Scheduler;
   readonly limits?: Partial<ExtractLimits> | undefined;
   /** Charset of a text type, from its Content-Type. @default 'utf-8' */
   readonly charset?: string | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** Workers reused across extractions (see `createExtractionPool`). @default a fresh worker each time */
+  readonly pool?: ExtractionPool | undefined;
 }
 
 /**
@@ -65,6 +86,8 @@ export async function extract(bytes: Uint8Array, mediaType: string, options: Ext
   }
   const isHtml = type === MEDIA.html || type === MEDIA.xhtml;
   if (isHtml && bytes.byteLength <= HTML_IN_PROCESS_BYTES) return extractHtml(decodeText(bytes, options.charset));
+  if ((isHtml || type === MEDIA.pdf || type === MEDIA.docx) && options.pool)
+    return options.pool.run({ bytes, mediaType: type, limits, charset: options.charset }, { signal: options.signal });
   if (isHtml || type === MEDIA.pdf || type === MEDIA.docx)
     return extractInWorker(
       { bytes, mediaType: type, limits, charset: options.charset },

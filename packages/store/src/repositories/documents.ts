@@ -88,6 +88,7 @@ export function setDocumentStatus(
       | 'memory_count'
       | 'completed_at'
       | 'metadata_json'
+      | 'source_path'
     >
   > = {},
 ): boolean {
@@ -133,31 +134,6 @@ export function listDocuments(
   return sql.all(query.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).compile());
 }
 
-/** Content hashes of the memories already linked to a document (to skip re-indexing them). */
-export function linkedChunkHashes(sql: SqlExecutor, documentId: string): Set<string> {
-  return new Set(
-    sql
-      .all<{ content_hash: string }>(
-        raw(
-          'SELECT m.content_hash FROM document_memories d JOIN memories m ON m.id = d.memory_id WHERE d.document_id = ?',
-          documentId,
-        ),
-      )
-      .map((r) => r.content_hash),
-  );
-}
-
-export function linkDocumentMemory(sql: SqlExecutor, documentId: string, memoryId: string, chunkIndex: number): void {
-  sql.run(
-    raw(
-      'INSERT OR IGNORE INTO document_memories (document_id, memory_id, chunk_index) VALUES (?, ?, ?)',
-      documentId,
-      memoryId,
-      chunkIndex,
-    ),
-  );
-}
-
 /** Live memories linked to this document and to no other live document. */
 export function exclusiveDocumentMemoryIds(sql: SqlExecutor, documentId: string): string[] {
   return sql
@@ -171,11 +147,4 @@ export function exclusiveDocumentMemoryIds(sql: SqlExecutor, documentId: string)
       ),
     )
     .map((r) => r.memory_id);
-}
-
-/** Memories linked to a document. */
-export function countDocumentMemories(sql: SqlExecutor, documentId: string): number {
-  return (
-    sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM document_memories WHERE document_id = ?', documentId))?.n ?? 0
-  );
 }

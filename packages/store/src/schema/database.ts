@@ -1,4 +1,11 @@
-import type { ConnectorsTable, DocumentContentPartsTable, DocumentMemoriesTable, DocumentsTable } from './documents.js';
+import type {
+  ConnectorItemsTable,
+  ConnectorsTable,
+  DocumentContentPartsTable,
+  DocumentConversionsTable,
+  DocumentMemoriesTable,
+  DocumentsTable,
+} from './documents.js';
 import type {
   DreamingEvidenceExclusionsTable,
   DreamingEvidenceOffsetsTable,
@@ -93,6 +100,8 @@ export interface DatabaseSchema {
   document_memories: DocumentMemoriesTable;
   document_content_parts: DocumentContentPartsTable;
   connectors: ConnectorsTable;
+  document_conversions: DocumentConversionsTable;
+  connector_items: ConnectorItemsTable;
   memory_jobs: MemoryJobsTable;
   memory_jobs_archive: MemoryJobsArchiveTable;
   dreaming_attention: DreamingAttentionTable;
@@ -157,6 +166,8 @@ const TABLES: { readonly [Name in TableName]: true } = {
   document_memories: true,
   document_content_parts: true,
   connectors: true,
+  document_conversions: true,
+  connector_items: true,
   memory_jobs: true,
   memory_jobs_archive: true,
   dreaming_attention: true,

@@ -1,5 +1,14 @@
+-- index connector_items_hash
+CREATE INDEX connector_items_hash ON connector_items (connector_id, byte_hash);
+
+-- index connector_items_seen
+CREATE INDEX connector_items_seen ON connector_items (connector_id, seen_sync);
+
 -- index connectors_provider
 CREATE INDEX connectors_provider ON connectors (agent_id, provider);
+
+-- index document_memories_conversion
+CREATE INDEX document_memories_conversion ON document_memories (document_id, conversion);
 
 -- index document_memories_memory
 CREATE INDEX document_memories_memory ON document_memories (memory_id);
@@ -9,6 +18,14 @@ CREATE INDEX documents_connector ON documents (connector_id);
 
 -- index documents_hash
 CREATE INDEX documents_hash ON documents (agent_id, content_hash);
+
+-- index documents_source_path
+CREATE INDEX documents_source_path ON documents (agent_id, source_path)
+      WHERE source_path IS NOT NULL AND status != 'deleted';
+
+-- index documents_source_url
+CREATE INDEX documents_source_url ON documents (agent_id, source_url)
+      WHERE source_url IS NOT NULL AND status != 'deleted';
 
 -- index documents_status
 CREATE INDEX documents_status ON documents (agent_id, status);
@@ -194,6 +211,19 @@ CREATE TABLE api_tokens (
       revoked_at INTEGER
     );
 
+-- table connector_items
+CREATE TABLE connector_items (
+      connector_id TEXT NOT NULL REFERENCES connectors (id) ON DELETE CASCADE,
+      item_key TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      version TEXT NOT NULL,
+      byte_hash TEXT,
+      document_id TEXT,
+      seen_sync INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (connector_id, item_key)
+    );
+
 -- table connectors
 CREATE TABLE connectors (
     id TEXT PRIMARY KEY,
@@ -217,11 +247,26 @@ CREATE TABLE document_content_parts (
       PRIMARY KEY (document_id, part)
     );
 
+-- table document_conversions
+CREATE TABLE document_conversions (
+      document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+      conversion INTEGER NOT NULL,
+      agent_id TEXT NOT NULL,
+      content_type TEXT,
+      content_hash TEXT,
+      extraction_json TEXT NOT NULL DEFAULT '{}',
+      chunk_count INTEGER NOT NULL DEFAULT 0,
+      memory_count INTEGER NOT NULL DEFAULT 0,
+      completed_at INTEGER,
+      replaced_at INTEGER NOT NULL,
+      PRIMARY KEY (document_id, conversion)
+    );
+
 -- table document_memories
 CREATE TABLE document_memories (
     document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
     memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
-    chunk_index INTEGER NOT NULL,
+    chunk_index INTEGER NOT NULL, conversion INTEGER NOT NULL DEFAULT 1, location_json TEXT,
     PRIMARY KEY (document_id, memory_id)
   );
 
@@ -246,7 +291,7 @@ CREATE TABLE documents (
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
     completed_at INTEGER
-  );
+  , source_path TEXT, conversion INTEGER NOT NULL DEFAULT 1);
 
 -- table dreaming_attention
 CREATE TABLE dreaming_attention (
