@@ -45,9 +45,13 @@ describe('remember', () => {
       changedBy: 'bot',
       actorType: 'agent',
     });
-    expect(db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'green'").get()).toEqual({
-      n: 1,
-    });
+    expect(
+      db
+        .prepare(
+          "SELECT count(*) AS n FROM text_postings p JOIN text_scopes s ON s.scope = p.scope WHERE s.corpus = 'memory' AND s.agent_id = 'bot' AND p.term = 'green'",
+        )
+        .get(),
+    ).toEqual({ n: 1 });
   });
 
   it('dedups the same normalized content within one agent and never across agents', async () => {

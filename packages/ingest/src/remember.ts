@@ -137,8 +137,8 @@ export function commitBatch(
 
 /**
  * Remembers one memory: validate → normalize and hash → embed (outside any transaction) → one
- * write transaction (scoped dedup, insert, history, FTS by trigger, links, inline entity mentions,
- * vector). Remembering the same content again in the same scope returns the existing id.
+ * write transaction (scoped dedup, insert, history, links, inline entity mentions, vector, scoped
+ * text index). Remembering the same content again in the same scope returns the existing id.
  */
 export async function remember(writer: MemoryWriter, input: unknown): Promise<RememberResult> {
   const item = prepare(parseInput(writer.schemas.remember, input, 'remember'), 'remember');

@@ -102,8 +102,6 @@ export {
 // --- Memory lifecycle (issue 13): purge with tombstones, reaping, scope erasure, listing, health.
 export type { ErasureState } from './repositories/erase.js';
 export { beginErasure, ERASE_STEPS, eraseStep, findErasure, unfinishedErasures } from './repositories/erase.js';
-export type { FullTextIndex } from './repositories/full-text-merge.js';
-export { mergeFullTextStep } from './repositories/full-text-merge.js';
 export type { AspectClaim, EntityLink, EntitySummary } from './repositories/graph-browse.js';
 export {
   entityAspectClaims,
