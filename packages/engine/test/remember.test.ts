@@ -10,7 +10,7 @@ async function engineOnHostDb(overrides = {}) {
 }
 
 describe('remember', () => {
-  it('stores a memory with its history row and FTS entry', async () => {
+  it('stores a memory with its history row and scoped text postings', async () => {
     const { engine, db } = await engineOnHostDb();
     const { id, deduped } = await engine.remember({
       agentId: 'bot',

@@ -182,7 +182,7 @@ export {
   listMaintenanceState,
   saveMaintenanceState,
 } from './repositories/maintenance-state.js';
-export { findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
+export { findLiveMemoryHashes, findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
 export {

@@ -118,8 +118,9 @@ function createOne(session: WriteSession, text: TextIndexBatch, memory: NewMemor
 /**
  * Creates memories inside the caller's write transaction, in order: scoped dedup by content hash
  * (the unique partial index decides), the row, its history, host links, the vector and its mirror
- * row, inline entity mentions, and the host's derived work (hints). The scoped text index is
- * written last, for the whole call at once (its insert trigger stays idle meanwhile).
+ * row, inline entity mentions, and the host's derived work (hints). The vector partitions' counts
+ * and the scoped text index are written last, for the whole call at once (the text index's insert
+ * trigger stays idle meanwhile).
  */
 export function createMemories(
   sql: SqlExecutor,
@@ -127,10 +128,11 @@ export function createMemories(
   memories: readonly NewMemory[],
   now: number,
 ): CreatedMemory[] {
-  const session = new WriteSession(sql, deps, now);
+  const session = new WriteSession(sql, deps, now, { batched: true });
   const text = new TextIndexBatch();
   return sql.withMemoryTextIndexDeferred(() => {
     const created = memories.map((memory) => createOne(session, text, memory));
+    session.finish();
     text.flush(sql);
     return created;
   });

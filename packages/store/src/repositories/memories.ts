@@ -62,6 +62,19 @@ export function findLiveMemoryIdByHash(sql: SqlExecutor, agentId: string, conten
   return sql.get<{ id: MemoryId }>(raw(FIND_LIVE_BY_HASH, agentId, contentHash))?.id;
 }
 
+const FIND_LIVE_HASHES = `SELECT content_hash AS hash FROM memories
+  WHERE agent_id = ? AND is_deleted = 0 AND content_hash IN (SELECT value FROM json_each(?))`;
+
+/** Which of these content hashes a live memory of this agent's scope already has (one query for a batch). */
+export function findLiveMemoryHashes(sql: SqlExecutor, agentId: string, hashes: readonly string[]): Set<string> {
+  if (hashes.length === 0) return new Set();
+  if (hashes.length === 1) {
+    const [hash] = hashes as [string];
+    return new Set(findLiveMemoryIdByHash(sql, agentId, hash) === undefined ? [] : [hash]);
+  }
+  return new Set(sql.all<{ hash: string }>(raw(FIND_LIVE_HASHES, agentId, JSON.stringify(hashes))).map((r) => r.hash));
+}
+
 /** A memory by id, only when it belongs to `agentId`. Deleted memories only with `includeDeleted`. */
 export function findMemory(
   sql: SqlExecutor,
