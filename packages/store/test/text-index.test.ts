@@ -137,6 +137,43 @@ describe('the scoped text index follows every write (property)', () => {
   });
 });
 
+describe('the memory writer idles the insert trigger only while it writes', () => {
+  it('a raw insert after a writer call that threw is indexed by the trigger', async () => {
+    const store = await createTestStore();
+    const failing = {
+      ids: createSequentialIds('w'),
+      vectorAvailable: false,
+      inlineEntityLinking: false,
+      onContentLive: () => {
+        throw new Error('host hook failed');
+      },
+    };
+    store.write((sql) => {
+      const one = {
+        agentId: 'a',
+        content: prepareContent('zebra tea'),
+        type: 'fact' as const,
+        importance: 0.5,
+        audit: {},
+      };
+      expect(() => createMemories(sql, failing, [one], 0)).toThrow('host hook failed');
+      sql.run(
+        raw(
+          `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+           VALUES ('r1', 'a', 'fact', 'okapi garden', 'okapi garden', 'hr1', 0, 0)`,
+        ),
+      );
+    });
+    const terms = store.read((sql) =>
+      sql.all<{ term: string }>(
+        raw("SELECT p.term FROM text_postings p JOIN memories m ON m.seq = p.row WHERE m.id = 'r1' ORDER BY p.term"),
+      ),
+    );
+    expect(terms.map((t) => t.term)).toEqual(['garden', 'okapi']);
+    store.close();
+  });
+});
+
 describe('early-stopping ranking (property)', () => {
   it('the top depth rows equal the head of the full ranking', async () => {
     const { rankScopedText } = await import('../src/repositories/scoped-text-search.js');
