@@ -195,6 +195,15 @@ console.log(
 console.log(
   `       remember vs the floor: ${ratios(engineSingle, floorSingle)}; vs floor + vec0: ${ratios(engineSingle, floorSingleVec)}; vs rows only: ${ratios(engineSingle, floorSingleRows)}`,
 );
+// Conflict detection (on by default) searches the scope's nearest vectors before each remember of a
+// durable kind (two of the corpus's five types); the floor has nothing like it.
+const engineSingleNoConflict = await engine(singles, 'single', {
+  embedder: replay,
+  config: { remember: { conflict: { enabled: false } } },
+});
+console.log(
+  `       remember with conflict detection off ${rate(engineSingleNoConflict)}: vs the floor ${ratios(engineSingleNoConflict, floorSingle)}; vs floor + vec0 ${ratios(engineSingleNoConflict, floorSingleVec)}`,
+);
 
 if (!values.quick) {
   // Where the bulk time goes: each row switches one part off (the difference is its cost).
