@@ -12,7 +12,6 @@ import {
   findMemoryHeadEntries,
   listMaintenanceState,
   type MaintenanceState,
-  mergeFullTextStep,
   type PurgeCounts,
   pruneColdCopies,
   pruneJobArchive,
@@ -38,8 +37,6 @@ const HOUR_MS = 3_600_000;
 // A purge transaction stops taking memories after this long (each memory's delete touches a dozen
 // indexes), so the event loop is never held much longer than this by one commit.
 const PURGE_SLICE_MS = 10;
-// Pages one full-text merge step writes: a few milliseconds each.
-const MERGE_PAGES = 64;
 
 /** What a maintenance run would do now, without doing it (`engine.maintenance.preview()`). */
 export interface MaintenancePreview {
@@ -271,11 +268,6 @@ export async function runMaintenanceTask(
       const counts = purgeBatch(store, config);
       if (counts) addCounts(purged, counts);
       done = counts === undefined;
-      // Keep the full-text index merged as the purge goes (its own short transaction).
-      if (!done) {
-        await slicer.yield();
-        store.write((sql) => mergeFullTextStep(sql, 'memories_fts', MERGE_PAGES, 'incremental'));
-      }
     } else if (task === 'reap') {
       const step = reapBatch(store, config);
       reaped += step.reaped;
@@ -305,13 +297,11 @@ export async function runMaintenanceTask(
 }
 
 /**
- * Makes deleted memory text unrecoverable on disk: merges the memory full-text index down to one
- * segment in short steps (the tokens of deleted rows leave it; `secure_delete` zeroes the freed
- * pages), then truncates the WAL so the pages that held them leave it too.
+ * Makes deleted memory text unrecoverable on disk: `secure_delete` already zeroed the pages that
+ * held it in the file (rows, scoped text postings, history), and truncating the WAL removes the
+ * copies of those pages it still held. (There is no FTS5 index left to merge since migration 20.)
  */
 export async function scrubDeletedText(store: Store): Promise<void> {
-  const slicer = createTimeSlicer();
-  while (store.write((sql) => mergeFullTextStep(sql, 'memories_fts', MERGE_PAGES))) await slicer.yield();
   await store.checkpoint('truncate');
 }
 

@@ -44,7 +44,14 @@ export async function createTestEngine(overrides: Partial<MemoryEngineOptions> =
 
 /** Row counts of every table an operation could touch, to prove bad input changed nothing. */
 export function snapshotCounts(database: { prepare(sql: string): { get(): unknown } }): Record<string, number> {
-  const tables = ['memories', 'memory_history', 'memory_links', 'memory_entity_mentions', 'embeddings', 'memories_fts'];
+  const tables = [
+    'memories',
+    'memory_history',
+    'memory_links',
+    'memory_entity_mentions',
+    'embeddings',
+    'text_postings',
+  ];
   return Object.fromEntries(
     tables.map((t) => [t, (database.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
   );

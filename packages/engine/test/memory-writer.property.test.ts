@@ -1,4 +1,5 @@
 import { createManualClock, createManualScheduler, type GenerateRequest, type LlmProvider } from '@memory/core';
+import { textTerms } from '@memory/store/testing';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -66,8 +67,30 @@ function checkConsistency(db: Database.Database, seedId: string): void {
   const byId = new Map(rows.map((r) => [r.id, r]));
   const live = (id: string) => byId.get(id)?.is_deleted === 0;
 
-  // FTS mirrors the rows exactly (external-content integrity check).
-  db.prepare("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)").run();
+  // The scoped text index holds exactly the live rows' terms and counts (the writer writes it for
+  // its batch; updates and deletes reach it by trigger).
+  const expected: string[] = [];
+  const scopeCounts = new Map<string, { docs: number; tokens: number }>();
+  for (const r of all<{ seq: number; agent_id: string; content: string }>(
+    db,
+    'SELECT seq, agent_id, content FROM memories WHERE is_deleted = 0',
+  )) {
+    const t = textTerms(r.content);
+    for (const [term, tf] of t.counts) expected.push(`${r.agent_id} ${term} ${r.seq} ${tf} ${t.length}`);
+    const c = scopeCounts.get(r.agent_id) ?? { docs: 0, tokens: 0 };
+    scopeCounts.set(r.agent_id, { docs: c.docs + 1, tokens: c.tokens + t.length });
+  }
+  const postings = all<{ p: string }>(
+    db,
+    `SELECT s.agent_id || ' ' || p.term || ' ' || p.row || ' ' || p.tf || ' ' || p.len AS p
+     FROM text_postings p JOIN text_scopes s ON s.scope = p.scope WHERE s.corpus = 'memory'`,
+  );
+  expect(postings.map((p) => p.p).sort()).toEqual(expected.sort());
+  const scopes = all<{ agent_id: string; docs: number; tokens: number }>(
+    db,
+    "SELECT agent_id, docs, tokens FROM text_scopes WHERE corpus = 'memory' AND docs > 0",
+  );
+  expect(new Map(scopes.map((s) => [s.agent_id, { docs: s.docs, tokens: s.tokens }]))).toEqual(scopeCounts);
 
   // Vectors: one per live memory, of its current content; none for forgotten or replaced content.
   const vectors = all<{ seq: number; source_id: string; content_hash: string; model: string }>(

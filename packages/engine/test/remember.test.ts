@@ -10,7 +10,7 @@ async function engineOnHostDb(overrides = {}) {
 }
 
 describe('remember', () => {
-  it('stores a memory with its history row and FTS entry', async () => {
+  it('stores a memory with its history row and scoped text postings', async () => {
     const { engine, db } = await engineOnHostDb();
     const { id, deduped } = await engine.remember({
       agentId: 'bot',
@@ -45,9 +45,13 @@ describe('remember', () => {
       changedBy: 'bot',
       actorType: 'agent',
     });
-    expect(db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'green'").get()).toEqual({
-      n: 1,
-    });
+    expect(
+      db
+        .prepare(
+          "SELECT count(*) AS n FROM text_postings p JOIN text_scopes s ON s.scope = p.scope WHERE s.corpus = 'memory' AND s.agent_id = 'bot' AND p.term = 'green'",
+        )
+        .get(),
+    ).toEqual({ n: 1 });
   });
 
   it('dedups the same normalized content within one agent and never across agents', async () => {

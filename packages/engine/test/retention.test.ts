@@ -126,7 +126,7 @@ describe('purge after the recover window', () => {
         expect(JSON.parse(row.metadata)).toMatchObject({ purged: true });
       }
     }
-    expect(count(db, "SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'parking OR vendor'")).toBe(0);
+    expect(count(db, "SELECT count(*) AS n FROM text_postings WHERE term IN ('park', 'vendor')")).toBe(0);
     expect(count(db, 'SELECT count(*) AS n FROM memories_cold')).toBe(0);
     // The vector index holds exactly the live memories' vectors.
     expect(count(db, "SELECT sum(vectors) AS n FROM vector_partitions WHERE agent_id = 'a'")).toBe(

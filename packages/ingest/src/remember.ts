@@ -10,7 +10,7 @@ import {
 import {
   bumpLifecycleCount,
   createMemories,
-  findLiveMemoryIdByHash,
+  findLiveMemoryHashes,
   type MemoryVector,
   type NewMemory,
   type PreparedContent,
@@ -53,14 +53,22 @@ export function prepare(input: ParsedRemember, operation: string, index?: number
 
 /** Which prepared items are new (no live duplicate), read before any embedding is paid for. */
 function findNew(writer: MemoryWriter, items: readonly Prepared[]): Prepared[] {
-  return writer.store.read((sql) => {
-    const seen = new Set<string>();
-    return items.filter((item) => {
-      const key = `${item.input.agentId}\u0000${item.hash}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return findLiveMemoryIdByHash(sql, item.input.agentId, item.hash) === undefined;
-    });
+  const byAgent = new Map<string, string[]>();
+  for (const item of items) {
+    const hashes = byAgent.get(item.input.agentId) ?? [];
+    hashes.push(item.hash);
+    byAgent.set(item.input.agentId, hashes);
+  }
+  // One query per agent and batch, not one per item.
+  const live = writer.store.read(
+    (sql) => new Map([...byAgent].map(([agentId, hashes]) => [agentId, findLiveMemoryHashes(sql, agentId, hashes)])),
+  );
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = `${item.input.agentId}\u0000${item.hash}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return !live.get(item.input.agentId)?.has(item.hash);
   });
 }
 
@@ -137,8 +145,8 @@ export function commitBatch(
 
 /**
  * Remembers one memory: validate → normalize and hash → embed (outside any transaction) → one
- * write transaction (scoped dedup, insert, history, FTS by trigger, links, inline entity mentions,
- * vector). Remembering the same content again in the same scope returns the existing id.
+ * write transaction (scoped dedup, insert, history, links, inline entity mentions, vector, scoped
+ * text index). Remembering the same content again in the same scope returns the existing id.
  */
 export async function remember(writer: MemoryWriter, input: unknown): Promise<RememberResult> {
   const item = prepare(parseInput(writer.schemas.remember, input, 'remember'), 'remember');

@@ -132,8 +132,6 @@ export {
 // --- Memory lifecycle (issue 13): purge with tombstones, reaping, scope erasure, listing, health.
 export type { ErasureState } from './repositories/erase.js';
 export { beginErasure, ERASE_STEPS, eraseStep, findErasure, unfinishedErasures } from './repositories/erase.js';
-export type { FullTextIndex } from './repositories/full-text-merge.js';
-export { mergeFullTextStep } from './repositories/full-text-merge.js';
 export type { AspectClaim, EntityLink, EntitySummary } from './repositories/graph-browse.js';
 export {
   entityAspectClaims,
@@ -214,7 +212,7 @@ export {
   listMaintenanceState,
   saveMaintenanceState,
 } from './repositories/maintenance-state.js';
-export { findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
+export { findLiveMemoryHashes, findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
 export {

@@ -70,7 +70,7 @@ export interface Store {
   /**
    * Runs a passive WAL checkpoint on the background worker and resolves with the WAL frame counts;
    * undefined for in-memory databases or when background checkpoints are off. Writes request one
-   * after each commit on their own; this is for tests and for hosts that want to wait for one.
+   * every few commits on their own; this is for tests and for hosts that want to wait for one.
    * `truncate` empties the WAL file as well (the engine asks for it after a purge or an erase);
    * without the background worker it runs on this connection.
    */
@@ -84,6 +84,12 @@ export interface Store {
 // With background checkpoints the writer still checkpoints itself past this many WAL pages (about
 // 40 MiB), so the WAL stays bounded even if the worker falls behind or dies.
 const WRITER_CHECKPOINT_PAGES = 10_000;
+// Commits between two background checkpoint requests. A checkpoint copies every page the commits
+// since the last one wrote, and consecutive commits rewrite the same pages (index tails, postings,
+// vector chunks): asking after every commit made the worker copy them again each time (about a
+// sixth of a bulk write's CPU). A few commits' frames waiting in the WAL cost nothing: they are
+// durable, and the next request (or closing the file) copies them.
+const COMMITS_PER_CHECKPOINT = 8;
 
 function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile: boolean): void {
   db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
@@ -217,6 +223,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const executor = new SqlExecutor(db);
   const guard = new TransactionGuard();
   let closed = false;
+  let commitsSinceCheckpoint = 0;
   const assertOpen = (): void => {
     if (closed) throw new MemoryError('ENGINE_CLOSED', 'the store is closed');
   };
@@ -254,7 +261,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       try {
         if (guard.inWriteTransaction() || db.inTransaction) return db.transaction(body)();
         const result = guard.runWriting(() => db.transaction(body).immediate());
-        void checkpointer?.request();
+        if (checkpointer && ++commitsSinceCheckpoint >= COMMITS_PER_CHECKPOINT) {
+          commitsSinceCheckpoint = 0;
+          void checkpointer.request();
+        }
         return result;
       } catch (error) {
         throw wrapStorageError(error);

@@ -42,6 +42,8 @@ export function createTestStore(options: TestStoreOptions = {}): Promise<Store> 
 
 export { insertMemory } from './repositories/memories.js';
 export { insertMention } from './repositories/mentions.js';
+// How the scoped text index turns text into terms, for tests that recompute the index from rows.
+export { textTerms } from './text-terms.js';
 // Low-level writers for tests that set up rows the public paths would not (a mention without
 // inline linking, a memory row with chosen columns) and the vector sketch for checking the mirror.
 export { signSketch } from './vector-index/legacy-mirror.js';

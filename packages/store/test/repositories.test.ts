@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertEntity, matchEntitiesByName } from '../src/index.js';
 import { findMemoryIdsByLink, replaceMemoryLinks } from '../src/repositories/links.js';
-import { insertMemory } from '../src/repositories/memories.js';
+import { findLiveMemoryHashes, insertMemory, insertMemoryRow } from '../src/repositories/memories.js';
 import { insertMention, listMentions } from '../src/repositories/mentions.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
@@ -28,6 +28,28 @@ const memory = (id: string, agentId: string) => ({
   embedding_model: null,
   created_at: 0,
   updated_at: 0,
+});
+
+describe('memory rows', () => {
+  it('returns the new seq, or undefined for a live duplicate; finds live hashes of one scope in one query', async () => {
+    const store = await createTestStore();
+    store.write((sql) => {
+      const first = insertMemoryRow(sql, memory('m1', 'a'));
+      expect(first).toBeGreaterThan(0);
+      expect(insertMemoryRow(sql, { ...memory('m1b', 'a'), content_hash: 'hash-m1' })).toBeUndefined();
+      expect(insertMemoryRow(sql, memory('m2', 'a'))).toBe((first as number) + 1);
+      insertMemory(sql, memory('m3', 'b'));
+      sql.run(raw("UPDATE memories SET is_deleted = 1 WHERE id = 'm2'"));
+    });
+    const live = (agentId: string, hashes: string[]) =>
+      [...store.read((sql) => findLiveMemoryHashes(sql, agentId, hashes))].sort();
+    // Forgotten rows and other scopes' rows do not count; one hash takes the point lookup.
+    expect(live('a', ['hash-m1', 'hash-m2', 'hash-m3', 'nope'])).toEqual(['hash-m1']);
+    expect(live('a', ['hash-m1'])).toEqual(['hash-m1']);
+    expect(live('a', ['hash-m3'])).toEqual([]);
+    expect(live('b', ['hash-m1', 'hash-m3'])).toEqual(['hash-m3']);
+    expect(live('a', [])).toEqual([]);
+  });
 });
 
 describe('link and mention repositories', () => {

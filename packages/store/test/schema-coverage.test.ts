@@ -13,11 +13,10 @@ describe('schema coverage', () => {
     const rows = store.database
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
       .all() as Array<{ name: string; sql: string | null }>;
-    // FTS5 and vec0 tables, and the shadow tables each keeps under its own name as a prefix.
+    // vec0 tables, and the shadow tables each keeps under its own name as a prefix (the FTS5 tables
+    // went in migration 20).
     const virtual = rows.filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql ?? '')).map((r) => r.name);
-    expect(virtual).toEqual(
-      expect.arrayContaining(['memories_fts', 'session_transcript_turns_fts', 'memory_hints_fts']),
-    );
+    expect(virtual.every((name) => !name.endsWith('_fts'))).toBe(true);
     const ordinary = rows
       .map((r) => r.name)
       .filter((name) => !virtual.some((v) => name === v || name.startsWith(`${v}_`)))

@@ -60,17 +60,14 @@ describe('openStore', () => {
   });
 });
 
-describe('FTS5 projection', () => {
+describe('text index projection', () => {
   it('stays in sync with inserts, content updates and deletes through the triggers', async () => {
     const store = await createTestStore();
-    const match = (q: string) =>
+    const match = (term: string) =>
       store
         .read((sql) =>
           sql.all<{ id: string }>(
-            raw(
-              'SELECT m.id FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ?',
-              q,
-            ),
+            raw('SELECT m.id FROM text_postings p JOIN memories m ON m.seq = p.row WHERE p.term = ?', term),
           ),
         )
         .map((r) => r.id);
@@ -88,9 +85,17 @@ describe('FTS5 projection', () => {
     expect(match('okapi')).toEqual(['m1']);
     store.write((sql) => sql.run(raw("DELETE FROM memories WHERE id = 'm1'")));
     expect(match('okapi')).toEqual([]);
-    expect(
-      store.read((sql) => sql.get(raw("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'runs'"))),
-    ).toEqual({ n: 0 });
+    expect(store.read((sql) => sql.get(raw("SELECT count(*) AS n FROM text_postings WHERE term = 'run'")))).toEqual({
+      n: 0,
+    });
+  });
+
+  it('keeps no FTS5 index (migration 20 dropped them: nothing read them)', async () => {
+    const store = await createTestStore();
+    const virtual = store.read((sql) =>
+      sql.all<{ name: string }>(raw("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%fts5%'")),
+    );
+    expect(virtual).toEqual([]);
   });
 });
 

@@ -1,5 +1,7 @@
+import { createSequentialIds } from '@memory/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createMemories, prepareContent } from '../src/index.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 import { queryIndexTerms, textTerms } from '../src/text-terms.js';
@@ -19,6 +21,8 @@ describe('index terms', () => {
 
 type Op =
   | { kind: 'insert'; agent: string; text: string }
+  // Through the memory writer, which indexes its batch itself (the insert trigger stays idle).
+  | { kind: 'write'; memories: Array<{ agent: string; text: string }> }
   | { kind: 'update'; index: number; text: string }
   | { kind: 'soft-delete'; index: number }
   | { kind: 'restore'; index: number }
@@ -28,10 +32,15 @@ const WORDS = ['tea', 'teas', 'garden', 'gardening', 'dana', 'march'];
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 5 }).map((w) => w.join(' '));
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('insert' as const), agent: fc.constantFrom('a', 'b'), text }),
-  fc.record({ kind: fc.constant('update' as const), index: fc.nat(20), text }),
-  fc.record({ kind: fc.constant('soft-delete' as const), index: fc.nat(20) }),
-  fc.record({ kind: fc.constant('restore' as const), index: fc.nat(20) }),
-  fc.record({ kind: fc.constant('delete' as const), index: fc.nat(20) }),
+  fc.record({
+    kind: fc.constant('write' as const),
+    // Repeated texts in one batch and across batches: duplicates are refused and must not be indexed.
+    memories: fc.array(fc.record({ agent: fc.constantFrom('a', 'b'), text }), { minLength: 1, maxLength: 6 }),
+  }),
+  fc.record({ kind: fc.constant('update' as const), index: fc.nat(30), text }),
+  fc.record({ kind: fc.constant('soft-delete' as const), index: fc.nat(30) }),
+  fc.record({ kind: fc.constant('restore' as const), index: fc.nat(30) }),
+  fc.record({ kind: fc.constant('delete' as const), index: fc.nat(30) }),
 );
 
 describe('the scoped text index follows every write (property)', () => {
@@ -39,11 +48,40 @@ describe('the scoped text index follows every write (property)', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {
         const store = await createTestStore();
+        const ids = createSequentialIds('w');
+        const deps = { ids, vectorAvailable: false, inlineEntityLinking: false };
         let n = 0;
         store.write((sql) => {
           for (const o of ops) {
-            const id = `m${'index' in o ? o.index : n}`;
-            if (o.kind === 'insert') {
+            // Updates and deletes pick a row by position, so they reach rows of both insert paths.
+            const id =
+              'index' in o
+                ? sql.get<{ id: string }>(raw('SELECT id FROM memories ORDER BY seq LIMIT 1 OFFSET ?', o.index))?.id
+                : undefined;
+            if (o.kind === 'write') {
+              createMemories(
+                sql,
+                deps,
+                o.memories.map((m) => ({
+                  agentId: m.agent,
+                  content: prepareContent(`${m.text} w`),
+                  type: 'fact',
+                  importance: 0.5,
+                  audit: {},
+                })),
+                0,
+              );
+              // Then an insert by trigger in the same transaction: the trigger is back on.
+              sql.run(
+                raw(
+                  `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+                   VALUES (?, 'b', 'fact', 'tea after', 'tea after', ?, 0, 0)`,
+                  `m${n}`,
+                  `h${n}`,
+                ),
+              );
+              n++;
+            } else if (o.kind === 'insert') {
               sql.run(
                 raw(
                   `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
@@ -56,9 +94,13 @@ describe('the scoped text index follows every write (property)', () => {
                 ),
               );
               n++;
+            } else if (id === undefined) {
+              // No row at that position yet.
             } else if (o.kind === 'update') sql.run(raw('UPDATE memories SET content = ? WHERE id = ?', o.text, id));
             else if (o.kind === 'soft-delete') sql.run(raw('UPDATE memories SET is_deleted = 1 WHERE id = ?', id));
-            else if (o.kind === 'restore') sql.run(raw('UPDATE memories SET is_deleted = 0 WHERE id = ?', id));
+            // OR IGNORE: the writer may have created the same content again since (the live row wins).
+            else if (o.kind === 'restore')
+              sql.run(raw('UPDATE OR IGNORE memories SET is_deleted = 0 WHERE id = ?', id));
             else sql.run(raw('DELETE FROM memories WHERE id = ?', id));
           }
         });
@@ -92,6 +134,43 @@ describe('the scoped text index follows every write (property)', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('the memory writer idles the insert trigger only while it writes', () => {
+  it('a raw insert after a writer call that threw is indexed by the trigger', async () => {
+    const store = await createTestStore();
+    const failing = {
+      ids: createSequentialIds('w'),
+      vectorAvailable: false,
+      inlineEntityLinking: false,
+      onContentLive: () => {
+        throw new Error('host hook failed');
+      },
+    };
+    store.write((sql) => {
+      const one = {
+        agentId: 'a',
+        content: prepareContent('zebra tea'),
+        type: 'fact' as const,
+        importance: 0.5,
+        audit: {},
+      };
+      expect(() => createMemories(sql, failing, [one], 0)).toThrow('host hook failed');
+      sql.run(
+        raw(
+          `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+           VALUES ('r1', 'a', 'fact', 'okapi garden', 'okapi garden', 'hr1', 0, 0)`,
+        ),
+      );
+    });
+    const terms = store.read((sql) =>
+      sql.all<{ term: string }>(
+        raw("SELECT p.term FROM text_postings p JOIN memories m ON m.seq = p.row WHERE m.id = 'r1' ORDER BY p.term"),
+      ),
+    );
+    expect(terms.map((t) => t.term)).toEqual(['garden', 'okapi']);
+    store.close();
   });
 });
 

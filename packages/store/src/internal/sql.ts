@@ -8,6 +8,7 @@ import {
 } from 'kysely';
 import type { DatabaseSchema } from '../schema/database.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
+import { textIndexDeferral } from './text-functions.js';
 
 /**
  * A compile-only Kysely instance: it builds typed queries, which {@link SqlExecutor} then runs
@@ -80,6 +81,22 @@ export class SqlExecutor {
   run(query: Query<unknown>): RunResult {
     const info = this.prepare(query.sql).run(...query.parameters);
     return { changes: info.changes };
+  }
+
+  /**
+   * Runs `fn` with the scoped text index's memory insert trigger idle on this connection: the
+   * caller indexes the memories it inserts itself, in one batch (the memory writer does). Synchronous,
+   * so no other write can land inside it.
+   */
+  withMemoryTextIndexDeferred<T>(fn: () => T): T {
+    const deferral = textIndexDeferral(this.#db);
+    if (deferral.deferred) return fn();
+    deferral.deferred = true;
+    try {
+      return fn();
+    } finally {
+      deferral.deferred = false;
+    }
   }
 }
 

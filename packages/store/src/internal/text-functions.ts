@@ -1,10 +1,28 @@
 import { textTerms } from '../text-terms.js';
 import type { SqliteDatabase } from './sqlite.js';
 
+/** Whether a connection's memory inserts are indexed by the memory writer instead of the trigger. */
+interface TextIndexDeferral {
+  deferred: boolean;
+}
+
+const deferrals = new WeakMap<SqliteDatabase, TextIndexDeferral>();
+
+/** The deferral switch of one connection (shared by every executor on it). */
+export function textIndexDeferral(db: SqliteDatabase): TextIndexDeferral {
+  let deferral = deferrals.get(db);
+  if (!deferral) {
+    deferral = { deferred: false };
+    deferrals.set(db, deferral);
+  }
+  return deferral;
+}
+
 /**
  * Registers the SQL functions the scoped text index's triggers call (`text_terms(text)`: one row per
- * distinct term with its count and the text's length). They live in JavaScript, so every
- * connection that writes indexed rows (memories, transcript turns, hints) must register them
+ * distinct term with its count and the text's length; `text_length(text)`; `text_index_deferred()`:
+ * 1 while the memory writer indexes its own inserts, see migration 20). They live in JavaScript, so
+ * every connection that writes indexed rows (memories, transcript turns, hints) must register them
  * before it writes; `openStore` does, before migrations.
  */
 export function registerTextFunctions(db: SqliteDatabase): void {
@@ -28,4 +46,7 @@ export function registerTextFunctions(db: SqliteDatabase): void {
     },
   });
   db.function('text_length', { deterministic: true }, (text: unknown) => termsOf(text).length);
+  const deferral = textIndexDeferral(db);
+  // Not deterministic: its value changes within a statement's lifetime (between executions).
+  db.function('text_index_deferred', () => (deferral.deferred ? 1 : 0));
 }

@@ -56,8 +56,8 @@ function patchOf(row: MemoryRow, change: MemoryChange, now: number): { update: M
  * Changes a live memory inside the caller's write transaction. New content must not equal another
  * live memory of the scope (`CONFLICT`); when it changes, the previous row is copied to the cold
  * table, everything derived from the old content (vectors, hints, mentions) is removed, and the new
- * content is derived again (vector when given, mentions, hints through `onContentLive`). FTS follows
- * by trigger. History keeps old and new content. Returns the row after the change.
+ * content is derived again (vector when given, mentions, hints through `onContentLive`). The scoped
+ * text index follows by trigger. History keeps old and new content. Returns the row after the change.
  */
 export function changeMemory(sql: SqlExecutor, deps: MemoryWriteDeps, change: MemoryChange, now: number): MemoryRow {
   const row = findMemory(sql, change.agentId, change.id);

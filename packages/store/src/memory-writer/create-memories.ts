@@ -1,10 +1,11 @@
 import { hashNormalized, MemoryError, type MemoryId, normalizeForHash, normalizeForStorage } from '@memory/core';
 import type { SqlExecutor } from '../internal/sql.js';
 import { type LinkRef, replaceMemoryLinks } from '../repositories/links.js';
-import { findLiveMemoryIdByHash, insertMemory } from '../repositories/memories.js';
+import { findLiveMemoryIdByHash, insertMemoryRow } from '../repositories/memories.js';
 import type { MemoryType } from '../schema/memories.js';
 import type { MemoryAudit, MemoryVector, MemoryWriteDeps } from './context.js';
 import { deriveLive, recordHistory, WriteSession } from './derived.js';
+import { TextIndexBatch } from './text-index-batch.js';
 
 /** Content in the three forms the store keeps: as stored, as compared, and its hash. */
 export interface PreparedContent {
@@ -52,10 +53,10 @@ export interface CreatedMemory {
   readonly deduped: boolean;
 }
 
-function createOne(session: WriteSession, memory: NewMemory): CreatedMemory {
+function createOne(session: WriteSession, text: TextIndexBatch, memory: NewMemory): CreatedMemory {
   const { sql, deps, now } = session;
   const id = deps.ids.next() as MemoryId;
-  const inserted = insertMemory(sql, {
+  const seq = insertMemoryRow(sql, {
     id,
     agent_id: memory.agentId,
     project: memory.project ?? null,
@@ -78,13 +79,14 @@ function createOne(session: WriteSession, memory: NewMemory): CreatedMemory {
     created_at: memory.createdAt ?? now,
     updated_at: now,
   });
-  if (!inserted) {
+  if (seq === undefined) {
     const existing = findLiveMemoryIdByHash(sql, memory.agentId, memory.content.hash);
     if (existing) return { id: existing, deduped: true };
     throw new MemoryError('STORAGE_ERROR', 'a memory insert was refused without a live duplicate', {
       details: { agentId: memory.agentId },
     });
   }
+  text.add(memory.agentId, seq, memory.content.content);
   recordHistory(sql, deps, {
     memoryId: id,
     agentId: memory.agentId,
@@ -116,7 +118,9 @@ function createOne(session: WriteSession, memory: NewMemory): CreatedMemory {
 /**
  * Creates memories inside the caller's write transaction, in order: scoped dedup by content hash
  * (the unique partial index decides), the row, its history, host links, the vector and its mirror
- * row, inline entity mentions, and the host's derived work (hints). FTS follows by trigger.
+ * row, inline entity mentions, and the host's derived work (hints). The vector partitions' counts
+ * and the scoped text index are written last, for the whole call at once (the text index's insert
+ * trigger stays idle meanwhile).
  */
 export function createMemories(
   sql: SqlExecutor,
@@ -124,6 +128,12 @@ export function createMemories(
   memories: readonly NewMemory[],
   now: number,
 ): CreatedMemory[] {
-  const session = new WriteSession(sql, deps, now);
-  return memories.map((memory) => createOne(session, memory));
+  const session = new WriteSession(sql, deps, now, { batched: true });
+  const text = new TextIndexBatch();
+  return sql.withMemoryTextIndexDeferred(() => {
+    const created = memories.map((memory) => createOne(session, text, memory));
+    session.finish();
+    text.flush(sql);
+    return created;
+  });
 }

@@ -52,18 +52,28 @@ export class WriteSession {
   readonly deps: MemoryWriteDeps;
   readonly now: number;
   readonly #hasEntities = new Map<string, boolean>();
+  readonly #batched: boolean;
   #vectors: VectorIndexWriter | undefined;
 
-  constructor(sql: SqlExecutor, deps: MemoryWriteDeps, now: number) {
+  /** `batched`: per-partition vector counts wait for {@link finish} (a writer of many memories). */
+  constructor(sql: SqlExecutor, deps: MemoryWriteDeps, now: number, options: { batched?: boolean } = {}) {
     this.sql = sql;
     this.deps = deps;
     this.now = now;
+    this.#batched = options.batched === true;
   }
 
   /** The vector index writer of this transaction. */
   get vectors(): VectorIndexWriter {
-    this.#vectors ??= new VectorIndexWriter(this.sql, this.deps.vectorAvailable, this.now);
+    this.#vectors ??= new VectorIndexWriter(this.sql, this.deps.vectorAvailable, this.now, {
+      deferCounts: this.#batched,
+    });
     return this.#vectors;
+  }
+
+  /** Writes what a batched session held back (vector counts); call before the transaction ends. */
+  finish(): void {
+    this.#vectors?.flushCounts();
   }
 
   shouldLink(agentId: string): boolean {

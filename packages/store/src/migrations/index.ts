@@ -13,6 +13,7 @@ import { apiTokens } from './0012-api-tokens.js';
 import { scopedTextIndex } from './0013-scoped-text-index.js';
 import { dreamingReview } from './0014-dreaming-review.js';
 import { workspaceIndex } from './0018-workspace-index.js';
+import { writePath } from './0020-write-path.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   scopedTextIndex,
   dreamingReview,
   workspaceIndex,
+  writePath,
 ]);

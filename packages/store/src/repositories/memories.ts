@@ -9,6 +9,7 @@ const INSERT_MEMORY = `INSERT INTO memories (
   access_count, last_accessed, update_count, embedding_model, created_at, updated_at
 ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, 0, NULL, 0, ?, ?, ?)
 ON CONFLICT (agent_id, content_hash) WHERE is_deleted = 0 DO NOTHING`;
+const INSERT_MEMORY_RETURNING = `${INSERT_MEMORY} RETURNING seq`;
 
 /** The columns a new memory is written with; lifecycle counters start at their defaults. */
 export type NewLiveMemory = Omit<
@@ -21,34 +22,37 @@ export type NewLiveMemory = Omit<
  * unique partial index decides, so there is no separate lookup first). Returns false for a duplicate.
  */
 export function insertMemory(sql: SqlExecutor, row: NewLiveMemory): boolean {
-  return (
-    sql.run(
-      raw(
-        INSERT_MEMORY,
-        row.id,
-        row.agent_id,
-        row.project ?? null,
-        row.type,
-        row.category ?? null,
-        row.content,
-        row.normalized_content,
-        row.content_hash,
-        row.confidence ?? 1,
-        row.importance ?? 0.5,
-        row.source_type ?? null,
-        row.source_id ?? null,
-        row.tags ?? '[]',
-        row.who ?? null,
-        row.why ?? null,
-        row.linked_entities ?? '[]',
-        row.pinned ?? 0,
-        row.expires_at ?? null,
-        row.embedding_model ?? null,
-        row.created_at,
-        row.updated_at,
-      ),
-    ).changes > 0
-  );
+  return insertMemoryRow(sql, row) !== undefined;
+}
+
+/** {@link insertMemory}, returning the new row's seq (undefined for a duplicate). */
+export function insertMemoryRow(sql: SqlExecutor, row: NewLiveMemory): number | undefined {
+  return sql.get<{ seq: number }>(
+    raw(
+      INSERT_MEMORY_RETURNING,
+      row.id,
+      row.agent_id,
+      row.project ?? null,
+      row.type,
+      row.category ?? null,
+      row.content,
+      row.normalized_content,
+      row.content_hash,
+      row.confidence ?? 1,
+      row.importance ?? 0.5,
+      row.source_type ?? null,
+      row.source_id ?? null,
+      row.tags ?? '[]',
+      row.who ?? null,
+      row.why ?? null,
+      row.linked_entities ?? '[]',
+      row.pinned ?? 0,
+      row.expires_at ?? null,
+      row.embedding_model ?? null,
+      row.created_at,
+      row.updated_at,
+    ),
+  )?.seq;
 }
 
 const FIND_LIVE_BY_HASH = 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND is_deleted = 0';
@@ -56,6 +60,19 @@ const FIND_LIVE_BY_HASH = 'SELECT id FROM memories WHERE agent_id = ? AND conten
 /** The live memory with this content hash in this agent's scope, if any. */
 export function findLiveMemoryIdByHash(sql: SqlExecutor, agentId: string, contentHash: string): MemoryId | undefined {
   return sql.get<{ id: MemoryId }>(raw(FIND_LIVE_BY_HASH, agentId, contentHash))?.id;
+}
+
+const FIND_LIVE_HASHES = `SELECT content_hash AS hash FROM memories
+  WHERE agent_id = ? AND is_deleted = 0 AND content_hash IN (SELECT value FROM json_each(?))`;
+
+/** Which of these content hashes a live memory of this agent's scope already has (one query for a batch). */
+export function findLiveMemoryHashes(sql: SqlExecutor, agentId: string, hashes: readonly string[]): Set<string> {
+  if (hashes.length === 0) return new Set();
+  if (hashes.length === 1) {
+    const [hash] = hashes as [string];
+    return new Set(findLiveMemoryIdByHash(sql, agentId, hash) === undefined ? [] : [hash]);
+  }
+  return new Set(sql.all<{ hash: string }>(raw(FIND_LIVE_HASHES, agentId, JSON.stringify(hashes))).map((r) => r.hash));
 }
 
 /** A memory by id, only when it belongs to `agentId`. Deleted memories only with `includeDeleted`. */

@@ -128,11 +128,12 @@ function purgeOne(sql: SqlExecutor, vectors: VectorIndexWriter, memory: PurgeCan
   const ref = `memory:${id}`;
   for (const table of ['dreaming_evidence_offsets', 'dreaming_evidence_exclusions', 'dreaming_evidence_reviews'])
     c.evidenceRows += sql.run(raw(`DELETE FROM ${table} WHERE agent_id = ? AND source_ref = ?`, agentId, ref)).changes;
-  // The rest cascades from the row (hints with their FTS rows, links, document links); counted first.
+  // The rest cascades from the row (hints with their text postings, links, document links); counted first.
   c.hints += countOf(sql, 'SELECT count(*) AS n FROM memory_hints WHERE memory_id = ?', id);
   c.links += countOf(sql, 'SELECT count(*) AS n FROM memory_links WHERE memory_id = ?', id);
   c.documentLinks += countOf(sql, 'SELECT count(*) AS n FROM document_memories WHERE memory_id = ?', id);
-  // The FTS row goes by trigger (secure-delete is on, so its tokens leave the index now).
+  // A forgotten row has no text postings left (they went when it was forgotten); `secure_delete`
+  // zeroes the row's bytes in the file.
   c.memories += sql.run(raw('DELETE FROM memories WHERE seq = ?', memory.seq)).changes;
   sql.run(
     raw(
@@ -203,7 +204,7 @@ function reviewDerived(
 
 /**
  * Purges memories inside the caller's write transaction: each row with its vectors (and vector
- * index rows), FTS row, hints, mentions, host links, document links, evidence bookkeeping, cold
+ * index rows), hints, mentions, host links, document links, evidence bookkeeping, cold
  * copies and embedding failures; its history keeps events without content; a tombstone records it.
  * Claims left without evidence are marked for review. `shouldStop` ends the batch early (after at
  * least one memory) so a transaction stays short whatever the machine. Returns the rows touched per

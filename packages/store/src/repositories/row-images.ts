@@ -3,7 +3,7 @@ import { raw, type SqlExecutor } from '../internal/sql.js';
 
 // Row images for the Dreaming seam's undo: what a row looked like before and after an operation,
 // read and written back by primary key. Graph rows and attention records are restored as rows;
-// memories are only read here (their restore goes through the memory writer, which keeps FTS,
+// memories are only read here (their restore goes through the memory writer, which keeps the text index,
 // vectors, hints and history consistent).
 
 /** The kinds of rows an operation can write. */

@@ -18,12 +18,27 @@ export class VectorIndexWriter {
   readonly #now: number;
   readonly #indexes = new Map<string, VectorIndex | undefined>();
   readonly #partitions = new Map<string, { generation: number; otherGeneration: number | null }>();
+  /** Vectors added per partition and not yet counted (only with `deferCounts`). */
+  readonly #pendingCounts = new Map<string, { indexId: number; agentId: string; delta: number }>();
+  readonly #deferCounts: boolean;
   #legacy: { model: string; dimensions: number } | null | undefined;
 
-  constructor(sql: SqlExecutor, vectorAvailable: boolean, now: number) {
+  /**
+   * `deferCounts`: added vectors are counted in their partitions by {@link flushCounts} (once per
+   * partition) instead of one update per vector; the caller must flush before its transaction ends.
+   */
+  constructor(sql: SqlExecutor, vectorAvailable: boolean, now: number, options: { deferCounts?: boolean } = {}) {
     this.#sql = sql;
     this.#available = vectorAvailable;
     this.#now = now;
+    this.#deferCounts = options.deferCounts === true;
+  }
+
+  /** Writes the partition counts of the vectors added since the last flush (see `deferCounts`). */
+  flushCounts(): void {
+    for (const { indexId, agentId, delta } of this.#pendingCounts.values())
+      countPartitionVectors(this.#sql, indexId, agentId, delta, this.#now);
+    this.#pendingCounts.clear();
   }
 
   /**
@@ -46,7 +61,12 @@ export class VectorIndexWriter {
       seq: row.seq,
       vector: row.vector,
     });
-    countPartitionVectors(this.#sql, index.id, row.agentId, 1, this.#now);
+    if (this.#deferCounts) {
+      const key = `${index.id}\u0000${row.agentId}`;
+      const pending = this.#pendingCounts.get(key);
+      if (pending) pending.delta++;
+      else this.#pendingCounts.set(key, { indexId: index.id, agentId: row.agentId, delta: 1 });
+    } else countPartitionVectors(this.#sql, index.id, row.agentId, 1, this.#now);
     if (this.#legacyFor(index)) insertLegacyRow(this.#sql, row.agentId, row.seq, row.vector);
   }
 

@@ -642,23 +642,6 @@ CREATE TABLE memories_cold (
     archived_at INTEGER NOT NULL
   );
 
--- table memories_fts
-CREATE VIRTUAL TABLE memories_fts USING fts5(
-      content, fts_scope, content='memories', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
-    );
-
--- table memories_fts_config
-CREATE TABLE 'memories_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
--- table memories_fts_data
-CREATE TABLE 'memories_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
--- table memories_fts_docsize
-CREATE TABLE 'memories_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
--- table memories_fts_idx
-CREATE TABLE 'memories_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
-
 -- table memory_entity_mentions
 CREATE TABLE memory_entity_mentions (
     memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
@@ -679,23 +662,6 @@ CREATE TABLE memory_hints (
       created_at INTEGER NOT NULL,
       UNIQUE (memory_id, hint)
     );
-
--- table memory_hints_fts
-CREATE VIRTUAL TABLE memory_hints_fts USING fts5(
-      hint, content='memory_hints', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
-    );
-
--- table memory_hints_fts_config
-CREATE TABLE 'memory_hints_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
--- table memory_hints_fts_data
-CREATE TABLE 'memory_hints_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
--- table memory_hints_fts_docsize
-CREATE TABLE 'memory_hints_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
--- table memory_hints_fts_idx
-CREATE TABLE 'memory_hints_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 
 -- table memory_history
 CREATE TABLE memory_history (
@@ -881,23 +847,6 @@ CREATE TABLE session_transcript_turns (
       UNIQUE (agent_id, session_key, turn_key)
     );
 
--- table session_transcript_turns_fts
-CREATE VIRTUAL TABLE session_transcript_turns_fts USING fts5(
-      content, content='session_transcript_turns', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
-    );
-
--- table session_transcript_turns_fts_config
-CREATE TABLE 'session_transcript_turns_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
--- table session_transcript_turns_fts_data
-CREATE TABLE 'session_transcript_turns_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
--- table session_transcript_turns_fts_docsize
-CREATE TABLE 'session_transcript_turns_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
--- table session_transcript_turns_fts_idx
-CREATE TABLE 'session_transcript_turns_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
-
 -- table session_transcripts
 CREATE TABLE session_transcripts (
     agent_id TEXT NOT NULL,
@@ -1020,22 +969,6 @@ CREATE TABLE vector_partitions (
       FOREIGN KEY (index_id) REFERENCES vector_indexes (id) ON DELETE CASCADE
     );
 
--- trigger memories_ad
-CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
-      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
-    END;
-
--- trigger memories_ai
-CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
-      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
-    END;
-
--- trigger memories_au
-CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
-      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
-      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
-    END;
-
 -- trigger memories_terms_ad
 CREATE TRIGGER memories_terms_ad AFTER DELETE ON memories WHEN old.is_deleted = 0 BEGIN
   DELETE FROM text_postings
@@ -1045,12 +978,14 @@ CREATE TRIGGER memories_terms_ad AFTER DELETE ON memories WHEN old.is_deleted = 
 END;
 
 -- trigger memories_terms_ai
-CREATE TRIGGER memories_terms_ai AFTER INSERT ON memories WHEN new.is_deleted = 0 BEGIN
-  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id WHERE 1;
+CREATE TRIGGER memories_terms_ai AFTER INSERT ON memories
+      WHEN new.is_deleted = 0 AND text_index_deferred() = 0 BEGIN
+  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id;
   INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len)
-       SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.content) AS t WHERE 1;
+    SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len
+    FROM text_terms(new.content) AS t;
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.content)
-       WHERE 1 AND corpus = 'memory' AND agent_id = new.agent_id;
+    WHERE corpus = 'memory' AND agent_id = new.agent_id;
 END;
 
 -- trigger memories_terms_au
@@ -1068,16 +1003,6 @@ CREATE TRIGGER memories_terms_au AFTER UPDATE OF content, is_deleted ON memories
        WHERE new.is_deleted = 0 AND corpus = 'memory' AND agent_id = new.agent_id;
 END;
 
--- trigger memory_hints_ad
-CREATE TRIGGER memory_hints_ad AFTER DELETE ON memory_hints BEGIN
-      INSERT INTO memory_hints_fts (memory_hints_fts, rowid, hint) VALUES ('delete', old.seq, old.hint);
-    END;
-
--- trigger memory_hints_ai
-CREATE TRIGGER memory_hints_ai AFTER INSERT ON memory_hints BEGIN
-      INSERT INTO memory_hints_fts (rowid, hint) VALUES (new.seq, new.hint);
-    END;
-
 -- trigger memory_hints_terms_ad
 CREATE TRIGGER memory_hints_terms_ad AFTER DELETE ON memory_hints BEGIN
   DELETE FROM text_postings
@@ -1094,16 +1019,6 @@ CREATE TRIGGER memory_hints_terms_ai AFTER INSERT ON memory_hints BEGIN
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.hint)
        WHERE 1 AND corpus = 'hint' AND agent_id = new.agent_id;
 END;
-
--- trigger session_transcript_turns_ad
-CREATE TRIGGER session_transcript_turns_ad AFTER DELETE ON session_transcript_turns BEGIN
-      INSERT INTO session_transcript_turns_fts (session_transcript_turns_fts, rowid, content) VALUES ('delete', old.seq, old.content);
-    END;
-
--- trigger session_transcript_turns_ai
-CREATE TRIGGER session_transcript_turns_ai AFTER INSERT ON session_transcript_turns BEGIN
-      INSERT INTO session_transcript_turns_fts (rowid, content) VALUES (new.seq, new.content);
-    END;
 
 -- trigger transcript_turns_terms_ad
 CREATE TRIGGER transcript_turns_terms_ad AFTER DELETE ON session_transcript_turns BEGIN
