@@ -193,6 +193,22 @@ export {
   insertFirstMemoryHead,
   replaceMemoryHead,
 } from './repositories/memory-heads.js';
+export type { EmbedderIdentity, EmbeddingMigration } from './repositories/embedder-identities.js';
+export {
+  clearReembedRequest,
+  finishEmbeddingMigrations,
+  latestEmbeddingMigration,
+  listEmbedderIdentities,
+  reembedRequests,
+  requestReembed,
+  useEmbedderIdentity,
+} from './repositories/embedder-identities.js';
+export type { ScopeMemoryCounts } from './repositories/memory-counts.js';
+export {
+  liveMemoriesByVectorKey,
+  liveMemoriesByVectorKeyAll,
+  scopeMemoryCounts,
+} from './repositories/memory-counts.js';
 export type { MemoryHealthCounts } from './repositories/memory-health.js';
 export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/memory-health.js';
 export type { MemoryListQuery } from './repositories/memory-list.js';
@@ -202,7 +218,7 @@ export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
 export { matchEntitiesByName } from './repositories/mentions.js';
-export type { MemoryWithoutVector } from './repositories/missing-vectors.js';
+export type { MemoryWithoutVector, OtherKeyScope } from './repositories/missing-vectors.js';
 export {
   clearEmbeddingFailures,
   memoriesWithoutVector,

@@ -64,6 +64,9 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'memory_jobs_archive', where: "json_extract(row_json, '$.agent_id') = ?" },
   { table: 'lifecycle_counts', where: BY_AGENT },
   { table: 'embedding_projections', where: BY_AGENT },
+  // The scope's maintained counts (zero once its memories are gone) and its re-embed request.
+  { table: 'memory_counts', where: BY_AGENT },
+  { table: 'embedding_reembeds', where: BY_AGENT },
   // Last: the scoped text index's postings go with the rows deleted above (its triggers remove
   // them); what is left is the scope's own counting rows, which would still say the agent existed.
   { table: 'text_scopes', where: BY_AGENT },

@@ -21,7 +21,11 @@ import type {
 } from './graph.js';
 import type { ImportJobsTable, ImportRecordsTable, ImportTombstonesTable } from './imports.js';
 import type {
+  EmbedderIdentitiesTable,
+  EmbeddingMigrationsTable,
+  EmbeddingReembedsTable,
   LifecycleCountsTable,
+  MemoryCountsTable,
   MaintenanceStateTable,
   MemoryTombstonesTable,
   ScopeErasuresTable,
@@ -113,6 +117,10 @@ export interface DatabaseSchema {
   maintenance_state: MaintenanceStateTable;
   scope_erasures: ScopeErasuresTable;
   lifecycle_counts: LifecycleCountsTable;
+  memory_counts: MemoryCountsTable;
+  embedder_identities: EmbedderIdentitiesTable;
+  embedding_migrations: EmbeddingMigrationsTable;
+  embedding_reembeds: EmbeddingReembedsTable;
   schema_migrations: SchemaMigrationsTable;
   schema_migrations_audit: SchemaMigrationsAuditTable;
 }
@@ -177,6 +185,10 @@ const TABLES: { readonly [Name in TableName]: true } = {
   maintenance_state: true,
   scope_erasures: true,
   lifecycle_counts: true,
+  memory_counts: true,
+  embedder_identities: true,
+  embedding_migrations: true,
+  embedding_reembeds: true,
   schema_migrations: true,
   schema_migrations_audit: true,
 };

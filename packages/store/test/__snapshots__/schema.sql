@@ -364,6 +364,16 @@ CREATE TABLE dreaming_tool_calls (
       UNIQUE (pass_id, ordinal)
     );
 
+-- table embedder_identities
+CREATE TABLE embedder_identities (
+      vector_key TEXT PRIMARY KEY,
+      model TEXT NOT NULL,
+      dimensions INTEGER NOT NULL CHECK (dimensions > 0),
+      first_used_at INTEGER NOT NULL,
+      last_used_at INTEGER NOT NULL,
+      UNIQUE (model, dimensions)
+    );
+
 -- table embedding_failures
 CREATE TABLE embedding_failures (
       memory_id TEXT NOT NULL,
@@ -373,6 +383,15 @@ CREATE TABLE embedding_failures (
       error TEXT NOT NULL,
       updated_at INTEGER NOT NULL,
       PRIMARY KEY (memory_id, model)
+    );
+
+-- table embedding_migrations
+CREATE TABLE embedding_migrations (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      from_key TEXT,
+      to_key TEXT NOT NULL,
+      changed_at INTEGER NOT NULL,
+      finished_at INTEGER
     );
 
 -- table embedding_projections
@@ -385,6 +404,14 @@ CREATE TABLE embedding_projections (
       computed_ms REAL NOT NULL,
       cached_at INTEGER NOT NULL,
       PRIMARY KEY (agent_id, model)
+    );
+
+-- table embedding_reembeds
+CREATE TABLE embedding_reembeds (
+      agent_id TEXT NOT NULL,
+      vector_key TEXT NOT NULL,
+      requested_at INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, vector_key)
     );
 
 -- table embeddings
@@ -613,6 +640,16 @@ CREATE TABLE 'memories_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
 
 -- table memories_fts_idx
 CREATE TABLE 'memories_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+-- table memory_counts
+CREATE TABLE memory_counts (
+      agent_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('live', 'never', 'forgotten', 'expiring', 'day')),
+      -- No declared type: model names stay text and days stay integers (no affinity conversion).
+      key NOT NULL,
+      n INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, kind, key)
+    );
 
 -- table memory_entity_mentions
 CREATE TABLE memory_entity_mentions (
@@ -1022,6 +1059,111 @@ CREATE TRIGGER memories_terms_au AFTER UPDATE OF content, is_deleted ON memories
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.content)
        WHERE new.is_deleted = 0 AND corpus = 'memory' AND agent_id = new.agent_id;
 END;
+
+-- trigger memory_counts_day_delete
+CREATE TRIGGER memory_counts_day_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'day', CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END, -1
+     WHERE CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
+
+-- trigger memory_counts_day_insert
+CREATE TRIGGER memory_counts_day_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'day', CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END, 1
+     WHERE CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_day_update
+CREATE TRIGGER memory_counts_day_update AFTER UPDATE OF agent_id, is_deleted, last_accessed, created_at ON memories
+     WHEN CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END IS NOT CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END OR OLD.agent_id IS NOT NEW.agent_id
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'day', CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END, -1
+     WHERE CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'day', CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END, 1
+     WHERE CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_expiring_delete
+CREATE TRIGGER memory_counts_expiring_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'expiring', CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END, -1
+     WHERE CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
+
+-- trigger memory_counts_expiring_insert
+CREATE TRIGGER memory_counts_expiring_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'expiring', CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END, 1
+     WHERE CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_expiring_update
+CREATE TRIGGER memory_counts_expiring_update AFTER UPDATE OF agent_id, is_deleted, expires_at ON memories
+     WHEN CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END IS NOT CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END OR OLD.agent_id IS NOT NEW.agent_id
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'expiring', CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END, -1
+     WHERE CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'expiring', CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END, 1
+     WHERE CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_forgotten_delete
+CREATE TRIGGER memory_counts_forgotten_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 1 THEN '' END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'forgotten', CASE WHEN OLD.is_deleted = 1 THEN '' END, -1
+     WHERE CASE WHEN OLD.is_deleted = 1 THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
+
+-- trigger memory_counts_forgotten_insert
+CREATE TRIGGER memory_counts_forgotten_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 1 THEN '' END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'forgotten', CASE WHEN NEW.is_deleted = 1 THEN '' END, 1
+     WHERE CASE WHEN NEW.is_deleted = 1 THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_forgotten_update
+CREATE TRIGGER memory_counts_forgotten_update AFTER UPDATE OF agent_id, is_deleted ON memories
+     WHEN CASE WHEN OLD.is_deleted = 1 THEN '' END IS NOT CASE WHEN NEW.is_deleted = 1 THEN '' END OR OLD.agent_id IS NOT NEW.agent_id
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'forgotten', CASE WHEN OLD.is_deleted = 1 THEN '' END, -1
+     WHERE CASE WHEN OLD.is_deleted = 1 THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'forgotten', CASE WHEN NEW.is_deleted = 1 THEN '' END, 1
+     WHERE CASE WHEN NEW.is_deleted = 1 THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_live_delete
+CREATE TRIGGER memory_counts_live_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'live', CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END, -1
+     WHERE CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
+
+-- trigger memory_counts_live_insert
+CREATE TRIGGER memory_counts_live_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'live', CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END, 1
+     WHERE CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_live_update
+CREATE TRIGGER memory_counts_live_update AFTER UPDATE OF agent_id, is_deleted, embedding_model ON memories
+     WHEN CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END IS NOT CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END OR OLD.agent_id IS NOT NEW.agent_id
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'live', CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END, -1
+     WHERE CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'live', CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END, 1
+     WHERE CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_never_delete
+CREATE TRIGGER memory_counts_never_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'never', CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END, -1
+     WHERE CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
+
+-- trigger memory_counts_never_insert
+CREATE TRIGGER memory_counts_never_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END IS NOT NULL
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'never', CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END, 1
+     WHERE CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_never_update
+CREATE TRIGGER memory_counts_never_update AFTER UPDATE OF agent_id, is_deleted, last_accessed ON memories
+     WHEN CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END IS NOT CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END OR OLD.agent_id IS NOT NEW.agent_id
+     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'never', CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END, -1
+     WHERE CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'never', CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END, 1
+     WHERE CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END IS NOT NULL
+     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
 
 -- trigger memory_hints_ad
 CREATE TRIGGER memory_hints_ad AFTER DELETE ON memory_hints BEGIN
