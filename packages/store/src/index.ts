@@ -90,6 +90,16 @@ export {
   recordPassOutcome,
   saveRunbookNotes,
 } from './repositories/dreaming-passes.js';
+export type { EmbedderIdentity, EmbeddingMigration } from './repositories/embedder-identities.js';
+export {
+  clearReembedRequest,
+  finishEmbeddingMigrations,
+  latestEmbeddingMigration,
+  listEmbedderIdentities,
+  reembedRequests,
+  requestReembed,
+  useEmbedderIdentity,
+} from './repositories/embedder-identities.js';
 export { blobToVector } from './repositories/embeddings.js';
 export {
   canonicalEntityName,
@@ -176,7 +186,6 @@ export {
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
-
 export type { MaintenanceState } from './repositories/maintenance-state.js';
 export {
   bumpLifecycleCount,
@@ -185,6 +194,12 @@ export {
   saveMaintenanceState,
 } from './repositories/maintenance-state.js';
 export { findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
+export type { ScopeMemoryCounts } from './repositories/memory-counts.js';
+export {
+  liveMemoriesByVectorKey,
+  liveMemoriesByVectorKeyAll,
+  scopeMemoryCounts,
+} from './repositories/memory-counts.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
 export {
@@ -193,22 +208,6 @@ export {
   insertFirstMemoryHead,
   replaceMemoryHead,
 } from './repositories/memory-heads.js';
-export type { EmbedderIdentity, EmbeddingMigration } from './repositories/embedder-identities.js';
-export {
-  clearReembedRequest,
-  finishEmbeddingMigrations,
-  latestEmbeddingMigration,
-  listEmbedderIdentities,
-  reembedRequests,
-  requestReembed,
-  useEmbedderIdentity,
-} from './repositories/embedder-identities.js';
-export type { ScopeMemoryCounts } from './repositories/memory-counts.js';
-export {
-  liveMemoriesByVectorKey,
-  liveMemoriesByVectorKeyAll,
-  scopeMemoryCounts,
-} from './repositories/memory-counts.js';
 export type { MemoryHealthCounts } from './repositories/memory-health.js';
 export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/memory-health.js';
 export type { MemoryListQuery } from './repositories/memory-list.js';

@@ -21,11 +21,7 @@ export function attachMemoryVector(
   if (!row || row.content_hash !== memory.contentHash) return false;
   const session = new WriteSession(sql, deps, now);
   deleteSourceEmbeddingsExcept(sql, { sourceType: 'memory', sourceId: row.id }, embedding.model, session.vectors);
-  storeMemoryVector(
-    session,
-    { id: row.id, agentId: row.agent_id, contentHash: row.content_hash },
-    embedding,
-  );
+  storeMemoryVector(session, { id: row.id, agentId: row.agent_id, contentHash: row.content_hash }, embedding);
   updateMemory(sql, row.agent_id, row.id, { embedding_model: embedding.model });
   return true;
 }

@@ -102,9 +102,7 @@ export function latestEmbeddingMigration(sql: SqlExecutor): EmbeddingMigration |
 
 /** Marks the open migrations to `toKey` finished (every live memory has a vector of it). */
 export function finishEmbeddingMigrations(sql: SqlExecutor, toKey: string, now: number): void {
-  sql.run(
-    raw('UPDATE embedding_migrations SET finished_at = ? WHERE to_key = ? AND finished_at IS NULL', now, toKey),
-  );
+  sql.run(raw('UPDATE embedding_migrations SET finished_at = ? WHERE to_key = ? AND finished_at IS NULL', now, toKey));
 }
 
 /** Records a host's request to re-embed a scope ('' = every scope) with `vectorKey`; kept until done. */

@@ -39,8 +39,7 @@ export function memoriesWithoutVector(
   otherKeys: OtherKeyScope = 'all',
 ): MemoryWithoutVector[] {
   const ranges: Array<readonly [string, readonly unknown[]]> = [['m.embedding_model IS NULL', []]];
-  if (otherKeys === 'all')
-    ranges.push(['m.embedding_model < ?', [model]], ['m.embedding_model > ?', [model]]);
+  if (otherKeys === 'all') ranges.push(['m.embedding_model < ?', [model]], ['m.embedding_model > ?', [model]]);
   else if (otherKeys !== 'none')
     // Per scope: range reads of the scope's (agent_id, embedding_model) index entries.
     for (const agentId of otherKeys)

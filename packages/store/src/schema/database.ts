@@ -25,8 +25,8 @@ import type {
   EmbeddingMigrationsTable,
   EmbeddingReembedsTable,
   LifecycleCountsTable,
-  MemoryCountsTable,
   MaintenanceStateTable,
+  MemoryCountsTable,
   MemoryTombstonesTable,
   ScopeErasuresTable,
 } from './lifecycle.js';
