@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,10 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryEngine, MemoryEngineOptions } from '../src/index.js';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const child = join(import.meta.dirname, 'fixtures', 'reembed-child.ts');
+const HOUR_MS = 3_600_000;
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -242,4 +247,70 @@ describe('embedding migration', () => {
     await expect(engine.maintenance.reembed({ agentId: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await engine.close();
   });
+
+  it('resumes after its process is killed part-way: every memory ends with exactly one vector, of the new model', async () => {
+    const path = tempPath();
+    const first = await open(path, { embedder: createBagOfWordsEmbedder(64, 'bow-a') });
+    await seed(first.engine, 'a', 300);
+    await first.engine.close();
+    const reader = new Database(path, { readonly: true });
+    const onNew = () =>
+      (reader.prepare("SELECT count(*) AS n FROM memories WHERE embedding_model = 'bow-b'").get() as { n: number }).n;
+
+    const killedAt = await new Promise<number>((resolve, reject) => {
+      const proc = spawn(process.execPath, ['--conditions=@memory/source', '--import', 'tsx', child, path, '0'], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let errors = '';
+      proc.stderr.on('data', (d: Buffer) => {
+        errors += d.toString();
+      });
+      const timer = setInterval(() => {
+        const n = onNew();
+        if (n >= 60) {
+          clearInterval(timer);
+          proc.kill('SIGKILL');
+          resolve(n);
+        }
+      }, 1);
+      proc.on('exit', (code, signal) => {
+        clearInterval(timer);
+        if (signal !== 'SIGKILL') reject(new Error(`child exited (${code}) before it was killed: ${errors}`));
+      });
+    });
+    const atKill = onNew();
+    expect(killedAt).toBeLessThan(300);
+    expect(atKill).toBeLessThan(300);
+
+    // A later process (its clock past the dead one's lease) picks the job up and finishes it.
+    const { engine } = await open(path, {
+      embedder: createBagOfWordsEmbedder(32, 'bow-b'),
+      clock: { now: () => Date.now() + 2 * HOUR_MS },
+    });
+    const mid = await engine.recall({ agentId: 'a', query: 'tea ledger' });
+    expect(mid.vectorCompleteness).toBe('partial');
+    expect(mid.vectorCoverage).toEqual({ embedded: atKill, total: 300 });
+    for (let i = 0; i < 20; i++) {
+      await engine.runDue();
+      const status = (await engine.diagnostics()).maintenance.embedding;
+      if (status && status.embedded >= status.total) break;
+    }
+    expect((await engine.recall({ agentId: 'a', query: 'tea ledger' })).vectorCoverage).toEqual({
+      embedded: 300,
+      total: 300,
+    });
+    expect(
+      reader
+        .prepare('SELECT model, count(*) AS n, count(DISTINCT source_id) AS sources FROM embeddings GROUP BY model')
+        .all(),
+    ).toEqual([{ model: 'bow-b', n: 300, sources: 300 }]);
+    const jobs = reader
+      .prepare("SELECT status, count(*) AS n FROM memory_jobs WHERE job_type = 'embedding_migration' GROUP BY status")
+      .all() as Array<{ status: string; n: number }>;
+    expect(jobs.filter((j) => j.status !== 'completed')).toEqual([]);
+    expect((await engine.diagnostics()).maintenance.embedding?.lastChange?.finishedAt).not.toBeNull();
+    reader.close();
+    await engine.close();
+  }, 60_000);
 });
