@@ -85,7 +85,7 @@ export const memoryCounts: Migration = {
       key NOT NULL,
       n INTEGER NOT NULL,
       PRIMARY KEY (agent_id, kind, key)
-    )`,
+    ) WITHOUT ROWID`,
     ...KINDS.map(backfill),
     ...KINDS.flatMap(triggers),
     `CREATE TABLE IF NOT EXISTS embedder_identities (

@@ -649,7 +649,7 @@ CREATE TABLE memory_counts (
       key NOT NULL,
       n INTEGER NOT NULL,
       PRIMARY KEY (agent_id, kind, key)
-    );
+    ) WITHOUT ROWID;
 
 -- table memory_entity_mentions
 CREATE TABLE memory_entity_mentions (
