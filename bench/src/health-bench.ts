@@ -2,7 +2,8 @@
 // 400 days, so the per-day counts have realistic spread), times `engine.health` per call, and in
 // the same run times the scope-index walk health used before migration 17 (its maintained counts)
 // for the ratio. Then prices the counts' triggers on writes: the same `rememberMany` load into two
-// fresh files, one with the triggers dropped, alternating rounds.
+// fresh files, one with the triggers dropped, alternating rounds; and plain row INSERTs with and
+// without them (the triggers' own cost, without the rest of a remember).
 //
 //   npm run bench:health                    # 100,000 memories (default)
 //   npm run bench:health -- --count 20000   # smaller run
@@ -13,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createManualClock, createSequentialIds } from '@memory/core';
 import { createMemoryEngine } from '@memory/engine';
+import { createTestStore } from '@memory/store/testing';
 import Database from 'better-sqlite3';
 import { fmt, percentile } from './stats.js';
 import { createGenerator } from './synthetic.js';
@@ -45,6 +47,14 @@ function inputs(n: number, seed: number) {
       createdAt: NOW - Math.floor(((i * 7919) % 400) * DAY + (i % 1000)),
     };
   });
+}
+
+function triggerNames(db: Database.Database): string[] {
+  return (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'memory_counts_%'").all() as Array<{
+      name: string;
+    }>
+  ).map((r) => r.name);
 }
 
 async function open(path: string) {
@@ -103,21 +113,51 @@ big.db.close();
 const writeCount = Number(values['write-count']);
 const withTriggers = await open(join(dir, 'with.db'));
 const without = await open(join(dir, 'without.db'));
-for (const row of without.db
-  .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'memory_counts_%'")
-  .all() as Array<{ name: string }>)
-  without.db.exec(`DROP TRIGGER ${row.name}`);
-const rounds = 4;
+for (const name of triggerNames(without.db)) without.db.exec(`DROP TRIGGER ${name}`);
+const rounds = 6;
 const per = Math.floor(writeCount / rounds);
 let withSeconds = 0;
 let withoutSeconds = 0;
+// Alternating which file goes first, so neither always writes into a warmer cache or a quieter moment.
 for (let r = 0; r < rounds; r++) {
-  withSeconds += await load(withTriggers.engine, inputs(per, 100 + r));
-  withoutSeconds += await load(without.engine, inputs(per, 100 + r));
+  const batch = inputs(per, 100 + r);
+  if (r % 2 === 0) {
+    withSeconds += await load(withTriggers.engine, batch);
+    withoutSeconds += await load(without.engine, batch);
+  } else {
+    withoutSeconds += await load(without.engine, batch);
+    withSeconds += await load(withTriggers.engine, batch);
+  }
 }
 for (const f of [withTriggers, without]) {
   await f.engine.close();
   f.db.close();
+}
+
+// 3. The triggers alone: plain INSERTs of memory rows (the table's own FTS and posting triggers
+// run in both) in one transaction, into migrated in-memory stores with and without the count triggers.
+async function insertMicros(drop: boolean): Promise<number> {
+  const store = await createTestStore();
+  const db = store.database;
+  if (drop) for (const name of triggerNames(db)) db.exec(`DROP TRIGGER ${name}`);
+  const insert = db.prepare(
+    `INSERT INTO memories (id, agent_id, content, normalized_content, content_hash, type, created_at, updated_at)
+     VALUES (?, 'a', ?, ?, ?, 'fact', ?, ?)`,
+  );
+  const n = 20_000;
+  const t0 = performance.now();
+  db.transaction(() => {
+    for (let i = 0; i < n; i++) insert.run(`id${i}`, `note ${i}`, `note ${i}`, `h${i}`, NOW - (i % 400) * DAY, NOW);
+  })();
+  const micros = ((performance.now() - t0) * 1000) / n;
+  store.close();
+  return micros;
+}
+const rawWith: number[] = [];
+const rawWithout: number[] = [];
+for (let r = 0; r < 5; r++) {
+  rawWith.push(await insertMicros(false));
+  rawWithout.push(await insertMicros(true));
 }
 rmSync(dir, { recursive: true, force: true });
 
@@ -134,7 +174,10 @@ console.log(
   `ratio                     health() p50 is ${fmt(percentile(healthMs, 50) / percentile(walkMs, 50), 3)}× the old walk's`,
 );
 console.log(
-  `write cost of the counts  rememberMany ${(per * rounds).toLocaleString('en-US')}: ${fmt((per * rounds) / withSeconds, 0)}/s with the triggers, ${fmt((per * rounds) / withoutSeconds, 0)}/s without (${fmt(withSeconds / withoutSeconds, 3)}× the time)`,
+  `write cost of the counts  (noisy on a shared machine) rememberMany ${(per * rounds).toLocaleString('en-US')}: ${fmt((per * rounds) / withSeconds, 0)}/s with the triggers, ${fmt((per * rounds) / withoutSeconds, 0)}/s without (${fmt(withSeconds / withoutSeconds, 3)}× the time)`,
+);
+console.log(
+  `count triggers alone      INSERT per memory row: p50 ${fmt(percentile(rawWith, 50), 1)} µs with, ${fmt(percentile(rawWithout, 50), 1)} µs without (5 runs of 20,000 rows each)`,
 );
 console.log(
   `load average              ${fmt(loadAfterHealth, 1)} after health, ${fmt(loadavg()[0] ?? 0, 1)} at the end`,
