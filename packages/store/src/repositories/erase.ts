@@ -67,7 +67,7 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'lifecycle_counts', where: BY_AGENT },
   { table: 'embedding_projections', where: BY_AGENT },
   // The scope's maintained counts (zero once its memories are gone) and its re-embed request.
-  { table: 'memory_counts', where: BY_AGENT, key: 'agent_id, kind, key' },
+  { table: 'memory_counts', where: BY_AGENT, key: 'agent_id, kind, model, recalled, day' },
   { table: 'embedding_reembeds', where: BY_AGENT },
   // Last: the scoped text index's postings go with the rows deleted above (its triggers remove
   // them); what is left is the scope's own counting rows, which would still say the agent existed.

@@ -45,12 +45,16 @@ export type LifecycleCountKind = 'duplicate_prevented' | 'conflict_merged' | 're
 export interface MemoryCountsTable {
   agent_id: string;
   kind: MemoryCountKind;
-  /** `live`: the embedding model ('' for none); `day`: the UTC day number; otherwise ''. */
-  key: string | number;
+  /** `live`: the embedding model ('' for none); otherwise ''. */
+  model: string;
+  /** `live`: 1 once recalled; otherwise 0. */
+  recalled: number;
+  /** `live`: the UTC day number of the last access (or creation); otherwise 0. */
+  day: number;
   n: number;
 }
 
-export type MemoryCountKind = 'live' | 'never' | 'forgotten' | 'expiring' | 'day';
+export type MemoryCountKind = 'live' | 'forgotten' | 'expiring';
 
 /** Every (model, dimensions) an engine opened the file with, and the key its vectors are stored under. */
 export interface EmbedderIdentitiesTable {

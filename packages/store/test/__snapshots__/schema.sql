@@ -644,11 +644,12 @@ CREATE TABLE 'memories_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WIT
 -- table memory_counts
 CREATE TABLE memory_counts (
       agent_id TEXT NOT NULL,
-      kind TEXT NOT NULL CHECK (kind IN ('live', 'never', 'forgotten', 'expiring', 'day')),
-      -- No declared type: model names stay text and days stay integers (no affinity conversion).
-      key NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('live', 'forgotten', 'expiring')),
+      model TEXT NOT NULL,
+      recalled INTEGER NOT NULL,
+      day INTEGER NOT NULL,
       n INTEGER NOT NULL,
-      PRIMARY KEY (agent_id, kind, key)
+      PRIMARY KEY (agent_id, kind, model, recalled, day)
     ) WITHOUT ROWID;
 
 -- table memory_entity_mentions
@@ -1060,110 +1061,71 @@ CREATE TRIGGER memories_terms_au AFTER UPDATE OF content, is_deleted ON memories
        WHERE new.is_deleted = 0 AND corpus = 'memory' AND agent_id = new.agent_id;
 END;
 
--- trigger memory_counts_day_delete
-CREATE TRIGGER memory_counts_day_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'day', CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END, -1
-     WHERE CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
-
--- trigger memory_counts_day_insert
-CREATE TRIGGER memory_counts_day_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'day', CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END, 1
-     WHERE CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
-
--- trigger memory_counts_day_update
-CREATE TRIGGER memory_counts_day_update AFTER UPDATE OF agent_id, is_deleted, last_accessed, created_at ON memories
-     WHEN CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END IS NOT CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END OR OLD.agent_id IS NOT NEW.agent_id
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'day', CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END, -1
-     WHERE CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.last_accessed, OLD.created_at) / 86400000 END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'day', CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END, 1
-     WHERE CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.last_accessed, NEW.created_at) / 86400000 END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
-
 -- trigger memory_counts_expiring_delete
-CREATE TRIGGER memory_counts_expiring_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'expiring', CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END, -1
-     WHERE CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
+CREATE TRIGGER memory_counts_expiring_delete AFTER DELETE ON memories WHEN (OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'expiring', '', 0, 0, -1 WHERE (OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
 
 -- trigger memory_counts_expiring_insert
-CREATE TRIGGER memory_counts_expiring_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'expiring', CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END, 1
-     WHERE CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER memory_counts_expiring_insert AFTER INSERT ON memories WHEN (NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'expiring', '', 0, 0, 1 WHERE (NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
 
 -- trigger memory_counts_expiring_update
 CREATE TRIGGER memory_counts_expiring_update AFTER UPDATE OF agent_id, is_deleted, expires_at ON memories
-     WHEN CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END IS NOT CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END OR OLD.agent_id IS NOT NEW.agent_id
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'expiring', CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END, -1
-     WHERE CASE WHEN OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'expiring', CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END, 1
-     WHERE CASE WHEN NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+     WHEN ((OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)) IS NOT ((NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)) OR OLD.agent_id IS NOT NEW.agent_id
+       OR (((NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)) AND ('' IS NOT '' OR 0 IS NOT 0 OR 0 IS NOT 0))
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'expiring', '', 0, 0, -1 WHERE (OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'expiring', '', 0, 0, 1 WHERE (NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
 
 -- trigger memory_counts_forgotten_delete
-CREATE TRIGGER memory_counts_forgotten_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 1 THEN '' END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'forgotten', CASE WHEN OLD.is_deleted = 1 THEN '' END, -1
-     WHERE CASE WHEN OLD.is_deleted = 1 THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
+CREATE TRIGGER memory_counts_forgotten_delete AFTER DELETE ON memories WHEN OLD.is_deleted = 1
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'forgotten', '', 0, 0, -1 WHERE OLD.is_deleted = 1
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
 
 -- trigger memory_counts_forgotten_insert
-CREATE TRIGGER memory_counts_forgotten_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 1 THEN '' END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'forgotten', CASE WHEN NEW.is_deleted = 1 THEN '' END, 1
-     WHERE CASE WHEN NEW.is_deleted = 1 THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER memory_counts_forgotten_insert AFTER INSERT ON memories WHEN NEW.is_deleted = 1
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'forgotten', '', 0, 0, 1 WHERE NEW.is_deleted = 1
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
 
 -- trigger memory_counts_forgotten_update
 CREATE TRIGGER memory_counts_forgotten_update AFTER UPDATE OF agent_id, is_deleted ON memories
-     WHEN CASE WHEN OLD.is_deleted = 1 THEN '' END IS NOT CASE WHEN NEW.is_deleted = 1 THEN '' END OR OLD.agent_id IS NOT NEW.agent_id
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'forgotten', CASE WHEN OLD.is_deleted = 1 THEN '' END, -1
-     WHERE CASE WHEN OLD.is_deleted = 1 THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'forgotten', CASE WHEN NEW.is_deleted = 1 THEN '' END, 1
-     WHERE CASE WHEN NEW.is_deleted = 1 THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+     WHEN (OLD.is_deleted = 1) IS NOT (NEW.is_deleted = 1) OR OLD.agent_id IS NOT NEW.agent_id
+       OR ((NEW.is_deleted = 1) AND ('' IS NOT '' OR 0 IS NOT 0 OR 0 IS NOT 0))
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'forgotten', '', 0, 0, -1 WHERE OLD.is_deleted = 1
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'forgotten', '', 0, 0, 1 WHERE NEW.is_deleted = 1
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
 
 -- trigger memory_counts_live_delete
-CREATE TRIGGER memory_counts_live_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'live', CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END, -1
-     WHERE CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
+CREATE TRIGGER memory_counts_live_delete AFTER DELETE ON memories WHEN OLD.is_deleted = 0
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'live', coalesce(OLD.embedding_model, ''), (OLD.last_accessed IS NOT NULL), coalesce(OLD.last_accessed, OLD.created_at) / 86400000, -1 WHERE OLD.is_deleted = 0
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
 
 -- trigger memory_counts_live_insert
-CREATE TRIGGER memory_counts_live_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'live', CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END, 1
-     WHERE CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER memory_counts_live_insert AFTER INSERT ON memories WHEN NEW.is_deleted = 0
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'live', coalesce(NEW.embedding_model, ''), (NEW.last_accessed IS NOT NULL), coalesce(NEW.last_accessed, NEW.created_at) / 86400000, 1 WHERE NEW.is_deleted = 0
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
 
 -- trigger memory_counts_live_update
-CREATE TRIGGER memory_counts_live_update AFTER UPDATE OF agent_id, is_deleted, embedding_model ON memories
-     WHEN CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END IS NOT CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END OR OLD.agent_id IS NOT NEW.agent_id
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'live', CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END, -1
-     WHERE CASE WHEN OLD.is_deleted = 0 THEN coalesce(OLD.embedding_model, '') END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'live', CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END, 1
-     WHERE CASE WHEN NEW.is_deleted = 0 THEN coalesce(NEW.embedding_model, '') END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
-
--- trigger memory_counts_never_delete
-CREATE TRIGGER memory_counts_never_delete AFTER DELETE ON memories WHEN CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'never', CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END, -1
-     WHERE CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; END;
-
--- trigger memory_counts_never_insert
-CREATE TRIGGER memory_counts_never_insert AFTER INSERT ON memories WHEN CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END IS NOT NULL
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'never', CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END, 1
-     WHERE CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
-
--- trigger memory_counts_never_update
-CREATE TRIGGER memory_counts_never_update AFTER UPDATE OF agent_id, is_deleted, last_accessed ON memories
-     WHEN CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END IS NOT CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END OR OLD.agent_id IS NOT NEW.agent_id
-     BEGIN INSERT INTO memory_counts (agent_id, kind, key, n) SELECT OLD.agent_id, 'never', CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END, -1
-     WHERE CASE WHEN OLD.is_deleted = 0 AND OLD.last_accessed IS NULL THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, key, n) SELECT NEW.agent_id, 'never', CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END, 1
-     WHERE CASE WHEN NEW.is_deleted = 0 AND NEW.last_accessed IS NULL THEN '' END IS NOT NULL
-     ON CONFLICT (agent_id, kind, key) DO UPDATE SET n = n + 1; END;
+CREATE TRIGGER memory_counts_live_update AFTER UPDATE OF agent_id, is_deleted, embedding_model, last_accessed, created_at ON memories
+     WHEN (OLD.is_deleted = 0) IS NOT (NEW.is_deleted = 0) OR OLD.agent_id IS NOT NEW.agent_id
+       OR ((NEW.is_deleted = 0) AND (coalesce(OLD.embedding_model, '') IS NOT coalesce(NEW.embedding_model, '') OR (OLD.last_accessed IS NOT NULL) IS NOT (NEW.last_accessed IS NOT NULL) OR coalesce(OLD.last_accessed, OLD.created_at) / 86400000 IS NOT coalesce(NEW.last_accessed, NEW.created_at) / 86400000))
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'live', coalesce(OLD.embedding_model, ''), (OLD.last_accessed IS NOT NULL), coalesce(OLD.last_accessed, OLD.created_at) / 86400000, -1 WHERE OLD.is_deleted = 0
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'live', coalesce(NEW.embedding_model, ''), (NEW.last_accessed IS NOT NULL), coalesce(NEW.last_accessed, NEW.created_at) / 86400000, 1 WHERE NEW.is_deleted = 0
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
 
 -- trigger memory_hints_ad
 CREATE TRIGGER memory_hints_ad AFTER DELETE ON memory_hints BEGIN
