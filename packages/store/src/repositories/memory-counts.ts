@@ -25,32 +25,26 @@ export interface ScopeMemoryCounts {
  * cutoff's own UTC day count as not stale.
  */
 export function scopeMemoryCounts(sql: SqlExecutor, agentId: string, staleBefore: number): ScopeMemoryCounts {
-  const rows = sql.all<{ kind: string; model: string; recalled: number; day: number; n: number }>(
-    raw('SELECT kind, model, recalled, day, n FROM memory_counts WHERE agent_id = ? AND n <> 0', agentId),
+  // Summed in SQL: a few result rows (one per kind and model) instead of one per day.
+  const rows = sql.all<{ kind: string; model: string; n: number; never: number; stale: number }>(
+    raw(
+      `SELECT kind, model, sum(n) AS n, sum(CASE WHEN recalled = 0 THEN n ELSE 0 END) AS never,
+         sum(CASE WHEN day < ? THEN n ELSE 0 END) AS stale
+       FROM memory_counts WHERE agent_id = ? GROUP BY kind, model HAVING sum(n) <> 0`,
+      Math.floor(staleBefore / DAY_MS),
+      agentId,
+    ),
   );
-  const staleDay = Math.floor(staleBefore / DAY_MS);
-  const models = new Map<string, number>();
-  let neverRecalled = 0;
-  let stale = 0;
-  let forgotten = 0;
-  let expiring = 0;
-  for (const r of rows) {
-    if (r.kind === 'forgotten') forgotten += r.n;
-    else if (r.kind === 'expiring') expiring += r.n;
-    else {
-      models.set(r.model, (models.get(r.model) ?? 0) + r.n);
-      if (r.recalled === 0) neverRecalled += r.n;
-      if (r.day < staleDay) stale += r.n;
-    }
-  }
-  const byModel = [...models].map(([model, count]) => ({ model: model === '' ? null : model, count }));
+  const live = rows.filter((r) => r.kind === 'live');
+  const byModel = live.map((r) => ({ model: r.model === '' ? null : r.model, count: r.n }));
+  const total = (kind: string): number => rows.find((r) => r.kind === kind)?.n ?? 0;
   return {
     byModel,
-    live: byModel.reduce((sum, m) => sum + m.count, 0),
-    neverRecalled,
-    forgotten,
-    expiring,
-    stale,
+    live: live.reduce((sum, r) => sum + r.n, 0),
+    neverRecalled: live.reduce((sum, r) => sum + r.never, 0),
+    forgotten: total('forgotten'),
+    expiring: total('expiring'),
+    stale: live.reduce((sum, r) => sum + r.stale, 0),
   };
 }
 
