@@ -366,6 +366,22 @@ const vectorsSchema = z.strictObject({
   fillBatchSize: positiveInt(4096).default(64),
   /** Failed embedding attempts after which the fill-in job leaves a memory's content alone. @default 3 */
   fillMaxAttempts: positiveInt(100).default(3),
+  /**
+   * What happens when the engine opens with an embedder whose model or dimensions differ from the
+   * last one (the change is recorded either way). `background`: the fill-in job re-embeds every
+   * live memory in batches; `manual`: only `engine.maintenance.reembed()` starts it. Until a memory
+   * is re-embedded the semantic channel cannot find it (recall says `vectorCompleteness: "partial"`
+   * with counts): a query embedded by the new model cannot be compared with the old model's vectors.
+   * @default 'background'
+   */
+  reembed: z.enum(['background', 'manual']).default('background'),
+  /**
+   * The embedder this file's vectors must come from. Opening the engine with another model (or
+   * other dimensions, when given) fails with `INVALID_CONFIG` before anything is written, so a
+   * deployment that changed its embedder by accident keeps its vectors and its semantic recall.
+   * Unset: any embedder is accepted and a change starts the embedding migration. @default undefined
+   */
+  pinnedEmbedder: z.strictObject({ model: z.string().min(1), dimensions: positiveInt(65_536).optional() }).optional(),
 });
 
 /** Session transcripts. */

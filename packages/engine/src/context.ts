@@ -21,7 +21,13 @@ export interface EngineContext {
   readonly providers: {
     readonly llm: boolean;
     readonly embedder?:
-      | { readonly model: string; readonly dimensions: number; readonly check?: (() => Promise<void>) | undefined }
+      | {
+          readonly model: string;
+          readonly dimensions: number;
+          /** The key its vectors are stored under (see `keyEmbedder`). */
+          readonly vectorKey: string;
+          readonly check?: (() => Promise<void>) | undefined;
+        }
       | undefined;
   };
   readonly background: Background;

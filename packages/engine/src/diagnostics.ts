@@ -1,6 +1,7 @@
 import type { JobTypeHealth, WorkerStatus } from '@memory/queue';
 import { countMemoriesWithoutVector, type MaintenanceState, type VectorSupport } from '@memory/store';
 import type { EngineContext } from './context.js';
+import { type EmbeddingStatus, embeddingStatus } from './embedding-migration.js';
 import { maintenanceStatus, purgeDueCount } from './maintenance.js';
 
 /** What the engine can do right now, and why not where it cannot. */
@@ -23,6 +24,12 @@ export interface EngineDiagnostics {
      * fills them in the background; this is its progress.
      */
     readonly vectorsMissing?: number;
+    /**
+     * With an embedder: the embedding migration — the embedder's identity and vector key, the last
+     * change of embedder the file saw, live memories (every scope) on this embedder of all, and
+     * the scopes a host asked to re-embed.
+     */
+    readonly embedding?: EmbeddingStatus;
   };
   readonly providers: {
     readonly llm: { readonly available: boolean; readonly reason?: string };
@@ -77,10 +84,12 @@ export async function diagnostics(ctx: EngineContext): Promise<EngineDiagnostics
 }
 
 function maintenanceDiagnostics(ctx: EngineContext): EngineDiagnostics['maintenance'] {
-  const model = ctx.providers.embedder?.model;
+  const key = ctx.providers.embedder?.vectorKey;
+  const embedding = embeddingStatus(ctx);
   return {
     tasks: maintenanceStatus(ctx.store),
     purgeDue: purgeDueCount(ctx),
-    ...(model === undefined ? {} : { vectorsMissing: ctx.store.read((sql) => countMemoriesWithoutVector(sql, model)) }),
+    ...(key === undefined ? {} : { vectorsMissing: ctx.store.read((sql) => countMemoriesWithoutVector(sql, key)) }),
+    ...(embedding ? { embedding } : {}),
   };
 }

@@ -88,7 +88,8 @@ async function project(vectors: readonly Float32Array[]): Promise<number[][]> {
  */
 export async function embeddingMap(ctx: EngineContext, input: unknown): Promise<EmbeddingMap> {
   const { agentId, limit = 2000 } = parseInput(mapSchema, input, 'embeddingMap');
-  const model = ctx.providers.embedder?.model;
+  // Vectors are read under the embedder's vector key (model and dimensions), never another model's.
+  const model = ctx.providers.embedder?.vectorKey;
   if (model === undefined)
     return { model: null, points: [], cached: false, computedMs: 0, reason: 'no embedder configured' };
   const read = ctx.store.read((sql) => {
@@ -136,7 +137,7 @@ export async function embeddingMap(ctx: EngineContext, input: unknown): Promise<
     return label ? [{ id, x, y, type: label.type, category: label.category, preview: label.preview }] : [];
   });
   return {
-    model,
+    model: ctx.providers.embedder?.model ?? model,
     points,
     cached: read.cached !== undefined,
     computedMs,

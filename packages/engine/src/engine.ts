@@ -7,6 +7,7 @@ import { applyOperations, claimsAt, type EngineDreaming, memoryHead, runPass } f
 import { attention, getPass, listPasses, provenance } from './dreaming-reads.js';
 import { accept, getProposal, listProposalPage, reject, revert } from './dreaming-steering.js';
 import { embeddingMap } from './embedding-map.js';
+import { reembed } from './embedding-migration.js';
 import { eraseScope } from './erase.js';
 import { exportScope } from './export.js';
 import { type EngineGraph, entities, entity, claimsAt as graphClaimsAt, neighbourhood } from './graph.js';
@@ -74,6 +75,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
     maintenance: Object.freeze({
       preview: () => call(ctx, () => previewMaintenance(ctx)),
       run: (input) => call(ctx, () => runMaintenance(ctx, input)),
+      reembed: (input) => call(ctx, () => reembed(ctx, input)),
     } satisfies EngineMaintenance),
     dreaming: Object.freeze({
       apply: (input) => call(ctx, () => applyOperations(ctx, input)),

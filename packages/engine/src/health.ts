@@ -29,7 +29,11 @@ export interface MemoryHealth {
   readonly stale: number;
   /** Active entities no mention, claim or link points at (counted up to 10,000). */
   readonly orphanEntities: number;
-  /** With an embedder: live memories by the vector they have. */
+  /**
+   * With an embedder: live memories by the vector they have. `otherModel`: still on an earlier
+   * embedder (model or dimensions) and not yet re-embedded; with `missing`, what recall's semantic
+   * channel cannot find yet (see `vectorCompleteness: 'partial'`).
+   */
   readonly vectors?: {
     readonly model: string;
     readonly current: number;
@@ -47,9 +51,9 @@ export interface MemoryHealth {
 const healthSchema = z.strictObject({ agentId: agentIdSchema });
 
 /**
- * A scope's health from index range counts (see `memoryHealthCounts` in the store): cheap enough to
- * call per request. Measured at 100k live memories in one scope: about 10–20 ms, most of it the
- * three counts that walk the scope's index entries (live, never recalled, stale).
+ * A scope's health from maintained counts and bounded index range counts (see `memoryHealthCounts`
+ * in the store): cheap enough to call per request. Its cost follows the scope's embedding models,
+ * its days with activity and the purge backlog, not its memories (`npm run bench:health`).
  */
 export function memoryHealth(ctx: EngineContext, input: unknown): MemoryHealth {
   const { agentId } = parseInput(healthSchema, input, 'health');
@@ -63,7 +67,7 @@ export function memoryHealth(ctx: EngineContext, input: unknown): MemoryHealth {
       purgeCutoff: now - config.retention.recoverWindowDays * DAY_MS,
     }),
   );
-  const model = ctx.providers.embedder?.model;
+  const described = ctx.providers.embedder;
   const jobs = ctx.queue
     .health()
     .filter((h) => h.jobType === MAINTENANCE_JOB)
@@ -82,15 +86,15 @@ export function memoryHealth(ctx: EngineContext, input: unknown): MemoryHealth {
     neverRecalled: counts.neverRecalled,
     stale: counts.stale,
     orphanEntities: counts.orphanEntities,
-    ...(model === undefined
+    ...(described === undefined
       ? {}
       : {
           vectors: {
-            model,
-            current: counts.byModel.find((m) => m.model === model)?.count ?? 0,
+            model: described.model,
+            current: counts.byModel.find((m) => m.model === described.vectorKey)?.count ?? 0,
             missing: counts.byModel.find((m) => m.model === null)?.count ?? 0,
             otherModel: counts.byModel
-              .filter((m) => m.model !== null && m.model !== model)
+              .filter((m) => m.model !== null && m.model !== described.vectorKey)
               .reduce((s, m) => s + m.count, 0),
           },
         }),

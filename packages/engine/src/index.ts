@@ -105,6 +105,7 @@ export type {
   RecallWindow,
   SessionExcerpt,
   VectorCompleteness,
+  VectorCoverage,
   VectorSearchReport,
 } from '@memory/recall';
 export { formatRecall } from '@memory/recall';
@@ -113,6 +114,7 @@ export type {
   AttentionView,
   ClaimAsOf,
   ClaimView,
+  EmbeddingMigration,
   EntityView,
   LinkView,
   MaintenanceState,
@@ -139,6 +141,7 @@ export type {
 } from './dreaming-reads.js';
 export type { ListProposalsInput, Proposal, ProposalRef } from './dreaming-steering.js';
 export type { EmbeddingMap, EmbeddingMapInput, MapPoint } from './embedding-map.js';
+export type { EmbeddingStatus, ReembedRequest } from './embedding-migration.js';
 export { createMemoryEngine } from './engine.js';
 export type { EraseInput, EraseResult } from './erase.js';
 export type { ExportInput } from './export.js';

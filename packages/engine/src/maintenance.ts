@@ -26,6 +26,7 @@ import {
 import { z } from 'zod';
 import type { PeriodicTask } from './background.js';
 import type { EngineContext } from './context.js';
+import type { ReembedRequest } from './embedding-migration.js';
 
 /** The engine's maintenance job type (reserved): its payload names the task. */
 export const MAINTENANCE_JOB = 'maintenance';
@@ -80,6 +81,12 @@ export interface EngineMaintenance {
    * them). The same work the scheduled `maintenance` jobs do.
    */
   run(input?: { task?: MaintenanceTask; signal?: AbortSignal; budgetMs?: number }): Promise<MaintenanceReport[]>;
+  /**
+   * Re-embeds a scope's (or, without `agentId`, every scope's) memories that are not on the current
+   * embedder: the request is stored and the `embedding_migration` job queued; the started engine
+   * (or `runDue`) works through it in batches. Needed with `vectors.reembed: 'manual'`.
+   */
+  reembed(input?: { agentId?: string }): Promise<ReembedRequest>;
 }
 
 const runSchema = z.strictObject({

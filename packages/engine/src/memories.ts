@@ -39,6 +39,7 @@ export type RememberManyMemory = Omit<RememberInput, 'agentId'>;
 const rememberManySchema = z.strictObject({
   agentId: agentIdSchema,
   memories: z.custom<unknown[]>(Array.isArray, 'memories must be an array'),
+  conflict: z.boolean().optional(),
   signal: signalSchema.optional(),
 });
 
@@ -48,6 +49,11 @@ export interface RememberManyInput {
   readonly memories: readonly RememberManyMemory[];
   /** Checked before each batch transaction (and its embedding call); committed batches stay. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Conflict detection for every memory of the call that does not set its own `conflict`; `false`
+   * adds them all as given. @default config.remember.conflict.enabled
+   */
+  readonly conflict?: boolean | undefined;
 }
 
 /** Remembers one memory (deduplicated per scope by normalized content). */
@@ -60,14 +66,15 @@ export function rememberOne(ctx: EngineContext, input: unknown): Promise<Remembe
  * repeat it but not name another agent (one call writes to one scope).
  */
 export async function rememberAll(ctx: EngineContext, input: unknown): Promise<RememberResult[]> {
-  const { agentId, memories, signal } = parseInput(rememberManySchema, input, 'rememberMany');
+  const { agentId, memories, signal, conflict } = parseInput(rememberManySchema, input, 'rememberMany');
   const issues: Array<{ path: PropertyKey[]; message: string }> = [];
   const inputs = memories.map((memory, i) => {
     if (typeof memory !== 'object' || memory === null || Array.isArray(memory)) return memory;
     const own = (memory as { agentId?: unknown }).agentId;
     if (own !== undefined && own !== agentId)
       issues.push({ path: ['memories', i, 'agentId'], message: "must be left out or equal the call's agentId" });
-    return { ...memory, agentId };
+    const itsOwn = (memory as { conflict?: unknown }).conflict;
+    return { ...memory, agentId, ...(conflict !== undefined && itsOwn === undefined ? { conflict } : {}) };
   });
   if (issues.length > 0) throw invalidInput('rememberMany', issues.slice(0, 10));
   throwIfAborted(signal, 'rememberMany');

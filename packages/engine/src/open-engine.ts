@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { type Background, createBackground } from './background.js';
 import type { EngineContext } from './context.js';
 import { createScheduledDreaming } from './dreaming.js';
+import { keyEmbedder } from './embedding-migration.js';
 import { MAINTENANCE_JOB, maintenanceHandler, maintenanceTasks } from './maintenance.js';
 import { createEngineWriter } from './memory-writer.js';
 import { checkOptions, type MemoryEngineOptions } from './options.js';
@@ -50,9 +51,17 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   });
   const queue = createQueue({ store, config: config.queue });
   const { tracer } = options;
-  const embedder = options.embedder
-    ? store.guard.embedder(tracer ? tracedEmbedder(tracer, options.embedder) : options.embedder)
-    : undefined;
+  // The engine's parts see the embedder under its vector key (see embedding-migration.ts).
+  let keyed: ReturnType<typeof keyEmbedder> | undefined;
+  try {
+    keyed = options.embedder
+      ? keyEmbedder(store, config, tracer ? tracedEmbedder(tracer, options.embedder) : options.embedder)
+      : undefined;
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const embedder = keyed ? store.guard.embedder(keyed.embedder) : undefined;
   const llm = options.llm ? store.guard.llm(tracer ? tracedLlm(tracer, options.llm) : options.llm) : undefined;
   const hintsOn = config.hints.enabled && llm !== undefined;
   const writer = createEngineWriter({ store, config, queue, embedder, hintsOn });
@@ -147,6 +156,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
         ? {
             model: options.embedder.model,
             dimensions: options.embedder.dimensions,
+            vectorKey: keyed?.identity.vectorKey ?? options.embedder.model,
             check: options.embedder.check?.bind(options.embedder),
           }
         : undefined,

@@ -9,10 +9,14 @@ import {
   vectorUpkeepDue,
 } from '@memory/store';
 import type { Background, PeriodicTask } from './background.js';
+import { reembedScope, settleReembed } from './embedding-migration.js';
 
 /** The vector index's upkeep: fills, partition rebuilds (exact ↔ ivf) and drains. */
 export const VECTOR_INDEX_JOB = 'vector_index';
-/** Embeds live memories that have no vector of the current embedder. */
+/**
+ * Embeds live memories that have no vector of the current embedder: written during an outage, or
+ * (the embedding migration) under an earlier embedder.
+ */
 export const FILL_VECTORS_JOB = 'embedding_migration';
 
 // A synchronous step of index upkeep aims at this long; the event loop runs between steps.
@@ -56,7 +60,16 @@ export function vectorUpkeepTask(deps: {
         queue.enqueue({ jobType: VECTOR_INDEX_JOB, dedupKey: 'vector-index' });
       if (
         embedder &&
-        store.read((sql) => memoriesWithoutVector(sql, embedder.model, 1, config.vectors.fillMaxAttempts).length > 0)
+        store.read(
+          (sql) =>
+            memoriesWithoutVector(
+              sql,
+              embedder.model,
+              1,
+              config.vectors.fillMaxAttempts,
+              reembedScope(sql, config, embedder.model),
+            ).length > 0,
+        )
       )
         queue.enqueue({ jobType: FILL_VECTORS_JOB, dedupKey: `fill:${embedder.model}` });
     },
@@ -88,13 +101,21 @@ export function registerVectorWorkers(deps: {
   background.register(
     {
       jobTypes: [FILL_VECTORS_JOB],
-      handler: (_job, context) =>
-        fillMissingVectors(writer, {
+      handler: async (_job, context) => {
+        const key = writer.embedder?.model;
+        if (key === undefined) return;
+        // Read at each run: a host's re-embed request (manual mode) widens what the run covers.
+        const scope = store.read((sql) => reembedScope(sql, config, key));
+        const report = await fillMissingVectors(writer, {
           batchSize: config.vectors.fillBatchSize,
           maxAttempts: config.vectors.fillMaxAttempts,
+          otherKeys: scope,
           signal: context.signal,
           budgetMs: runBudget(config),
-        }),
+        });
+        if (report.finished) store.write((sql) => settleReembed(sql, key, scope, store.clock.now()));
+        return report;
+      },
       name: 'vector-fill',
     },
     true,

@@ -121,3 +121,120 @@ describe('conflict detection on write', () => {
     await off.close();
   });
 });
+
+describe('conflict detection on rememberMany', () => {
+  const standup = 'The weekly standup is at 9:30 on Monday';
+  const moved = 'The weekly standup is at 10:00 on Tuesday';
+  const movedAgain = 'The weekly standup is at 11:00 on Wednesday';
+
+  it('merges an item into the stored memory it updates, and says so per item', async () => {
+    const e = await engine();
+    const first = await e.remember({ agentId: 'a', content: standup, type: 'decision' });
+    const results = await e.rememberMany({
+      agentId: 'a',
+      memories: [
+        { content: moved, type: 'decision' },
+        { content: 'Invoices go out on the first business day', type: 'decision' },
+      ],
+    });
+    expect(results[0]).toEqual({ id: first.id, deduped: false, updated: true, previous: standup });
+    expect(results[1]).toMatchObject({ deduped: false });
+    expect(results[1]?.updated).toBeUndefined();
+    expect((await e.getMemory({ agentId: 'a', id: first.id }))?.content).toBe(moved);
+    expect((await e.history({ agentId: 'a', id: first.id })).at(-1)).toMatchObject({
+      event: 'updated',
+      oldContent: standup,
+      newContent: moved,
+      reason: expect.stringMatching(/conflict/),
+    });
+    expect((await e.list({ agentId: 'a' })).memories).toHaveLength(2);
+    expect((await e.health({ agentId: 'a' })).last30Days.conflictsMerged).toBe(1);
+    await e.close();
+  });
+
+  it('merges two items of one batch as remembering them one by one would, including a chain onto a stored memory', async () => {
+    const e = await engine();
+    const inBatch = await e.rememberMany({
+      agentId: 'a',
+      memories: [
+        { content: standup, type: 'decision' },
+        { content: moved, type: 'decision' },
+      ],
+    });
+    expect(inBatch[1]).toEqual({ id: inBatch[0]?.id, deduped: false, updated: true, previous: standup });
+    expect((await e.list({ agentId: 'a' })).memories.map((m) => m.content)).toEqual([moved]);
+
+    const chain = await e.rememberMany({
+      agentId: 'a',
+      memories: [
+        { content: movedAgain, type: 'decision' },
+        { content: standup, type: 'decision' },
+      ],
+    });
+    expect(chain).toEqual([
+      { id: inBatch[0]?.id, deduped: false, updated: true, previous: moved },
+      { id: inBatch[0]?.id, deduped: false, updated: true, previous: movedAgain },
+    ]);
+    expect((await e.history({ agentId: 'a', id: String(inBatch[0]?.id) })).map((h) => h.event)).toEqual([
+      'created',
+      'updated',
+      'updated',
+      'updated',
+    ]);
+    expect((await e.health({ agentId: 'a' })).last30Days.conflictsMerged).toBe(3);
+    // The vector follows the last content.
+    expect((await e.recall({ agentId: 'a', query: 'standup monday' })).results[0]?.id).toBe(inBatch[0]?.id);
+    await e.close();
+  });
+
+  it('keeps the guards: other subjects, other kinds, unchecked kinds, pinned items, opt-outs per call and per item', async () => {
+    const e = await engine(0.3);
+    const subjects = await e.rememberMany({
+      agentId: 'a',
+      memories: [
+        { content: 'Alice lives in Lisbon', type: 'preference' },
+        { content: 'Bob lives in Lisbon', type: 'preference' },
+        { content: 'Room 101 is the quiet room', type: 'decision' },
+        { content: 'Room 102 is the quiet room', type: 'decision' },
+      ],
+    });
+    expect(subjects.filter((r) => r.updated)).toEqual([]);
+    const kinds = await e.rememberMany({
+      agentId: 'b',
+      memories: [
+        { content: standup, type: 'decision' },
+        { content: moved, type: 'incident' },
+        { content: 'The office plant is watered on Monday', type: 'fact' },
+        { content: 'The office plant is watered on Tuesday', type: 'fact' },
+        { content: 'The lunch order goes in at 11:30 on Friday', type: 'decision', pinned: true },
+        { content: 'The lunch order goes in at 12:00 on Friday', type: 'decision' },
+      ],
+    });
+    expect(kinds.filter((r) => r.updated)).toEqual([]);
+    const offForCall = await e.rememberMany({
+      agentId: 'c',
+      conflict: false,
+      memories: [
+        { content: standup, type: 'decision' },
+        { content: moved, type: 'decision' },
+      ],
+    });
+    expect(offForCall.filter((r) => r.updated)).toEqual([]);
+    const offForItem = await e.rememberMany({
+      agentId: 'd',
+      memories: [
+        { content: standup, type: 'decision' },
+        { content: moved, type: 'decision', conflict: false },
+      ],
+    });
+    expect(offForItem.filter((r) => r.updated)).toEqual([]);
+    for (const [agentId, n] of [
+      ['a', 4],
+      ['b', 6],
+      ['c', 2],
+      ['d', 2],
+    ] as const)
+      expect((await e.list({ agentId })).memories).toHaveLength(n);
+    await e.close();
+  });
+});

@@ -77,6 +77,8 @@ export const recallResponse = z.object({
   ),
   query: z.record(z.string(), z.unknown()),
   vectorCompleteness: z.string(),
+  /** With an embedder: live memories with a vector of the current embedder, of all (below: `partial`). */
+  vectorCoverage: z.object({ embedded: z.number(), total: z.number() }).optional(),
   window: z.object({ since: nullableTime }),
   drillDown: z.array(z.record(z.string(), z.unknown())),
   expansions: z.array(z.record(z.string(), z.unknown())).optional(),

@@ -5,7 +5,9 @@ import {
   findLiveMemoryIdByHash,
   findMemory,
   type MemoryRow,
+  type MemoryVector,
   recentMemoryVectors,
+  type SqlExecutor,
   searchMemoryVectorsInSlices,
 } from '@memory/store';
 import { judgeConflict } from './conflict-rule.js';
@@ -27,7 +29,7 @@ export function conflictApplies(writer: MemoryWriter, input: ParsedRemember): bo
   );
 }
 
-function cosine(a: Float32Array, b: Float32Array): number {
+export function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
@@ -64,7 +66,7 @@ async function nearest(
     .slice(0, k);
 }
 
-const linksOf = (items: ReadonlyArray<{ type?: unknown; refId?: unknown }>): string[] =>
+export const linksOf = (items: ReadonlyArray<{ type?: unknown; refId?: unknown }>): string[] =>
   items.map((l) => `${String(l.type)}:${String(l.refId)}`);
 
 const isLinkArray = (v: unknown): v is Array<{ type?: unknown; refId?: unknown }> => Array.isArray(v);
@@ -74,7 +76,7 @@ const isLinkArray = (v: unknown): v is Array<{ type?: unknown; refId?: unknown }
  * candidates by cosine, each judged by the conflict rule (same subjects and host links, nothing
  * meaning-changing differs, cosine at the embedder's threshold). Pinned memories are never merged into.
  */
-async function findConflict(
+export async function findConflict(
   writer: MemoryWriter,
   item: Prepared,
   vector: Float32Array,
@@ -115,33 +117,56 @@ export async function rememberChecked(writer: MemoryWriter, item: Prepared): Pro
   if (!embedding) return undefined;
   const found = await findConflict(writer, item, embedding.vector);
   if (found) {
-    const merged = store.write((sql): RememberResult | undefined => {
-      const now = store.clock.now();
-      const row = findMemory(sql, agentId, found.row.id);
-      // Changed or forgotten since it was judged: store the new memory instead.
-      if (!row || row.content_hash !== found.row.content_hash) return undefined;
-      changeMemory(
+    const merged = store.write((sql) =>
+      mergeConflict(
         sql,
-        writeDeps(writer),
-        {
-          agentId,
-          id: row.id,
-          content: { content: item.content, normalized: item.normalized, hash: item.hash },
-          embedding,
-          importance: Math.max(row.importance, item.input.importance ?? row.importance),
-          audit: {
-            ...auditOf(item.input),
-            reason: 'conflict: the new memory restates or updates this one',
-            metadata: { conflict: { cosine: Number(found.cosine.toFixed(4)) } },
-          },
-        },
-        now,
-      );
-      bumpLifecycleCount(sql, agentId, 'conflict_merged', 1, now);
-      return { id: row.id as RememberResult['id'], deduped: false, updated: true, previous: row.content };
-    });
+        writer,
+        item,
+        { id: found.row.id, contentHash: found.row.content_hash },
+        embedding,
+        found.cosine,
+      ),
+    );
     if (merged) return merged;
   }
   const [result] = commitBatch(writer, [item], () => embedding);
   return result;
+}
+
+/**
+ * Inside a write transaction: gives the memory `target` the item's content (history keeps both
+ * contents, the reason and the cosine) and counts the merge. Undefined, changing nothing, when the
+ * target was changed or forgotten since it was judged (the caller stores the item instead).
+ */
+export function mergeConflict(
+  sql: SqlExecutor,
+  writer: MemoryWriter,
+  item: Prepared,
+  target: { id: string; contentHash: string },
+  embedding: MemoryVector,
+  similarity: number,
+): RememberResult | undefined {
+  const { agentId } = item.input;
+  const now = writer.store.clock.now();
+  const row = findMemory(sql, agentId, target.id);
+  if (!row || row.content_hash !== target.contentHash) return undefined;
+  changeMemory(
+    sql,
+    writeDeps(writer),
+    {
+      agentId,
+      id: row.id,
+      content: { content: item.content, normalized: item.normalized, hash: item.hash },
+      embedding,
+      importance: Math.max(row.importance, item.input.importance ?? row.importance),
+      audit: {
+        ...auditOf(item.input),
+        reason: 'conflict: the new memory restates or updates this one',
+        metadata: { conflict: { cosine: Number(similarity.toFixed(4)) } },
+      },
+    },
+    now,
+  );
+  bumpLifecycleCount(sql, agentId, 'conflict_merged', 1, now);
+  return { id: row.id as RememberResult['id'], deduped: false, updated: true, previous: row.content };
 }

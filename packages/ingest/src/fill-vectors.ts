@@ -4,6 +4,7 @@ import {
   attachMemoryVector,
   clearEmbeddingFailures,
   memoriesWithoutVector,
+  type OtherKeyScope,
   recordEmbeddingFailure,
 } from '@memory/store';
 import { embedTexts, type MemoryWriter, writeDeps } from './writer.js';
@@ -20,15 +21,23 @@ export interface FillVectorsReport {
 
 /**
  * Gives vectors of the current embedder to live memories that have none: written during an
- * embedder outage, with an unusable vector, or under an earlier model. Batches of `batchSize` are
- * embedded outside any transaction and stored in one short transaction each; a memory forgotten or
+ * embedder outage, with an unusable vector, or under an earlier model (the embedding migration:
+ * the old vectors go once the new one is stored). Batches of `batchSize` are embedded outside any
+ * transaction and stored in one short transaction each; a memory forgotten or
  * changed meanwhile is skipped (its new content is picked up by a later batch). A vector the
  * embedder cannot produce counts as a failure of that content; after `maxAttempts` it is left
  * alone. An embedder that fails the whole call ends the run (an outage: the next run retries).
  */
 export async function fillMissingVectors(
   writer: MemoryWriter,
-  options: { batchSize: number; maxAttempts: number; signal?: AbortSignal | undefined; budgetMs?: number | undefined },
+  options: {
+    batchSize: number;
+    maxAttempts: number;
+    /** Memories under another embedder's key: re-embed them everywhere (default), nowhere, or in these scopes. */
+    otherKeys?: OtherKeyScope;
+    signal?: AbortSignal | undefined;
+    budgetMs?: number | undefined;
+  },
 ): Promise<FillVectorsReport> {
   const { store, embedder } = writer;
   if (!embedder) return { embedded: 0, failed: 0, finished: true };
@@ -37,7 +46,7 @@ export async function fillMissingVectors(
   let failed = 0;
   while (!options.signal?.aborted && performance.now() - started < (options.budgetMs ?? Number.POSITIVE_INFINITY)) {
     const rows = store.read((sql) =>
-      memoriesWithoutVector(sql, embedder.model, options.batchSize, options.maxAttempts),
+      memoriesWithoutVector(sql, embedder.model, options.batchSize, options.maxAttempts, options.otherKeys ?? 'all'),
     );
     if (rows.length === 0) return { embedded, failed, finished: true };
     const vectors = await embedTexts(

@@ -65,8 +65,8 @@ export function createInputSchemas(config: MemoryConfig) {
     /** After this time the memory is no longer recalled. */
     expiresAt: timeSchema.optional(),
     /**
-     * Conflict detection for this call (`remember` only): `false` always adds the memory, even when
-     * it restates or updates an existing one. @default config.remember.conflict.enabled
+     * Conflict detection for this memory (`remember`, and each item of `rememberMany`): `false`
+     * always adds it, even when it restates or updates an existing one. @default config.remember.conflict.enabled
      */
     conflict: z.boolean().optional(),
     ...auditFields,

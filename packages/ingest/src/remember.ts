@@ -15,8 +15,10 @@ import {
   type NewMemory,
   type PreparedContent,
   prepareContent,
+  type SqlExecutor,
 } from '@memory/store';
 import { conflictApplies, rememberChecked } from './conflict.js';
+import { commitWithConflicts, planBatchConflicts } from './conflict-batch.js';
 import type { ParsedRemember } from './inputs.js';
 import { auditOf, embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
@@ -111,10 +113,31 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
   }
 
   const { embedder } = writer;
-  return commitBatch(writer, items, (item) => {
+  const embeddingOf = (item: Prepared): MemoryVector | undefined => {
     const vector = vectorOf.get(item);
     return vector && embedder ? { model: embedder.model, vector } : undefined;
-  });
+  };
+  // Conflict detection only when an item is of a checked kind (the plain path stays as it was).
+  if (fresh.some((item) => vectorOf.has(item) && conflictApplies(writer, item.input))) {
+    const targets = await planBatchConflicts(writer, items, vectorOf);
+    if (targets.size > 0) return commitWithConflicts(writer, items, embeddingOf, targets);
+  }
+  return commitBatch(writer, items, embeddingOf);
+}
+
+/** Counts the duplicates a write prevented (memory health shows them per agent and day). */
+export function countDuplicates(
+  sql: SqlExecutor,
+  items: readonly Prepared[],
+  results: readonly RememberResult[],
+  now: number,
+): void {
+  const deduped = new Map<string, number>();
+  for (const [i, result] of results.entries()) {
+    const agentId = items[i]?.input.agentId;
+    if (result.deduped && agentId !== undefined) deduped.set(agentId, (deduped.get(agentId) ?? 0) + 1);
+  }
+  for (const [agentId, n] of deduped) bumpLifecycleCount(sql, agentId, 'duplicate_prevented', n, now);
 }
 
 /** Writes prepared items (with their vectors) in one transaction, counting prevented duplicates. */
@@ -132,13 +155,7 @@ export function commitBatch(
       items.map((item) => newMemory(writer, item, embeddingOf(item))),
       now,
     );
-    // Memory health reports the duplicates remembering prevented (per agent and day).
-    const deduped = new Map<string, number>();
-    for (const [i, result] of results.entries()) {
-      const agentId = items[i]?.input.agentId;
-      if (result.deduped && agentId !== undefined) deduped.set(agentId, (deduped.get(agentId) ?? 0) + 1);
-    }
-    for (const [agentId, n] of deduped) bumpLifecycleCount(sql, agentId, 'duplicate_prevented', n, now);
+    countDuplicates(sql, items, results, now);
     return results;
   });
 }
@@ -236,7 +253,8 @@ export function* batches<T extends { readonly content: string }>(
 /**
  * Remembers many memories in bounded transactions (`config.remember.batchSize` memories or
  * `config.remember.batchBytes` content bytes each), yielding to
- * the event loop between batches. Every input is validated before anything is written, so a bad
+ * the event loop between batches. Conflict detection applies per item as in `remember`, against
+ * stored memories and the batch's earlier items (results say `updated`/`previous` per item). Every input is validated before anything is written, so a bad
  * input fails the call with nothing stored. Results are in input order.
  */
 export async function rememberMany(

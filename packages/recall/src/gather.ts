@@ -13,7 +13,7 @@ import {
 import { cosineWithBlob } from './channels/context.js';
 import { hintsChannel } from './channels/hints.js';
 import { lexicalChannel } from './channels/lexical.js';
-import { type SemanticOutcome, semanticChannel } from './channels/semantic.js';
+import { type SemanticOutcome, semanticChannel, type VectorCoverage, vectorCoverage } from './channels/semantic.js';
 import { entityNameCandidates, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
 import { candidateFor, channelContext, type RecallContext, type RecallRun, stage } from './recall-context.js';
 import { clamp01 } from './shaping.js';
@@ -133,6 +133,18 @@ export async function gatherSemantic(
     run.warnings.push(`semantic: ${error instanceof Error ? error.message : String(error)}`);
     return none;
   }
+  const coverage = stage<VectorCoverage | undefined>(
+    run,
+    'semantic',
+    () => ctx.store.read((sql) => vectorCoverage(sql, run.request.agentId, embedder.model)),
+    undefined,
+  );
+  if (coverage)
+    semantic = {
+      ...semantic,
+      coverage,
+      ...(coverage.embedded < coverage.total ? { completeness: 'partial' as const } : {}),
+    };
   const semanticRanks = tiedRanks(semantic.hits.map((h) => h.cosine));
   semantic.hits.forEach((hit, i) => {
     const c = candidateFor(run, hit.memoryId);

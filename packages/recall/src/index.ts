@@ -1,6 +1,6 @@
 export type { AfterResponseWriter } from './after-response.js';
 export { createAfterResponseWriter } from './after-response.js';
-export type { VectorCompleteness, VectorSearchReport } from './channels/semantic.js';
+export type { VectorCompleteness, VectorCoverage, VectorSearchReport } from './channels/semantic.js';
 
 export type { SessionExcerpt } from './expand.js';
 export type { FormatRecallOptions } from './format.js';

@@ -118,6 +118,7 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
     ...(semantic.searchedWindow !== undefined ? { searchedWindow: semantic.searchedWindow } : {}),
     ...(semantic.estimatedRecall !== undefined ? { vectorRecall: semantic.estimatedRecall } : {}),
     ...(request.explain && semantic.search ? { vectorSearch: semantic.search } : {}),
+    ...(semantic.coverage ? { vectorCoverage: semantic.coverage } : {}),
     window: { since: since ?? null, days: since === undefined ? null : windowDays, now, excluded: facts.outsideWindow },
     drillDown: buildDrillDown(results, plan, request.expand === true, facts.outsideWindow),
     ...(expansions ? { expansions } : {}),

@@ -1,6 +1,6 @@
 import type { MemoryId } from '@memory/core';
 import type { MemoryType } from '@memory/store';
-import type { VectorCompleteness, VectorSearchReport } from './channels/semantic.js';
+import type { VectorCompleteness, VectorCoverage, VectorSearchReport } from './channels/semantic.js';
 import type { SessionExcerpt } from './expand.js';
 import type { LexicalPlan } from './query.js';
 import type { Adjustments } from './shaping.js';
@@ -129,6 +129,13 @@ export interface RecallResponse {
   readonly vectorRecall?: number;
   /** With `explain: true`: how the semantic channel searched (layout, vectors compared, candidate pool). */
   readonly vectorSearch?: VectorSearchReport;
+  /**
+   * With an embedder: the scope's live memories with a vector of the current embedder (`embedded`)
+   * and in all (`total`). Below `total`, `vectorCompleteness` is `partial`: the rest (being
+   * re-embedded after an embedder change, or filled in after an outage) only reach recall through
+   * the other channels.
+   */
+  readonly vectorCoverage?: VectorCoverage;
   /** The search window applied (created_at ≥ since), and how many matches it left out. */
   readonly window: RecallWindow;
   readonly drillDown: readonly DrillDown[];

@@ -120,6 +120,16 @@ export {
   recordPassOutcome,
   saveRunbookNotes,
 } from './repositories/dreaming-passes.js';
+export type { EmbedderIdentity, EmbeddingMigration } from './repositories/embedder-identities.js';
+export {
+  clearReembedRequest,
+  finishEmbeddingMigrations,
+  latestEmbeddingMigration,
+  listEmbedderIdentities,
+  reembedRequests,
+  requestReembed,
+  useEmbedderIdentity,
+} from './repositories/embedder-identities.js';
 export { blobToVector } from './repositories/embeddings.js';
 export {
   canonicalEntityName,
@@ -204,7 +214,6 @@ export {
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
-
 export type { MaintenanceState } from './repositories/maintenance-state.js';
 export {
   bumpLifecycleCount,
@@ -213,6 +222,12 @@ export {
   saveMaintenanceState,
 } from './repositories/maintenance-state.js';
 export { findLiveMemoryHashes, findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
+export type { ScopeMemoryCounts } from './repositories/memory-counts.js';
+export {
+  liveMemoriesByVectorKey,
+  liveMemoriesByVectorKeyAll,
+  scopeMemoryCounts,
+} from './repositories/memory-counts.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
 export {
@@ -230,7 +245,7 @@ export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
 export { matchEntitiesByName } from './repositories/mentions.js';
-export type { MemoryWithoutVector } from './repositories/missing-vectors.js';
+export type { MemoryWithoutVector, OtherKeyScope } from './repositories/missing-vectors.js';
 export {
   clearEmbeddingFailures,
   memoriesWithoutVector,

@@ -3,6 +3,7 @@ import {
   countMemoryVectors,
   knnLegacyMirror,
   legacyMirrorModel,
+  liveMemoriesByVectorKey,
   recentMemoryVectors,
   type SqlExecutor,
   type Store,
@@ -19,10 +20,18 @@ const SLICE_ROWS = 20_000;
 /**
  * How much of the agent's vectors the semantic channel searched. `exact`: the hits are the exact
  * nearest vectors (every vector compared); `approximate`: an index searched part of them (see
- * `vectorRecall`); `recent-window`: only the newest `searchedWindow` (no sqlite-vec); `none`: no
- * semantic search ran.
+ * `vectorRecall`); `recent-window`: only the newest `searchedWindow` (no sqlite-vec); `partial`:
+ * some live memories have no vector of the current embedder yet (an embedder change being
+ * re-embedded, an outage being filled in; `vectorCoverage` has the counts), so the semantic channel
+ * cannot find them; `none`: no semantic search ran.
  */
-export type VectorCompleteness = 'exact' | 'approximate' | 'recent-window' | 'none';
+export type VectorCompleteness = 'exact' | 'approximate' | 'recent-window' | 'partial' | 'none';
+
+/** Live memories of the scope with a vector of the current embedder, of all its live memories. */
+export interface VectorCoverage {
+  readonly embedded: number;
+  readonly total: number;
+}
 
 /** How the semantic channel searched (shown with `explain: true`). */
 export interface VectorSearchReport {
@@ -49,6 +58,23 @@ export interface SemanticOutcome {
   /** With `approximate`: the index's measured neighbour recall@10, when it has one. */
   readonly estimatedRecall?: number;
   readonly search?: VectorSearchReport;
+  /** With an embedder: how many of the scope's live memories the semantic channel can find. */
+  readonly coverage?: VectorCoverage;
+}
+
+/**
+ * The scope's live memories with a vector under `model` (the current embedder's key) and in all,
+ * from the maintained per-scope counts (a few rows). Vectors of other keys are never compared with
+ * the query: they come from another model's space.
+ */
+export function vectorCoverage(sql: SqlExecutor, agentId: string, model: string): VectorCoverage {
+  let embedded = 0;
+  let total = 0;
+  for (const { key, n } of liveMemoriesByVectorKey(sql, agentId)) {
+    total += n;
+    if (key === model) embedded += n;
+  }
+  return { embedded, total };
 }
 
 /**

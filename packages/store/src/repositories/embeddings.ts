@@ -112,3 +112,30 @@ export function deleteSourceEmbeddings(
   }
   return rows.length;
 }
+
+/**
+ * Removes a source's vectors of every model but `keep` (and their index rows): once a memory has a
+ * vector of the current embedder, vectors of earlier ones only take space (no query can be compared
+ * with them). Returns how many went.
+ */
+export function deleteSourceEmbeddingsExcept(
+  sql: SqlExecutor,
+  source: { sourceType: string; sourceId: string },
+  keep: string,
+  index?: VectorIndexWriter,
+): number {
+  const rows = sql.all<{ seq: number; agentId: string; model: string; dimensions: number }>(
+    raw(
+      `SELECT seq, agent_id AS agentId, model, dimensions FROM embeddings
+       WHERE source_type = ? AND source_id = ? AND model <> ?`,
+      source.sourceType,
+      source.sourceId,
+      keep,
+    ),
+  );
+  for (const row of rows) {
+    sql.run(raw('DELETE FROM embeddings WHERE seq = ?', row.seq));
+    index?.remove(row);
+  }
+  return rows.length;
+}

@@ -13,6 +13,8 @@ const OF_DOCUMENTS = 'document_id IN (SELECT id FROM documents WHERE agent_id = 
 interface EraseStep {
   readonly table: string;
   readonly where: string;
+  /** The primary key of a WITHOUT ROWID table (deleted by key instead of rowid). */
+  readonly key?: string;
 }
 
 export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
@@ -66,6 +68,9 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'memory_jobs_archive', where: "json_extract(row_json, '$.agent_id') = ?" },
   { table: 'lifecycle_counts', where: BY_AGENT },
   { table: 'embedding_projections', where: BY_AGENT },
+  // The scope's maintained counts (zero once its memories are gone) and its re-embed request.
+  { table: 'memory_counts', where: BY_AGENT, key: 'agent_id, kind, model, recalled, day' },
+  { table: 'embedding_reembeds', where: BY_AGENT },
   // Last: the scoped text index's postings go with the rows deleted above (its triggers remove
   // them); what is left is the scope's own counting rows, which would still say the agent existed.
   { table: 'text_scopes', where: BY_AGENT },
@@ -173,7 +178,7 @@ export function eraseStep(
         ? eraseEmbeddings(sql, agentId, options.limit, options.vectorAvailable, options.now)
         : sql.run(
             raw(
-              `DELETE FROM ${step.table} WHERE rowid IN (SELECT rowid FROM ${step.table} WHERE ${step.where} LIMIT ?)`,
+              `DELETE FROM ${step.table} WHERE (${step.key ?? 'rowid'}) IN (SELECT ${step.key ?? 'rowid'} FROM ${step.table} WHERE ${step.where} LIMIT ?)`,
               ...Array.from({ length: step.where.split('?').length - 1 }, () => agentId),
               options.limit,
             ),

@@ -1,4 +1,5 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import { scopeMemoryCounts } from './memory-counts.js';
 
 /** One scope's lifecycle counts (see `memoryHealthCounts` for what each costs). */
 export interface MemoryHealthCounts {
@@ -30,30 +31,18 @@ const ORPHANS = `SELECT count(*) AS n FROM (SELECT 1 FROM entities AS e
   LIMIT 10000)`;
 
 /**
- * A scope's lifecycle counts. Every count is an index range count over the scope's own entries
- * (partial indexes on memories, tombstones, the daily counters), never a read of memory rows. One
- * walk covers every live memory's index entry (per model, never recalled, stale), so the cost grows
- * with the scope's live memories (see `bench:maintenance`); `expiring` grows with the memories that
- * carry an expiry in the whole file.
+ * A scope's lifecycle counts. Live, per model, never recalled, stale, forgotten and expiring come
+ * from the maintained `memory_counts` rows (see `scopeMemoryCounts`: a few rows, plus one per day
+ * with activity for `stale`); purged sums the scope's daily purge counters; the 30-day
+ * counters are a bounded range of daily rows; `purgeDue` is two index range counts over what is due
+ * now (the purge backlog, normally empty when the daily purge runs); orphans are counted up to 10,000.
  */
 export function memoryHealthCounts(
   sql: SqlExecutor,
   agentId: string,
   at: { now: number; staleBefore: number; countersSince: number; purgeCutoff: number },
 ): MemoryHealthCounts {
-  // One walk of the scope's live index entries: per model, how many, never recalled, stale.
-  const walk = sql.all<{ model: string | null; count: number; never: number; stale: number }>(
-    raw(
-      `SELECT embedding_model AS model, count(*) AS count, sum(last_accessed IS NULL) AS never,
-         sum(last_accessed < ? OR (last_accessed IS NULL AND created_at < ?)) AS stale
-       FROM memories INDEXED BY memories_agent_health WHERE agent_id = ? AND is_deleted = 0
-       GROUP BY embedding_model`,
-      at.staleBefore,
-      at.staleBefore,
-      agentId,
-    ),
-  );
-  const byModel = walk.map((w) => ({ model: w.model, count: w.count }));
+  const counts = scopeMemoryCounts(sql, agentId, at.staleBefore);
   const counters = sql.all<{ kind: string; n: number }>(
     raw(
       'SELECT kind, sum(n) AS n FROM lifecycle_counts WHERE agent_id = ? AND day >= ? GROUP BY kind',
@@ -63,23 +52,17 @@ export function memoryHealthCounts(
   );
   const counter = (kind: string): number => counters.find((c) => c.kind === kind)?.n ?? 0;
   return {
-    live: byModel.reduce((sum, r) => sum + r.count, 0),
-    forgotten: n(
-      sql,
-      'SELECT count(*) AS n FROM memories INDEXED BY memories_agent_forgotten WHERE agent_id = ? AND is_deleted = 1',
-      agentId,
-    ),
-    expiring: n(
-      sql,
-      'SELECT count(*) AS n FROM memories INDEXED BY memories_expiring WHERE expires_at IS NOT NULL AND is_deleted = 0 AND agent_id = ?',
-      agentId,
-    ),
-    purged: n(sql, 'SELECT count(*) AS n FROM memory_tombstones WHERE agent_id = ?', agentId),
+    live: counts.live,
+    forgotten: counts.forgotten,
+    expiring: counts.expiring,
+    // Every purge bumps the day's counter with its tombstones, so the sum over the scope's days is
+    // the tombstone count without walking the tombstones.
+    purged: n(sql, "SELECT sum(n) AS n FROM lifecycle_counts WHERE agent_id = ? AND kind = 'purged'", agentId),
     duplicatesPrevented: counter('duplicate_prevented'),
     conflictsMerged: counter('conflict_merged'),
     reaped: counter('reaped'),
-    neverRecalled: walk.reduce((sum, w) => sum + (w.never ?? 0), 0),
-    stale: walk.reduce((sum, w) => sum + (w.stale ?? 0), 0),
+    neverRecalled: counts.neverRecalled,
+    stale: counts.stale,
     orphanEntities: n(sql, ORPHANS, agentId),
     purgeDue:
       n(
@@ -95,7 +78,7 @@ export function memoryHealthCounts(
         at.purgeCutoff,
         agentId,
       ),
-    byModel,
+    byModel: counts.byModel,
   };
 }
 

@@ -21,22 +21,34 @@ const MISSING = (condition: string) => `
   LIMIT ?`;
 
 /**
+ * Which memories under another vector key (an earlier embedder) count as missing: in every scope
+ * (the default), in none (only memories with no vector at all), or in the listed scopes.
+ */
+export type OtherKeyScope = 'all' | 'none' | readonly string[];
+
+/**
  * Up to `limit` live memories without a vector of `model` (written during an embedder outage, with
- * an unusable vector, or under another model), skipping those whose current content already failed
- * `maxAttempts` times with this model.
+ * an unusable vector, or under another model, as `otherKeys` says), skipping those whose current
+ * content already failed `maxAttempts` times with this model. Memories with no vector come first.
  */
 export function memoriesWithoutVector(
   sql: SqlExecutor,
   model: string,
   limit: number,
   maxAttempts: number,
+  otherKeys: OtherKeyScope = 'all',
 ): MemoryWithoutVector[] {
+  const ranges: Array<readonly [string, readonly unknown[]]> = [['m.embedding_model IS NULL', []]];
+  if (otherKeys === 'all') ranges.push(['m.embedding_model < ?', [model]], ['m.embedding_model > ?', [model]]);
+  else if (otherKeys !== 'none')
+    // Per scope: range reads of the scope's (agent_id, embedding_model) index entries.
+    for (const agentId of otherKeys)
+      ranges.push(
+        ['m.agent_id = ? AND m.embedding_model < ?', [agentId, model]],
+        ['m.agent_id = ? AND m.embedding_model > ?', [agentId, model]],
+      );
   const out: MemoryWithoutVector[] = [];
-  for (const [condition, params] of [
-    ['m.embedding_model IS NULL', []],
-    ['m.embedding_model < ?', [model]],
-    ['m.embedding_model > ?', [model]],
-  ] as const) {
+  for (const [condition, params] of ranges) {
     if (out.length >= limit) break;
     out.push(
       ...sql.all<MemoryWithoutVector>(raw(MISSING(condition), ...params, model, maxAttempts, limit - out.length)),

@@ -28,8 +28,12 @@ import type {
 } from './graph.js';
 import type { ImportJobsTable, ImportRecordsTable, ImportTombstonesTable } from './imports.js';
 import type {
+  EmbedderIdentitiesTable,
+  EmbeddingMigrationsTable,
+  EmbeddingReembedsTable,
   LifecycleCountsTable,
   MaintenanceStateTable,
+  MemoryCountsTable,
   MemoryTombstonesTable,
   ScopeErasuresTable,
 } from './lifecycle.js';
@@ -122,6 +126,10 @@ export interface DatabaseSchema {
   maintenance_state: MaintenanceStateTable;
   scope_erasures: ScopeErasuresTable;
   lifecycle_counts: LifecycleCountsTable;
+  memory_counts: MemoryCountsTable;
+  embedder_identities: EmbedderIdentitiesTable;
+  embedding_migrations: EmbeddingMigrationsTable;
+  embedding_reembeds: EmbeddingReembedsTable;
   schema_migrations: SchemaMigrationsTable;
   schema_migrations_audit: SchemaMigrationsAuditTable;
 }
@@ -188,6 +196,10 @@ const TABLES: { readonly [Name in TableName]: true } = {
   maintenance_state: true,
   scope_erasures: true,
   lifecycle_counts: true,
+  memory_counts: true,
+  embedder_identities: true,
+  embedding_migrations: true,
+  embedding_reembeds: true,
   schema_migrations: true,
   schema_migrations_audit: true,
 };
