@@ -211,6 +211,23 @@ const hintsSchema = z.strictObject({
   maxOutputTokens: positiveInt(8192).default(400),
 });
 
+/**
+ * The entity registry (seed 003): broad categories over everything an agent holds. Not the
+ * knowledge graph's entities (Dreaming) and not host-object links (`linkedEntities`).
+ */
+const registrySchema = z.strictObject({
+  /**
+   * When an LLM is configured, a background job links each new memory, document and completed
+   * transcript to 1–`maxPerObject` categories (existing ones preferred). Best effort: a failure
+   * never fails the write. @default true
+   */
+  autoLinkOnCreate: z.boolean().default(true),
+  /** Categories one object may be linked to (by auto-linking; `link` refuses more too). @default 3 */
+  maxPerObject: positiveInt(10).default(3),
+  /** Output tokens asked of the model per classification. @default 300 */
+  maxOutputTokens: positiveInt(8192).default(300),
+});
+
 /** Dreaming: audited consolidation of evidence into the knowledge graph, and its apply seam's policies. */
 const dreamingSchema = z.strictObject({
   /** Run Dreaming passes on the engine's schedule when an LLM is configured. @default false */
@@ -506,6 +523,7 @@ export const memoryConfigSchema = z
     hints: hintsSchema.prefault({}),
     telemetry: telemetrySchema.prefault({}),
     dreaming: dreamingSchema.prefault({}),
+    registry: registrySchema.prefault({}),
     retention: retentionSchema.prefault({}),
     lifecycle: lifecycleSchema.prefault({}),
     store: storeSchema.prefault({}),

@@ -251,7 +251,30 @@ export {
   resolveLinkLabels,
   sessionTurns,
 } from './repositories/recall-reads.js';
-
+// The entity registry (issue 14): categories, their links to objects, and their audit trail.
+export {
+  countRegistryCategories,
+  deleteRegistryCategory,
+  findRegistryCategory,
+  findRegistryCategoryByName,
+  insertRegistryCategory,
+  insertRegistryEvent,
+  listRegistryCategories,
+  listRegistryEvents,
+  type RegistryCategoryWithCount,
+  type RegistryEventInput,
+  updateRegistryCategory,
+} from './repositories/registry-categories.js';
+export {
+  countCategoryLinksByKind,
+  deleteRegistryLink,
+  insertRegistryLink,
+  listCategoryLinks,
+  listObjectCategories,
+  moveCategoryLinks,
+  partitionCategoryObjects,
+  type RegistryObjectKey,
+} from './repositories/registry-links.js';
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {
   aspectMergeFootprint,
@@ -276,13 +299,13 @@ export {
 } from './repositories/scope-copy.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
 export { rankScopedText } from './repositories/scoped-text-search.js';
-
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
 export {
   completeTranscript,
   deleteSourceTranscripts,
+  deleteTranscript,
   findIdleTranscripts,
   findSessionKeyBySourceRecord,
   findTranscript,
@@ -310,6 +333,12 @@ export type {
 } from './schema/memories.js';
 export { ACTOR_TYPES, MEMORY_TYPES } from './schema/memories.js';
 export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
+export type {
+  RegistryCategoryRow,
+  RegistryEventRow,
+  RegistryLinkRow,
+  RegistryObjectKind,
+} from './schema/registry.js';
 export type { ApiTokenRow } from './schema/tokens.js';
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
 export { TransactionGuard } from './transaction-guard.js';

@@ -26,6 +26,10 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'memory_hints', where: BY_AGENT },
   { table: 'memory_entity_mentions', where: BY_AGENT },
   { table: 'memory_links', where: BY_AGENT },
+  // Before memories, documents and transcripts: their delete triggers would take these unseen.
+  { table: 'registry_category_links', where: BY_AGENT },
+  { table: 'registry_categories', where: BY_AGENT },
+  { table: 'registry_events', where: BY_AGENT },
   { table: 'document_memories', where: `${OF_DOCUMENTS} OR ${OF_MEMORIES}` },
   { table: 'document_content_parts', where: OF_DOCUMENTS },
   { table: 'documents', where: BY_AGENT },

@@ -36,6 +36,7 @@ import type {
   OntologyProposalsTable,
 } from './ontology.js';
 import type { MemoryJobsArchiveTable, MemoryJobsTable } from './queue.js';
+import type { RegistryCategoriesTable, RegistryCategoryLinksTable, RegistryEventsTable } from './registry.js';
 import type {
   EmbeddingFailuresTable,
   EmbeddingProjectionsTable,
@@ -113,6 +114,9 @@ export interface DatabaseSchema {
   maintenance_state: MaintenanceStateTable;
   scope_erasures: ScopeErasuresTable;
   lifecycle_counts: LifecycleCountsTable;
+  registry_categories: RegistryCategoriesTable;
+  registry_category_links: RegistryCategoryLinksTable;
+  registry_events: RegistryEventsTable;
   schema_migrations: SchemaMigrationsTable;
   schema_migrations_audit: SchemaMigrationsAuditTable;
 }
@@ -177,6 +181,9 @@ const TABLES: { readonly [Name in TableName]: true } = {
   maintenance_state: true,
   scope_erasures: true,
   lifecycle_counts: true,
+  registry_categories: true,
+  registry_category_links: true,
+  registry_events: true,
   schema_migrations: true,
   schema_migrations_audit: true,
 };

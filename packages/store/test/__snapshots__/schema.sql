@@ -158,6 +158,16 @@ CREATE INDEX ontology_proposals_page ON ontology_proposals (agent_id, created_at
 -- index recall_telemetry_agent
 CREATE INDEX recall_telemetry_agent ON recall_telemetry (agent_id, created_at);
 
+-- index registry_categories_name
+CREATE UNIQUE INDEX registry_categories_name ON registry_categories (agent_id, normalized_name);
+
+-- index registry_category_links_object
+CREATE INDEX registry_category_links_object
+      ON registry_category_links (agent_id, object_kind, host_type, object_ref);
+
+-- index registry_events_category
+CREATE INDEX registry_events_category ON registry_events (agent_id, category_id, seq);
+
 -- index relations_target
 CREATE INDEX relations_target ON relations (target_entity_id);
 
@@ -775,6 +785,45 @@ CREATE TABLE recall_telemetry (
       created_at INTEGER NOT NULL
     );
 
+-- table registry_categories
+CREATE TABLE registry_categories (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      normalized_name TEXT NOT NULL,
+      description TEXT,
+      aliases_json TEXT NOT NULL DEFAULT '[]',
+      created_by TEXT NOT NULL CHECK (created_by IN ('operator', 'agent', 'engine')),
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+
+-- table registry_category_links
+CREATE TABLE registry_category_links (
+      category_id TEXT NOT NULL REFERENCES registry_categories (id) ON DELETE CASCADE,
+      agent_id TEXT NOT NULL,
+      object_kind TEXT NOT NULL CHECK (object_kind IN ('memory', 'note', 'document', 'transcript', 'host')),
+      host_type TEXT NOT NULL DEFAULT '',
+      object_ref TEXT NOT NULL,
+      created_by TEXT NOT NULL CHECK (created_by IN ('operator', 'agent', 'engine')),
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (category_id, object_kind, host_type, object_ref)
+    );
+
+-- table registry_events
+CREATE TABLE registry_events (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      agent_id TEXT NOT NULL,
+      category_id TEXT NOT NULL,
+      action TEXT NOT NULL,
+      actor_id TEXT,
+      actor_type TEXT NOT NULL CHECK (actor_type IN ('operator', 'agent', 'engine')),
+      reason TEXT,
+      before_json TEXT,
+      after_json TEXT,
+      created_at INTEGER NOT NULL
+    );
+
 -- table relations
 CREATE TABLE relations (
     id TEXT PRIMARY KEY,
@@ -1049,6 +1098,24 @@ CREATE TRIGGER memory_hints_terms_ai AFTER INSERT ON memory_hints BEGIN
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.hint)
        WHERE 1 AND corpus = 'hint' AND agent_id = new.agent_id;
 END;
+
+-- trigger registry_links_document_gone
+CREATE TRIGGER registry_links_document_gone AFTER DELETE ON documents BEGIN
+      DELETE FROM registry_category_links
+      WHERE agent_id = old.agent_id AND object_kind = 'document' AND host_type = '' AND object_ref = old.id;
+    END;
+
+-- trigger registry_links_memory_gone
+CREATE TRIGGER registry_links_memory_gone AFTER DELETE ON memories BEGIN
+      DELETE FROM registry_category_links
+      WHERE agent_id = old.agent_id AND object_kind = 'memory' AND host_type = '' AND object_ref = old.id;
+    END;
+
+-- trigger registry_links_transcript_gone
+CREATE TRIGGER registry_links_transcript_gone AFTER DELETE ON session_transcripts BEGIN
+      DELETE FROM registry_category_links
+      WHERE agent_id = old.agent_id AND object_kind = 'transcript' AND host_type = '' AND object_ref = old.session_key;
+    END;
 
 -- trigger session_transcript_turns_ad
 CREATE TRIGGER session_transcript_turns_ad AFTER DELETE ON session_transcript_turns BEGIN
