@@ -17,6 +17,8 @@ export interface EngineContext {
   readonly memoryWrites: MemoryWriteDeps;
   /** The host's LLM, wrapped by the store's transaction guard; undefined without one. */
   readonly llm: LlmProvider | undefined;
+  /** Whether new objects are queued for registry auto-linking (`registry.autoLinkOnCreate` and an LLM). */
+  readonly autoLinkOn: boolean;
   /** What the host configured, for diagnostics (the embedder's model and dimensions). */
   readonly providers: {
     readonly llm: boolean;

@@ -24,6 +24,20 @@ import type {
 } from './memory-engine.js';
 import { openEngine } from './open-engine.js';
 import type { MemoryEngineOptions } from './options.js';
+import {
+  categoryHistory,
+  categoryObjects,
+  createCategory,
+  getCategory,
+  linkObject,
+  listCategories,
+  objectCategories,
+  unlinkObject,
+  updateCategory,
+} from './registry.js';
+import type { EngineRegistry } from './registry-api.js';
+import { completeSession } from './registry-autolink.js';
+import { deleteCategory, mergeCategories, previewDelete } from './registry-delete.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
 import { createToken, type EngineTokens, listTokens, revokeToken, verifyToken } from './tokens.js';
 import { describeRecall, spanned } from './tracing.js';
@@ -74,6 +88,20 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       preview: () => call(ctx, () => previewMaintenance(ctx)),
       run: (input) => call(ctx, () => runMaintenance(ctx, input)),
     } satisfies EngineMaintenance),
+    registry: Object.freeze({
+      list: (input) => call(ctx, () => listCategories(ctx, input)),
+      create: (input) => call(ctx, () => createCategory(ctx, input)),
+      get: (input) => call(ctx, () => getCategory(ctx, input)),
+      update: (input) => call(ctx, () => updateCategory(ctx, input)),
+      link: (input) => call(ctx, () => linkObject(ctx, input)),
+      unlink: (input) => call(ctx, () => unlinkObject(ctx, input)),
+      objects: (input) => call(ctx, () => categoryObjects(ctx, input)),
+      categoriesOf: (input) => call(ctx, () => objectCategories(ctx, input)),
+      deletePreview: (input) => call(ctx, () => previewDelete(ctx, input)),
+      delete: (input) => call(ctx, () => deleteCategory(ctx, input)),
+      merge: (input) => call(ctx, () => mergeCategories(ctx, input)),
+      history: (input) => call(ctx, () => categoryHistory(ctx, input)),
+    } satisfies EngineRegistry),
     dreaming: Object.freeze({
       apply: (input) => call(ctx, () => applyOperations(ctx, input)),
       runPass: (input) => call(ctx, () => runPass(ctx, input)),
@@ -123,7 +151,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
     } satisfies EngineJobs),
     transcripts: Object.freeze({
       append: (input) => call(ctx, () => ctx.transcripts.append(input)),
-      complete: (input) => call(ctx, () => ctx.transcripts.complete(input)),
+      complete: (input) => call(ctx, () => completeSession(ctx, input)),
       get: (input) => call(ctx, () => ctx.transcripts.get(input)),
       list: (input) => call(ctx, () => ctx.transcripts.list(input)),
       search: (input) => call(ctx, () => ctx.transcripts.search(input)),

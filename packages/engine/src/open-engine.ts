@@ -18,6 +18,7 @@ import { createScheduledDreaming } from './dreaming.js';
 import { MAINTENANCE_JOB, maintenanceHandler, maintenanceTasks } from './maintenance.js';
 import { createEngineWriter } from './memory-writer.js';
 import { checkOptions, type MemoryEngineOptions } from './options.js';
+import { registerAutoLinkWorker, withDocumentAutoLink } from './registry-autolink.js';
 import { tracedEmbedder, tracedLlm } from './tracing.js';
 import { registerVectorWorkers, vectorUpkeepTask } from './vector-upkeep.js';
 
@@ -52,7 +53,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     : undefined;
   const llm = options.llm ? store.guard.llm(tracer ? tracedLlm(tracer, options.llm) : options.llm) : undefined;
   const hintsOn = config.hints.enabled && llm !== undefined;
-  const writer = createEngineWriter({ store, config, queue, embedder, hintsOn });
+  const autoLinkOn = config.registry.autoLinkOnCreate && llm !== undefined;
+  const writer = createEngineWriter({ store, config, queue, embedder, hintsOn, autoLinkOn });
   // One set of memory-writer dependencies for every path that writes memories.
   const memoryWrites = writeDeps(writer);
   // Dreaming searches evidence through the one recall path, without counting access.
@@ -92,7 +94,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   background.register(
     {
       jobTypes: [DOCUMENT_INGEST_JOB],
-      handler: documents.ingest,
+      handler: autoLinkOn ? withDocumentAutoLink({ store, config, queue }, documents.ingest) : documents.ingest,
       admission: 'documentIngest',
       concurrency: config.queue.documentIngestConcurrency,
       name: 'document-ingest',
@@ -109,6 +111,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);
   if (embedder) registerVectorWorkers({ store, config, writer, background });
   if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
+  // Registered whenever a model is present: jobs queued before auto-linking was switched off still run.
+  if (llm) registerAutoLinkWorker({ store, config, llm, background });
   if (llm)
     dreamingSchedule = createScheduledDreaming({
       store,
@@ -129,6 +133,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     writer,
     memoryWrites,
     llm,
+    autoLinkOn,
     providers: {
       llm: llm !== undefined,
       embedder: options.embedder
