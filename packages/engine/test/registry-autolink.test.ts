@@ -123,7 +123,9 @@ describe('registry auto-linking on create', () => {
       made.push(await engine.remember({ agentId: 'a', content }));
       await engine.runDue();
     }
-    const results = jobs().map((j) => j.result as { linked: number; created: string | null; refused: Array<{ reason: string }> });
+    const results = jobs().map(
+      (j) => j.result as { linked: number; created: string | null; refused: Array<{ reason: string }> },
+    );
     expect(results[0]).toMatchObject({ linked: 0, created: null });
     expect(results[0]?.refused.map((r) => r.reason)).toEqual(['unknown category id', 'unknown category id']);
     expect(results[1]?.refused.map((r) => r.reason)).toEqual([
@@ -132,7 +134,11 @@ describe('registry auto-linking on create', () => {
       'junk name: names a day or date, not a broad area',
     ]);
     expect(results[2]?.refused.map((r) => r.reason)).toEqual(['junk name: is too generic']);
-    expect(results[3]).toMatchObject({ linked: 1, created: null, refused: [{ proposal: 'Gardening', reason: 'an existing category fits' }] });
+    expect(results[3]).toMatchObject({
+      linked: 1,
+      created: null,
+      refused: [{ proposal: 'Gardening', reason: 'an existing category fits' }],
+    });
     expect(results[4]).toMatchObject({ linked: 3, refused: [{ reason: 'over maxPerObject' }] });
     expect(await namesOf('a', made[0]?.id ?? '')).toEqual([]);
     expect(await namesOf('a', made[3]?.id ?? '')).toEqual(['Health & Fitness']);
@@ -173,7 +179,9 @@ describe('registry auto-linking on create', () => {
       ids.push((await engine.remember({ agentId: 'a', content })).id);
     }
     await engine.runDue();
-    expect(jobs().map((j) => [j.status, (j.result as { refused: Array<{ reason: string }> }).refused[0]?.reason])).toEqual([
+    expect(
+      jobs().map((j) => [j.status, (j.result as { refused: Array<{ reason: string }> }).refused[0]?.reason]),
+    ).toEqual([
       ['completed', 'unparseable output'],
       ['completed', 'unparseable output'],
       ['completed', 'unparseable output'],
@@ -208,7 +216,9 @@ describe('registry auto-linking on create', () => {
     const model = scriptedLlm(() => {
       throw new Error('model server unavailable');
     });
-    const { engine, jobs, scheduler, namesOf } = await setup(model.llm, { queue: { maxAttempts: 2, retryBaseMs: 1000 } });
+    const { engine, jobs, scheduler, namesOf } = await setup(model.llm, {
+      queue: { maxAttempts: 2, retryBaseMs: 1000 },
+    });
     const m = await engine.remember({ agentId: 'a', content: 'Dentist appointment booked for the checkup' });
     await engine.runDue();
     expect(jobs()[0]).toMatchObject({ status: 'pending', attempts: 1 });
@@ -281,7 +291,9 @@ describe('registry auto-linking on create', () => {
   it('skips a memory forgotten before its job ran, and shares the LLM admission limit with hints', async () => {
     const model = scriptedLlm(async (prompt) => {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      return prompt.includes('<<<RECORD') ? '{"new": {"name": "Home Projects"}}' : 'What is this memory about, exactly?';
+      return prompt.includes('<<<RECORD')
+        ? '{"new": {"name": "Home Projects"}}'
+        : 'What is this memory about, exactly?';
     });
     const { engine, jobs } = await setup(model.llm, { hints: { enabled: true }, queue: { llmConcurrency: 2 } });
     const gone = await engine.remember({ agentId: 'a', content: 'Paint the fence' });

@@ -20,7 +20,11 @@ describe('engine.registry: cascade delete and merge', () => {
     const only = await engine.remember({ agentId: 'a', content: 'Acme wants a 3-year term' });
     const shared = await engine.remember({ agentId: 'a', content: 'Acme invoice paid from the business account' });
     const pinned = await engine.remember({ agentId: 'a', content: 'Acme contract number is 7781', pinned: true });
-    const doc = await engine.documents.add({ agentId: 'a', content: 'Acme renewal terms: three years.', title: 'Terms' });
+    const doc = await engine.documents.add({
+      agentId: 'a',
+      content: 'Acme renewal terms: three years.',
+      title: 'Terms',
+    });
     await engine.runDue();
     await engine.transcripts.append({
       agentId: 'a',
@@ -38,11 +42,13 @@ describe('engine.registry: cascade delete and merge', () => {
     await link(acme.id, { kind: 'host', type: 'project', refId: '7' });
 
     const preview = await engine.registry.deletePreview({ agentId: 'a', id: acme.id });
-    expect(ids(preview.remove)).toEqual(ids([
-      { kind: 'memory', id: only.id },
-      { kind: 'document', id: doc.id },
-      { kind: 'transcript', id: 'call-1' },
-    ]));
+    expect(ids(preview.remove)).toEqual(
+      ids([
+        { kind: 'memory', id: only.id },
+        { kind: 'document', id: doc.id },
+        { kind: 'transcript', id: 'call-1' },
+      ]),
+    );
     expect(ids(preview.unlink)).toEqual([`memory:${shared.id}`]);
     expect(preview.keep).toEqual([
       { object: { kind: 'host', type: 'project', refId: '7' }, reason: 'host-owned' },
@@ -68,7 +74,9 @@ describe('engine.registry: cascade delete and merge', () => {
     expect(await engine.getMemory({ agentId: 'a', id: shared.id })).toBeDefined();
     expect(await engine.getMemory({ agentId: 'a', id: pinned.id })).toMatchObject({ pinned: true, deleted: false });
     expect(
-      (await engine.registry.categoriesOf({ agentId: 'a', object: { kind: 'memory', id: shared.id } })).map((c) => c.id),
+      (await engine.registry.categoriesOf({ agentId: 'a', object: { kind: 'memory', id: shared.id } })).map(
+        (c) => c.id,
+      ),
     ).toEqual([finance.id]);
     expect(await engine.registry.categoriesOf({ agentId: 'a', object: { kind: 'memory', id: pinned.id } })).toEqual([]);
     // The document is deleted with its chunks; the transcript is gone.
@@ -99,10 +107,12 @@ describe('engine.registry: cascade delete and merge', () => {
     await engine.registry.link({ agentId: 'a', id: c.id, object: { kind: 'memory', id: pinned.id } });
     await engine.registry.link({ agentId: 'a', id: c.id, object: { kind: 'memory', id: later.id } });
     const preview = await engine.registry.deletePreview({ agentId: 'a', id: c.id, force: true });
-    expect(ids(preview.remove)).toEqual(ids([
-      { kind: 'memory', id: pinned.id },
-      { kind: 'memory', id: later.id },
-    ]));
+    expect(ids(preview.remove)).toEqual(
+      ids([
+        { kind: 'memory', id: pinned.id },
+        { kind: 'memory', id: later.id },
+      ]),
+    );
     await engine.registry.link({ agentId: 'a', id: other.id, object: { kind: 'memory', id: later.id } });
     const result = await engine.registry.delete({ agentId: 'a', id: c.id, force: true });
     expect(ids(result.remove)).toEqual([`memory:${pinned.id}`]);
@@ -140,25 +150,40 @@ describe('engine.registry: cascade delete and merge', () => {
     await engine.registry.link({ agentId: 'a', id: finance.id, object: { kind: 'memory', id: m3.id } });
     await engine.registry.link({ agentId: 'a', id: money.id, object: { kind: 'host', type: 'account', refId: 'chk' } });
 
-    const merged = await engine.registry.merge({ agentId: 'a', id: money.id, intoId: finance.id, reason: 'same thing' });
+    const merged = await engine.registry.merge({
+      agentId: 'a',
+      id: money.id,
+      intoId: finance.id,
+      reason: 'same thing',
+    });
     expect(merged).toMatchObject({ moved: 2, alreadyLinked: 1 });
-    expect(merged.category).toMatchObject({ id: finance.id, name: 'Personal Finance', aliases: ['Budget', 'Money', 'Cash'] });
+    expect(merged.category).toMatchObject({
+      id: finance.id,
+      name: 'Personal Finance',
+      aliases: ['Budget', 'Money', 'Cash'],
+    });
     const detail = await engine.registry.get({ agentId: 'a', id: finance.id });
     expect(detail.objectCount).toBe(4);
-    expect(ids(detail.objects)).toEqual(ids([
-      { kind: 'memory', id: m1.id },
-      { kind: 'memory', id: m2.id },
-      { kind: 'memory', id: m3.id },
-      { kind: 'host', type: 'account', refId: 'chk' },
-    ]));
-    expect(isMemoryError(await engine.registry.get({ agentId: 'a', id: money.id }).catch((e) => e), 'NOT_FOUND')).toBe(true);
-    expect(db.prepare('SELECT count(*) AS n FROM registry_category_links WHERE category_id = ?').get(money.id)).toEqual({
-      n: 0,
-    });
-    // The merged name now resolves to the survivor: creating it again is a conflict.
-    expect(isMemoryError(await engine.registry.create({ agentId: 'a', name: 'money' }).catch((e) => e), 'CONFLICT')).toBe(
+    expect(ids(detail.objects)).toEqual(
+      ids([
+        { kind: 'memory', id: m1.id },
+        { kind: 'memory', id: m2.id },
+        { kind: 'memory', id: m3.id },
+        { kind: 'host', type: 'account', refId: 'chk' },
+      ]),
+    );
+    expect(isMemoryError(await engine.registry.get({ agentId: 'a', id: money.id }).catch((e) => e), 'NOT_FOUND')).toBe(
       true,
     );
+    expect(db.prepare('SELECT count(*) AS n FROM registry_category_links WHERE category_id = ?').get(money.id)).toEqual(
+      {
+        n: 0,
+      },
+    );
+    // The merged name now resolves to the survivor: creating it again is a conflict.
+    expect(
+      isMemoryError(await engine.registry.create({ agentId: 'a', name: 'money' }).catch((e) => e), 'CONFLICT'),
+    ).toBe(true);
     expect((await engine.registry.history({ agentId: 'a', id: finance.id })).at(-1)).toMatchObject({
       action: 'merged',
       reason: 'same thing',

@@ -117,12 +117,12 @@ describe('engine.registry: categories', () => {
     ]);
     expect(await engine.registry.objects({ agentId: 'a', id: work.id, kind: 'transcript' })).toHaveLength(1);
     // Unlinking is one direction's change seen from both.
-    expect(
-      await engine.registry.unlink({ agentId: 'a', id: family.id, object: { kind: 'memory', id: m.id } }),
-    ).toEqual({ unlinked: true });
-    expect(
-      await engine.registry.unlink({ agentId: 'a', id: family.id, object: { kind: 'memory', id: m.id } }),
-    ).toEqual({ unlinked: false });
+    expect(await engine.registry.unlink({ agentId: 'a', id: family.id, object: { kind: 'memory', id: m.id } })).toEqual(
+      { unlinked: true },
+    );
+    expect(await engine.registry.unlink({ agentId: 'a', id: family.id, object: { kind: 'memory', id: m.id } })).toEqual(
+      { unlinked: false },
+    );
     const after = await engine.registry.categoriesOf({ agentId: 'a', object: { kind: 'memory', id: m.id } });
     expect(after.map((c) => c.name)).toEqual(['Acme renewal']);
     // Linking twice is one link.
@@ -145,7 +145,10 @@ describe('engine.registry: categories', () => {
     });
     const other = await engine.registry.create({ agentId: 'a', name: 'Travel' });
     expect(
-      isMemoryError(await rejection(engine.registry.update({ agentId: 'a', id: other.id, name: 'Wellbeing' })), 'CONFLICT'),
+      isMemoryError(
+        await rejection(engine.registry.update({ agentId: 'a', id: other.id, name: 'Wellbeing' })),
+        'CONFLICT',
+      ),
     ).toBe(true);
     // An update may keep its own name and aliases.
     await expect(
@@ -153,7 +156,11 @@ describe('engine.registry: categories', () => {
     ).resolves.toMatchObject({ aliases: ['Wellbeing', 'Gym'] });
 
     const missing = await rejection(
-      engine.registry.link({ agentId: 'a', id: health.id, object: { kind: 'memory', id: '01900000-0000-7000-8000-000000000000' } }),
+      engine.registry.link({
+        agentId: 'a',
+        id: health.id,
+        object: { kind: 'memory', id: '01900000-0000-7000-8000-000000000000' },
+      }),
     );
     expect(isMemoryError(missing, 'NOT_FOUND')).toBe(true);
     const noSession = await rejection(
