@@ -134,6 +134,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     memoryWrites,
     llm,
     autoLinkOn,
+    embedder,
     providers: {
       llm: llm !== undefined,
       embedder: options.embedder

@@ -12,6 +12,7 @@ import { lifecycle } from './0011-lifecycle.js';
 import { apiTokens } from './0012-api-tokens.js';
 import { scopedTextIndex } from './0013-scoped-text-index.js';
 import { dreamingReview } from './0014-dreaming-review.js';
+import { notes } from './0015-notes.js';
 import { entityRegistry } from './0016-entity-registry.js';
 import type { Migration } from './migration.js';
 
@@ -31,5 +32,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   apiTokens,
   scopedTextIndex,
   dreamingReview,
+  notes,
   entityRegistry,
 ]);

@@ -29,6 +29,14 @@ import type {
 import type { MemoriesColdTable, MemoriesTable, MemoryHistoryTable, MemoryLinksTable } from './memories.js';
 import type { SchemaMigrationsAuditTable, SchemaMigrationsTable } from './migrations.js';
 import type {
+  NoteEventsTable,
+  NoteLinksTable,
+  NotesTable,
+  NoteTextPostingsTable,
+  NoteTextScopesTable,
+  NoteVectorsTable,
+} from './notes.js';
+import type {
   DreamingAttentionTable,
   DreamingProvenanceTable,
   DreamingRevertsTable,
@@ -117,6 +125,12 @@ export interface DatabaseSchema {
   registry_categories: RegistryCategoriesTable;
   registry_category_links: RegistryCategoryLinksTable;
   registry_events: RegistryEventsTable;
+  notes: NotesTable;
+  note_links: NoteLinksTable;
+  note_events: NoteEventsTable;
+  note_vectors: NoteVectorsTable;
+  note_text_scopes: NoteTextScopesTable;
+  note_text_postings: NoteTextPostingsTable;
   schema_migrations: SchemaMigrationsTable;
   schema_migrations_audit: SchemaMigrationsAuditTable;
 }
@@ -184,6 +198,12 @@ const TABLES: { readonly [Name in TableName]: true } = {
   registry_categories: true,
   registry_category_links: true,
   registry_events: true,
+  notes: true,
+  note_links: true,
+  note_events: true,
+  note_vectors: true,
+  note_text_scopes: true,
+  note_text_postings: true,
   schema_migrations: true,
   schema_migrations_audit: true,
 };
