@@ -24,15 +24,7 @@ import type {
 } from './memory-engine.js';
 import { createNoteSchemas } from './note-schemas.js';
 import { searchNotes } from './note-search.js';
-import {
-  createNote,
-  type EngineNotes,
-  getNote,
-  listNotes,
-  noteHistory,
-  transitionNote,
-  updateNoteFields,
-} from './notes.js';
+import { type EngineNotes, getNote, listNotes, noteHistory, transitionNote, updateNoteFields } from './notes.js';
 import { openEngine } from './open-engine.js';
 import type { MemoryEngineOptions } from './options.js';
 import {
@@ -47,7 +39,7 @@ import {
   updateCategory,
 } from './registry.js';
 import type { EngineRegistry } from './registry-api.js';
-import { completeSession } from './registry-autolink.js';
+import { completeSession, createNoteFiled } from './registry-autolink.js';
 import { deleteCategory, mergeCategories, previewDelete } from './registry-delete.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
 import { createToken, type EngineTokens, listTokens, revokeToken, verifyToken } from './tokens.js';
@@ -110,7 +102,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       objects: (input) => call(ctx, () => categoryObjects(ctx, input)),
       categoriesOf: (input) => call(ctx, () => objectCategories(ctx, input)),
       deletePreview: (input) => call(ctx, () => previewDelete(ctx, input)),
-      delete: (input) => call(ctx, () => deleteCategory(ctx, input)),
+      delete: (input) => call(ctx, () => deleteCategory(nc, input)),
       merge: (input) => call(ctx, () => mergeCategories(ctx, input)),
       history: (input) => call(ctx, () => categoryHistory(ctx, input)),
     } satisfies EngineRegistry),
@@ -140,7 +132,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       claimsAsOf: (input) => call(ctx, () => graphClaimsAt(ctx, input)),
     } satisfies EngineGraph),
     notes: Object.freeze({
-      create: (input) => call(ctx, () => createNote(nc, input)),
+      create: (input) => call(ctx, () => createNoteFiled(nc, input)),
       update: (input) => call(ctx, () => updateNoteFields(nc, input)),
       resolve: (input) => call(ctx, () => transitionNote(nc, input, 'resolve')),
       archive: (input) => call(ctx, () => transitionNote(nc, input, 'archive')),

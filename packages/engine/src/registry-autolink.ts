@@ -5,6 +5,7 @@ import {
   findDocument,
   findDocumentPart,
   findMemory,
+  findNote,
   findRegistryCategory,
   findTranscript,
   listObjectCategories,
@@ -13,6 +14,8 @@ import {
 } from '@memory/store';
 import { z } from 'zod';
 import type { Background } from './background.js';
+import type { Note } from './note-view.js';
+import { createNote, type NotesContext } from './notes.js';
 import { insertCategory, insertLink, type RegistryDeps } from './registry.js';
 import {
   buildClassifyPrompt,
@@ -25,10 +28,10 @@ import { normalizeCategoryName } from './registry-names.js';
 import { type CategoryObject, objectKey } from './registry-objects.js';
 import { aliasesOf, categoryNamed } from './registry-views.js';
 
-/** The job type of registry auto-linking: one job per new memory, ingested document or completed transcript. */
+/** The job type of registry auto-linking: one job per new memory, note, ingested document or completed transcript. */
 export const REGISTRY_AUTOLINK_JOB = 'registry_autolink';
 
-/** The objects auto-linking files. Notes join once the engine has them (issue 14 part 1). */
+/** The objects auto-linking files: everything the engine holds (host objects are the host's to file). */
 type AutoLinkObject = Extract<CategoryObject, { kind: 'memory' | 'document' | 'transcript' | 'note' }>;
 
 const payloadSchema = z.strictObject({
@@ -71,9 +74,10 @@ function objectText(sql: SqlExecutor, agentId: string, object: AutoLinkObject): 
     }
     case 'transcript':
       return findTranscript(sql, agentId, object.id)?.content;
-    // Until the engine has notes, a note job finds nothing to file.
-    case 'note':
-      return undefined;
+    case 'note': {
+      const row = findNote(sql, agentId, object.id);
+      return row && row.status !== 'archived' ? `${row.title}\n${row.content}` : undefined;
+    }
   }
 }
 
@@ -241,4 +245,21 @@ export function completeSession(
     }
   }
   return result;
+}
+
+/** `notes.create`, then (when auto-linking is on) the new note's auto-link job. */
+export async function createNoteFiled(nc: NotesContext, input: unknown): Promise<Note> {
+  const note = await createNote(nc, input);
+  const { ctx } = nc;
+  if (ctx.autoLinkOn) {
+    try {
+      queueAutoLink(ctx.queue, note.agentId, { kind: 'note', id: note.id });
+    } catch (error) {
+      ctx.store.logger.warn('could not queue registry auto-link for a note', {
+        noteId: note.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return note;
 }

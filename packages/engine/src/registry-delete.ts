@@ -4,6 +4,7 @@ import {
   deleteTranscript,
   findDocument,
   findMemory,
+  findNote,
   forgetMemoryRecord,
   insertRegistryEvent,
   listCategoryLinks,
@@ -16,6 +17,7 @@ import {
 } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
+import { type NotesContext, transitionNote } from './notes.js';
 import { actorOf, requireCategory } from './registry.js';
 import { normalizeCategoryName } from './registry-names.js';
 import { type CategoryObject, objectKey, objectOfKey } from './registry-objects.js';
@@ -34,8 +36,9 @@ export type KeptReason = 'pinned' | 'host-owned' | 'already-gone';
 /**
  * What deleting a category does (`deletePreview`) or did (`delete`). Objects linked only to this
  * category are removed: memories forgotten with history (recoverable for
- * `retention.recoverWindowDays`), documents deleted with the chunks no other document shares,
- * transcripts deleted. Objects shared with another category are only unlinked.
+ * `retention.recoverWindowDays`), notes archived (notes are never deleted; `note_events` records
+ * it), documents deleted with the chunks no other document shares, transcripts deleted. Objects
+ * shared with another category are only unlinked.
  */
 export interface CategoryDeletePlan {
   readonly category: CategorySummary;
@@ -43,7 +46,8 @@ export interface CategoryDeletePlan {
   readonly unlink: readonly CategoryObject[];
   /**
    * Linked only here but kept (and unlinked): pinned memories unless `force`; host objects, which
-   * the host owns (delete them yourself if you want them gone); objects already forgotten or gone.
+   * the host owns (delete them yourself if you want them gone); objects already forgotten,
+   * archived or gone.
    */
   readonly keep: ReadonlyArray<{ readonly object: CategoryObject; readonly reason: KeptReason }>;
 }
@@ -78,10 +82,10 @@ function fateOf(sql: SqlExecutor, agentId: string, key: RegistryObjectKey, force
     }
     case 'transcript':
       return 'remove';
-    // Notes are linked once the engine has them (issue 14 part 1); until then a note link cannot
-    // be made (`registry.link` answers NOT_FOUND), so there is nothing of it to remove here.
-    case 'note':
-      return 'already-gone';
+    case 'note': {
+      const row = findNote(sql, agentId, key.ref);
+      return !row || row.status === 'archived' ? 'already-gone' : 'remove';
+    }
     case 'host':
       return 'host-owned';
   }
@@ -113,7 +117,8 @@ export function previewDelete(ctx: EngineContext, input: unknown): CategoryDelet
  * An object that gained another category meanwhile is only unlinked. Interrupted, calling it again
  * continues (removed objects are already gone).
  */
-export async function deleteCategory(ctx: EngineContext, input: unknown): Promise<CategoryDeletePlan> {
+export async function deleteCategory(nc: NotesContext, input: unknown): Promise<CategoryDeletePlan> {
+  const { ctx } = nc;
   const request = parseInput(deleteSchema, input, 'registry.delete');
   const { agentId, id } = request;
   const force = request.force === true;
@@ -127,7 +132,7 @@ export async function deleteCategory(ctx: EngineContext, input: unknown): Promis
     store.write((sql) => {
       requireCategory(sql, agentId, id);
       for (const object of plan.remove.slice(start, start + REMOVE_BATCH)) {
-        if (removeExclusive(sql, ctx, { agentId, id, object, force, actor, reason })) removed.push(object);
+        if (removeExclusive(sql, nc, { agentId, id, object, force, actor, reason })) removed.push(object);
       }
     });
   }
@@ -159,7 +164,7 @@ const keyText = (o: CategoryObject): string =>
 /** Removes one object if it is still linked only to this category; true when it was removed. */
 function removeExclusive(
   sql: SqlExecutor,
-  ctx: EngineContext,
+  nc: NotesContext,
   step: {
     agentId: string;
     id: string;
@@ -169,6 +174,7 @@ function removeExclusive(
     reason: string;
   },
 ): boolean {
+  const { ctx } = nc;
   const { agentId, id, object } = step;
   const key = objectKey(object);
   const categories = listObjectCategories(sql, agentId, key);
@@ -191,7 +197,10 @@ function removeExclusive(
       return ctx.documents.delete({ agentId, id: object.id }).deleted;
     case 'transcript':
       return deleteTranscript(sql, agentId, object.id);
+    // Notes are never deleted: archiving is their removal, audited in note_events.
     case 'note':
+      transitionNote(nc, { agentId, id: object.id, actor: step.actor, reason: step.reason }, 'archive');
+      return true;
     case 'host':
       return false;
   }

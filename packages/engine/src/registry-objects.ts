@@ -2,6 +2,7 @@ import { idSchema, labelSchema, MemoryError, sessionKeySchema } from '@memory/co
 import {
   findDocument,
   findMemory,
+  findNote,
   findTranscript,
   type RegistryLinkRow,
   type RegistryObjectKey,
@@ -22,16 +23,17 @@ export type CategoryObject =
 export type CategoryObjectKind = CategoryObject['kind'];
 
 /**
- * Where a linked object stands: `live`; `forgotten` (a forgotten memory keeps its links, so
- * recovering it restores its categories); `deleted` (a deleted document); `missing` (not found in
- * the scope, e.g. a note before notes exist); `host` (the host owns it; the engine cannot tell).
+ * Where a linked object stands: `live` (for a note: active or resolved); `forgotten` (a forgotten
+ * memory keeps its links, so recovering it restores its categories); `archived` (an archived
+ * note); `deleted` (a deleted document); `missing` (no longer in the scope); `host` (the host owns
+ * it; the engine cannot tell).
  */
-export type CategoryObjectState = 'live' | 'forgotten' | 'deleted' | 'missing' | 'host';
+export type CategoryObjectState = 'live' | 'forgotten' | 'archived' | 'deleted' | 'missing' | 'host';
 
 /** A linked object as `registry.get` and `registry.objects` return it. Times are epoch milliseconds. */
 export type LinkedCategoryObject = CategoryObject & {
   readonly state: CategoryObjectState;
-  /** A short text to show: a memory's content, a document's title, a transcript's start (≤ 200 chars). */
+  /** A short text to show: a memory's content, a note's or document's title, a transcript's start (≤ 200 chars). */
   readonly preview: string | null;
   readonly linkedAt: number;
   readonly linkedBy: 'operator' | 'agent' | 'engine';
@@ -63,10 +65,7 @@ const PREVIEW_CHARS = 200;
 const preview = (text: string | null | undefined): string | null =>
   text === null || text === undefined ? null : text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
 
-/**
- * An object's state and preview, read in the caller's scope. One switch per kind: notes (issue 14
- * part 1) live in another module, so until the engine has them a note reads as `missing`.
- */
+/** An object's state and preview, read in the caller's scope: one case per kind. */
 export function describeObject(
   sql: SqlExecutor,
   agentId: string,
@@ -87,8 +86,11 @@ export function describeObject(
       const row = findTranscript(sql, agentId, key.ref);
       return row ? { state: 'live', preview: preview(row.content) } : { state: 'missing', preview: null };
     }
-    case 'note':
-      return { state: 'missing', preview: null };
+    case 'note': {
+      const row = findNote(sql, agentId, key.ref);
+      if (!row) return { state: 'missing', preview: null };
+      return { state: row.status === 'archived' ? 'archived' : 'live', preview: preview(row.title) };
+    }
     case 'host':
       return { state: 'host', preview: null };
   }

@@ -235,7 +235,7 @@ describe('registry auto-linking on create', () => {
     await engine.close();
   });
 
-  it('files documents once ingested and transcripts once completed; never document chunks', async () => {
+  it('files documents once ingested, transcripts once completed and new notes; never document chunks', async () => {
     const model = scriptedLlm((prompt) =>
       prompt.includes('Existing categories:\n(none yet)')
         ? '{"new": {"name": "Acme renewal", "description": "the Acme contract"}}'
@@ -271,8 +271,19 @@ describe('registry auto-linking on create', () => {
       object: { kind: 'transcript', id: 'call-7' },
     });
     expect(bySession.map((c) => c.name)).toEqual(['Acme renewal']);
-    // Two jobs in all: the document's chunk memories were not filed one by one.
-    expect(jobs()).toHaveLength(2);
+    // A new note is filed too, from its title and content.
+    const note = await engine.notes.create({
+      agentId: 'a',
+      title: 'Acme next steps',
+      content: 'Chase legal on Friday',
+    });
+    await engine.runDue();
+    expect(model.prompts[2]).toContain('The note to file');
+    expect(model.prompts[2]).toContain('<<<RECORD\nAcme next steps\nChase legal on Friday\nRECORD>>>');
+    const byNote = await engine.registry.categoriesOf({ agentId: 'a', object: { kind: 'note', id: note.id } });
+    expect(byNote.map((c) => c.name)).toEqual(['Acme renewal']);
+    // Three jobs in all: the document's chunk memories were not filed one by one.
+    expect(jobs()).toHaveLength(3);
     await engine.close();
   });
 

@@ -137,6 +137,52 @@ describe('engine.registry: cascade delete and merge', () => {
     await engine.close();
   });
 
+  it('archives notes linked only to the deleted category (audited in note_events) and only unlinks shared ones', async () => {
+    const { engine } = await setup();
+    const acme = await engine.registry.create({ agentId: 'a', name: 'Acme renewal' });
+    const family = await engine.registry.create({ agentId: 'a', name: 'Family' });
+    const only = await engine.notes.create({ agentId: 'a', title: 'Acme follow-up', content: 'Send the signed terms' });
+    const shared = await engine.notes.create({
+      agentId: 'a',
+      title: 'Trip',
+      content: 'Acme visit doubles as family trip',
+    });
+    const done = await engine.notes.create({ agentId: 'a', title: 'Old', content: 'Archived already' });
+    await engine.notes.archive({ agentId: 'a', id: done.id });
+    for (const [id, note] of [
+      [acme.id, only.id],
+      [acme.id, shared.id],
+      [family.id, shared.id],
+    ] as const)
+      await engine.registry.link({ agentId: 'a', id, object: { kind: 'note', id: note } });
+    // An archived note cannot be filed (like a forgotten memory).
+    await expect(
+      engine.registry.link({ agentId: 'a', id: acme.id, object: { kind: 'note', id: done.id } }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const detail = await engine.registry.get({ agentId: 'a', id: acme.id, kind: 'note' });
+    expect(detail.objects.map((o) => [o.state, o.preview])).toEqual([
+      ['live', 'Acme follow-up'],
+      ['live', 'Trip'],
+    ]);
+    const preview = await engine.registry.deletePreview({ agentId: 'a', id: acme.id });
+    expect(ids(preview.remove)).toEqual([`note:${only.id}`]);
+    expect(ids(preview.unlink)).toEqual([`note:${shared.id}`]);
+    const result = await engine.registry.delete({ agentId: 'a', id: acme.id, reason: 'deal closed' });
+    expect(ids(result.remove)).toEqual([`note:${only.id}`]);
+    expect(await engine.notes.get({ agentId: 'a', id: only.id })).toMatchObject({ status: 'archived' });
+    expect((await engine.notes.history({ agentId: 'a', id: only.id })).at(-1)).toMatchObject({
+      event: 'archived',
+      reason: 'deal closed',
+    });
+    expect(await engine.notes.get({ agentId: 'a', id: shared.id })).toMatchObject({ status: 'active' });
+    expect(
+      (await engine.registry.categoriesOf({ agentId: 'a', object: { kind: 'note', id: shared.id } })).map(
+        (c) => c.name,
+      ),
+    ).toEqual(['Family']);
+    await engine.close();
+  });
+
   it('merges: links and aliases move to the survivor, shared objects keep one link, the merged category is gone, both audited', async () => {
     const { engine, db } = await setup();
     const money = await engine.registry.create({ agentId: 'a', name: 'Money', aliases: ['Cash'] });

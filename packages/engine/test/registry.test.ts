@@ -217,6 +217,21 @@ describe('engine.registry: categories', () => {
       ['merge into', () => engine.registry.merge({ agentId: 'a', id: mine.id, intoId: theirs.id })],
       ['history', () => engine.registry.history(foreign)],
     ];
+    // A session key of another agent is answered like one that exists nowhere.
+    await engine.transcripts.append({
+      agentId: 'b',
+      sessionKey: 'chat-42',
+      turns: [{ role: 'user', content: 'secret' }],
+    });
+    const crossSession = await rejection(
+      engine.registry.link({ agentId: 'a', id: mine.id, object: { kind: 'transcript', id: 'chat-42' } }),
+    );
+    const noSession = await rejection(
+      engine.registry.link({ agentId: 'a', id: mine.id, object: { kind: 'transcript', id: 'chat-43' } }),
+    );
+    expect((crossSession as Error).message.replace('chat-42', 'X')).toBe(
+      (noSession as Error).message.replace('chat-43', 'X'),
+    );
     const missingId = '01900000-0000-7000-8000-00000000abcd';
     for (const [name, run] of calls) {
       const error = await rejection(run());

@@ -6,8 +6,9 @@ import type { Migration } from './migration.js';
 // (`linked_entities` / `memory_links`) point at the host's records. Three systems, three names.
 //
 // `registry_category_links` is polymorphic (memory, note, document, transcript, host), so it has
-// no foreign key to the objects; triggers drop the links of memories, documents and transcripts
-// whose rows are removed (purge, erase, removeSource), so a count never includes a vanished row.
+// no foreign key to the objects; triggers drop the links of memories, notes, documents and
+// transcripts whose rows are removed (purge, erase, removeSource), so a count never includes a
+// vanished row. It comes after notes (migration 15): its note trigger needs that table.
 // Host objects carry their host type in `host_type` ('' for the engine's own kinds) so a host
 // reference `{ type, refId }` is one indexed lookup, like `memory_links`.
 export const entityRegistry: Migration = {
@@ -59,6 +60,10 @@ export const entityRegistry: Migration = {
     `CREATE TRIGGER IF NOT EXISTS registry_links_document_gone AFTER DELETE ON documents BEGIN
       DELETE FROM registry_category_links
       WHERE agent_id = old.agent_id AND object_kind = 'document' AND host_type = '' AND object_ref = old.id;
+    END`,
+    `CREATE TRIGGER IF NOT EXISTS registry_links_note_gone AFTER DELETE ON notes BEGIN
+      DELETE FROM registry_category_links
+      WHERE agent_id = old.agent_id AND object_kind = 'note' AND host_type = '' AND object_ref = old.id;
     END`,
     `CREATE TRIGGER IF NOT EXISTS registry_links_transcript_gone AFTER DELETE ON session_transcripts BEGIN
       DELETE FROM registry_category_links

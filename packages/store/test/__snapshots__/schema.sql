@@ -1234,6 +1234,12 @@ CREATE TRIGGER registry_links_memory_gone AFTER DELETE ON memories BEGIN
       WHERE agent_id = old.agent_id AND object_kind = 'memory' AND host_type = '' AND object_ref = old.id;
     END;
 
+-- trigger registry_links_note_gone
+CREATE TRIGGER registry_links_note_gone AFTER DELETE ON notes BEGIN
+      DELETE FROM registry_category_links
+      WHERE agent_id = old.agent_id AND object_kind = 'note' AND host_type = '' AND object_ref = old.id;
+    END;
+
 -- trigger registry_links_transcript_gone
 CREATE TRIGGER registry_links_transcript_gone AFTER DELETE ON session_transcripts BEGIN
       DELETE FROM registry_category_links
