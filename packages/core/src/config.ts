@@ -217,7 +217,7 @@ const hintsSchema = z.strictObject({
  */
 const registrySchema = z.strictObject({
   /**
-   * When an LLM is configured, a background job links each new memory, document and completed
+   * When an LLM is configured, a background job links each new memory, note, ingested document and completed
    * transcript to 1–`maxPerObject` categories (existing ones preferred). Best effort: a failure
    * never fails the write. @default true
    */

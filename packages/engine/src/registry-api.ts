@@ -79,8 +79,8 @@ export interface EngineRegistry {
   deletePreview(input: DeleteCategoryInput): Promise<CategoryDeletePlan>;
   /**
    * Deletes the category: objects linked only to it are removed (memories forgotten with history,
-   * documents deleted, transcripts deleted; pinned memories kept unless `force`; host objects
-   * reported, never touched), shared objects are unlinked. Returns what it did.
+   * notes archived, documents deleted, transcripts deleted; pinned memories kept unless `force`;
+   * host objects reported, never touched), shared objects are unlinked. Returns what it did.
    */
   delete(input: DeleteCategoryInput): Promise<CategoryDeletePlan>;
   /** Merges `id` into `intoId`: links and aliases move to the survivor; `id` is removed. */
