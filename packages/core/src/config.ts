@@ -217,9 +217,9 @@ const hintsSchema = z.strictObject({
  */
 const registrySchema = z.strictObject({
   /**
-   * When an LLM is configured, a background job links each new memory, note, ingested document and completed
-   * transcript to 1–`maxPerObject` categories (existing ones preferred). Best effort: a failure
-   * never fails the write. @default true
+   * When an LLM is configured, a background job links each new memory and note, each ingested
+   * document and each completed transcript to 1–`maxPerObject` categories (existing ones
+   * preferred). Best effort: a failure never fails the write. @default true
    */
   autoLinkOnCreate: z.boolean().default(true),
   /** Categories one object may be linked to (by auto-linking; `link` refuses more too). @default 3 */
