@@ -39,6 +39,7 @@ export type LinkedCategoryObject = CategoryObject & {
   readonly linkedBy: 'operator' | 'agent' | 'engine';
 };
 
+/** A {@link CategoryObject} checked: ids well-formed, session keys and host references by the shared rules. */
 export const categoryObjectSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.enum(['memory', 'note', 'document']), id: idSchema }),
   z.strictObject({ kind: z.literal('transcript'), id: sessionKeySchema }),

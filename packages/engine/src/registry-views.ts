@@ -47,7 +47,9 @@ export const categoryNameSchema = labelSchema(CATEGORY_NAME_MAX, 'name').refine(
   (s) => normalizeCategoryName(s).length > 0,
   'name must contain a letter or digit',
 );
+/** A category's description: well-formed text, at most 2000 bytes. */
 export const descriptionSchema = contentSchema(2000, 'description');
+/** A category's other names: at most 20. */
 export const aliasesSchema = z.array(categoryNameSchema).max(20, 'at most 20 aliases');
 
 /** Who makes a registry change. @default { id: agentId, type: 'agent' } */
@@ -56,6 +58,7 @@ export const auditSchema = {
   reason: labelSchema(1000, 'reason').optional(),
 };
 
+/** A category in an agent's scope. */
 export const categoryRefSchema = z.strictObject({ agentId: agentIdSchema, id: idSchema });
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -70,6 +73,7 @@ export function aliasesOf(row: RegistryCategoryRow): string[] {
   }
 }
 
+/** A category row as the public API shows it. */
 export function toCategory(row: RegistryCategoryRow): Category {
   return {
     id: row.id,
@@ -92,6 +96,7 @@ const parseJson = (text: string | null): unknown => {
   }
 };
 
+/** An audit row as the public API shows it (a damaged JSON column reads as null). */
 export function toCategoryEvent(row: RegistryEventRow): CategoryEvent {
   return {
     categoryId: row.category_id,

@@ -37,7 +37,11 @@ export const entityRegistry: Migration = {
       created_at INTEGER NOT NULL,
       PRIMARY KEY (category_id, object_kind, host_type, object_ref)
     )`,
-    // Categories of one object: the reverse direction of the primary key.
+    // Objects of one category, oldest first (the primary key leads with category_id but not the
+    // scope, and a planner without statistics would rather take the object index by agent_id).
+    `CREATE INDEX IF NOT EXISTS registry_category_links_category
+      ON registry_category_links (agent_id, category_id, created_at)`,
+    // Categories of one object: the other direction.
     `CREATE INDEX IF NOT EXISTS registry_category_links_object
       ON registry_category_links (agent_id, object_kind, host_type, object_ref)`,
     `CREATE TABLE IF NOT EXISTS registry_events (

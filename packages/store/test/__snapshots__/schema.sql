@@ -179,6 +179,10 @@ CREATE INDEX recall_telemetry_agent ON recall_telemetry (agent_id, created_at);
 -- index registry_categories_name
 CREATE UNIQUE INDEX registry_categories_name ON registry_categories (agent_id, normalized_name);
 
+-- index registry_category_links_category
+CREATE INDEX registry_category_links_category
+      ON registry_category_links (agent_id, category_id, created_at);
+
 -- index registry_category_links_object
 CREATE INDEX registry_category_links_object
       ON registry_category_links (agent_id, object_kind, host_type, object_ref);
