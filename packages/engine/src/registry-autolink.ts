@@ -174,8 +174,9 @@ export function createAutoLinkHandler(deps: RegistryDeps & { llm: LlmProvider; l
             created = category.name;
             link(category.id, name);
           } catch (error) {
+            // The name was checked above, so a conflict here is the per-agent category cap.
             if (!isMemoryError(error, 'CONFLICT')) throw error;
-            refused.push({ proposal: name, reason: 'over maxPerObject' });
+            refused.push({ proposal: name, reason: 'category limit reached' });
           }
         }
       }

@@ -28,6 +28,7 @@ export interface RefusedProposal {
     | 'an existing category fits'
     | 'only one new category per object'
     | 'over maxPerObject'
+    | 'category limit reached'
     | 'not a category'
     | `junk name: ${string}`;
 }

@@ -165,6 +165,29 @@ describe('registry auto-linking on create', () => {
     await engine.close();
   });
 
+  it('refuses a new category once the agent has the most categories allowed (1000), and lists only 200 in the prompt', async () => {
+    const model = scriptedLlm(() => '{"new": {"name": "Personal Finance"}}');
+    const { engine, db, jobs, namesOf } = await setup(model.llm);
+    const insert = db.prepare(
+      `INSERT INTO registry_categories (id, agent_id, name, normalized_name, description, aliases_json, created_by, created_at, updated_at)
+       VALUES (?, 'a', ?, ?, NULL, '[]', 'operator', 0, 0)`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 1000; i++) insert.run(`cat-${i}`, `Area ${i}`, `area ${i}`);
+    })();
+    const m = await engine.remember({ agentId: 'a', content: 'Opened a savings account' });
+    await engine.runDue();
+    expect(jobs()[0]?.result).toMatchObject({
+      linked: 0,
+      created: null,
+      refused: [{ proposal: 'Personal Finance', reason: 'category limit reached' }],
+    });
+    expect(model.prompts[0]).toContain('c200: ');
+    expect(model.prompts[0]).not.toContain('c201: ');
+    expect(await namesOf('a', m.id)).toEqual([]);
+    await engine.close();
+  });
+
   it('tolerates broken JSON and think blocks that never close: the job completes, nothing is linked', async () => {
     const answers = [
       'Sure! {"existing": ["c1", ',
