@@ -9,6 +9,7 @@ import {
   partitionCategoryObjects,
 } from '../src/index.js';
 import type { SqlExecutor } from '../src/internal/sql.js';
+import { EXCLUSIVE_OBJECTS_SQL } from '../src/repositories/registry-links.js';
 import { createTestStore } from '../src/testing.js';
 
 const category = (id: string, agentId: string, name: string) => ({
@@ -70,7 +71,7 @@ describe('registry repositories', () => {
     store.close();
   });
 
-  it('answers both directions from an index, never a scan of the link table', async () => {
+  it('answers both directions, counts and the exclusive split from index searches, never a scan of the links', async () => {
     const store = await createTestStore();
     const byObject = plan(
       store,
@@ -82,18 +83,35 @@ describe('registry repositories', () => {
       '42',
     );
     expect(byObject).toContain(
-      'SEARCH l USING INDEX registry_category_links_object (agent_id=? AND object_kind=? AND host_type=? AND object_ref=?)',
+      'SEARCH l USING COVERING INDEX registry_category_links_object (agent_id=? AND object_kind=? AND host_type=? AND object_ref=?)',
     );
     const byCategory = plan(
       store,
-      'SELECT * FROM registry_category_links WHERE agent_id = ? AND category_id = ? ORDER BY created_at',
+      'SELECT * FROM registry_category_links WHERE agent_id = ? AND category_id = ? ORDER BY created_at LIMIT 50',
       'a',
       'c1',
     );
-    expect(byCategory).toBe(
+    expect(byCategory).toContain(
       'SEARCH registry_category_links USING INDEX registry_category_links_category (agent_id=? AND category_id=?)',
     );
-    expect(`${byObject}\n${byCategory}`).not.toMatch(/SCAN registry_category_links\b(?! USING)/);
+    const perKind = plan(
+      store,
+      'SELECT object_kind, count(*) FROM registry_category_links WHERE agent_id = ? AND category_id = ? GROUP BY object_kind',
+      'a',
+      'c1',
+    );
+    expect(perKind).toBe(
+      'SEARCH registry_category_links USING COVERING INDEX registry_category_links_category (agent_id=? AND category_id=?)',
+    );
+    const exclusive = plan(store, EXCLUSIVE_OBJECTS_SQL, 'a', 'c1');
+    expect(exclusive).toBe(
+      [
+        'SEARCH l USING COVERING INDEX registry_category_links_category (agent_id=? AND category_id=?)',
+        'CORRELATED SCALAR SUBQUERY 1',
+        'SEARCH o USING COVERING INDEX registry_category_links_object (agent_id=? AND object_kind=? AND host_type=? AND object_ref=?)',
+      ].join('\n'),
+    );
+    expect([byObject, byCategory, perKind, exclusive].join('\n')).not.toMatch(/SCAN /);
     store.close();
   });
 });

@@ -37,13 +37,16 @@ export const entityRegistry: Migration = {
       created_at INTEGER NOT NULL,
       PRIMARY KEY (category_id, object_kind, host_type, object_ref)
     )`,
-    // Objects of one category, oldest first (the primary key leads with category_id but not the
-    // scope, and a planner without statistics would rather take the object index by agent_id).
+    // Objects of one category: counts per kind, the exclusive/shared split and pages of links. The
+    // primary key leads with category_id but not the scope, and without this index a planner with
+    // no statistics takes the object index by agent_id alone (a scan of the agent's links) to
+    // avoid sorting by kind.
     `CREATE INDEX IF NOT EXISTS registry_category_links_category
-      ON registry_category_links (agent_id, category_id, created_at)`,
-    // Categories of one object: the other direction.
+      ON registry_category_links (agent_id, category_id, object_kind, host_type, object_ref)`,
+    // Categories of one object: the other direction (covering, so "is this object in another
+    // category" is answered from the index alone).
     `CREATE INDEX IF NOT EXISTS registry_category_links_object
-      ON registry_category_links (agent_id, object_kind, host_type, object_ref)`,
+      ON registry_category_links (agent_id, object_kind, host_type, object_ref, category_id)`,
     `CREATE TABLE IF NOT EXISTS registry_events (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       agent_id TEXT NOT NULL,

@@ -116,7 +116,8 @@ export function listObjectCategories(
 }
 
 // A link of the category whose object has no link to any other category of the same agent.
-const EXCLUSIVE = `SELECT l.object_kind, l.host_type, l.object_ref FROM registry_category_links l
+// Exported for the query-plan test: both sides must be index searches.
+export const EXCLUSIVE_OBJECTS_SQL = `SELECT l.object_kind, l.host_type, l.object_ref FROM registry_category_links l
   WHERE l.agent_id = ? AND l.category_id = ?
     AND NOT EXISTS (
       SELECT 1 FROM registry_category_links o
@@ -135,7 +136,7 @@ export function partitionCategoryObjects(
 ): { exclusive: RegistryObjectKey[]; shared: RegistryObjectKey[] } {
   const exclusive = sql
     .all<{ object_kind: RegistryObjectKind; host_type: string; object_ref: string }>(
-      raw(EXCLUSIVE, agentId, categoryId),
+      raw(EXCLUSIVE_OBJECTS_SQL, agentId, categoryId),
     )
     .map((r) => ({ kind: r.object_kind, hostType: r.host_type, ref: r.object_ref }));
   const mine = new Set(exclusive.map((o) => `${o.kind}\u0000${o.hostType}\u0000${o.ref}`));

@@ -181,11 +181,11 @@ CREATE UNIQUE INDEX registry_categories_name ON registry_categories (agent_id, n
 
 -- index registry_category_links_category
 CREATE INDEX registry_category_links_category
-      ON registry_category_links (agent_id, category_id, created_at);
+      ON registry_category_links (agent_id, category_id, object_kind, host_type, object_ref);
 
 -- index registry_category_links_object
 CREATE INDEX registry_category_links_object
-      ON registry_category_links (agent_id, object_kind, host_type, object_ref);
+      ON registry_category_links (agent_id, object_kind, host_type, object_ref, category_id);
 
 -- index registry_events_category
 CREATE INDEX registry_events_category ON registry_events (agent_id, category_id, seq);
