@@ -163,6 +163,9 @@ export function createAutoLinkHandler(deps: RegistryDeps & { llm: LlmProvider; l
         const { name, description } = decision.create;
         const existing = categoryNamed(sql, agentId, normalizeCategoryName(name));
         if (existing) link(existing.id, name);
+        // Filled by the host meanwhile: creating a category nothing links to would only add noise.
+        else if (listObjectCategories(sql, agentId, key).length >= max)
+          refused.push({ proposal: name, reason: 'over maxPerObject' });
         else {
           try {
             const category = insertCategory(

@@ -175,7 +175,15 @@ export function decideCategories(
       refused.push({ proposal: name, reason: 'over maxPerObject' });
       continue;
     }
-    const description = typeof record?.description === 'string' ? record.description.trim().slice(0, 500) : null;
+    // Model text: control and formatting characters become spaces, length is capped.
+    const description =
+      typeof record?.description === 'string'
+        ? record.description
+            .replace(/[\p{Cc}\p{Cf}]+/gu, ' ')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 500)
+        : null;
     create = { name: name.trim().replace(/\s+/g, ' '), description: description || null };
   }
   if (create && link.length > 0) {

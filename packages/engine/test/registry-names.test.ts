@@ -80,5 +80,13 @@ describe('decideCategories', () => {
     expect(decideCategories('{"new": [42]}', candidates, 3).refused).toEqual([
       { proposal: '42', reason: 'not a category' },
     ]);
+    // A model's description is text to show: control and bidi characters go, length is capped.
+    const described = decideCategories(
+      JSON.stringify({ new: { name: 'Garden', description: `plants\u0000 and\u202e beds ${'x'.repeat(600)}` } }),
+      candidates,
+      3,
+    );
+    expect(described.create?.description).toMatch(/^plants and beds x+$/);
+    expect(described.create?.description).toHaveLength(500);
   });
 });
