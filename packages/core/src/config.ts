@@ -211,6 +211,23 @@ const hintsSchema = z.strictObject({
   maxOutputTokens: positiveInt(8192).default(400),
 });
 
+/**
+ * The entity registry (seed 003): broad categories over everything an agent holds. Not the
+ * knowledge graph's entities (Dreaming) and not host-object links (`linkedEntities`).
+ */
+const registrySchema = z.strictObject({
+  /**
+   * When an LLM is configured, a background job links each new memory and note, each ingested
+   * document and each completed transcript to 1–`maxPerObject` categories (existing ones
+   * preferred). Best effort: a failure never fails the write. @default true
+   */
+  autoLinkOnCreate: z.boolean().default(true),
+  /** Categories one object may be linked to (by auto-linking; `link` refuses more too). @default 3 */
+  maxPerObject: positiveInt(10).default(3),
+  /** Output tokens asked of the model per classification. @default 300 */
+  maxOutputTokens: positiveInt(8192).default(300),
+});
+
 /** Dreaming: audited consolidation of evidence into the knowledge graph, and its apply seam's policies. */
 const dreamingSchema = z.strictObject({
   /** Run Dreaming passes on the engine's schedule when an LLM is configured. @default false */
@@ -317,6 +334,15 @@ const lifecycleSchema = z.strictObject({
   reapMaxImportance: z.number().min(0).max(1).default(0.4),
   /** Rows examined per reaping transaction (a bounded seq range, whatever matches in it). @default 2000 */
   reapScanRows: positiveInt(100_000).default(2000),
+});
+
+/** Working notes (seed 003): the agent's shorter-lived second tier. */
+const notesSchema = z.strictObject({
+  /**
+   * Active notes not updated for this many days are archived by the `reap` maintenance task (its
+   * schedule is `lifecycle.reapIntervalHours`; off with `lifecycle.reapEnabled: false`). @default 60
+   */
+  reapAfterDays: z.number().positive().max(36_500).default(60),
 });
 
 /** SQLite connection settings. */
@@ -522,8 +548,10 @@ export const memoryConfigSchema = z
     hints: hintsSchema.prefault({}),
     telemetry: telemetrySchema.prefault({}),
     dreaming: dreamingSchema.prefault({}),
+    registry: registrySchema.prefault({}),
     retention: retentionSchema.prefault({}),
     lifecycle: lifecycleSchema.prefault({}),
+    notes: notesSchema.prefault({}),
     store: storeSchema.prefault({}),
     vectors: vectorsSchema.prefault({}),
     transcripts: transcriptsSchema.prefault({}),

@@ -33,6 +33,7 @@ export const RESERVED_JOB_TYPES: readonly string[] = Object.freeze([
   'transcript_import',
   'embedding_migration',
   'vector_index',
+  'registry_autolink',
 ]);
 
 const registrationSchema = z.strictObject({

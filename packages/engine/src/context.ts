@@ -1,4 +1,4 @@
-import type { LlmProvider, MemoryConfig, RandomSource, Tracer } from '@memory/core';
+import type { EmbeddingProvider, LlmProvider, MemoryConfig, RandomSource, Tracer } from '@memory/core';
 import { MemoryError } from '@memory/core';
 import type { Connectors, DocumentSearchHit, Documents, Imports, MemoryWriter, Transcripts } from '@memory/ingest';
 import type { Queue } from '@memory/queue';
@@ -17,6 +17,10 @@ export interface EngineContext {
   readonly memoryWrites: MemoryWriteDeps;
   /** The host's LLM, wrapped by the store's transaction guard; undefined without one. */
   readonly llm: LlmProvider | undefined;
+  /** Whether new objects are queued for registry auto-linking (`registry.autoLinkOnCreate` and an LLM). */
+  readonly autoLinkOn: boolean;
+  /** The host's embedder, wrapped by the store's transaction guard; undefined without one (notes' vectors). */
+  readonly embedder: EmbeddingProvider | undefined;
   /** What the host configured, for diagnostics (the embedder's model and dimensions). */
   readonly providers: {
     readonly llm: boolean;

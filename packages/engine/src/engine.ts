@@ -24,8 +24,25 @@ import type {
   EngineTranscripts,
   MemoryEngine,
 } from './memory-engine.js';
+import { createNoteSchemas } from './note-schemas.js';
+import { searchNotes } from './note-search.js';
+import { type EngineNotes, getNote, listNotes, noteHistory, transitionNote, updateNoteFields } from './notes.js';
 import { openEngine } from './open-engine.js';
 import type { MemoryEngineOptions } from './options.js';
+import {
+  categoryHistory,
+  categoryObjects,
+  createCategory,
+  getCategory,
+  linkObject,
+  listCategories,
+  objectCategories,
+  unlinkObject,
+  updateCategory,
+} from './registry.js';
+import type { EngineRegistry } from './registry-api.js';
+import { completeSession, createNoteFiled } from './registry-autolink.js';
+import { deleteCategory, mergeCategories, previewDelete } from './registry-delete.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
 import { createToken, type EngineTokens, listTokens, revokeToken, verifyToken } from './tokens.js';
 import { describeRecall, spanned } from './tracing.js';
@@ -48,6 +65,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
 function bindEngine(ctx: EngineContext): MemoryEngine {
   const { store, queue, background } = ctx;
   const close = (): Promise<void> => closeEngine(ctx);
+  const nc = { ctx, schemas: createNoteSchemas(ctx.config) };
   return Object.freeze({
     config: ctx.config,
     vector: store.vector,
@@ -77,6 +95,20 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       run: (input) => call(ctx, () => runMaintenance(ctx, input)),
       reembed: (input) => call(ctx, () => reembed(ctx, input)),
     } satisfies EngineMaintenance),
+    registry: Object.freeze({
+      list: (input) => call(ctx, () => listCategories(ctx, input)),
+      create: (input) => call(ctx, () => createCategory(ctx, input)),
+      get: (input) => call(ctx, () => getCategory(ctx, input)),
+      update: (input) => call(ctx, () => updateCategory(ctx, input)),
+      link: (input) => call(ctx, () => linkObject(ctx, input)),
+      unlink: (input) => call(ctx, () => unlinkObject(ctx, input)),
+      objects: (input) => call(ctx, () => categoryObjects(ctx, input)),
+      categoriesOf: (input) => call(ctx, () => objectCategories(ctx, input)),
+      deletePreview: (input) => call(ctx, () => previewDelete(ctx, input)),
+      delete: (input) => call(ctx, () => deleteCategory(nc, input)),
+      merge: (input) => call(ctx, () => mergeCategories(ctx, input)),
+      history: (input) => call(ctx, () => categoryHistory(ctx, input)),
+    } satisfies EngineRegistry),
     dreaming: Object.freeze({
       apply: (input) => call(ctx, () => applyOperations(ctx, input)),
       runPass: (input) => call(ctx, () => runPass(ctx, input)),
@@ -102,6 +134,16 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       neighbourhood: (input) => call(ctx, () => neighbourhood(ctx, input)),
       claimsAsOf: (input) => call(ctx, () => graphClaimsAt(ctx, input)),
     } satisfies EngineGraph),
+    notes: Object.freeze({
+      create: (input) => call(ctx, () => createNoteFiled(nc, input)),
+      update: (input) => call(ctx, () => updateNoteFields(nc, input)),
+      resolve: (input) => call(ctx, () => transitionNote(nc, input, 'resolve')),
+      archive: (input) => call(ctx, () => transitionNote(nc, input, 'archive')),
+      get: (input) => call(ctx, () => getNote(nc, input)),
+      list: (input) => call(ctx, () => listNotes(nc, input)),
+      search: (input) => call(ctx, () => searchNotes(nc, input)),
+      history: (input) => call(ctx, () => noteHistory(nc, input)),
+    } satisfies EngineNotes),
     telemetry: Object.freeze({
       list: (input) => call(ctx, () => listTelemetry(ctx, input)),
       purge: (input) => call(ctx, () => purgeTelemetry(ctx, input)),
@@ -126,7 +168,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
     } satisfies EngineJobs),
     transcripts: Object.freeze({
       append: (input) => call(ctx, () => ctx.transcripts.append(input)),
-      complete: (input) => call(ctx, () => ctx.transcripts.complete(input)),
+      complete: (input) => call(ctx, () => completeSession(ctx, input)),
       get: (input) => call(ctx, () => ctx.transcripts.get(input)),
       list: (input) => call(ctx, () => ctx.transcripts.list(input)),
       search: (input) => call(ctx, () => ctx.transcripts.search(input)),

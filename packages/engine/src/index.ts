@@ -181,8 +181,42 @@ export type {
   EngineTranscripts,
   MemoryEngine,
 } from './memory-engine.js';
+export type {
+  CreateNoteInput,
+  ListNotesInput,
+  NoteRef,
+  NoteTransitionInput,
+  SearchNotesInput,
+  UpdateNoteInput,
+} from './note-schemas.js';
+export type { NoteSearchHit } from './note-search.js';
+export type { Note, NoteEvent, NoteLinkedEntity, NoteStatus } from './note-view.js';
+export type { EngineNotes, NotePage } from './notes.js';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';
 export type { Page } from './paging.js';
+export type { CategoryDetail } from './registry.js';
+export type {
+  CategoryObjectsInput,
+  CategoryRef,
+  CreateCategoryInput,
+  DeleteCategoryInput,
+  EngineRegistry,
+  LinkInput,
+  MergeCategoryInput,
+  RegistryAudit,
+  UpdateCategoryInput,
+} from './registry-api.js';
+export type { AutoLinkResult } from './registry-autolink.js';
+export type { RefusedProposal } from './registry-classify.js';
+export type { CategoryDeletePlan, CategoryMergeResult, KeptReason } from './registry-delete.js';
+export { categoryNameProblem, normalizeCategoryName } from './registry-names.js';
+export type {
+  CategoryObject,
+  CategoryObjectKind,
+  CategoryObjectState,
+  LinkedCategoryObject,
+} from './registry-objects.js';
+export type { Category, CategoryEvent, CategorySummary } from './registry-views.js';
 export type { EngineTelemetry, TelemetryListInput, TelemetryPurgeInput } from './telemetry.js';
 export type {
   ApiToken,

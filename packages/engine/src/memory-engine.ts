@@ -62,6 +62,8 @@ import type {
   RecoverInput,
   RememberManyInput,
 } from './memories.js';
+import type { EngineNotes } from './notes.js';
+import type { EngineRegistry } from './registry-api.js';
 import type { EngineTelemetry } from './telemetry.js';
 import type { EngineTokens } from './tokens.js';
 
@@ -79,7 +81,10 @@ export interface EngineRepairs {
 export interface EngineTranscripts {
   /** Appends turns (idempotent per turn); tool, system and reasoning turns are dropped. */
   append(input: AppendInput): Promise<AppendResult>;
-  /** Completes a session (also done automatically after `transcripts.idleCompleteMs` without appends). */
+  /**
+   * Completes a session (also done automatically after `transcripts.idleCompleteMs` without
+   * appends). A session completed by this call is queued for registry auto-linking.
+   */
   complete(input: SessionInput): Promise<{ completed: boolean }>;
   /** A session with its turns, or undefined outside its scope. */
   get(input: SessionInput): Promise<Transcript | undefined>;
@@ -200,6 +205,8 @@ export interface MemoryEngine extends AsyncDisposable {
    */
   recall(input: RecallInput & Abortable): Promise<RecallResponse>;
   readonly telemetry: EngineTelemetry;
+  /** Working notes: the shorter-lived second tier (`active` → `resolved` → `archived`), audited. */
+  readonly notes: EngineNotes;
   readonly dreaming: EngineDreaming;
   /** The agent's knowledge graph as Dreaming wrote it, read-only. */
   readonly graph: EngineGraph;
@@ -241,6 +248,11 @@ export interface MemoryEngine extends AsyncDisposable {
   export(input: ExportInput): AsyncIterable<string>;
   /** Lifecycle maintenance: a dry run, and a run now (the engine's schedule runs it as jobs). */
   readonly maintenance: EngineMaintenance;
+  /**
+   * The entity registry: broad categories over memories, notes, documents, transcripts and host
+   * objects, auto-linked by the LLM on create (`registry.autoLinkOnCreate`).
+   */
+  readonly registry: EngineRegistry;
   /**
    * Starts background work on the scheduler: startup recovery of the queue, the stale-lease reaper,
    * and the workers. Idempotent. Hosts that drive work themselves call `runDue()` instead.

@@ -22,6 +22,7 @@ import { keyEmbedder } from './embedding-migration.js';
 import { MAINTENANCE_JOB, maintenanceHandler, maintenanceTasks } from './maintenance.js';
 import { createEngineWriter } from './memory-writer.js';
 import { checkOptions, type MemoryEngineOptions } from './options.js';
+import { registerAutoLinkWorker, withDocumentAutoLink } from './registry-autolink.js';
 import { tracedEmbedder, tracedLlm } from './tracing.js';
 import { registerVectorWorkers, vectorUpkeepTask } from './vector-upkeep.js';
 
@@ -64,7 +65,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const embedder = keyed ? store.guard.embedder(keyed.embedder) : undefined;
   const llm = options.llm ? store.guard.llm(tracer ? tracedLlm(tracer, options.llm) : options.llm) : undefined;
   const hintsOn = config.hints.enabled && llm !== undefined;
-  const writer = createEngineWriter({ store, config, queue, embedder, hintsOn });
+  const autoLinkOn = config.registry.autoLinkOnCreate && llm !== undefined;
+  const writer = createEngineWriter({ store, config, queue, embedder, hintsOn, autoLinkOn });
   // One set of memory-writer dependencies for every path that writes memories.
   const memoryWrites = writeDeps(writer);
   // Dreaming searches evidence through the one recall path, without counting access.
@@ -112,7 +114,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   background.register(
     {
       jobTypes: [DOCUMENT_INGEST_JOB],
-      handler: documents.ingest,
+      handler: autoLinkOn ? withDocumentAutoLink({ store, config, queue }, documents.ingest) : documents.ingest,
       admission: 'documentIngest',
       concurrency: config.queue.documentIngestConcurrency,
       name: 'document-ingest',
@@ -130,6 +132,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
   if (embedder) registerVectorWorkers({ store, config, writer, background });
   if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
+  // Registered whenever a model is present: jobs queued before auto-linking was switched off still run.
+  if (llm) registerAutoLinkWorker({ store, config, llm, background });
   if (llm)
     dreamingSchedule = createScheduledDreaming({
       store,
@@ -150,6 +154,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     writer,
     memoryWrites,
     llm,
+    autoLinkOn,
+    embedder,
     providers: {
       llm: llm !== undefined,
       embedder: options.embedder

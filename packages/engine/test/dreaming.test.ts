@@ -142,7 +142,12 @@ describe('scheduled Dreaming', () => {
             : { text: '', toolCalls: [{ id: `n${turns}`, name: 'next_evidence', arguments: '{}' }] };
         },
       },
-      config: { dreaming: { enabled: true, checkIntervalMs: 60_000 }, hints: { enabled: false } },
+      // Registry auto-linking would be one more model call per completed session: this counts Dreaming's.
+      config: {
+        dreaming: { enabled: true, checkIntervalMs: 60_000 },
+        hints: { enabled: false },
+        registry: { autoLinkOnCreate: false },
+      },
     });
     await engine.transcripts.append({
       agentId: 'a',

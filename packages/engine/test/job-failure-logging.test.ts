@@ -67,6 +67,8 @@ describe('job failures reach the host log', () => {
         scheduler: createManualScheduler(clock),
         llm: createOpenAICompatibleLlm({ baseUrl: endpoint.baseUrl, apiKey: 'sk-wrong', model: 'm', maxRetries: 3 }),
         logger: pinoLogger(pino.logger),
+        // One LLM job (hints) under test: registry auto-linking would log its own failures too.
+        config: { registry: { autoLinkOnCreate: false } },
       });
       await engine.remember({ agentId: 'a', content: 'Standup moved to 9:30 starting next sprint' });
       for (let i = 0; i < 4; i++) {

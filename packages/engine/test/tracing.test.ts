@@ -82,6 +82,8 @@ describe('OpenTelemetry spans', () => {
       llm: {
         generate: async () => ({ text: '1. When is standup?', usage: { inputTokens: 120, outputTokens: 8 } }),
       },
+      // One background job (hints) under test, without registry auto-linking's.
+      config: { registry: { autoLinkOnCreate: false } },
     });
     await engine.remember({ agentId: 'bot', content: 'Standup moved to 9:30.' });
     await engine.runDue();

@@ -251,7 +251,22 @@ export {
   memoriesWithoutVector,
   recordEmbeddingFailure,
 } from './repositories/missing-vectors.js';
-
+export type { NoteLinkHit, NoteListFilter, NotePatch } from './repositories/notes.js';
+export {
+  findLinkedNotes,
+  findNote,
+  findNotesById,
+  findNotesBySeq,
+  insertNote,
+  insertNoteEvent,
+  listNoteEvents,
+  listNotePage,
+  replaceNoteLinks,
+  updateNote,
+} from './repositories/notes.js';
+export { countStaleActiveNotes, staleActiveNotes } from './repositories/notes-reap.js';
+export type { NoteVector } from './repositories/notes-search.js';
+export { noteVectors, rankNotesByText, upsertNoteVector } from './repositories/notes-search.js';
 // --- end of the review block
 export {
   findProjection,
@@ -281,7 +296,6 @@ export type { PurgeCandidate, PurgeCounts } from './repositories/purge.js';
 export { countDuePurges, duePurges, emptyPurgeCounts, findTombstone, purgeMemories } from './repositories/purge.js';
 export type { ReapCandidate } from './repositories/reap.js';
 export { countReapCandidates, reapCandidates, reapMemories } from './repositories/reap.js';
-
 export {
   agentMemoryShare,
   claimCurrentness,
@@ -294,7 +308,30 @@ export {
   resolveLinkLabels,
   sessionTurns,
 } from './repositories/recall-reads.js';
-
+// The entity registry (issue 14): categories, their links to objects, and their audit trail.
+export {
+  countRegistryCategories,
+  deleteRegistryCategory,
+  findRegistryCategory,
+  findRegistryCategoryByName,
+  insertRegistryCategory,
+  insertRegistryEvent,
+  listRegistryCategories,
+  listRegistryEvents,
+  type RegistryCategoryWithCount,
+  type RegistryEventInput,
+  updateRegistryCategory,
+} from './repositories/registry-categories.js';
+export {
+  countCategoryLinksByKind,
+  deleteRegistryLink,
+  insertRegistryLink,
+  listCategoryLinks,
+  listObjectCategories,
+  moveCategoryLinks,
+  partitionCategoryObjects,
+  type RegistryObjectKey,
+} from './repositories/registry-links.js';
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {
   aspectMergeFootprint,
@@ -319,13 +356,13 @@ export {
 } from './repositories/scope-copy.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
 export { rankScopedText } from './repositories/scoped-text-search.js';
-
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
 export {
   completeTranscript,
   deleteSourceTranscripts,
+  deleteTranscript,
   findIdleTranscripts,
   findSessionKeyBySourceRecord,
   findTranscript,
@@ -352,7 +389,15 @@ export type {
   NewMemoryRow,
 } from './schema/memories.js';
 export { ACTOR_TYPES, MEMORY_TYPES } from './schema/memories.js';
+export type { NewNoteRow, NoteEventKind, NoteEventRow, NoteRow, NoteStatus } from './schema/notes.js';
+export { NOTE_EVENTS, NOTE_STATUSES } from './schema/notes.js';
 export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
+export type {
+  RegistryCategoryRow,
+  RegistryEventRow,
+  RegistryLinkRow,
+  RegistryObjectKind,
+} from './schema/registry.js';
 export type { ApiTokenRow } from './schema/tokens.js';
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
 export { TransactionGuard } from './transaction-guard.js';

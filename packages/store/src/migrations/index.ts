@@ -12,6 +12,8 @@ import { lifecycle } from './0011-lifecycle.js';
 import { apiTokens } from './0012-api-tokens.js';
 import { scopedTextIndex } from './0013-scoped-text-index.js';
 import { dreamingReview } from './0014-dreaming-review.js';
+import { notes } from './0015-notes.js';
+import { entityRegistry } from './0016-entity-registry.js';
 import { memoryCounts } from './0017-memory-counts.js';
 import { workspaceIndex } from './0018-workspace-index.js';
 import { writePath } from './0020-write-path.js';
@@ -33,6 +35,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   apiTokens,
   scopedTextIndex,
   dreamingReview,
+  notes,
+  entityRegistry,
   memoryCounts,
   workspaceIndex,
   writePath,

@@ -28,6 +28,10 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'memory_hints', where: BY_AGENT },
   { table: 'memory_entity_mentions', where: BY_AGENT },
   { table: 'memory_links', where: BY_AGENT },
+  // Before memories, documents and transcripts: their delete triggers would take these unseen.
+  { table: 'registry_category_links', where: BY_AGENT },
+  { table: 'registry_categories', where: BY_AGENT },
+  { table: 'registry_events', where: BY_AGENT },
   { table: 'document_memories', where: `${OF_DOCUMENTS} OR ${OF_MEMORIES}` },
   { table: 'document_content_parts', where: OF_DOCUMENTS },
   { table: 'document_conversions', where: BY_AGENT },
@@ -71,9 +75,14 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   // The scope's maintained counts (zero once its memories are gone) and its re-embed request.
   { table: 'memory_counts', where: BY_AGENT, key: 'agent_id, kind, model, recalled, day' },
   { table: 'embedding_reembeds', where: BY_AGENT },
+  { table: 'note_vectors', where: BY_AGENT },
+  { table: 'note_links', where: BY_AGENT },
+  { table: 'note_events', where: BY_AGENT },
+  { table: 'notes', where: BY_AGENT },
   // Last: the scoped text index's postings go with the rows deleted above (its triggers remove
   // them); what is left is the scope's own counting rows, which would still say the agent existed.
   { table: 'text_scopes', where: BY_AGENT },
+  { table: 'note_text_scopes', where: BY_AGENT },
 ]);
 
 /** Where an erasure stands: the step it is on and the rows removed so far per table. */

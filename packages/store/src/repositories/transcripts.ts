@@ -289,3 +289,19 @@ export function deleteSourceTranscripts(sql: SqlExecutor, agentId: string, sourc
       .compile(),
   ).changes;
 }
+
+/**
+ * Deletes one session (its turns and search index go with it by the foreign key's cascade and the
+ * FTS triggers). Returns false when it is not in `agentId`'s scope.
+ */
+export function deleteTranscript(sql: SqlExecutor, agentId: string, sessionKey: string): boolean {
+  return (
+    sql.run(
+      queryBuilder
+        .deleteFrom('session_transcripts')
+        .where('agent_id', '=', agentId)
+        .where('session_key', '=', sessionKey)
+        .compile(),
+    ).changes > 0
+  );
+}

@@ -40,6 +40,14 @@ import type {
 import type { MemoriesColdTable, MemoriesTable, MemoryHistoryTable, MemoryLinksTable } from './memories.js';
 import type { SchemaMigrationsAuditTable, SchemaMigrationsTable } from './migrations.js';
 import type {
+  NoteEventsTable,
+  NoteLinksTable,
+  NotesTable,
+  NoteTextPostingsTable,
+  NoteTextScopesTable,
+  NoteVectorsTable,
+} from './notes.js';
+import type {
   DreamingAttentionTable,
   DreamingProvenanceTable,
   DreamingRevertsTable,
@@ -47,6 +55,7 @@ import type {
   OntologyProposalsTable,
 } from './ontology.js';
 import type { MemoryJobsArchiveTable, MemoryJobsTable } from './queue.js';
+import type { RegistryCategoriesTable, RegistryCategoryLinksTable, RegistryEventsTable } from './registry.js';
 import type {
   EmbeddingFailuresTable,
   EmbeddingProjectionsTable,
@@ -130,6 +139,15 @@ export interface DatabaseSchema {
   embedder_identities: EmbedderIdentitiesTable;
   embedding_migrations: EmbeddingMigrationsTable;
   embedding_reembeds: EmbeddingReembedsTable;
+  registry_categories: RegistryCategoriesTable;
+  registry_category_links: RegistryCategoryLinksTable;
+  registry_events: RegistryEventsTable;
+  notes: NotesTable;
+  note_links: NoteLinksTable;
+  note_events: NoteEventsTable;
+  note_vectors: NoteVectorsTable;
+  note_text_scopes: NoteTextScopesTable;
+  note_text_postings: NoteTextPostingsTable;
   schema_migrations: SchemaMigrationsTable;
   schema_migrations_audit: SchemaMigrationsAuditTable;
 }
@@ -200,6 +218,15 @@ const TABLES: { readonly [Name in TableName]: true } = {
   embedder_identities: true,
   embedding_migrations: true,
   embedding_reembeds: true,
+  registry_categories: true,
+  registry_category_links: true,
+  registry_events: true,
+  notes: true,
+  note_links: true,
+  note_events: true,
+  note_vectors: true,
+  note_text_scopes: true,
+  note_text_postings: true,
   schema_migrations: true,
   schema_migrations_audit: true,
 };

@@ -1,14 +1,5 @@
--- index connector_items_hash
-CREATE INDEX connector_items_hash ON connector_items (connector_id, byte_hash);
-
--- index connector_items_seen
-CREATE INDEX connector_items_seen ON connector_items (connector_id, seen_sync);
-
 -- index connectors_provider
 CREATE INDEX connectors_provider ON connectors (agent_id, provider);
-
--- index document_memories_conversion
-CREATE INDEX document_memories_conversion ON document_memories (document_id, conversion);
 
 -- index document_memories_memory
 CREATE INDEX document_memories_memory ON document_memories (memory_id);
@@ -18,14 +9,6 @@ CREATE INDEX documents_connector ON documents (connector_id);
 
 -- index documents_hash
 CREATE INDEX documents_hash ON documents (agent_id, content_hash);
-
--- index documents_source_path
-CREATE INDEX documents_source_path ON documents (agent_id, source_path)
-      WHERE source_path IS NOT NULL AND status != 'deleted';
-
--- index documents_source_url
-CREATE INDEX documents_source_url ON documents (agent_id, source_url)
-      WHERE source_url IS NOT NULL AND status != 'deleted';
 
 -- index documents_status
 CREATE INDEX documents_status ON documents (agent_id, status);
@@ -163,6 +146,24 @@ CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
 -- index memory_tombstones_agent
 CREATE INDEX memory_tombstones_agent ON memory_tombstones (agent_id, purged_at);
 
+-- index note_events_note
+CREATE INDEX note_events_note ON note_events (note_id, seq);
+
+-- index note_links_ref
+CREATE INDEX note_links_ref ON note_links (agent_id, ref_type, ref_id, note_id);
+
+-- index note_vectors_agent_model
+CREATE INDEX note_vectors_agent_model ON note_vectors (agent_id, model);
+
+-- index notes_active_updated
+CREATE INDEX notes_active_updated ON notes (updated_at) WHERE status = 'active';
+
+-- index notes_agent_seq
+CREATE INDEX notes_agent_seq ON notes (agent_id, seq);
+
+-- index notes_agent_status_seq
+CREATE INDEX notes_agent_status_seq ON notes (agent_id, status, seq);
+
 -- index ontology_contradictions_proposal
 CREATE INDEX ontology_contradictions_proposal ON ontology_contradictions (proposal_id);
 
@@ -174,6 +175,20 @@ CREATE INDEX ontology_proposals_page ON ontology_proposals (agent_id, created_at
 
 -- index recall_telemetry_agent
 CREATE INDEX recall_telemetry_agent ON recall_telemetry (agent_id, created_at);
+
+-- index registry_categories_name
+CREATE UNIQUE INDEX registry_categories_name ON registry_categories (agent_id, normalized_name);
+
+-- index registry_category_links_category
+CREATE INDEX registry_category_links_category
+      ON registry_category_links (agent_id, category_id, object_kind, host_type, object_ref);
+
+-- index registry_category_links_object
+CREATE INDEX registry_category_links_object
+      ON registry_category_links (agent_id, object_kind, host_type, object_ref, category_id);
+
+-- index registry_events_category
+CREATE INDEX registry_events_category ON registry_events (agent_id, category_id, seq);
 
 -- index relations_target
 CREATE INDEX relations_target ON relations (target_entity_id);
@@ -211,19 +226,6 @@ CREATE TABLE api_tokens (
       revoked_at INTEGER
     );
 
--- table connector_items
-CREATE TABLE connector_items (
-      connector_id TEXT NOT NULL REFERENCES connectors (id) ON DELETE CASCADE,
-      item_key TEXT NOT NULL,
-      agent_id TEXT NOT NULL,
-      version TEXT NOT NULL,
-      byte_hash TEXT,
-      document_id TEXT,
-      seen_sync INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
-      PRIMARY KEY (connector_id, item_key)
-    );
-
 -- table connectors
 CREATE TABLE connectors (
     id TEXT PRIMARY KEY,
@@ -247,26 +249,11 @@ CREATE TABLE document_content_parts (
       PRIMARY KEY (document_id, part)
     );
 
--- table document_conversions
-CREATE TABLE document_conversions (
-      document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
-      conversion INTEGER NOT NULL,
-      agent_id TEXT NOT NULL,
-      content_type TEXT,
-      content_hash TEXT,
-      extraction_json TEXT NOT NULL DEFAULT '{}',
-      chunk_count INTEGER NOT NULL DEFAULT 0,
-      memory_count INTEGER NOT NULL DEFAULT 0,
-      completed_at INTEGER,
-      replaced_at INTEGER NOT NULL,
-      PRIMARY KEY (document_id, conversion)
-    );
-
 -- table document_memories
 CREATE TABLE document_memories (
     document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
     memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
-    chunk_index INTEGER NOT NULL, conversion INTEGER NOT NULL DEFAULT 1, location_json TEXT,
+    chunk_index INTEGER NOT NULL,
     PRIMARY KEY (document_id, memory_id)
   );
 
@@ -291,7 +278,7 @@ CREATE TABLE documents (
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
     completed_at INTEGER
-  , source_path TEXT, conversion INTEGER NOT NULL DEFAULT 1);
+  );
 
 -- table dreaming_attention
 CREATE TABLE dreaming_attention (
@@ -409,16 +396,6 @@ CREATE TABLE dreaming_tool_calls (
       UNIQUE (pass_id, ordinal)
     );
 
--- table embedder_identities
-CREATE TABLE embedder_identities (
-      vector_key TEXT PRIMARY KEY,
-      model TEXT NOT NULL,
-      dimensions INTEGER NOT NULL CHECK (dimensions > 0),
-      first_used_at INTEGER NOT NULL,
-      last_used_at INTEGER NOT NULL,
-      UNIQUE (model, dimensions)
-    );
-
 -- table embedding_failures
 CREATE TABLE embedding_failures (
       memory_id TEXT NOT NULL,
@@ -428,15 +405,6 @@ CREATE TABLE embedding_failures (
       error TEXT NOT NULL,
       updated_at INTEGER NOT NULL,
       PRIMARY KEY (memory_id, model)
-    );
-
--- table embedding_migrations
-CREATE TABLE embedding_migrations (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      from_key TEXT,
-      to_key TEXT NOT NULL,
-      changed_at INTEGER NOT NULL,
-      finished_at INTEGER
     );
 
 -- table embedding_projections
@@ -449,14 +417,6 @@ CREATE TABLE embedding_projections (
       computed_ms REAL NOT NULL,
       cached_at INTEGER NOT NULL,
       PRIMARY KEY (agent_id, model)
-    );
-
--- table embedding_reembeds
-CREATE TABLE embedding_reembeds (
-      agent_id TEXT NOT NULL,
-      vector_key TEXT NOT NULL,
-      requested_at INTEGER NOT NULL,
-      PRIMARY KEY (agent_id, vector_key)
     );
 
 -- table embeddings
@@ -669,16 +629,22 @@ CREATE TABLE memories_cold (
     archived_at INTEGER NOT NULL
   );
 
--- table memory_counts
-CREATE TABLE memory_counts (
-      agent_id TEXT NOT NULL,
-      kind TEXT NOT NULL CHECK (kind IN ('live', 'forgotten', 'expiring')),
-      model TEXT NOT NULL,
-      recalled INTEGER NOT NULL,
-      day INTEGER NOT NULL,
-      n INTEGER NOT NULL,
-      PRIMARY KEY (agent_id, kind, model, recalled, day)
-    ) WITHOUT ROWID;
+-- table memories_fts
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+      content, fts_scope, content='memories', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
+    );
+
+-- table memories_fts_config
+CREATE TABLE 'memories_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+-- table memories_fts_data
+CREATE TABLE 'memories_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+-- table memories_fts_docsize
+CREATE TABLE 'memories_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+-- table memories_fts_idx
+CREATE TABLE 'memories_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 
 -- table memory_entity_mentions
 CREATE TABLE memory_entity_mentions (
@@ -700,6 +666,23 @@ CREATE TABLE memory_hints (
       created_at INTEGER NOT NULL,
       UNIQUE (memory_id, hint)
     );
+
+-- table memory_hints_fts
+CREATE VIRTUAL TABLE memory_hints_fts USING fts5(
+      hint, content='memory_hints', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
+    );
+
+-- table memory_hints_fts_config
+CREATE TABLE 'memory_hints_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+-- table memory_hints_fts_data
+CREATE TABLE 'memory_hints_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+-- table memory_hints_fts_docsize
+CREATE TABLE 'memory_hints_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+-- table memory_hints_fts_idx
+CREATE TABLE 'memory_hints_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 
 -- table memory_history
 CREATE TABLE memory_history (
@@ -784,6 +767,80 @@ CREATE TABLE memory_tombstones (
       purged_at INTEGER NOT NULL
     );
 
+-- table note_events
+CREATE TABLE note_events (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      note_id TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      event TEXT NOT NULL CHECK (event IN ('created', 'updated', 'resolved', 'archived')),
+      actor TEXT NOT NULL,
+      actor_type TEXT NOT NULL CHECK (actor_type IN ('operator', 'agent', 'engine')),
+      reason TEXT,
+      before_json TEXT,
+      after_json TEXT NOT NULL,
+      metadata TEXT NOT NULL DEFAULT '{}',
+      created_at INTEGER NOT NULL
+    );
+
+-- table note_links
+CREATE TABLE note_links (
+      note_id TEXT NOT NULL REFERENCES notes (id) ON DELETE CASCADE,
+      agent_id TEXT NOT NULL,
+      ref_type TEXT NOT NULL,
+      ref_id TEXT NOT NULL,
+      label TEXT,
+      PRIMARY KEY (note_id, ref_type, ref_id)
+    );
+
+-- table note_text_postings
+CREATE TABLE note_text_postings (
+      scope INTEGER NOT NULL,
+      term TEXT NOT NULL,
+      row INTEGER NOT NULL,
+      tf INTEGER NOT NULL,
+      len INTEGER NOT NULL,
+      PRIMARY KEY (scope, term, row)
+    ) WITHOUT ROWID;
+
+-- table note_text_scopes
+CREATE TABLE note_text_scopes (
+      scope INTEGER PRIMARY KEY,
+      corpus TEXT NOT NULL CHECK (corpus = 'note'),
+      agent_id TEXT NOT NULL,
+      docs INTEGER NOT NULL DEFAULT 0,
+      tokens INTEGER NOT NULL DEFAULT 0,
+      UNIQUE (corpus, agent_id)
+    );
+
+-- table note_vectors
+CREATE TABLE note_vectors (
+      note_id TEXT NOT NULL REFERENCES notes (id) ON DELETE CASCADE,
+      agent_id TEXT NOT NULL,
+      model TEXT NOT NULL,
+      dimensions INTEGER NOT NULL CHECK (dimensions > 0),
+      content_hash TEXT NOT NULL,
+      vector BLOB NOT NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (note_id, model)
+    );
+
+-- table notes
+CREATE TABLE notes (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      agent_id TEXT NOT NULL,
+      title TEXT NOT NULL,
+      content TEXT NOT NULL,
+      tags TEXT NOT NULL DEFAULT '[]',
+      status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'resolved', 'archived')),
+      linked_entities TEXT NOT NULL DEFAULT '[]',
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      resolved_at INTEGER,
+      archived_at INTEGER
+    );
+
 -- table ontology_contradictions
 CREATE TABLE ontology_contradictions (
       id TEXT PRIMARY KEY,
@@ -821,6 +878,45 @@ CREATE TABLE recall_telemetry (
       channels_json TEXT NOT NULL,
       vector_completeness TEXT NOT NULL,
       total_ms REAL NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+
+-- table registry_categories
+CREATE TABLE registry_categories (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      normalized_name TEXT NOT NULL,
+      description TEXT,
+      aliases_json TEXT NOT NULL DEFAULT '[]',
+      created_by TEXT NOT NULL CHECK (created_by IN ('operator', 'agent', 'engine')),
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+
+-- table registry_category_links
+CREATE TABLE registry_category_links (
+      category_id TEXT NOT NULL REFERENCES registry_categories (id) ON DELETE CASCADE,
+      agent_id TEXT NOT NULL,
+      object_kind TEXT NOT NULL CHECK (object_kind IN ('memory', 'note', 'document', 'transcript', 'host')),
+      host_type TEXT NOT NULL DEFAULT '',
+      object_ref TEXT NOT NULL,
+      created_by TEXT NOT NULL CHECK (created_by IN ('operator', 'agent', 'engine')),
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (category_id, object_kind, host_type, object_ref)
+    );
+
+-- table registry_events
+CREATE TABLE registry_events (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      agent_id TEXT NOT NULL,
+      category_id TEXT NOT NULL,
+      action TEXT NOT NULL,
+      actor_id TEXT,
+      actor_type TEXT NOT NULL CHECK (actor_type IN ('operator', 'agent', 'engine')),
+      reason TEXT,
+      before_json TEXT,
+      after_json TEXT,
       created_at INTEGER NOT NULL
     );
 
@@ -884,6 +980,23 @@ CREATE TABLE session_transcript_turns (
       FOREIGN KEY (agent_id, session_key) REFERENCES session_transcripts (agent_id, session_key) ON DELETE CASCADE,
       UNIQUE (agent_id, session_key, turn_key)
     );
+
+-- table session_transcript_turns_fts
+CREATE VIRTUAL TABLE session_transcript_turns_fts USING fts5(
+      content, content='session_transcript_turns', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
+    );
+
+-- table session_transcript_turns_fts_config
+CREATE TABLE 'session_transcript_turns_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+-- table session_transcript_turns_fts_data
+CREATE TABLE 'session_transcript_turns_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+-- table session_transcript_turns_fts_docsize
+CREATE TABLE 'session_transcript_turns_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+-- table session_transcript_turns_fts_idx
+CREATE TABLE 'session_transcript_turns_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 
 -- table session_transcripts
 CREATE TABLE session_transcripts (
@@ -1007,6 +1120,22 @@ CREATE TABLE vector_partitions (
       FOREIGN KEY (index_id) REFERENCES vector_indexes (id) ON DELETE CASCADE
     );
 
+-- trigger memories_ad
+CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
+    END;
+
+-- trigger memories_ai
+CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
+    END;
+
+-- trigger memories_au
+CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
+      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
+      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
+    END;
+
 -- trigger memories_terms_ad
 CREATE TRIGGER memories_terms_ad AFTER DELETE ON memories WHEN old.is_deleted = 0 BEGIN
   DELETE FROM text_postings
@@ -1016,14 +1145,12 @@ CREATE TRIGGER memories_terms_ad AFTER DELETE ON memories WHEN old.is_deleted = 
 END;
 
 -- trigger memories_terms_ai
-CREATE TRIGGER memories_terms_ai AFTER INSERT ON memories
-      WHEN new.is_deleted = 0 AND text_index_deferred() = 0 BEGIN
-  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id;
+CREATE TRIGGER memories_terms_ai AFTER INSERT ON memories WHEN new.is_deleted = 0 BEGIN
+  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id WHERE 1;
   INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len)
-    SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len
-    FROM text_terms(new.content) AS t;
+       SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.content) AS t WHERE 1;
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.content)
-    WHERE corpus = 'memory' AND agent_id = new.agent_id;
+       WHERE 1 AND corpus = 'memory' AND agent_id = new.agent_id;
 END;
 
 -- trigger memories_terms_au
@@ -1041,71 +1168,15 @@ CREATE TRIGGER memories_terms_au AFTER UPDATE OF content, is_deleted ON memories
        WHERE new.is_deleted = 0 AND corpus = 'memory' AND agent_id = new.agent_id;
 END;
 
--- trigger memory_counts_expiring_delete
-CREATE TRIGGER memory_counts_expiring_delete AFTER DELETE ON memories WHEN (OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT OLD.agent_id, 'expiring', '', 0, 0, -1 WHERE (OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
+-- trigger memory_hints_ad
+CREATE TRIGGER memory_hints_ad AFTER DELETE ON memory_hints BEGIN
+      INSERT INTO memory_hints_fts (memory_hints_fts, rowid, hint) VALUES ('delete', old.seq, old.hint);
+    END;
 
--- trigger memory_counts_expiring_insert
-CREATE TRIGGER memory_counts_expiring_insert AFTER INSERT ON memories WHEN (NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT NEW.agent_id, 'expiring', '', 0, 0, 1 WHERE (NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
-
--- trigger memory_counts_expiring_update
-CREATE TRIGGER memory_counts_expiring_update AFTER UPDATE OF agent_id, is_deleted, expires_at ON memories
-     WHEN ((OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)) IS NOT ((NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)) OR OLD.agent_id IS NOT NEW.agent_id
-       OR (((NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)) AND ('' IS NOT '' OR 0 IS NOT 0 OR 0 IS NOT 0))
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT OLD.agent_id, 'expiring', '', 0, 0, -1 WHERE (OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT NEW.agent_id, 'expiring', '', 0, 0, 1 WHERE (NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
-
--- trigger memory_counts_forgotten_delete
-CREATE TRIGGER memory_counts_forgotten_delete AFTER DELETE ON memories WHEN OLD.is_deleted = 1
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT OLD.agent_id, 'forgotten', '', 0, 0, -1 WHERE OLD.is_deleted = 1
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
-
--- trigger memory_counts_forgotten_insert
-CREATE TRIGGER memory_counts_forgotten_insert AFTER INSERT ON memories WHEN NEW.is_deleted = 1
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT NEW.agent_id, 'forgotten', '', 0, 0, 1 WHERE NEW.is_deleted = 1
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
-
--- trigger memory_counts_forgotten_update
-CREATE TRIGGER memory_counts_forgotten_update AFTER UPDATE OF agent_id, is_deleted ON memories
-     WHEN (OLD.is_deleted = 1) IS NOT (NEW.is_deleted = 1) OR OLD.agent_id IS NOT NEW.agent_id
-       OR ((NEW.is_deleted = 1) AND ('' IS NOT '' OR 0 IS NOT 0 OR 0 IS NOT 0))
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT OLD.agent_id, 'forgotten', '', 0, 0, -1 WHERE OLD.is_deleted = 1
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT NEW.agent_id, 'forgotten', '', 0, 0, 1 WHERE NEW.is_deleted = 1
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
-
--- trigger memory_counts_live_delete
-CREATE TRIGGER memory_counts_live_delete AFTER DELETE ON memories WHEN OLD.is_deleted = 0
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT OLD.agent_id, 'live', coalesce(OLD.embedding_model, ''), (OLD.last_accessed IS NOT NULL), coalesce(OLD.last_accessed, OLD.created_at) / 86400000, -1 WHERE OLD.is_deleted = 0
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
-
--- trigger memory_counts_live_insert
-CREATE TRIGGER memory_counts_live_insert AFTER INSERT ON memories WHEN NEW.is_deleted = 0
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT NEW.agent_id, 'live', coalesce(NEW.embedding_model, ''), (NEW.last_accessed IS NOT NULL), coalesce(NEW.last_accessed, NEW.created_at) / 86400000, 1 WHERE NEW.is_deleted = 0
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
-
--- trigger memory_counts_live_update
-CREATE TRIGGER memory_counts_live_update AFTER UPDATE OF agent_id, is_deleted, embedding_model, last_accessed, created_at ON memories
-     WHEN (OLD.is_deleted = 0) IS NOT (NEW.is_deleted = 0) OR OLD.agent_id IS NOT NEW.agent_id
-       OR ((NEW.is_deleted = 0) AND (coalesce(OLD.embedding_model, '') IS NOT coalesce(NEW.embedding_model, '') OR (OLD.last_accessed IS NOT NULL) IS NOT (NEW.last_accessed IS NOT NULL) OR coalesce(OLD.last_accessed, OLD.created_at) / 86400000 IS NOT coalesce(NEW.last_accessed, NEW.created_at) / 86400000))
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT OLD.agent_id, 'live', coalesce(OLD.embedding_model, ''), (OLD.last_accessed IS NOT NULL), coalesce(OLD.last_accessed, OLD.created_at) / 86400000, -1 WHERE OLD.is_deleted = 0
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT NEW.agent_id, 'live', coalesce(NEW.embedding_model, ''), (NEW.last_accessed IS NOT NULL), coalesce(NEW.last_accessed, NEW.created_at) / 86400000, 1 WHERE NEW.is_deleted = 0
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
+-- trigger memory_hints_ai
+CREATE TRIGGER memory_hints_ai AFTER INSERT ON memory_hints BEGIN
+      INSERT INTO memory_hints_fts (rowid, hint) VALUES (new.seq, new.hint);
+    END;
 
 -- trigger memory_hints_terms_ad
 CREATE TRIGGER memory_hints_terms_ad AFTER DELETE ON memory_hints BEGIN
@@ -1123,6 +1194,71 @@ CREATE TRIGGER memory_hints_terms_ai AFTER INSERT ON memory_hints BEGIN
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.hint)
        WHERE 1 AND corpus = 'hint' AND agent_id = new.agent_id;
 END;
+
+-- trigger notes_terms_ad
+CREATE TRIGGER notes_terms_ad AFTER DELETE ON notes BEGIN
+  DELETE FROM note_text_postings
+     WHERE scope = (SELECT scope FROM note_text_scopes WHERE corpus = 'note' AND agent_id = old.agent_id) AND term IN (SELECT term FROM text_terms((old.title || char(10) || old.content))) AND row = old.seq;
+  UPDATE note_text_scopes SET docs = docs - 1, tokens = tokens - text_length((old.title || char(10) || old.content))
+     WHERE corpus = 'note' AND agent_id = old.agent_id;
+END;
+
+-- trigger notes_terms_ai
+CREATE TRIGGER notes_terms_ai AFTER INSERT ON notes BEGIN
+  INSERT OR IGNORE INTO note_text_scopes (corpus, agent_id) VALUES ('note', new.agent_id);
+  INSERT OR IGNORE INTO note_text_postings (scope, term, row, tf, len)
+     SELECT (SELECT scope FROM note_text_scopes WHERE corpus = 'note' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms((new.title || char(10) || new.content)) AS t;
+  UPDATE note_text_scopes SET docs = docs + 1, tokens = tokens + text_length((new.title || char(10) || new.content))
+     WHERE corpus = 'note' AND agent_id = new.agent_id;
+END;
+
+-- trigger notes_terms_au
+CREATE TRIGGER notes_terms_au AFTER UPDATE OF title, content ON notes
+      WHEN old.title IS NOT new.title OR old.content IS NOT new.content BEGIN
+  DELETE FROM note_text_postings
+     WHERE scope = (SELECT scope FROM note_text_scopes WHERE corpus = 'note' AND agent_id = old.agent_id) AND term IN (SELECT term FROM text_terms((old.title || char(10) || old.content))) AND row = old.seq;
+  UPDATE note_text_scopes SET docs = docs - 1, tokens = tokens - text_length((old.title || char(10) || old.content))
+     WHERE corpus = 'note' AND agent_id = old.agent_id;
+  INSERT OR IGNORE INTO note_text_scopes (corpus, agent_id) VALUES ('note', new.agent_id);
+  INSERT OR IGNORE INTO note_text_postings (scope, term, row, tf, len)
+     SELECT (SELECT scope FROM note_text_scopes WHERE corpus = 'note' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms((new.title || char(10) || new.content)) AS t;
+  UPDATE note_text_scopes SET docs = docs + 1, tokens = tokens + text_length((new.title || char(10) || new.content))
+     WHERE corpus = 'note' AND agent_id = new.agent_id;
+END;
+
+-- trigger registry_links_document_gone
+CREATE TRIGGER registry_links_document_gone AFTER DELETE ON documents BEGIN
+      DELETE FROM registry_category_links
+      WHERE agent_id = old.agent_id AND object_kind = 'document' AND host_type = '' AND object_ref = old.id;
+    END;
+
+-- trigger registry_links_memory_gone
+CREATE TRIGGER registry_links_memory_gone AFTER DELETE ON memories BEGIN
+      DELETE FROM registry_category_links
+      WHERE agent_id = old.agent_id AND object_kind = 'memory' AND host_type = '' AND object_ref = old.id;
+    END;
+
+-- trigger registry_links_note_gone
+CREATE TRIGGER registry_links_note_gone AFTER DELETE ON notes BEGIN
+      DELETE FROM registry_category_links
+      WHERE agent_id = old.agent_id AND object_kind = 'note' AND host_type = '' AND object_ref = old.id;
+    END;
+
+-- trigger registry_links_transcript_gone
+CREATE TRIGGER registry_links_transcript_gone AFTER DELETE ON session_transcripts BEGIN
+      DELETE FROM registry_category_links
+      WHERE agent_id = old.agent_id AND object_kind = 'transcript' AND host_type = '' AND object_ref = old.session_key;
+    END;
+
+-- trigger session_transcript_turns_ad
+CREATE TRIGGER session_transcript_turns_ad AFTER DELETE ON session_transcript_turns BEGIN
+      INSERT INTO session_transcript_turns_fts (session_transcript_turns_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+    END;
+
+-- trigger session_transcript_turns_ai
+CREATE TRIGGER session_transcript_turns_ai AFTER INSERT ON session_transcript_turns BEGIN
+      INSERT INTO session_transcript_turns_fts (rowid, content) VALUES (new.seq, new.content);
+    END;
 
 -- trigger transcript_turns_terms_ad
 CREATE TRIGGER transcript_turns_terms_ad AFTER DELETE ON session_transcript_turns BEGIN
