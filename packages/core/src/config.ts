@@ -164,6 +164,49 @@ const recallSchema = z.strictObject({
       currentnessFactor: z.number().min(0).max(1).default(0.8),
     })
     .prefault({}),
+  /**
+   * Refinements of the lexical channel's BM25 before it is normalized (issue 12, item 6), each
+   * measured on the dev splits (bench/README.md).
+   */
+  lexical: z
+    .strictObject({
+      /**
+       * Proximity: BM25 × (1 + proximity · p) for the top `proximityDepth` hits, p being the share of
+       * the query's term pairs found within `proximityWindow` words of each other. 0 turns it off.
+       * @default 0
+       */
+      proximity: z.number().min(0).max(4).default(0),
+      /** @default 3 */
+      proximityWindow: z.number().int().min(1).max(32).default(3),
+      /** @default 50 */
+      proximityDepth: positiveInt(1000).default(50),
+      /**
+       * Temporal questions ("when …", "what year …", "how long ago …"): BM25 of memories that
+       * mention a time (a date, a weekday, "yesterday", "last week" …) × this. 1 turns it off.
+       * @default 1
+       */
+      temporal: z.number().min(1).max(4).default(1),
+    })
+    .prefault({}),
+  /**
+   * Neighbouring-turn context: a short memory's lexical evidence is informed by the memories written
+   * just before and after it (same source type, created within `gapMinutes`), so the reply to a
+   * matching turn can surface: lexical' = lexical + weight · best neighbour's lexical, then
+   * normalized again by the best. Neighbours of the top `seeds` lexical hits are read. Both the
+   * memory and its neighbour must be at most `maxChars` long (turns, not documents). 0 turns it off.
+   */
+  neighbours: z
+    .strictObject({
+      /** @default 0 */
+      weight: z.number().min(0).max(4).default(0),
+      /** @default 20 */
+      seeds: positiveInt(200).default(20),
+      /** @default 60 */
+      gapMinutes: z.number().min(0).max(525_600).default(60),
+      /** @default 1000 */
+      maxChars: positiveInt(1_000_000).default(1000),
+    })
+    .prefault({}),
   /** Transcript excerpts joined by `expand: true`. */
   expand: z
     .strictObject({
