@@ -124,6 +124,31 @@ const recallSchema = z.strictObject({
   semanticWeight: z.number().min(0).max(1).default(0.3),
   /** Weight of the lexical score when both exist. @default 0.7 */
   lexicalWeight: z.number().min(0).max(1).default(0.7),
+  /**
+   * Per-query calibration of the semantic channel within the candidate pool (issue 12, item 1).
+   * `raw`: cosines as the embedder gives them. `pool`: (cosine − the pool's median) / max(best −
+   * median, `minSpread`), clamped to 0..1, so a weak embedder whose cosines crowd into a narrow
+   * band (a small spread) moves the ranking little, and a separating one moves it fully.
+   */
+  calibration: z
+    .strictObject({
+      /** @default 'raw' */
+      semantic: z.enum(['raw', 'pool']).default('raw'),
+      /**
+       * `best`: lexical evidence is BM25 / the query's best BM25. `coverage`: in fusion with a
+       * semantic score, that × the share of the query's terms the best match contains, so a query
+       * whose best lexical match is partial leans on the semantic channel. @default 'best'
+       */
+      lexical: z.enum(['best', 'coverage']).default('best'),
+      /** @default 0 */
+      minSpread: z.number().min(0).max(2).default(0),
+      /**
+       * A candidate only the semantic channel found (no lexical or hint evidence) is kept only when
+       * its calibrated semantic score is at least this (`pool` only). 0 keeps all. @default 0
+       */
+      admitAbove: z.number().min(0).max(1).default(0),
+    })
+    .prefault({}),
   /** RRF constant k in 1 / (k + rank). @default 60 */
   rrfK: z.number().positive().max(10_000).default(60),
   /** Results whose fused score (before dampening and boosts) is below this are dropped; structurally reached ones are kept. @default 0.1 */
