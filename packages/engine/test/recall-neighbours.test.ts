@@ -38,29 +38,40 @@ describe('recall: neighbouring-turn context', () => {
     await engine.close();
   });
 
-  it("never lends across agents, across the time gap, to deleted or long memories", async () => {
+  it('never lends across agents, source types, the time gap, to deleted or long memories', async () => {
     const { engine } = await createTestEngine({
-      config: { recall: { searchWindowDays: null, recencyBoost: 0, neighbours: { weight: 0.5, gapMinutes: 30, maxChars: 200 } } },
+      config: {
+        recall: { searchWindowDays: null, recencyBoost: 0, neighbours: { weight: 0.5, gapMinutes: 30, maxChars: 200 } },
+      },
     });
-    const [question] = await engine.rememberMany({
-      agentId: 'a',
-      memories: [{ content: 'Mel: How was the pottery class?', createdAt: T0 }],
-    });
+    let n = 0;
+    const turn = (agentId: string, content: string, createdAt: number, type = 'chat') =>
+      engine.remember({ agentId, content, createdAt, source: { type, id: String(n++) } });
+    await turn('a', 'Mel: How was the pottery class?', T0);
     // Another agent's turn written right after, at the same time.
-    await engine.remember({ agentId: 'b', content: 'Caroline: it was lovely', createdAt: T0 });
-    // The agent's next memory: an hour later (beyond the gap).
-    await engine.remember({ agentId: 'a', content: 'Caroline: I loved it, thanks', createdAt: T0 + 60 * MINUTE });
-    // The memory before: long (beyond maxChars).
-    await engine.remember({ agentId: 'a', content: `Notes: ${'words '.repeat(60)}`, createdAt: T0 - MINUTE });
-    // A deleted memory right after the question; the one after it is within the gap.
-    const gone = await engine.remember({ agentId: 'a', content: 'Caroline: deleted reply', createdAt: T0 + MINUTE });
+    await turn('b', 'Caroline: it was lovely', T0);
+    // The agent's memories around it: a note with another source type, one without a source,
+    // one an hour later (beyond the gap), a long one (beyond maxChars), a deleted one.
+    await turn('a', 'Caroline: other source', T0, 'email');
+    await engine.remember({ agentId: 'a', content: 'Caroline: no source', createdAt: T0 });
+    await turn('a', 'Caroline: I loved it, thanks', T0 + 60 * MINUTE);
+    await turn('a', `Notes: ${'words '.repeat(60)}`, T0 - MINUTE);
+    const gone = await turn('a', 'Caroline: deleted reply', T0 + MINUTE);
     await engine.forget({ agentId: 'a', id: gone.id, reason: 'test' });
-    await engine.remember({ agentId: 'a', content: 'Caroline: it was a calm evening', createdAt: T0 + 2 * MINUTE });
+    // The next live chat turn within the gap: the only neighbour.
+    await turn('a', 'Caroline: it was a calm evening', T0 + 2 * MINUTE);
     const { results } = await engine.recall({ agentId: 'a', query: 'pottery class' });
-    expect(question).toBeDefined();
     expect(results.map((r) => r.content)).toEqual(['Mel: How was the pottery class?', 'Caroline: it was a calm evening']);
     const other = await engine.recall({ agentId: 'b', query: 'pottery class' });
     expect(other.results).toEqual([]);
+    await engine.close();
+  });
+
+  it('memories without a source have no neighbours', async () => {
+    const { engine } = await createTestEngine({ config: { recall: { searchWindowDays: null } } });
+    await engine.rememberMany({ agentId: 'a', memories: TURNS.map((content) => ({ content, createdAt: T0 })) });
+    const { results } = await engine.recall({ agentId: 'a', query: 'pottery class' });
+    expect(results.map((r) => r.content)).toEqual([TURNS[0]]);
     await engine.close();
   });
 });

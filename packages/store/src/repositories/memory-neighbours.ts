@@ -15,7 +15,7 @@ const NEIGHBOUR = (direction: 'before' | 'after') => `
   SELECT ${MEMORY_CANDIDATE_COLUMNS}
   FROM memories AS m
   WHERE ${MEMORY_FILTERS_SQL}
-    AND m.source_type IS ?
+    AND m.source_type = ?
     AND ${
       direction === 'before'
         ? 'm.created_at >= ? AND (m.created_at, m.seq) < (?, ?)'
@@ -35,7 +35,8 @@ export interface MemoryNeighbour {
 /**
  * For each seed, the agent's live memory written just before it and just after it (by creation
  * time, then write order) that passes `filters`, has the seed's source type, and was created
- * within `gapMs` of it. Missing neighbours are left out.
+ * within `gapMs` of it. A seed without a source type has no neighbours. Missing neighbours are
+ * left out.
  */
 export function findMemoryNeighbours(
   sql: SqlExecutor,
@@ -50,6 +51,7 @@ export function findMemoryNeighbours(
   const filterParams = memoryFilterParams(params.agentId, params.now, params.filters);
   const out: MemoryNeighbour[] = [];
   for (const seed of params.seeds) {
+    if (seed.source_type === null) continue;
     const at = seed.created_at;
     const before = sql.get<MemoryCandidateRow>(
       raw(BEFORE, ...filterParams, seed.source_type, at - params.gapMs, at, seed.seq),
