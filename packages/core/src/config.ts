@@ -124,31 +124,6 @@ const recallSchema = z.strictObject({
   semanticWeight: z.number().min(0).max(1).default(0.3),
   /** Weight of the lexical score when both exist. @default 0.7 */
   lexicalWeight: z.number().min(0).max(1).default(0.7),
-  /**
-   * Per-query calibration of the semantic channel within the candidate pool (issue 12, item 1).
-   * `raw`: cosines as the embedder gives them. `pool`: (cosine − the pool's median) / max(best −
-   * median, `minSpread`), clamped to 0..1, so a weak embedder whose cosines crowd into a narrow
-   * band (a small spread) moves the ranking little, and a separating one moves it fully.
-   */
-  calibration: z
-    .strictObject({
-      /** @default 'raw' */
-      semantic: z.enum(['raw', 'pool']).default('raw'),
-      /**
-       * `best`: lexical evidence is BM25 / the query's best BM25. `coverage`: in fusion with a
-       * semantic score, that × the share of the query's terms the best match contains, so a query
-       * whose best lexical match is partial leans on the semantic channel. @default 'best'
-       */
-      lexical: z.enum(['best', 'coverage']).default('best'),
-      /** @default 0 */
-      minSpread: z.number().min(0).max(2).default(0),
-      /**
-       * A candidate only the semantic channel found (no lexical or hint evidence) is kept only when
-       * its calibrated semantic score is at least this (`pool` only). 0 keeps all. @default 0
-       */
-      admitAbove: z.number().min(0).max(1).default(0),
-    })
-    .prefault({}),
   /** RRF constant k in 1 / (k + rank). @default 60 */
   rrfK: z.number().positive().max(10_000).default(60),
   /** Results whose fused score (before dampening and boosts) is below this are dropped; structurally reached ones are kept. @default 0.1 */
@@ -191,20 +166,11 @@ const recallSchema = z.strictObject({
     .prefault({}),
   /**
    * Refinements of the lexical channel's BM25 before it is normalized (issue 12, item 6), each
-   * measured on the dev splits (bench/README.md).
+   * measured on the dev splits (bench/README.md; RM3 feedback and proximity boosts were tried and
+   * lost).
    */
   lexical: z
     .strictObject({
-      /**
-       * Proximity: BM25 × (1 + proximity · p) for the top `proximityDepth` hits, p being the share of
-       * the query's term pairs found within `proximityWindow` words of each other. 0 turns it off.
-       * @default 0
-       */
-      proximity: z.number().min(0).max(4).default(0),
-      /** @default 3 */
-      proximityWindow: z.number().int().min(1).max(32).default(3),
-      /** @default 50 */
-      proximityDepth: positiveInt(1000).default(50),
       /**
        * Temporal questions ("when …", "what year …", "how long ago …"): BM25 of memories that
        * mention a time (a date, a weekday, "yesterday", "last week" …) × this. 1 turns it off. 1.5
@@ -216,18 +182,17 @@ const recallSchema = z.strictObject({
     })
     .prefault({}),
   /**
-   * Pseudo-relevance feedback (RM3): the query is expanded with the `terms` most likely terms of its
-   * top `docs` lexical matches (each match weighted by its BM25) and searched again; the original
-   * terms keep `originalWeight` of the query's weight. 0 terms turns it off.
+   * Long memories scored by their best passage (issue 12, item 1): the `maxCandidates` longest-
+   * evidence candidates longer than 1.5 × `chars` are cut into passages of about `chars` at sentence
+   * ends, embedded at query time, and scored by the best of their stored cosine and their passages'.
+   * 0 turns it off (each candidate costs an embedding call's share at query time).
    */
-  feedback: z
+  passages: z
     .strictObject({
       /** @default 0 */
-      terms: z.number().int().min(0).max(64).default(0),
-      /** @default 10 */
-      docs: positiveInt(100).default(10),
-      /** @default 0.5 */
-      originalWeight: z.number().min(0).max(1).default(0.5),
+      maxCandidates: z.number().int().min(0).max(200).default(0),
+      /** @default 400 */
+      chars: positiveInt(100_000).default(400),
     })
     .prefault({}),
   /**

@@ -6,7 +6,6 @@ import {
   entityDegreePercentile,
   findLinkedMemories,
   memoryVectors,
-  queryIndexTerms,
   readMemoryCandidates,
   resolveLinkLabels,
   type SqlExecutor,
@@ -45,7 +44,7 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
   const lexical = stage(
     run,
     'lexical',
-    () => refineLexical(cc, hits, request.query, queryIndexTerms(run.query.plan.tokens)),
+    () => refineLexical(cc, hits, request.query),
     plain(),
   );
   const bestLexical = Math.max(0, ...lexical.map((h) => h.score));

@@ -1,5 +1,4 @@
-import { type EntityMatch, type MemoryCandidateRow, queryIndexTerms } from '@memory/store';
-import { calibrateSemantic, lexicalCoverage } from './calibrate.js';
+import type { EntityMatch, MemoryCandidateRow } from '@memory/store';
 import type { CandidateFacts } from './gather.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
 import { type ScoredCandidate, toResult } from './results.js';
@@ -21,20 +20,11 @@ export function rankCandidates(
   const { entitiesOf, hubThreshold, superseded } = facts;
   const focalIds = new Set(focal.map((e) => e.entityId));
   const scored: ScoredCandidate[] = [];
-  const calibration = calibrateSemantic(run.candidates.values(), config.recall);
-  const coverage =
-    semanticRan && config.recall.calibration.lexical === 'coverage'
-      ? lexicalCoverage(run.candidates.values(), queryIndexTerms(run.query.plan.tokens))
-      : 1;
   for (const c of run.candidates.values()) {
     const row = c.row;
-    if (!row || calibration.drop.has(c.id)) continue;
+    if (!row) continue;
     if (c.path) c.evidence.traversal = clamp01(0.7 * (c.evidence.semantic ?? 0) + 0.3 * row.importance);
-    const calibrated = calibration.semantic.get(c.id);
-    let evidence = calibrated === undefined ? c.evidence : { ...c.evidence, semantic: calibrated };
-    if (coverage < 1 && evidence.semantic !== undefined && evidence.lexical !== undefined)
-      evidence = { ...evidence, lexical: evidence.lexical * coverage };
-    const fused = fuseScore(evidence, { recall: config.recall, traversal: config.traversal, semanticRan });
+    const fused = fuseScore(c.evidence, { recall: config.recall, traversal: config.traversal, semanticRan });
     let base = fused;
     const extra: { graphBoost?: number } = {};
     if (

@@ -6,6 +6,7 @@ import type { SemanticOutcome } from './channels/semantic.js';
 import { buildDrillDown } from './drill-down.js';
 import { expandSessions } from './expand.js';
 import { completeCandidates, gatherFlatChannels, gatherSemantic } from './gather.js';
+import { scorePassages } from './passages.js';
 import { parseQuery } from './query.js';
 import { rankCandidates } from './rank.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
@@ -81,6 +82,7 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   times.semantic = performance.now() - mark;
   mark = performance.now();
   const facts = store.read((sql) => completeCandidates(ctx, run, sql, vector));
+  if (vector) await scorePassages(ctx, run, vector);
   const results = rankCandidates(ctx, run, focal, facts, vector !== undefined);
   times.fusion = performance.now() - mark;
   const since = run.filters.windowStart;

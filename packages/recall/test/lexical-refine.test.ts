@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTemporalQuestion, mentionsTime, proximityShare } from '../src/channels/lexical-refine.js';
+import { isTemporalQuestion, mentionsTime } from '../src/channels/lexical-refine.js';
 
 describe('temporal questions', () => {
   it.each([
@@ -23,21 +23,5 @@ describe('temporal questions', () => {
     ['a week of rain', false],
   ])('%s mentions a time: %s', (text, expected) => {
     expect(mentionsTime(text)).toBe(expected);
-  });
-});
-
-describe('proximityShare', () => {
-  const terms = new Set(['support', 'group']);
-  it('is 1 when the terms are adjacent, stemmed forms included', () => {
-    expect(proximityShare('I joined a support group', terms, 3)).toBe(1);
-    expect(proximityShare('supporting groups matter', terms, 3)).toBe(1);
-  });
-  it('counts stop words as distance and stops at the window', () => {
-    expect(proximityShare('support of the group', terms, 3)).toBe(1);
-    expect(proximityShare('support for all of the group', terms, 3)).toBe(0);
-  });
-  it('is 0 for a single-term query or a text without the pair', () => {
-    expect(proximityShare('support group', new Set(['support']), 3)).toBe(0);
-    expect(proximityShare('group therapy was really good support', terms, 3)).toBe(0);
   });
 });

@@ -21,11 +21,6 @@ export function ftsTokens(text: string): string[] {
 export interface QueryTerms {
   /** Distinct tokens in order of appearance, stop words dropped (unless the text has nothing else), capped. */
   readonly tokens: readonly string[];
-  /**
-   * A weight per token (aligned with `tokens`) multiplying that term's BM25 part, for expanded
-   * queries (pseudo-relevance feedback). Absent: every term weighs 1. Scoped-index searches only.
-   */
-  readonly weights?: readonly number[] | undefined;
 }
 
 /**

@@ -253,7 +253,6 @@ export {
 } from './repositories/recall-reads.js';
 export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
 export { findMemoryNeighbours } from './repositories/memory-neighbours.js';
-export { queryIndexTerms, termOf } from './text-terms.js';
 
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {

@@ -1,5 +1,4 @@
-import { STOP_WORDS } from '@memory/core';
-import { findMemoryNeighbours, type LexicalHit, type MemoryCandidateRow, termOf } from '@memory/store';
+import { findMemoryNeighbours, type LexicalHit, type MemoryCandidateRow } from '@memory/store';
 import type { ChannelContext } from './context.js';
 
 /** A lexical match after refinement: its row and a positive score (higher is better). */
@@ -7,8 +6,6 @@ export interface RefinedHit {
   readonly row: MemoryCandidateRow;
   readonly score: number;
 }
-
-const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
 
 /** "when …", "what year …", "how long ago …", "since when …": questions answered by a time. */
 const TEMPORAL_QUESTION =
@@ -29,55 +26,17 @@ export function mentionsTime(text: string): boolean {
 }
 
 /**
- * Share (0..1) of the query's distinct term pairs that occur within `window` words of each other in
- * `text` (stop words count as words). 0 when the query has fewer than two terms.
+ * The lexical channel's hits with the configured refinements applied, best first: the temporal
+ * boost on BM25, then neighbouring-turn context, which may add rows no term matched (the reply to
+ * a matching turn). Scores stay positive; the caller normalizes them by the best.
  */
-export function proximityShare(text: string, queryTerms: ReadonlySet<string>, window: number): number {
-  if (queryTerms.size < 2) return 0;
-  const positions: Array<string | undefined> = [];
-  for (const m of text.normalize('NFKC').toLowerCase().matchAll(TOKEN)) {
-    const token = m[0];
-    if (STOP_WORDS.has(token)) {
-      positions.push(undefined);
-      continue;
-    }
-    const term = termOf(token);
-    positions.push(queryTerms.has(term) ? term : undefined);
-  }
-  const pairs = new Set<string>();
-  for (let i = 0; i < positions.length; i++) {
-    const a = positions[i];
-    if (a === undefined) continue;
-    for (let j = i + 1; j <= i + window && j < positions.length; j++) {
-      const b = positions[j];
-      if (b === undefined || b === a) continue;
-      pairs.add(a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
-    }
-  }
-  const possible = (queryTerms.size * (queryTerms.size - 1)) / 2;
-  return Math.min(1, pairs.size / Math.max(1, Math.min(possible, queryTerms.size - 1)));
-}
-
-/**
- * The lexical channel's hits with the configured refinements applied, best first: proximity and
- * temporal boosts on BM25, then neighbouring-turn context, which may add rows no term matched (the
- * reply to a matching turn). Scores stay positive; the caller normalizes them by the best.
- */
-export function refineLexical(
-  ctx: ChannelContext,
-  hits: readonly LexicalHit[],
-  query: string,
-  queryTerms: readonly string[],
-): RefinedHit[] {
-  const { proximity, proximityWindow, proximityDepth, temporal } = ctx.config.recall.lexical;
+export function refineLexical(ctx: ChannelContext, hits: readonly LexicalHit[], query: string): RefinedHit[] {
+  const { temporal } = ctx.config.recall.lexical;
   const neighbours = ctx.config.recall.neighbours;
-  const terms = new Set(queryTerms);
   const temporalQuery = temporal > 1 && isTemporalQuestion(query);
-  const refined = hits.map((hit, i): RefinedHit => {
-    let score = -hit.bm25;
-    if (proximity > 0 && i < proximityDepth) score *= 1 + proximity * proximityShare(hit.content, terms, proximityWindow);
-    if (temporalQuery && mentionsTime(hit.content)) score *= temporal;
-    return { row: hit, score };
+  const refined = hits.map((hit): RefinedHit => {
+    const score = -hit.bm25;
+    return { row: hit, score: temporalQuery && mentionsTime(hit.content) ? score * temporal : score };
   });
   if (neighbours.weight <= 0 || refined.length === 0) return sortRefined(refined);
 

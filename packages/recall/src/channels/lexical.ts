@@ -1,29 +1,12 @@
 import { type LexicalHit, searchMemoriesLexical } from '@memory/store';
 import { lexicalPasses } from '../query.js';
 import type { ChannelContext } from './context.js';
-import { expandQuery } from './feedback.js';
 
 /**
  * BM25 over the agent's live memories (scored from its own statistics), filters applied in the reading query. Matches of every
  * query token come first; when too few, matches of any token fill the pool.
  */
 export function lexicalChannel(ctx: ChannelContext, pool: number): LexicalHit[] {
-  const hits = firstPass(ctx, pool);
-  const expanded = expandQuery(ctx.plan, hits, ctx.config.recall.feedback);
-  if (!expanded) return hits;
-  // The expanded query ranks every match of any term (original or added) by weighted BM25.
-  return searchMemoriesLexical(ctx.sql, {
-    agentId: ctx.agentId,
-    terms: expanded,
-    matching: 'any',
-    filters: ctx.filters,
-    now: ctx.now,
-    limit: Math.min(pool, ctx.config.recall.lexicalCandidates),
-  });
-}
-
-/** The query's own terms: matches of every term first, then of any term. */
-function firstPass(ctx: ChannelContext, pool: number): LexicalHit[] {
   const hits: LexicalHit[] = [];
   const seen = new Set<string>();
   for (const matching of lexicalPasses(ctx.plan)) {

@@ -55,7 +55,6 @@ export function searchMemoriesLexical(
     const ranking = rankScopedText(sql, 'memory', params.agentId, params.terms.tokens, {
       matching: params.matching,
       depth,
-      weights: params.terms.weights,
     });
     const pairs = JSON.stringify(ranking.rows.map((r) => [r.row, -r.score]));
     const rows = sql.all<LexicalHit>(raw(ROWS_FOR_ROWIDS, pairs, ...filterParams));

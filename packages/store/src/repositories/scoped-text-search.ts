@@ -40,8 +40,6 @@ export interface RankOptions {
   readonly matching?: 'all' | 'any';
   /** Rows wanted: the ranking may stop once the top `depth` are certain. @default every row */
   readonly depth?: number;
-  /** A weight per token (aligned with `tokens`), multiplying its term's BM25 part. @default 1 each */
-  readonly weights?: readonly number[] | undefined;
 }
 
 /** The k-th largest score (k ≥ 1), or -Infinity when there are fewer. */
@@ -55,20 +53,6 @@ interface Term {
   readonly term: string;
   readonly df: number;
   readonly idf: number;
-  /** The query's weight for the term (1 unless the query was expanded). */
-  readonly weight: number;
-}
-
-/** Each distinct index term of `tokens` with its weight (the largest given for any token of it). */
-function weightedTerms(tokens: readonly string[], weights: readonly number[] | undefined): Map<string, number> {
-  const out = new Map<string, number>();
-  tokens.forEach((token, i) => {
-    const [term] = queryIndexTerms([token]);
-    if (term === undefined) return;
-    const w = weights?.[i] ?? 1;
-    if (w > 0) out.set(term, Math.max(out.get(term) ?? 0, w));
-  });
-  return out;
 }
 
 /**
@@ -89,8 +73,7 @@ export function rankScopedText(
   tokens: readonly string[],
   options: RankOptions = {},
 ): ScopedRanking {
-  const weighted = options.weights ? weightedTerms(tokens, options.weights) : undefined;
-  const distinct = weighted ? [...weighted.keys()] : queryIndexTerms(tokens);
+  const distinct = queryIndexTerms(tokens);
   const none = { rows: [], terms: distinct.length, complete: true };
   const scope = sql.get<{ scope: number; docs: number; tokens: number }>(raw(SCOPE, corpus, agentId));
   if (!scope || scope.docs <= 0 || distinct.length === 0) return none;
@@ -98,7 +81,7 @@ export function rankScopedText(
   const avgdl = Math.max(1, scope.tokens / n);
   const terms: Term[] = distinct.map((term) => {
     const df = sql.get<{ n: number }>(raw(DOC_FREQUENCY, scope.scope, term))?.n ?? 0;
-    return { term, df, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), weight: weighted?.get(term) ?? 1 };
+    return { term, df, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) };
   });
   // Parts are added in reading order (rarest term first, then by term): the same order whether the
   // ranking stops early or not, so a row's score is the same number either way.
@@ -109,10 +92,7 @@ export function rankScopedText(
       const row = p[0] as number;
       const tf = p[1] as number;
       const len = p[2] as number;
-      scores.set(
-        row,
-        (scores.get(row) ?? 0) + (t.weight * t.idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avgdl)),
-      );
+      scores.set(row, (scores.get(row) ?? 0) + (t.idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avgdl)));
       matched.set(row, (matched.get(row) ?? 0) + 1);
     }
   };
@@ -135,7 +115,7 @@ export function rankScopedText(
 
   const present = terms.filter((t) => t.df > 0);
   // Rarest (highest bound) first.
-  const queue = [...present].sort((a, b) => b.weight * b.idf - a.weight * a.idf || (a.term < b.term ? -1 : 1));
+  const queue = [...present].sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   if (options.matching === 'all') {
     if (present.length < distinct.length) return none;
     // Every match contains the rarest term: read it, then look the others up for its rows only.
@@ -146,7 +126,7 @@ export function rankScopedText(
     return finish(true);
   }
 
-  const bound = (t: Term) => t.weight * t.idf * (K1 + 1);
+  const bound = (t: Term) => t.idf * (K1 + 1);
   let rest = queue.reduce((sum, t) => sum + bound(t), 0);
   for (let i = 0; i < queue.length; i++) {
     const t = queue[i] as Term;
