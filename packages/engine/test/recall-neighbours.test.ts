@@ -61,7 +61,10 @@ describe('recall: neighbouring-turn context', () => {
     // The next live chat turn within the gap: the only neighbour.
     await turn('a', 'Caroline: it was a calm evening', T0 + 2 * MINUTE);
     const { results } = await engine.recall({ agentId: 'a', query: 'pottery class' });
-    expect(results.map((r) => r.content)).toEqual(['Mel: How was the pottery class?', 'Caroline: it was a calm evening']);
+    expect(results.map((r) => r.content)).toEqual([
+      'Mel: How was the pottery class?',
+      'Caroline: it was a calm evening',
+    ]);
     const other = await engine.recall({ agentId: 'b', query: 'pottery class' });
     expect(other.results).toEqual([]);
     await engine.close();

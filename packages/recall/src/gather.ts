@@ -41,12 +41,7 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
     ? stage(run, 'lexical', () => lexicalChannel(cc, poolSize(config.recall.lexicalCandidates, run.limit)), [])
     : [];
   const plain = () => hits.map((row) => ({ row, score: -row.bm25 }));
-  const lexical = stage(
-    run,
-    'lexical',
-    () => refineLexical(cc, hits, request.query),
-    plain(),
-  );
+  const lexical = stage(run, 'lexical', () => refineLexical(cc, hits, request.query), plain());
   const bestLexical = Math.max(0, ...lexical.map((h) => h.score));
   const lexicalRanks = tiedRanks(lexical.map((h) => h.score));
   lexical.forEach((hit, i) => {

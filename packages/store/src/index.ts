@@ -197,7 +197,8 @@ export type { MemoryHealthCounts } from './repositories/memory-health.js';
 export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/memory-health.js';
 export type { MemoryListQuery } from './repositories/memory-list.js';
 export { listMemoryPage } from './repositories/memory-list.js';
-
+export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
+export { findMemoryNeighbours } from './repositories/memory-neighbours.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
@@ -208,7 +209,6 @@ export {
   memoriesWithoutVector,
   recordEmbeddingFailure,
 } from './repositories/missing-vectors.js';
-
 // --- end of the review block
 export {
   findProjection,
@@ -238,7 +238,6 @@ export type { PurgeCandidate, PurgeCounts } from './repositories/purge.js';
 export { countDuePurges, duePurges, emptyPurgeCounts, findTombstone, purgeMemories } from './repositories/purge.js';
 export type { ReapCandidate } from './repositories/reap.js';
 export { countReapCandidates, reapCandidates, reapMemories } from './repositories/reap.js';
-
 export {
   agentMemoryShare,
   claimCurrentness,
@@ -251,8 +250,6 @@ export {
   resolveLinkLabels,
   sessionTurns,
 } from './repositories/recall-reads.js';
-export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
-export { findMemoryNeighbours } from './repositories/memory-neighbours.js';
 
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {

@@ -57,7 +57,9 @@ export function findMemoryNeighbours(
       raw(BEFORE, ...filterParams, seed.source_type, at - params.gapMs, at, seed.seq),
     );
     if (before) out.push({ seed: seed.seq, row: before });
-    const after = sql.get<MemoryCandidateRow>(raw(AFTER, ...filterParams, seed.source_type, at + params.gapMs, at, seed.seq));
+    const after = sql.get<MemoryCandidateRow>(
+      raw(AFTER, ...filterParams, seed.source_type, at + params.gapMs, at, seed.seq),
+    );
     if (after) out.push({ seed: seed.seq, row: after });
   }
   return out;
