@@ -31,6 +31,8 @@ const { values } = parseArgs({
     config: { type: 'string', default: '{}' },
     /** Print categories 1-4 one by one for the test split. */
     categories: { type: 'boolean', default: false },
+    /** `dev` while tuning (test conversations are then neither loaded nor asked), `dev,test` to report. */
+    splits: { type: 'string', default: 'dev,test' },
   },
 });
 exitUnlessBenchData(values.data, ['locomo/locomo10.json'], 'bench:locomo');
@@ -104,6 +106,9 @@ type Layout = 'per-conversation' | 'shared';
 type Split = 'dev' | 'test';
 /** The data README's split: the first five conversations in file order are dev, the last five test. */
 const splitOf = new Map(samples.map((s, i) => [s.sample_id, (i < 5 ? 'dev' : 'test') as Split]));
+const splits = (['dev', 'test'] as const).filter((s) => values.splits.split(',').includes(s));
+/** The conversations of the splits asked for. */
+const inSplits = samples.filter((s) => splits.includes(splitOf.get(s.sample_id) ?? 'test'));
 
 function merge(a: MemoryConfigInput, b: MemoryConfigInput): MemoryConfigInput {
   const out: Record<string, unknown> = { ...a };
@@ -200,7 +205,7 @@ async function run(mode: Mode, layout: Layout): Promise<Run> {
   const out: Run = { scored: [], skipped: 0, seconds: 0, latencies: [] };
   const started = performance.now();
   if (layout === 'per-conversation') {
-    for (const sample of samples) {
+    for (const sample of inSplits) {
       const engine = await openEngine(mode);
       await ask(engine, sample, await load(engine, sample), out);
       await engine.close();
@@ -209,8 +214,8 @@ async function run(mode: Mode, layout: Layout): Promise<Run> {
     // Every conversation written first, then every question asked: each agent's neighbours are all there.
     const engine = await openEngine(mode);
     const loaded = [];
-    for (const sample of samples) loaded.push(await load(engine, sample));
-    for (const [i, sample] of samples.entries())
+    for (const sample of inSplits) loaded.push(await load(engine, sample));
+    for (const [i, sample] of inSplits.entries())
       await ask(engine, sample, loaded[i] as Awaited<ReturnType<typeof load>>, out);
     await engine.close();
   }
@@ -234,7 +239,7 @@ for (const layout of layouts) {
   console.log('mode      split  n     R@5                   R@10                  Hit@10  MRR    nDCG@10  p50 ms');
   for (const [mode, r] of runs) {
     const lat = sorted(r.latencies);
-    for (const split of ['dev', 'test'] as const) {
+    for (const split of splits) {
       const xs = of(r, split);
       console.log(
         `${mode.padEnd(9)} ${split.padEnd(5)}  ${String(xs.length).padEnd(4)}  ${fmtCi(mean(xs, 'recall5'))}  ${fmtCi(mean(xs, 'recall10'))}  ${mean(xs, 'hit10').mean.toFixed(3)}   ${mean(xs, 'mrr').mean.toFixed(3)}  ${mean(xs, 'ndcg10').mean.toFixed(3)}    ${(lat[Math.floor(lat.length / 2)] ?? 0).toFixed(1)}`,
@@ -242,9 +247,9 @@ for (const layout of layouts) {
     }
     if (values.categories)
       for (const c of [1, 2, 3, 4]) {
-        const xs = of(r, 'test', [c]);
+        const xs = of(r, splits.at(-1) ?? 'test', [c]);
         console.log(
-          `  test ${c} ${NAMES[c]?.padEnd(11)} n=${String(xs.length).padEnd(4)} R@10 ${fmtCi(mean(xs, 'recall10'))}  MRR ${mean(xs, 'mrr').mean.toFixed(3)}`,
+          `  ${splits.at(-1)} ${c} ${NAMES[c]?.padEnd(11)} n=${String(xs.length).padEnd(4)} R@10 ${fmtCi(mean(xs, 'recall10'))}  MRR ${mean(xs, 'mrr').mean.toFixed(3)}`,
         );
       }
     const adversarial = r.scored.filter((s) => s.category === 5).map((s) => s.scores);
@@ -256,7 +261,7 @@ for (const layout of layouts) {
   const lexical = runs.get('lexical');
   if (hybrid && lexical) {
     console.log('paired bootstrap, hybrid − lexical (95% interval; above 0 = hybrid better):');
-    for (const split of ['dev', 'test'] as const) {
+    for (const split of splits) {
       const a = of(hybrid, split);
       const b = of(lexical, split);
       const diff = (metric: keyof QuestionScores) =>

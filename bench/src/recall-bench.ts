@@ -39,6 +39,8 @@ const { values } = parseArgs({
     data: { type: 'string', default: DEFAULT_DATA_DIR },
     /** Measure the lexical channel alone: no embedder, real text, latency only. */
     lexical: { type: 'boolean', default: false },
+    /** Lexical: write the texts as turns (with a source type, one minute apart) so neighbouring-turn context runs. */
+    turns: { type: 'boolean', default: false },
     /** Repeat each configuration this many times (lexical: alternate A/B runs in the same conditions). */
     repeats: { type: 'string', default: '1' },
     /** JSON merged into the engine configuration, e.g. '{"vectors":{"exactMaxVectors":5000}}'. */
@@ -73,6 +75,9 @@ const EMBEDDERS: Record<string, () => { embedder: EmbeddingProvider; corpus: Tex
     label: 'dense 384-d (projected GloVe + noise), real text',
   }),
 };
+
+/** With --turns, the first turn's time (turns follow one minute apart). */
+const T_TURNS = Date.UTC(2024, 0, 1);
 
 /** Only the lexical channel runs: no embedder, no hints, no graph, every date searched. */
 const LEXICAL_ONLY: MemoryConfigInput = {
@@ -270,7 +275,14 @@ async function runLexical(texts: readonly string[], queryTexts: readonly string[
     for (let i = done; i < done + n; i++)
       byAgent.set(i % agents, [...(byAgent.get(i % agents) ?? []), texts[i] as string]);
     for (const [a, rows] of byAgent)
-      await engine.rememberMany({ agentId: agentIds[a] as string, memories: rows.map((content) => ({ content })) });
+      await engine.rememberMany({
+        agentId: agentIds[a] as string,
+        memories: rows.map((content, i) =>
+          values.turns
+            ? { content, source: { type: 'turn', id: `${done}-${i}` }, createdAt: T_TURNS + (done + i) * 60_000 }
+            : { content },
+        ),
+      });
     done += n;
   }
   const loadSeconds = (performance.now() - started) / 1000;

@@ -24,6 +24,8 @@ const { values } = parseArgs({
     hybrid: { type: 'string', default: '{}' },
     /** JSON merged into every mode's configuration. */
     config: { type: 'string', default: '{}' },
+    /** `dev` while tuning (test claims are not asked), `dev,test` to report. */
+    splits: { type: 'string', default: 'dev,test' },
   },
 });
 exitUnlessBenchData(values.data, ['scifact/corpus_train.csv', 'scifact/claims_validation.csv'], 'bench:scifact');
@@ -62,6 +64,7 @@ function claimsOf(file: string): Array<{ text: string; gold: Set<string> }> {
   return [...claims.values()].filter((c) => c.gold.size > 0);
 }
 const splits = { dev: claimsOf('claims_train.csv'), test: claimsOf('claims_validation.csv') };
+const asked = (['dev', 'test'] as const).filter((s) => values.splits.split(',').includes(s));
 
 type Mode = 'lexical' | 'semantic' | 'hybrid';
 const MODES: Record<Mode, { embed: boolean; config: MemoryConfigInput }> = {
@@ -105,7 +108,7 @@ for (const mode of values.modes.split(',').filter((m): m is Mode => m in MODES))
   });
   const docOf = new Map<string, string[]>();
   for (const [i, r] of results.entries()) docOf.set(r.id, [...(docOf.get(r.id) ?? []), docs[i]?.[docCol] ?? '']);
-  for (const split of ['dev', 'test'] as const) {
+  for (const split of asked) {
     const scores: QuestionScores[] = [];
     for (const { text, gold } of splits[split]) {
       // recall() returns at most 50; Recall@100 is therefore reported as Recall@50.
@@ -124,7 +127,7 @@ for (const mode of values.modes.split(',').filter((m): m is Mode => m in MODES))
   }
   await engine.close();
 }
-for (const split of ['dev', 'test'] as const) {
+for (const split of asked) {
   const a = perQuery.get(`hybrid ${split}`);
   const b = perQuery.get(`lexical ${split}`);
   if (a && b)

@@ -48,7 +48,14 @@ async function write(
       sessionKey: 's',
       turns: [{ role: 'user', content: `${it.text} #${i}` }],
     });
-  else await engine.remember({ agentId, content: `${it.text} #${i}`, createdAt: T0 - it.hoursAgo * 3_600_000 });
+  // With a source type, so neighbouring-turn context runs, and must skip other agents' rows between.
+  else
+    await engine.remember({
+      agentId,
+      content: `${it.text} #${i}`,
+      createdAt: T0 - it.hoursAgo * 3_600_000,
+      source: { type: 'chat', id: String(i) },
+    });
 }
 
 /** What agent `a` sees for a query: contents and scores in order (ids differ between the two files). */

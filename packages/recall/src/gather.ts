@@ -13,6 +13,7 @@ import {
 import { cosineWithBlob } from './channels/context.js';
 import { hintsChannel } from './channels/hints.js';
 import { lexicalChannel } from './channels/lexical.js';
+import { refineLexical } from './channels/lexical-refine.js';
 import { type SemanticOutcome, semanticChannel, type VectorCoverage, vectorCoverage } from './channels/semantic.js';
 import { entityNameCandidates, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
 import { candidateFor, channelContext, type RecallContext, type RecallRun, stage } from './recall-context.js';
@@ -36,15 +37,17 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
   const cc = channelContext(ctx, run, sql);
 
   let mark = performance.now();
-  const lexical = channels.lexical
+  const hits = channels.lexical
     ? stage(run, 'lexical', () => lexicalChannel(cc, poolSize(config.recall.lexicalCandidates, run.limit)), [])
     : [];
-  const bestLexical = Math.max(0, ...lexical.map((h) => -h.bm25));
-  const lexicalRanks = tiedRanks(lexical.map((h) => -h.bm25));
+  const plain = () => hits.map((row) => ({ row, score: -row.bm25 }));
+  const lexical = stage(run, 'lexical', () => refineLexical(cc, hits, request.query), plain());
+  const bestLexical = Math.max(0, ...lexical.map((h) => h.score));
+  const lexicalRanks = tiedRanks(lexical.map((h) => h.score));
   lexical.forEach((hit, i) => {
-    const c = candidateFor(run, hit.id);
-    c.row = hit;
-    c.evidence.lexical = bestLexical > 0 ? clamp01(-hit.bm25 / bestLexical) : 0;
+    const c = candidateFor(run, hit.row.id);
+    c.row = hit.row;
+    c.evidence.lexical = bestLexical > 0 ? clamp01(hit.score / bestLexical) : 0;
     c.evidence.ranks = { ...c.evidence.ranks, lexical: lexicalRanks[i] ?? i + 1 };
     c.evidence.anchored = true;
   });

@@ -7,6 +7,7 @@ import { withDocumentSources } from './document-sources.js';
 import { buildDrillDown } from './drill-down.js';
 import { expandSessions } from './expand.js';
 import { completeCandidates, gatherFlatChannels, gatherSemantic } from './gather.js';
+import { scorePassages } from './passages.js';
 import { parseQuery } from './query.js';
 import { rankCandidates } from './rank.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
@@ -82,6 +83,7 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   times.semantic = performance.now() - mark;
   mark = performance.now();
   const facts = store.read((sql) => completeCandidates(ctx, run, sql, vector));
+  if (vector) await scorePassages(ctx, run, vector);
   const ranked = rankCandidates(ctx, run, focal, facts, vector !== undefined);
   const results = stage(
     run,

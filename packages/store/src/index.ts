@@ -240,7 +240,8 @@ export type { MemoryHealthCounts } from './repositories/memory-health.js';
 export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/memory-health.js';
 export type { MemoryListQuery } from './repositories/memory-list.js';
 export { listMemoryPage } from './repositories/memory-list.js';
-
+export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
+export { findMemoryNeighbours } from './repositories/memory-neighbours.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
