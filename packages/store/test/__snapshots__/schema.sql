@@ -1,5 +1,14 @@
+-- index connector_items_hash
+CREATE INDEX connector_items_hash ON connector_items (connector_id, byte_hash);
+
+-- index connector_items_seen
+CREATE INDEX connector_items_seen ON connector_items (connector_id, seen_sync);
+
 -- index connectors_provider
 CREATE INDEX connectors_provider ON connectors (agent_id, provider);
+
+-- index document_memories_conversion
+CREATE INDEX document_memories_conversion ON document_memories (document_id, conversion);
 
 -- index document_memories_memory
 CREATE INDEX document_memories_memory ON document_memories (memory_id);
@@ -9,6 +18,14 @@ CREATE INDEX documents_connector ON documents (connector_id);
 
 -- index documents_hash
 CREATE INDEX documents_hash ON documents (agent_id, content_hash);
+
+-- index documents_source_path
+CREATE INDEX documents_source_path ON documents (agent_id, source_path)
+      WHERE source_path IS NOT NULL AND status != 'deleted';
+
+-- index documents_source_url
+CREATE INDEX documents_source_url ON documents (agent_id, source_url)
+      WHERE source_url IS NOT NULL AND status != 'deleted';
 
 -- index documents_status
 CREATE INDEX documents_status ON documents (agent_id, status);
@@ -226,6 +243,19 @@ CREATE TABLE api_tokens (
       revoked_at INTEGER
     );
 
+-- table connector_items
+CREATE TABLE connector_items (
+      connector_id TEXT NOT NULL REFERENCES connectors (id) ON DELETE CASCADE,
+      item_key TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      version TEXT NOT NULL,
+      byte_hash TEXT,
+      document_id TEXT,
+      seen_sync INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (connector_id, item_key)
+    );
+
 -- table connectors
 CREATE TABLE connectors (
     id TEXT PRIMARY KEY,
@@ -249,11 +279,26 @@ CREATE TABLE document_content_parts (
       PRIMARY KEY (document_id, part)
     );
 
+-- table document_conversions
+CREATE TABLE document_conversions (
+      document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+      conversion INTEGER NOT NULL,
+      agent_id TEXT NOT NULL,
+      content_type TEXT,
+      content_hash TEXT,
+      extraction_json TEXT NOT NULL DEFAULT '{}',
+      chunk_count INTEGER NOT NULL DEFAULT 0,
+      memory_count INTEGER NOT NULL DEFAULT 0,
+      completed_at INTEGER,
+      replaced_at INTEGER NOT NULL,
+      PRIMARY KEY (document_id, conversion)
+    );
+
 -- table document_memories
 CREATE TABLE document_memories (
     document_id TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
     memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
-    chunk_index INTEGER NOT NULL,
+    chunk_index INTEGER NOT NULL, conversion INTEGER NOT NULL DEFAULT 1, location_json TEXT,
     PRIMARY KEY (document_id, memory_id)
   );
 
@@ -278,7 +323,7 @@ CREATE TABLE documents (
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
     completed_at INTEGER
-  );
+  , source_path TEXT, conversion INTEGER NOT NULL DEFAULT 1);
 
 -- table dreaming_attention
 CREATE TABLE dreaming_attention (
@@ -396,6 +441,16 @@ CREATE TABLE dreaming_tool_calls (
       UNIQUE (pass_id, ordinal)
     );
 
+-- table embedder_identities
+CREATE TABLE embedder_identities (
+      vector_key TEXT PRIMARY KEY,
+      model TEXT NOT NULL,
+      dimensions INTEGER NOT NULL CHECK (dimensions > 0),
+      first_used_at INTEGER NOT NULL,
+      last_used_at INTEGER NOT NULL,
+      UNIQUE (model, dimensions)
+    );
+
 -- table embedding_failures
 CREATE TABLE embedding_failures (
       memory_id TEXT NOT NULL,
@@ -405,6 +460,15 @@ CREATE TABLE embedding_failures (
       error TEXT NOT NULL,
       updated_at INTEGER NOT NULL,
       PRIMARY KEY (memory_id, model)
+    );
+
+-- table embedding_migrations
+CREATE TABLE embedding_migrations (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      from_key TEXT,
+      to_key TEXT NOT NULL,
+      changed_at INTEGER NOT NULL,
+      finished_at INTEGER
     );
 
 -- table embedding_projections
@@ -417,6 +481,14 @@ CREATE TABLE embedding_projections (
       computed_ms REAL NOT NULL,
       cached_at INTEGER NOT NULL,
       PRIMARY KEY (agent_id, model)
+    );
+
+-- table embedding_reembeds
+CREATE TABLE embedding_reembeds (
+      agent_id TEXT NOT NULL,
+      vector_key TEXT NOT NULL,
+      requested_at INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, vector_key)
     );
 
 -- table embeddings
@@ -629,22 +701,16 @@ CREATE TABLE memories_cold (
     archived_at INTEGER NOT NULL
   );
 
--- table memories_fts
-CREATE VIRTUAL TABLE memories_fts USING fts5(
-      content, fts_scope, content='memories', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
-    );
-
--- table memories_fts_config
-CREATE TABLE 'memories_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
--- table memories_fts_data
-CREATE TABLE 'memories_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
--- table memories_fts_docsize
-CREATE TABLE 'memories_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
--- table memories_fts_idx
-CREATE TABLE 'memories_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+-- table memory_counts
+CREATE TABLE memory_counts (
+      agent_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('live', 'forgotten', 'expiring')),
+      model TEXT NOT NULL,
+      recalled INTEGER NOT NULL,
+      day INTEGER NOT NULL,
+      n INTEGER NOT NULL,
+      PRIMARY KEY (agent_id, kind, model, recalled, day)
+    ) WITHOUT ROWID;
 
 -- table memory_entity_mentions
 CREATE TABLE memory_entity_mentions (
@@ -666,23 +732,6 @@ CREATE TABLE memory_hints (
       created_at INTEGER NOT NULL,
       UNIQUE (memory_id, hint)
     );
-
--- table memory_hints_fts
-CREATE VIRTUAL TABLE memory_hints_fts USING fts5(
-      hint, content='memory_hints', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
-    );
-
--- table memory_hints_fts_config
-CREATE TABLE 'memory_hints_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
--- table memory_hints_fts_data
-CREATE TABLE 'memory_hints_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
--- table memory_hints_fts_docsize
-CREATE TABLE 'memory_hints_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
--- table memory_hints_fts_idx
-CREATE TABLE 'memory_hints_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 
 -- table memory_history
 CREATE TABLE memory_history (
@@ -981,23 +1030,6 @@ CREATE TABLE session_transcript_turns (
       UNIQUE (agent_id, session_key, turn_key)
     );
 
--- table session_transcript_turns_fts
-CREATE VIRTUAL TABLE session_transcript_turns_fts USING fts5(
-      content, content='session_transcript_turns', content_rowid='seq', tokenize="porter unicode61 remove_diacritics 2"
-    );
-
--- table session_transcript_turns_fts_config
-CREATE TABLE 'session_transcript_turns_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
--- table session_transcript_turns_fts_data
-CREATE TABLE 'session_transcript_turns_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
--- table session_transcript_turns_fts_docsize
-CREATE TABLE 'session_transcript_turns_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
--- table session_transcript_turns_fts_idx
-CREATE TABLE 'session_transcript_turns_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
-
 -- table session_transcripts
 CREATE TABLE session_transcripts (
     agent_id TEXT NOT NULL,
@@ -1120,22 +1152,6 @@ CREATE TABLE vector_partitions (
       FOREIGN KEY (index_id) REFERENCES vector_indexes (id) ON DELETE CASCADE
     );
 
--- trigger memories_ad
-CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
-      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
-    END;
-
--- trigger memories_ai
-CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
-      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
-    END;
-
--- trigger memories_au
-CREATE TRIGGER memories_au AFTER UPDATE OF content ON memories BEGIN
-      INSERT INTO memories_fts (memories_fts, rowid, content, fts_scope) VALUES ('delete', old.seq, old.content, old.fts_scope);
-      INSERT INTO memories_fts (rowid, content, fts_scope) VALUES (new.seq, new.content, new.fts_scope);
-    END;
-
 -- trigger memories_terms_ad
 CREATE TRIGGER memories_terms_ad AFTER DELETE ON memories WHEN old.is_deleted = 0 BEGIN
   DELETE FROM text_postings
@@ -1145,12 +1161,14 @@ CREATE TRIGGER memories_terms_ad AFTER DELETE ON memories WHEN old.is_deleted = 
 END;
 
 -- trigger memories_terms_ai
-CREATE TRIGGER memories_terms_ai AFTER INSERT ON memories WHEN new.is_deleted = 0 BEGIN
-  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id WHERE 1;
+CREATE TRIGGER memories_terms_ai AFTER INSERT ON memories
+      WHEN new.is_deleted = 0 AND text_index_deferred() = 0 BEGIN
+  INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id;
   INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len)
-       SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.content) AS t WHERE 1;
+    SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len
+    FROM text_terms(new.content) AS t;
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.content)
-       WHERE 1 AND corpus = 'memory' AND agent_id = new.agent_id;
+    WHERE corpus = 'memory' AND agent_id = new.agent_id;
 END;
 
 -- trigger memories_terms_au
@@ -1168,15 +1186,71 @@ CREATE TRIGGER memories_terms_au AFTER UPDATE OF content, is_deleted ON memories
        WHERE new.is_deleted = 0 AND corpus = 'memory' AND agent_id = new.agent_id;
 END;
 
--- trigger memory_hints_ad
-CREATE TRIGGER memory_hints_ad AFTER DELETE ON memory_hints BEGIN
-      INSERT INTO memory_hints_fts (memory_hints_fts, rowid, hint) VALUES ('delete', old.seq, old.hint);
-    END;
+-- trigger memory_counts_expiring_delete
+CREATE TRIGGER memory_counts_expiring_delete AFTER DELETE ON memories WHEN (OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'expiring', '', 0, 0, -1 WHERE (OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
 
--- trigger memory_hints_ai
-CREATE TRIGGER memory_hints_ai AFTER INSERT ON memory_hints BEGIN
-      INSERT INTO memory_hints_fts (rowid, hint) VALUES (new.seq, new.hint);
-    END;
+-- trigger memory_counts_expiring_insert
+CREATE TRIGGER memory_counts_expiring_insert AFTER INSERT ON memories WHEN (NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'expiring', '', 0, 0, 1 WHERE (NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_expiring_update
+CREATE TRIGGER memory_counts_expiring_update AFTER UPDATE OF agent_id, is_deleted, expires_at ON memories
+     WHEN ((OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)) IS NOT ((NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)) OR OLD.agent_id IS NOT NEW.agent_id
+       OR (((NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)) AND ('' IS NOT '' OR 0 IS NOT 0 OR 0 IS NOT 0))
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'expiring', '', 0, 0, -1 WHERE (OLD.is_deleted = 0 AND OLD.expires_at IS NOT NULL)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'expiring', '', 0, 0, 1 WHERE (NEW.is_deleted = 0 AND NEW.expires_at IS NOT NULL)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_forgotten_delete
+CREATE TRIGGER memory_counts_forgotten_delete AFTER DELETE ON memories WHEN OLD.is_deleted = 1
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'forgotten', '', 0, 0, -1 WHERE OLD.is_deleted = 1
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
+
+-- trigger memory_counts_forgotten_insert
+CREATE TRIGGER memory_counts_forgotten_insert AFTER INSERT ON memories WHEN NEW.is_deleted = 1
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'forgotten', '', 0, 0, 1 WHERE NEW.is_deleted = 1
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_forgotten_update
+CREATE TRIGGER memory_counts_forgotten_update AFTER UPDATE OF agent_id, is_deleted ON memories
+     WHEN (OLD.is_deleted = 1) IS NOT (NEW.is_deleted = 1) OR OLD.agent_id IS NOT NEW.agent_id
+       OR ((NEW.is_deleted = 1) AND ('' IS NOT '' OR 0 IS NOT 0 OR 0 IS NOT 0))
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'forgotten', '', 0, 0, -1 WHERE OLD.is_deleted = 1
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'forgotten', '', 0, 0, 1 WHERE NEW.is_deleted = 1
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_live_delete
+CREATE TRIGGER memory_counts_live_delete AFTER DELETE ON memories WHEN OLD.is_deleted = 0
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'live', coalesce(OLD.embedding_model, ''), (OLD.last_accessed IS NOT NULL), coalesce(OLD.last_accessed, OLD.created_at) / 86400000, -1 WHERE OLD.is_deleted = 0
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
+
+-- trigger memory_counts_live_insert
+CREATE TRIGGER memory_counts_live_insert AFTER INSERT ON memories WHEN NEW.is_deleted = 0
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'live', coalesce(NEW.embedding_model, ''), (NEW.last_accessed IS NOT NULL), coalesce(NEW.last_accessed, NEW.created_at) / 86400000, 1 WHERE NEW.is_deleted = 0
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
+
+-- trigger memory_counts_live_update
+CREATE TRIGGER memory_counts_live_update AFTER UPDATE OF agent_id, is_deleted, embedding_model, last_accessed, created_at ON memories
+     WHEN (OLD.is_deleted = 0) IS NOT (NEW.is_deleted = 0) OR OLD.agent_id IS NOT NEW.agent_id
+       OR ((NEW.is_deleted = 0) AND (coalesce(OLD.embedding_model, '') IS NOT coalesce(NEW.embedding_model, '') OR (OLD.last_accessed IS NOT NULL) IS NOT (NEW.last_accessed IS NOT NULL) OR coalesce(OLD.last_accessed, OLD.created_at) / 86400000 IS NOT coalesce(NEW.last_accessed, NEW.created_at) / 86400000))
+     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT OLD.agent_id, 'live', coalesce(OLD.embedding_model, ''), (OLD.last_accessed IS NOT NULL), coalesce(OLD.last_accessed, OLD.created_at) / 86400000, -1 WHERE OLD.is_deleted = 0
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+     SELECT NEW.agent_id, 'live', coalesce(NEW.embedding_model, ''), (NEW.last_accessed IS NOT NULL), coalesce(NEW.last_accessed, NEW.created_at) / 86400000, 1 WHERE NEW.is_deleted = 0
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
 
 -- trigger memory_hints_terms_ad
 CREATE TRIGGER memory_hints_terms_ad AFTER DELETE ON memory_hints BEGIN
@@ -1248,16 +1322,6 @@ CREATE TRIGGER registry_links_note_gone AFTER DELETE ON notes BEGIN
 CREATE TRIGGER registry_links_transcript_gone AFTER DELETE ON session_transcripts BEGIN
       DELETE FROM registry_category_links
       WHERE agent_id = old.agent_id AND object_kind = 'transcript' AND host_type = '' AND object_ref = old.session_key;
-    END;
-
--- trigger session_transcript_turns_ad
-CREATE TRIGGER session_transcript_turns_ad AFTER DELETE ON session_transcript_turns BEGIN
-      INSERT INTO session_transcript_turns_fts (session_transcript_turns_fts, rowid, content) VALUES ('delete', old.seq, old.content);
-    END;
-
--- trigger session_transcript_turns_ai
-CREATE TRIGGER session_transcript_turns_ai AFTER INSERT ON session_transcript_turns BEGIN
-      INSERT INTO session_transcript_turns_fts (rowid, content) VALUES (new.seq, new.content);
     END;
 
 -- trigger transcript_turns_terms_ad
