@@ -223,7 +223,7 @@ export interface MemoryEngine extends AsyncDisposable {
   erase(input: EraseInput): Promise<EraseResult>;
   /**
    * The scope as JSONL lines (format `memory-export` v1, see the README): memories with history,
-   * transcripts, documents and the knowledge graph. `engine.imports.start` reads it back, into any
+   * transcripts, documents, the knowledge graph and working notes with their events. `engine.imports.start` reads it back, into any
    * scope of any file. Iterate it (`for await`) or pipe it (`Readable.from(engine.export(...))`).
    */
   export(input: ExportInput): AsyncIterable<string>;
