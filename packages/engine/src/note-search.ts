@@ -7,7 +7,8 @@ import {
   ftsTokens,
   listNotePage,
   type NoteRow,
-  noteVectors,
+  nearestNoteVectors,
+  noteVectorCosines,
   rankNotesByText,
   upsertNoteVector,
 } from '@memory/store';
@@ -43,17 +44,6 @@ function unit(v: Float32Array): Float32Array {
   if (sum === 0) return v;
   const n = Math.sqrt(sum);
   return v.map((x) => x / n);
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  const n = Math.min(a.length, b.length);
-  let s = 0;
-  let nb = 0;
-  for (let i = 0; i < n; i++) {
-    s += (a[i] as number) * (b[i] as number);
-    nb += (b[i] as number) * (b[i] as number);
-  }
-  return nb === 0 ? 0 : s / Math.sqrt(nb);
 }
 
 /**
@@ -98,15 +88,17 @@ export interface NoteEvidence {
 /**
  * Text and vector evidence for the agent's notes matching `query`, from the agent's own rows only
  * (its scoped text index, its vectors): another agent's notes cannot enter, crowd out, or move
- * these scores. `keep` filters rows (status, entity) before anything is cut.
+ * these scores. `keep` filters rows (status, entity) before anything is cut; `linked` (ids), when
+ * given, is applied while scanning vectors. Vector candidates are the `pool` nearest.
  */
 export function noteEvidence(
   ctx: EngineContext,
   agentId: string,
   query: string,
   vector: Float32Array | undefined,
-  keep: (row: NoteRow) => boolean,
+  filter: { keep: (row: NoteRow) => boolean; linked?: ReadonlySet<string> | undefined; pool: number },
 ): NoteEvidence[] {
+  const { keep, linked, pool } = filter;
   return ctx.store.read((sql) => {
     const byId = new Map<string, NoteEvidence>();
     // The whole ranking: notes are working memory (thousands per agent), and filters apply after.
@@ -117,14 +109,17 @@ export function noteEvidence(
     const best = kept.reduce((m, row) => Math.max(m, scores.get(row.seq) ?? 0), 0);
     for (const row of kept) byId.set(row.id, { row, lexical: best > 0 ? (scores.get(row.seq) ?? 0) / best : 0 });
     if (vector && ctx.embedder) {
-      const cosines = new Map<string, number>();
-      for (const v of noteVectors(sql, agentId, ctx.embedder.model))
-        cosines.set(v.noteId, Math.max(0, dot(vector, v.vector)));
-      const missing = [...cosines.keys()].filter((id) => !byId.has(id));
+      const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
+      const near = nearestNoteVectors(sql, q, pool, linked ? [...linked] : undefined);
+      const missing = near.filter((h) => !byId.has(h.noteId)).map((h) => h.noteId);
       for (const row of findNotesById(sql, agentId, missing)) if (keep(row)) byId.set(row.id, { row });
+      // Text matches get their cosine whatever its rank.
+      const nearIds = new Set(near.map((h) => h.noteId));
+      const unscored = [...byId.keys()].filter((id) => !nearIds.has(id));
+      const cosines = new Map([...near, ...noteVectorCosines(sql, q, unscored)].map((h) => [h.noteId, h.cosine]));
       for (const e of byId.values()) {
         const c = cosines.get(e.row.id);
-        if (c !== undefined) e.semantic = c;
+        if (c !== undefined) e.semantic = Math.max(0, c);
       }
     }
     return [...byId.values()];
@@ -170,7 +165,8 @@ export async function searchNotes(nc: NotesContext, input: unknown): Promise<Not
   const vector = await queryNoteVector(ctx, q.query);
   const minScore = ctx.config.recall.minScore;
   return (
-    noteEvidence(ctx, q.agentId, q.query, vector, keep)
+    // Vector candidates: five per result asked for, at least 50 (as recall's semantic pool).
+    noteEvidence(ctx, q.agentId, q.query, vector, { keep, linked, pool: Math.max(50, limit * 5) })
       .map((e) => ({ e, score: fuseNoteScore(ctx, e) }))
       // A text match always counts; a note found by meaning alone must clear recall's relevance floor.
       .filter(({ e, score }) => (e.lexical ?? 0) > 0 || score >= minScore)

@@ -3,7 +3,8 @@ import {
   findNotesById,
   findNotesBySeq,
   type NoteRow,
-  noteVectors,
+  nearestNoteVectors,
+  noteVectorCosines,
   rankNotesByText,
   type SqlExecutor,
 } from '@memory/store';
@@ -46,17 +47,6 @@ function parseStrings(text: string): string[] {
   }
 }
 
-function cosine(query: Float32Array, v: Float32Array): number {
-  const n = Math.min(query.length, v.length);
-  let dot = 0;
-  let norm = 0;
-  for (let i = 0; i < n; i++) {
-    dot += (query[i] as number) * (v[i] as number);
-    norm += (v[i] as number) * (v[i] as number);
-  }
-  return norm === 0 ? 0 : dot / Math.sqrt(norm);
-}
-
 /**
  * The agent's notes for this recall, from its own rows only: its scoped BM25 over note titles and
  * contents, an exact scan of its note vectors, and the host references the request passed.
@@ -95,22 +85,25 @@ function gatherNotes(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, vecto
     c.evidence.anchored = true;
   }
   if (vector && ctx.embedder) {
-    const model = ctx.embedder.model;
-    const cosines = stage(run, 'notes', () => noteVectors(sql, agentId, model), []).map((v) => ({
-      id: v.noteId,
-      cosine: clamp01(cosine(vector, v.vector)),
-    }));
-    cosines.sort((a, b) => b.cosine - a.cosine);
-    const ranks = tiedRanks(cosines.map((c) => c.cosine));
-    const unseen = cosines.filter((c) => !candidates.has(c.id)).map((c) => c.id);
+    const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
+    // The nearest pool (as recall's semantic pool) become candidates; text matches get their cosine too.
+    const near = stage(run, 'notes', () => nearestNoteVectors(sql, q, Math.max(50, run.limit * 5)), []);
+    const ranks = tiedRanks(near.map((h) => h.cosine));
+    const unseen = near.filter((h) => !candidates.has(h.noteId)).map((h) => h.noteId);
+    const nearIds = new Set(near.map((h) => h.noteId));
+    const unscored = [...candidates.keys()].filter((id) => !nearIds.has(id));
     for (const row of stage(run, 'notes', () => findNotesById(sql, agentId, unseen), [])) take(row);
-    cosines.forEach((hit, i) => {
-      const c = candidates.get(hit.id);
+    near.forEach((hit, i) => {
+      const c = candidates.get(hit.noteId);
       if (!c) return;
-      c.evidence.semantic = hit.cosine;
+      c.evidence.semantic = clamp01(hit.cosine);
       c.evidence.ranks = { ...c.evidence.ranks, semantic: ranks[i] ?? i + 1 };
       c.evidence.anchored = true;
     });
+    for (const hit of stage(run, 'notes', () => noteVectorCosines(sql, q, unscored), [])) {
+      const c = candidates.get(hit.noteId);
+      if (c) c.evidence.semantic = clamp01(hit.cosine);
+    }
   }
   const refs = run.request.linkedEntities ?? [];
   if (refs.length > 0) {

@@ -222,8 +222,13 @@ export {
   updateNote,
 } from './repositories/notes.js';
 export { countStaleActiveNotes, staleActiveNotes } from './repositories/notes-reap.js';
-export type { NoteVector } from './repositories/notes-search.js';
-export { noteVectors, rankNotesByText, upsertNoteVector } from './repositories/notes-search.js';
+export type { NoteVectorHit, NoteVectorQuery } from './repositories/notes-search.js';
+export {
+  nearestNoteVectors,
+  noteVectorCosines,
+  rankNotesByText,
+  upsertNoteVector,
+} from './repositories/notes-search.js';
 // --- end of the review block
 export {
   findProjection,

@@ -45,27 +45,104 @@ export function upsertNoteVector(
   );
 }
 
-/** One stored note vector. */
-export interface NoteVector {
+/** A note and its cosine similarity to a query. */
+export interface NoteVectorHit {
   readonly noteId: string;
-  readonly contentHash: string;
-  /** A view of the stored blob: read-only. */
-  readonly vector: Float32Array;
+  readonly cosine: number;
 }
 
-/**
- * Every vector of the agent's notes for one model: an exact scan of one range of
- * `note_vectors_agent_model`. Notes are working memory (thousands per agent at most), so an exact
- * scan costs about what a vector index probe would, and is exact.
- */
-export function noteVectors(sql: SqlExecutor, agentId: string, model: string): NoteVector[] {
+/** Where to look: the agent, the embedding model, the query (a unit vector). */
+export interface NoteVectorQuery {
+  readonly agentId: string;
+  readonly model: string;
+  readonly query: Float32Array;
+  /** Whether sqlite-vec is loaded (`store.vector.available`): cosines are then computed in SQLite. */
+  readonly vectorAvailable: boolean;
+}
+
+const blobOf = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const byCosine = (a: NoteVectorHit, b: NoteVectorHit) =>
+  b.cosine - a.cosine || (a.noteId < b.noteId ? -1 : a.noteId > b.noteId ? 1 : 0);
+
+function cosineOf(query: Float32Array, v: Float32Array): number {
+  const n = Math.min(query.length, v.length);
+  let dot = 0;
+  let norm = 0;
+  for (let i = 0; i < n; i++) {
+    const x = v[i] as number;
+    dot += (query[i] as number) * x;
+    norm += x * x;
+  }
+  return norm === 0 ? 0 : dot / Math.sqrt(norm);
+}
+
+/** The JavaScript path: every vector of the range read and compared (no sqlite-vec, or it refused). */
+function scan(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null): NoteVectorHit[] {
+  const rows = sql.arrays(
+    raw(
+      `SELECT note_id, vector FROM note_vectors WHERE agent_id = ? AND model = ?
+         AND (? IS NULL OR note_id IN (SELECT value FROM json_each(?))) /* arrays */`,
+      q.agentId,
+      q.model,
+      ids,
+      ids,
+    ),
+  );
+  return rows
+    .map((r) => ({ noteId: r[0] as string, cosine: cosineOf(q.query, blobToVector(r[1] as Buffer)) }))
+    .sort(byCosine);
+}
+
+/** The sqlite-vec path: cosine distances computed in SQLite, no blob copied out. */
+function scanInSqlite(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null, k: number): NoteVectorHit[] {
   return sql
     .arrays(
       raw(
-        'SELECT note_id, content_hash, vector FROM note_vectors WHERE agent_id = ? AND model = ? /* arrays */',
-        agentId,
-        model,
+        `SELECT note_id, 1 - vec_distance_cosine(vector, ?) AS c FROM note_vectors
+         WHERE agent_id = ? AND model = ? AND dimensions = ?
+           AND (? IS NULL OR note_id IN (SELECT value FROM json_each(?)))
+         ORDER BY c DESC, note_id LIMIT ? /* arrays */`,
+        blobOf(q.query),
+        q.agentId,
+        q.model,
+        q.query.length,
+        ids,
+        ids,
+        k,
       ),
     )
-    .map((r) => ({ noteId: r[0] as string, contentHash: r[1] as string, vector: blobToVector(r[2] as Buffer) }));
+    .map((r) => ({ noteId: r[0] as string, cosine: r[1] as number }));
+}
+
+function search(sql: SqlExecutor, q: NoteVectorQuery, ids: readonly string[] | undefined, k: number): NoteVectorHit[] {
+  const list = ids === undefined ? null : JSON.stringify(ids);
+  if (q.query.every((x) => x === 0)) return [];
+  if (q.vectorAvailable) {
+    try {
+      return scanInSqlite(sql, q, list, k);
+    } catch {
+      // A vector sqlite-vec refuses (a zero vector, a damaged blob): the exact scan below answers alike.
+    }
+  }
+  return scan(sql, q, list).slice(0, k);
+}
+
+/**
+ * The `k` notes of the agent nearest to the query for one model, best first (ties by id), among
+ * `within` when given: an exact scan of the agent's range of `note_vectors_agent_model`, in SQLite
+ * with sqlite-vec, else in JavaScript. Notes are working memory (thousands per agent), so an exact
+ * scan is about as cheap as an index probe would be, and exact; no vector index is kept for them.
+ */
+export function nearestNoteVectors(
+  sql: SqlExecutor,
+  q: NoteVectorQuery,
+  k: number,
+  within?: readonly string[],
+): NoteVectorHit[] {
+  return search(sql, q, within, k);
+}
+
+/** The cosine of each of these notes (those with a vector of the model) to the query. */
+export function noteVectorCosines(sql: SqlExecutor, q: NoteVectorQuery, ids: readonly string[]): NoteVectorHit[] {
+  return ids.length === 0 ? [] : search(sql, q, ids, ids.length);
 }
