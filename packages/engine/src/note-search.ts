@@ -3,7 +3,6 @@ import {
   findLinkedNotes,
   findNote,
   findNotesById,
-  findNotesBySeq,
   ftsTokens,
   listNotePage,
   type NoteRow,
@@ -89,7 +88,8 @@ export interface NoteEvidence {
  * Text and vector evidence for the agent's notes matching `query`, from the agent's own rows only
  * (its scoped text index, its vectors): another agent's notes cannot enter, crowd out, or move
  * these scores. `keep` filters rows (status, entity) before anything is cut; `linked` (ids), when
- * given, is applied while scanning vectors. Vector candidates are the `pool` nearest.
+ * given, is applied while scanning vectors. Candidates: the best `pool` by text and the `pool`
+ * nearest by vector.
  */
 export function noteEvidence(
   ctx: EngineContext,
@@ -101,13 +101,10 @@ export function noteEvidence(
   const { keep, linked, pool } = filter;
   return ctx.store.read((sql) => {
     const byId = new Map<string, NoteEvidence>();
-    // The whole ranking: notes are working memory (thousands per agent), and filters apply after.
-    const ranked = rankNotesByText(sql, agentId, ftsTokens(query), Number.MAX_SAFE_INTEGER);
-    const scores = new Map(ranked.map((r) => [r.row, r.score]));
-    const kept = findNotesBySeq(sql, agentId, [...scores.keys()]).filter(keep);
+    const ranked = rankNotesByText(sql, agentId, ftsTokens(query), pool, keep);
     // Normalized by the best note the filters keep: a filtered-out note must not set the scale.
-    const best = kept.reduce((m, row) => Math.max(m, scores.get(row.seq) ?? 0), 0);
-    for (const row of kept) byId.set(row.id, { row, lexical: best > 0 ? (scores.get(row.seq) ?? 0) / best : 0 });
+    const best = ranked[0]?.score ?? 0;
+    for (const { row, score } of ranked) byId.set(row.id, { row, lexical: best > 0 ? score / best : 0 });
     if (vector && ctx.embedder) {
       const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
       const near = nearestNoteVectors(sql, q, pool, linked ? [...linked] : undefined);

@@ -1,7 +1,6 @@
 import {
   findLinkedNotes,
   findNotesById,
-  findNotesBySeq,
   type NoteRow,
   nearestNoteVectors,
   noteVectorCosines,
@@ -11,7 +10,7 @@ import {
 import { tiedRanks } from './gather.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
 import { stage } from './recall-context.js';
-import { type ChannelEvidence, clamp01, dampen, fuseScore } from './shaping.js';
+import { type Adjustments, type ChannelEvidence, clamp01, dampen, fuseScore } from './shaping.js';
 import type { NoteRecallResult } from './types.js';
 
 interface NoteCandidate {
@@ -62,32 +61,27 @@ function gatherNotes(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, vecto
     }
     return c;
   };
+  const pool = Math.max(50, run.limit * 5);
   const ranked = stage(
     run,
     'notes',
-    () => rankNotesByText(sql, agentId, run.query.plan.tokens, Number.MAX_SAFE_INTEGER),
+    () => rankNotesByText(sql, agentId, run.query.plan.tokens, pool, (row) => eligible(run, row)),
     [],
   );
-  const lexicalRanks = tiedRanks(ranked.map((r) => r.score));
-  const lexical = new Map(ranked.map((r, i) => [r.row, { score: r.score, rank: lexicalRanks[i] }]));
-  const matched: NoteCandidate[] = [];
-  for (const row of stage(run, 'notes', () => findNotesBySeq(sql, agentId, [...lexical.keys()]), [])) {
-    const c = take(row);
-    if (c) matched.push(c);
-  }
   // Normalized by the best note this recall can return (an archived note's score must not set the scale).
-  const best = matched.reduce((m, c) => Math.max(m, lexical.get(c.row.seq)?.score ?? 0), 0);
-  for (const c of matched) {
-    const hit = lexical.get(c.row.seq);
-    if (!hit) continue;
-    c.evidence.lexical = best > 0 ? clamp01(hit.score / best) : 0;
-    c.evidence.ranks = { lexical: hit.rank ?? 1 };
+  const best = ranked[0]?.score ?? 0;
+  const lexicalRanks = tiedRanks(ranked.map((r) => r.score));
+  ranked.forEach(({ row, score }, i) => {
+    const c = take(row);
+    if (!c) return;
+    c.evidence.lexical = best > 0 ? clamp01(score / best) : 0;
+    c.evidence.ranks = { lexical: lexicalRanks[i] ?? i + 1 };
     c.evidence.anchored = true;
-  }
+  });
   if (vector && ctx.embedder) {
     const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
     // The nearest pool (as recall's semantic pool) become candidates; text matches get their cosine too.
-    const near = stage(run, 'notes', () => nearestNoteVectors(sql, q, Math.max(50, run.limit * 5)), []);
+    const near = stage(run, 'notes', () => nearestNoteVectors(sql, q, pool), []);
     const ranks = tiedRanks(near.map((h) => h.cosine));
     const unseen = near.filter((h) => !candidates.has(h.noteId)).map((h) => h.noteId);
     const nearIds = new Set(near.map((h) => h.noteId));
@@ -143,7 +137,7 @@ export interface RankedNote {
 export function rankNotes(ctx: RecallContext, run: RecallRun, vector: Float32Array | undefined): RankedNote[] {
   const { config } = ctx;
   const candidates = ctx.store.read((sql) => gatherNotes(ctx, run, sql, vector));
-  const out: RankedNote[] = [];
+  const scored: Array<{ c: NoteCandidate; raw: number; score: number; fused: number; adjustments: Adjustments }> = [];
   for (const c of candidates.values()) {
     const e = c.evidence;
     const fused = fuseScore(e, {
@@ -159,17 +153,20 @@ export function rankNotes(ctx: RecallContext, run: RecallRun, vector: Float32Arr
       { queryTokens: run.query.plan.tokens, now: run.now },
       config.recall,
     );
-    out.push({ raw, result: toNoteResult(c, score, fused, adjustments, run.request.explain === true) });
+    scored.push({ c, raw, score, fused, adjustments });
   }
-  out.sort((a, b) => b.raw - a.raw || b.result.updatedAt - a.result.updatedAt || (a.result.id < b.result.id ? -1 : 1));
-  return out.slice(0, run.limit);
+  scored.sort((a, b) => b.raw - a.raw || b.c.row.updated_at - a.c.row.updated_at || a.c.row.seq - b.c.row.seq);
+  const explain = run.request.explain === true;
+  return scored
+    .slice(0, run.limit)
+    .map((s) => ({ raw: s.raw, result: toNoteResult(s.c, s.score, s.fused, s.adjustments, explain) }));
 }
 
 function toNoteResult(
   c: NoteCandidate,
   score: number,
   fused: number,
-  adjustments: ReturnType<typeof dampen>['adjustments'],
+  adjustments: Adjustments,
   explain: boolean,
 ): NoteRecallResult {
   const e = c.evidence;

@@ -222,7 +222,7 @@ export {
   updateNote,
 } from './repositories/notes.js';
 export { countStaleActiveNotes, staleActiveNotes } from './repositories/notes-reap.js';
-export type { NoteVectorHit, NoteVectorQuery } from './repositories/notes-search.js';
+export type { NoteTextHit, NoteVectorHit, NoteVectorQuery } from './repositories/notes-search.js';
 export {
   nearestNoteVectors,
   noteVectorCosines,

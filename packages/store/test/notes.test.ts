@@ -161,7 +161,7 @@ describe('notes store', () => {
     if (store.vector.available) {
       const native = store.read((sql) => nearestNoteVectors(sql, q(true), 5));
       expect(native.map((h) => h.noteId)).toEqual(js.map((h) => h.noteId));
-      native.forEach((h, i) => expect(h.cosine).toBeCloseTo(js[i]?.cosine ?? Number.NaN, 5));
+      for (const [i, h] of native.entries()) expect(h.cosine).toBeCloseTo(js[i]?.cosine ?? Number.NaN, 5);
       expect(store.read((sql) => noteVectorCosines(sql, q(true), ['a7', 'b7']))[0]?.cosine).toBeCloseTo(
         cosines[0]?.cosine ?? Number.NaN,
         5,

@@ -1,19 +1,38 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { NoteRow } from '../schema/notes.js';
 import { blobToVector } from './embeddings.js';
-import { rankScopedText, type ScoredRow } from './scoped-text-search.js';
+import { findNotesBySeq } from './notes.js';
+import { rankScopedText } from './scoped-text-search.js';
+
+/** A note and its BM25 score (the agent's own statistics). */
+export interface NoteTextHit {
+  readonly row: NoteRow;
+  readonly score: number;
+}
 
 /**
- * Notes of the agent ranked by BM25 over their title and content, from the agent's own statistics
+ * The agent's notes ranked by BM25 over their title and content, from the agent's own statistics
  * (the notes' scoped text index): another agent's notes change neither the scores nor the order.
- * Rows are note `seq`s; `depth` is the number of rows wanted.
+ * Only notes `keep` accepts count: the ranking deepens (the exact top 4×, 16×... of `want`) until
+ * `want` of them are found or every match was read, so rows are read for the head, not for every
+ * note sharing a word with the query. Best first; ties in insertion order.
  */
 export function rankNotesByText(
   sql: SqlExecutor,
   agentId: string,
   tokens: readonly string[],
-  depth: number,
-): ScoredRow[] {
-  return [...rankScopedText(sql, 'note', agentId, tokens, { depth }).rows];
+  want: number,
+  keep: (row: NoteRow) => boolean = () => true,
+): NoteTextHit[] {
+  for (let depth = Math.max(1, want) * 4; ; depth *= 4) {
+    const ranking = rankScopedText(sql, 'note', agentId, tokens, { depth });
+    const scores = new Map(ranking.rows.map((r) => [r.row, r.score]));
+    const rows = findNotesBySeq(sql, agentId, [...scores.keys()]).filter(keep);
+    if (rows.length >= want || ranking.complete || ranking.rows.length < depth)
+      return rows
+        .map((row) => ({ row, score: scores.get(row.seq) ?? 0 }))
+        .sort((a, b) => b.score - a.score || a.row.seq - b.row.seq);
+  }
 }
 
 /** Stores a note's vector for a model, replacing the one it had. */
