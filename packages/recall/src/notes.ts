@@ -78,27 +78,6 @@ function gatherNotes(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, vecto
     c.evidence.ranks = { lexical: lexicalRanks[i] ?? i + 1 };
     c.evidence.anchored = true;
   });
-  if (vector && ctx.embedder) {
-    const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
-    // The nearest pool (as recall's semantic pool) become candidates; text matches get their cosine too.
-    const near = stage(run, 'notes', () => nearestNoteVectors(sql, q, pool), []);
-    const ranks = tiedRanks(near.map((h) => h.cosine));
-    const unseen = near.filter((h) => !candidates.has(h.noteId)).map((h) => h.noteId);
-    const nearIds = new Set(near.map((h) => h.noteId));
-    const unscored = [...candidates.keys()].filter((id) => !nearIds.has(id));
-    for (const row of stage(run, 'notes', () => findNotesById(sql, agentId, unseen), [])) take(row);
-    near.forEach((hit, i) => {
-      const c = candidates.get(hit.noteId);
-      if (!c) return;
-      c.evidence.semantic = clamp01(hit.cosine);
-      c.evidence.ranks = { ...c.evidence.ranks, semantic: ranks[i] ?? i + 1 };
-      c.evidence.anchored = true;
-    });
-    for (const hit of stage(run, 'notes', () => noteVectorCosines(sql, q, unscored), [])) {
-      const c = candidates.get(hit.noteId);
-      if (c) c.evidence.semantic = clamp01(hit.cosine);
-    }
-  }
   const refs = run.request.linkedEntities ?? [];
   if (refs.length > 0) {
     const links = stage(
@@ -117,6 +96,27 @@ function gatherNotes(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, vecto
       c.linkedBy ??= [];
       if (!c.linkedBy.some((l) => l.type === link.refType && l.refId === link.refId))
         c.linkedBy.push({ type: link.refType, refId: link.refId });
+    }
+  }
+  if (vector && ctx.embedder) {
+    const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
+    // The nearest pool (as recall's semantic pool) become candidates; text and link matches get their cosine too.
+    const near = stage(run, 'notes', () => nearestNoteVectors(sql, q, pool), []);
+    const ranks = tiedRanks(near.map((h) => h.cosine));
+    const unseen = near.filter((h) => !candidates.has(h.noteId)).map((h) => h.noteId);
+    const nearIds = new Set(near.map((h) => h.noteId));
+    const unscored = [...candidates.keys()].filter((id) => !nearIds.has(id));
+    for (const row of stage(run, 'notes', () => findNotesById(sql, agentId, unseen), [])) take(row);
+    near.forEach((hit, i) => {
+      const c = candidates.get(hit.noteId);
+      if (!c) return;
+      c.evidence.semantic = clamp01(hit.cosine);
+      c.evidence.ranks = { ...c.evidence.ranks, semantic: ranks[i] ?? i + 1 };
+      c.evidence.anchored = true;
+    });
+    for (const hit of stage(run, 'notes', () => noteVectorCosines(sql, q, unscored), [])) {
+      const c = candidates.get(hit.noteId);
+      if (c) c.evidence.semantic = clamp01(hit.cosine);
     }
   }
   return candidates;
