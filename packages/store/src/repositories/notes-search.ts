@@ -13,7 +13,7 @@ export interface NoteTextHit {
 /**
  * The agent's notes ranked by BM25 over their title and content, from the agent's own statistics
  * (the notes' scoped text index): another agent's notes change neither the scores nor the order.
- * Only notes `keep` accepts count: the ranking deepens (the exact top 4×, 16×... of `want`) until
+ * Only notes `keep` accepts count: the ranking deepens (the exact top `want`, then 4×, 16×...) until
  * `want` of them are found or every match was read, so rows are read for the head, not for every
  * note sharing a word with the query. Best first; ties in insertion order.
  */
@@ -24,7 +24,7 @@ export function rankNotesByText(
   want: number,
   keep: (row: NoteRow) => boolean = () => true,
 ): NoteTextHit[] {
-  for (let depth = Math.max(1, want) * 4; ; depth *= 4) {
+  for (let depth = Math.max(1, want); ; depth *= 4) {
     const ranking = rankScopedText(sql, 'note', agentId, tokens, { depth });
     const scores = new Map(ranking.rows.map((r) => [r.row, r.score]));
     const rows = findNotesBySeq(sql, agentId, [...scores.keys()]).filter(keep);
