@@ -1,6 +1,5 @@
 import { contentHash, parseInput, toVector } from '@memory/core';
 import {
-  findLinkedNotes,
   findNote,
   findNotesById,
   ftsTokens,
@@ -87,8 +86,8 @@ export interface NoteEvidence {
 /**
  * Text and vector evidence for the agent's notes matching `query`, from the agent's own rows only
  * (its scoped text index, its vectors): another agent's notes cannot enter, crowd out, or move
- * these scores. `keep` filters rows (status, entity) before anything is cut; `linked` (ids), when
- * given, is applied while scanning vectors. Candidates: the best `pool` by text and the `pool`
+ * these scores. `keep` filters rows (status) before anything is cut; `linked`, when given, limits
+ * text and vectors to those notes. Candidates: the best `pool` by text and the `pool`
  * nearest by vector.
  */
 export function noteEvidence(
@@ -96,18 +95,29 @@ export function noteEvidence(
   agentId: string,
   query: string,
   vector: Float32Array | undefined,
-  filter: { keep: (row: NoteRow) => boolean; linked?: ReadonlySet<string> | undefined; pool: number },
+  filter: {
+    keep: (row: NoteRow) => boolean;
+    /** The entity filter's notes (from the link index): only these are scored. */
+    linked?: ReadonlyArray<Pick<NoteRow, 'id' | 'seq'>> | undefined;
+    pool: number;
+  },
 ): NoteEvidence[] {
   const { keep, linked, pool } = filter;
   return ctx.store.read((sql) => {
     const byId = new Map<string, NoteEvidence>();
-    const ranked = rankNotesByText(sql, agentId, ftsTokens(query), pool, keep);
+    const within = linked?.map((n) => n.seq);
+    const ranked = rankNotesByText(sql, agentId, ftsTokens(query), pool, keep, within);
     // Normalized by the best note the filters keep: a filtered-out note must not set the scale.
     const best = ranked[0]?.score ?? 0;
     for (const { row, score } of ranked) byId.set(row.id, { row, lexical: best > 0 ? score / best : 0 });
     if (vector && ctx.embedder) {
       const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
-      const near = nearestNoteVectors(sql, q, pool, linked ? [...linked] : undefined);
+      const near = nearestNoteVectors(
+        sql,
+        q,
+        pool,
+        linked?.map((n) => n.id),
+      );
       const missing = near.filter((h) => !byId.has(h.noteId)).map((h) => h.noteId);
       for (const row of findNotesById(sql, agentId, missing)) if (keep(row)) byId.set(row.id, { row });
       // Text matches get their cosine whatever its rank.
@@ -135,6 +145,9 @@ export function fuseNoteScore(ctx: EngineContext, e: Pick<NoteEvidence, 'lexical
   return e.semantic === undefined ? lexical : semanticWeight * e.semantic + lexicalWeight * lexical;
 }
 
+/** The most notes of one entity a search scores (the newest, when an entity has more). */
+const MAX_LINKED_NOTES = 10_000;
+
 /**
  * `notes.search`: by text (scoped BM25, fused with vector similarity when an embedder is present),
  * filtered by entity and status. Without a query, the filtered notes newest first, each scoring 1.
@@ -149,16 +162,13 @@ export async function searchNotes(nc: NotesContext, input: unknown): Promise<Not
     );
     return rows.map((row) => ({ note: toNote(row), score: 1 }));
   }
+  // An entity filter starts from the link index: only that entity's notes are scored.
   const linked = q.entity
-    ? new Set(
-        ctx.store
-          .read((sql) =>
-            findLinkedNotes(sql, q.agentId, [q.entity as { type: string; refId: string }], Number.MAX_SAFE_INTEGER),
-          )
-          .map((l) => l.noteId),
+    ? ctx.store.read((sql) =>
+        listNotePage(sql, { agentId: q.agentId, entity: q.entity, status: q.status, limit: MAX_LINKED_NOTES }),
       )
     : undefined;
-  const keep = (row: NoteRow) => (q.status === undefined || row.status === q.status) && (!linked || linked.has(row.id));
+  const keep = (row: NoteRow) => q.status === undefined || row.status === q.status;
   const vector = await queryNoteVector(ctx, q.query);
   const minScore = ctx.config.recall.minScore;
   return (

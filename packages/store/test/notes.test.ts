@@ -104,6 +104,11 @@ describe('notes store', () => {
     const after = store.read((sql) => rankNotesByText(sql, 'a', query, 10));
     expect(after).toEqual(before);
     expect(before.length).toBe(2);
+    // Scoring a chosen set (an entity's notes) gives each the score it has in the full ranking.
+    const within = store.read((sql) => rankNotesByText(sql, 'a', query, 10, () => true, [1, 2, 3, 40]));
+    expect(within).toEqual(before);
+    const one = store.read((sql) => rankNotesByText(sql, 'a', query, 10, () => true, [before[1]?.row.seq ?? 0]));
+    expect(one).toEqual([before[1]]);
     // The scopes' counts are per agent.
     const scopes = store.database
       .prepare('SELECT agent_id, docs FROM note_text_scopes ORDER BY agent_id')

@@ -23,15 +23,18 @@ export function rankNotesByText(
   tokens: readonly string[],
   want: number,
   keep: (row: NoteRow) => boolean = () => true,
+  within?: readonly number[],
 ): NoteTextHit[] {
   for (let depth = Math.max(1, want); ; depth *= 4) {
-    const ranking = rankScopedText(sql, 'note', agentId, tokens, { depth });
+    // With `within` (seqs from another index), only those notes are scored, in one pass.
+    const ranking = rankScopedText(sql, 'note', agentId, tokens, within ? { rows: within } : { depth });
     const scores = new Map(ranking.rows.map((r) => [r.row, r.score]));
     const rows = findNotesBySeq(sql, agentId, [...scores.keys()]).filter(keep);
-    if (rows.length >= want || ranking.complete || ranking.rows.length < depth)
+    if (within || rows.length >= want || ranking.complete || ranking.rows.length < depth)
       return rows
         .map((row) => ({ row, score: scores.get(row.seq) ?? 0 }))
-        .sort((a, b) => b.score - a.score || a.row.seq - b.row.seq);
+        .sort((a, b) => b.score - a.score || a.row.seq - b.row.seq)
+        .slice(0, within ? want : undefined);
   }
 }
 
@@ -114,23 +117,32 @@ function scan(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null): NoteVec
 
 /** The sqlite-vec path: cosine distances computed in SQLite, no blob copied out. */
 function scanInSqlite(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null, k: number): NoteVectorHit[] {
-  return sql
-    .arrays(
-      raw(
-        `SELECT note_id, 1 - vec_distance_cosine(vector, ?) AS c FROM note_vectors
-         WHERE agent_id = ? AND model = ? AND dimensions = ?
-           AND (? IS NULL OR note_id IN (SELECT value FROM json_each(?)))
-         ORDER BY c DESC, note_id LIMIT ? /* arrays */`,
-        blobOf(q.query),
-        q.agentId,
-        q.model,
-        q.query.length,
-        ids,
-        ids,
-        k,
-      ),
-    )
-    .map((r) => ({ noteId: r[0] as string, cosine: r[1] as number }));
+  const distance = '1 - vec_distance_cosine(v.vector, ?) AS c';
+  // Given ids, the lookups start from them (the primary key), not from the agent's whole range.
+  const query =
+    ids === null
+      ? raw(
+          `SELECT v.note_id, ${distance} FROM note_vectors AS v
+           WHERE v.agent_id = ? AND v.model = ? AND v.dimensions = ?
+           ORDER BY c DESC, v.note_id LIMIT ? /* arrays */`,
+          blobOf(q.query),
+          q.agentId,
+          q.model,
+          q.query.length,
+          k,
+        )
+      : raw(
+          `SELECT v.note_id, ${distance} FROM json_each(?) AS j CROSS JOIN note_vectors AS v
+           WHERE v.note_id = j.value AND v.model = ? AND v.agent_id = ? AND v.dimensions = ?
+           ORDER BY c DESC, v.note_id LIMIT ? /* arrays */`,
+          blobOf(q.query),
+          ids,
+          q.model,
+          q.agentId,
+          q.query.length,
+          k,
+        );
+  return sql.arrays(query).map((r) => ({ noteId: r[0] as string, cosine: r[1] as number }));
 }
 
 function search(sql: SqlExecutor, q: NoteVectorQuery, ids: readonly string[] | undefined, k: number): NoteVectorHit[] {
