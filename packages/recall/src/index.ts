@@ -17,9 +17,13 @@ export type {
   ChannelScores,
   DrillDown,
   RecallDocumentSource,
+  NoteRecallResult,
   RecallExplanation,
+  RecallItem,
+  RecallKind,
   RecallResponse,
   RecallResult,
+  RecallResultsOf,
   RecallTimings,
   RecallWindow,
 } from './types.js';

@@ -266,8 +266,13 @@ export {
   updateNote,
 } from './repositories/notes.js';
 export { countStaleActiveNotes, staleActiveNotes } from './repositories/notes-reap.js';
-export type { NoteVector } from './repositories/notes-search.js';
-export { noteVectors, rankNotesByText, upsertNoteVector } from './repositories/notes-search.js';
+export type { NoteTextHit, NoteVectorHit, NoteVectorQuery } from './repositories/notes-search.js';
+export {
+  nearestNoteVectors,
+  noteVectorCosines,
+  rankNotesByText,
+  upsertNoteVector,
+} from './repositories/notes-search.js';
 // --- end of the review block
 export {
   findProjection,
@@ -353,6 +358,7 @@ export {
   scopeKeyedPage,
   scopeMemoriesPage,
   scopeMemoryParts,
+  scopeNoteEvents,
   scopeTurns,
 } from './repositories/scope-copy.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
