@@ -100,6 +100,8 @@ export const MUTATION_GROUPS = {
       'packages/engine/test/imports-status.test.ts',
       'packages/engine/test/imports-state-machine.test.ts',
       'packages/engine/test/imports-races.test.ts',
+      'packages/engine/test/imports-runs.test.ts',
+      'packages/engine/test/imports-hardening.test.ts',
       'packages/engine/test/scope-isolation.property.test.ts',
     ],
   },
