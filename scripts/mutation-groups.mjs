@@ -102,6 +102,8 @@ export const MUTATION_GROUPS = {
       'packages/engine/test/imports-races.test.ts',
       'packages/engine/test/imports-runs.test.ts',
       'packages/engine/test/imports-hardening.test.ts',
+      'packages/engine/test/imports-batches.test.ts',
+      'packages/engine/test/export.test.ts',
       'packages/engine/test/scope-isolation.property.test.ts',
     ],
   },
