@@ -131,7 +131,7 @@ describe('settling commits whole batches', () => {
 
 describe('the inventory commits whole batches', () => {
   it('a pause before its first batch commits writes nothing; resumed, every line is located once', async () => {
-    const { engine } = await importEngine({ inventoryBatchLines: 3 });
+    const { engine, db } = await importEngine({ inventoryBatchLines: 3 });
     exportFile(7);
     const { jobId } = await engine.imports.start({ agentId: 'target', file: hooks.file });
     // The inventory's first read of the file is its byte-order-mark check.
@@ -143,6 +143,13 @@ describe('the inventory commits whole batches', () => {
     };
     expect(await countersAfterPause(engine, jobId)).toMatchObject({ total: 0, imported: 0 });
     expect((await engine.imports.status(ref(jobId)))?.inventoried).toBe(false);
+    // The run says it stopped (it did not finish the import).
+    expect(
+      db
+        .prepare("SELECT result FROM memory_jobs WHERE job_type = 'transcript_import'")
+        .all()
+        .map((r) => JSON.parse((r as { result: string }).result)),
+    ).toEqual([{ stopped: true }]);
     hooks.onRead = undefined;
     await engine.imports.resume(ref(jobId));
     await engine.runDue();

@@ -16,7 +16,19 @@ import { record, writeExport } from './import-fixtures.js';
 const hooks = vi.hoisted(() => ({
   onStat: undefined as ((path: string) => Promise<void> | void) | undefined,
   onOpen: undefined as ((path: string) => Promise<void> | void) | undefined,
+  /** Called where a run yields to the event loop: between its batches. */
+  onYield: undefined as (() => Promise<void> | void) | undefined,
 }));
+vi.mock('@memory/core', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@memory/core')>();
+  return {
+    ...real,
+    yieldToEventLoop: async () => {
+      await hooks.onYield?.();
+      return real.yieldToEventLoop();
+    },
+  };
+});
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
   return {
@@ -37,6 +49,7 @@ const DEADLINE_MS = 10_000;
 async function importEngine(limits: Record<string, number> = {}, queue: Record<string, number> = {}) {
   hooks.onStat = undefined;
   hooks.onOpen = undefined;
+  hooks.onYield = undefined;
   const db = new Database(':memory:');
   const clock = createManualClock(T0);
   const scheduler = createManualScheduler(clock);
@@ -117,11 +130,18 @@ describe('a run’s time slice', () => {
           status: 'completed',
           counters: { total: 10, imported: 10, pending: 0 },
         });
-        // Each run completed its one attempt: none ran into its deadline.
+        // Each run completed its one attempt (none ran into its deadline); one that handed over says so.
         expect(
           runs(db).map((r) => [r.status, r.attempts, r.error]),
           `moved ${moved}`,
         ).toEqual(Array.from({ length: expectedRuns }, () => ['completed', 1, null]));
+        expect(
+          runs(db).map((r) => JSON.parse(r.result ?? 'null')),
+          `moved ${moved}`,
+        ).toEqual([
+          ...(expectedRuns === 2 ? [{ continued: true }] : []),
+          expect.objectContaining({ imported: 10, pending: 0 }),
+        ]);
         // The second run found exactly what the first committed before handing over.
         if (expectedRuns === 2) expect(atStart[1]).toEqual(handedOver);
         expect(importRow(db, jobId).job_id).toBe(runs(db).at(-1)?.id);
@@ -308,6 +328,117 @@ describe('sessions an import brought in', () => {
     expect(await engine.imports.removeSource({ agentId: 'target', jobId: a.jobId })).toEqual({ removedSessions: 2 });
     expect(await keys()).toEqual(['session-3', 'session-4']);
     expect(await engine.imports.status({ agentId: 'target', jobId: b.jobId })).toMatchObject({ status: 'completed' });
+    await engine.close();
+  });
+});
+
+describe('a host call landing between a run’s batches', () => {
+  /** The recorded result of each run, oldest first. */
+  const results = (db: Database.Database) => runs(db).map((r) => JSON.parse(r.result ?? 'null') as unknown);
+
+  it('pause and resume during the file check: the superseded run stops before marking the import running', async () => {
+    const { engine, db } = await importEngine();
+    const file = exportFile(3);
+    const { jobId } = await engine.imports.start({ agentId: 'target', file });
+    const seen: Array<string | undefined> = [];
+    hooks.onStat = async (path) => {
+      if (path !== file) return;
+      if (seen.length === 0) {
+        await engine.imports.pause({ agentId: 'target', jobId });
+        await engine.imports.resume({ agentId: 'target', jobId });
+      }
+      seen.push((await engine.imports.status({ agentId: 'target', jobId }))?.status);
+    };
+    await engine.runDue();
+    // The new run found the import as resume left it: nothing had marked it running.
+    expect(seen).toEqual(['queued', 'queued']);
+    expect(await engine.imports.status({ agentId: 'target', jobId })).toMatchObject({
+      status: 'completed',
+      counters: { total: 3, imported: 3 },
+    });
+    expect(results(db)).toEqual([{ stopped: true }, expect.objectContaining({ imported: 3 })]);
+    hooks.onYield = undefined;
+    await engine.close();
+  });
+
+  it('a pause after the last batch settled leaves the import paused, not completed; resumed, it completes', async () => {
+    const { engine, db } = await importEngine({ batchRecords: 2 });
+    const file = exportFile(4);
+    const { jobId } = await engine.imports.start({ agentId: 'target', file });
+    let paused = false;
+    hooks.onYield = async () => {
+      const status = await engine.imports.status({ agentId: 'target', jobId });
+      if (paused || status?.counters.imported !== 4) return;
+      paused = true;
+      await engine.imports.pause({ agentId: 'target', jobId });
+    };
+    await engine.runDue();
+    expect(paused).toBe(true);
+    expect(importRow(db, jobId)).toMatchObject({ status: 'paused', completed_at: null });
+    expect(results(db)).toEqual([{ stopped: true }]);
+    await engine.imports.resume({ agentId: 'target', jobId });
+    await engine.runDue();
+    expect(await engine.imports.status({ agentId: 'target', jobId })).toMatchObject({
+      status: 'completed',
+      counters: { total: 4, imported: 4, pending: 0 },
+    });
+    hooks.onYield = undefined;
+    await engine.close();
+  });
+
+  it('a hand-over that finds the import paused queues no new run', async () => {
+    const { engine, db, clock } = await importEngine({ batchRecords: 2 });
+    const file = exportFile(6);
+    const { jobId } = await engine.imports.start({ agentId: 'target', file });
+    let paused = false;
+    hooks.onYield = async () => {
+      const status = await engine.imports.status({ agentId: 'target', jobId });
+      if (paused || (status?.counters.imported ?? 0) === 0) return;
+      paused = true;
+      await engine.imports.pause({ agentId: 'target', jobId });
+      // The slice is used up too: the run hands over at this boundary, and must see the pause.
+      clock.advance(DEADLINE_MS);
+    };
+    await engine.runDue();
+    expect(paused).toBe(true);
+    expect(results(db)).toEqual([{ stopped: true }]);
+    expect(importRow(db, jobId)).toMatchObject({ status: 'paused', job_id: runs(db)[0]?.id });
+    expect((await engine.imports.status({ agentId: 'target', jobId }))?.counters).toMatchObject({
+      imported: 2,
+      pending: 4,
+    });
+    hooks.onYield = undefined;
+    await engine.close();
+  });
+
+  it('a run whose import a newer run took over between batches writes no further batch', async () => {
+    const { engine, db } = await importEngine({ batchRecords: 2 });
+    const file = exportFile(6);
+    const { jobId } = await engine.imports.start({ agentId: 'target', file });
+    let taken = false;
+    hooks.onYield = async () => {
+      const status = await engine.imports.status({ agentId: 'target', jobId });
+      if (taken || (status?.counters.imported ?? 0) === 0) return;
+      taken = true;
+      // Paused and resumed, and the new run has marked the import running (as its start does).
+      await engine.imports.pause({ agentId: 'target', jobId });
+      await engine.imports.resume({ agentId: 'target', jobId });
+      db.prepare("UPDATE import_jobs SET status = 'running' WHERE id = ?").run(jobId);
+    };
+    const atNewRun: unknown[] = [];
+    hooks.onStat = async (path) => {
+      if (path === file && taken)
+        atNewRun.push((await engine.imports.status({ agentId: 'target', jobId }))?.counters.imported);
+    };
+    await engine.runDue();
+    // The old run stopped at the boundary: the new run found only its first batch settled.
+    expect(atNewRun).toEqual([2]);
+    expect(results(db)).toEqual([{ stopped: true }, expect.objectContaining({ imported: 6 })]);
+    expect(await engine.imports.status({ agentId: 'target', jobId })).toMatchObject({
+      status: 'completed',
+      counters: { total: 6, imported: 6, pending: 0 },
+    });
+    hooks.onYield = undefined;
     await engine.close();
   });
 });
