@@ -45,13 +45,21 @@ async function importEngine(limits: Record<string, number> = {}) {
   const db = new Database(':memory:');
   const clock = createManualClock(T0);
   const scheduler = createManualScheduler(clock);
+  const warnings: Array<[string, unknown]> = [];
+  const logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (message: string, fields?: unknown) => warnings.push([message, fields]),
+    error: () => undefined,
+  };
   const { engine } = await createTestEngine({
     database: { database: db },
     clock,
     scheduler,
+    logger,
     config: { imports: { allowedDirectories: [tmpdir()], ...limits } },
   });
-  return { engine, db, clock, scheduler };
+  return { engine, db, clock, scheduler, warnings };
 }
 
 /**
@@ -229,4 +237,100 @@ describe('an import run interrupted again and again', () => {
       counters: { total: 4, imported: 4 },
     });
   });
+});
+
+describe('a write the database refuses', () => {
+  it('for something in the record rejects that record alone, logged with the import, the record and the SQLite code', async () => {
+    const { engine, db, warnings } = await importEngine({ batchRecords: 10 });
+    db.exec(`CREATE TRIGGER refuse_memory BEFORE INSERT ON memories WHEN NEW.id = 'm-refused'
+             BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    db.exec(`CREATE TRIGGER refuse_session BEFORE INSERT ON session_transcripts WHEN NEW.session_key = 'session-11'
+             BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    exportFile(3);
+    const memory = (id: string) =>
+      JSON.stringify({
+        kind: 'memory',
+        id,
+        content: `memory ${id}`,
+        type: 'fact',
+        history: [],
+        mentions: [],
+        created_at: 1,
+        updated_at: 1,
+      });
+    writeExport(hooks.file, [
+      JSON.stringify(record(10)),
+      JSON.stringify(record(11)),
+      memory('m-refused'),
+      memory('m-kept'),
+    ]);
+    const { jobId } = await engine.imports.start({ agentId: 'target', file: hooks.file });
+    await engine.runDue();
+    expect((await engine.imports.records(ref(jobId))).map((r) => [r.outcome, r.reason, r.recordId])).toEqual([
+      ['imported', null, 'rec-10'],
+      ['rejected', 'write_failed', 'rec-11'],
+      ['rejected', 'write_failed', 'm-refused'],
+      ['imported', null, 'm-kept'],
+    ]);
+    expect(await engine.imports.status(ref(jobId))).toMatchObject({ status: 'completed_with_rejections' });
+    expect(warnings).toContainEqual([
+      'import record refused by the database; rejected',
+      { importId: jobId, recordId: 'rec-11', sqliteCode: 'SQLITE_CONSTRAINT_TRIGGER' },
+    ]);
+  });
+
+  it.each([
+    ['signet records', 'signet'],
+    ['engine.export records', 'export'],
+  ] as const)(
+    'for lack of space (%s) fails the batch and rejects nothing; with space again, the import completes',
+    async (_case, first) => {
+      const { engine, db, clock } = await importEngine({ batchRecords: 10 });
+      exportFile(4);
+      // Records big enough that storing one needs new pages.
+      const big = (n: number) =>
+        JSON.stringify(
+          record(n, { messages: [{ role: 'user', content: `${n} ${'many words '.repeat(4000)}` }], message_count: 1 }),
+        );
+      const bigMemory = (id: string) =>
+        JSON.stringify({
+          kind: 'memory',
+          id,
+          content: `${id} ${'other words '.repeat(4000)}`,
+          type: 'fact',
+          history: [],
+          mentions: [],
+          created_at: 1,
+          updated_at: 1,
+        });
+      // (A refused write of one format then one of the other would fail the batch through the second.)
+      writeExport(
+        hooks.file,
+        first === 'signet' ? [big(10), big(11), big(12), big(13)] : ['m-1', 'm-2', 'm-3', 'm-4'].map(bigMemory),
+      );
+      const { jobId } = await engine.imports.start({ agentId: 'target', file: hooks.file });
+      pauseAtRecordRead(engine, jobId, 1);
+      await countersAfterPause(engine, jobId);
+      hooks.onRead = undefined;
+      await engine.imports.resume(ref(jobId));
+      // The database may not grow: writing the first record fails with SQLITE_FULL.
+      const pages = db.pragma('page_count', { simple: true }) as number;
+      db.pragma(`max_page_count = ${pages}`);
+      await engine.runDue();
+      expect((await engine.imports.status(ref(jobId)))?.counters).toMatchObject({
+        imported: 0,
+        rejected: 0,
+        pending: 4,
+      });
+      db.pragma('max_page_count = 1073741823');
+      for (let i = 0; i < 10 && (await engine.imports.status(ref(jobId)))?.status !== 'completed'; i++) {
+        clock.advance(60_000);
+        await engine.runDue();
+      }
+      expect(await engine.imports.status(ref(jobId))).toMatchObject({
+        status: 'completed',
+        counters: { total: 4, imported: 4, rejected: 0, pending: 0 },
+      });
+    },
+  );
 });
