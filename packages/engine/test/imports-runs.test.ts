@@ -442,3 +442,25 @@ describe('a host call landing between a run’s batches', () => {
     await engine.close();
   });
 });
+
+describe('the inventory’s batches', () => {
+  it('commit inventoryBatchLines lines each: at every boundary the import holds a whole number of batches', async () => {
+    const { engine } = await importEngine({ inventoryBatchLines: 3 });
+    const file = exportFile(11);
+    const { jobId } = await engine.imports.start({ agentId: 'target', file });
+    const atBoundary: number[] = [];
+    hooks.onYield = async () => {
+      const status = await engine.imports.status({ agentId: 'target', jobId });
+      if (status && !status.inventoried) atBoundary.push(status.counters.total);
+    };
+    await engine.runDue();
+    hooks.onYield = undefined;
+    // The last, partial batch (lines 9 and 10) commits with the end of the inventory.
+    expect(atBoundary).toEqual([3, 6, 9]);
+    expect(await engine.imports.status({ agentId: 'target', jobId })).toMatchObject({
+      status: 'completed',
+      counters: { total: 11, imported: 11 },
+    });
+    await engine.close();
+  });
+});
