@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createManualClock, createManualScheduler } from '@memory/core';
@@ -196,6 +196,26 @@ describe('a record’s bytes', () => {
       });
       await engine.close();
     }
+  });
+
+  it('changed in place as the first line of a batch fail the import at that line (nothing of the batch is settled)', async () => {
+    const { engine } = await importEngine({ batchRecords: 2 });
+    exportFile(4);
+    const { jobId } = await engine.imports.start({ agentId: 'target', file: hooks.file });
+    pauseAtRecordRead(engine, jobId, 1);
+    expect(await countersAfterPause(engine, jobId)).toMatchObject({ total: 4, pending: 4 });
+    // The first line rewritten in place: same length, other bytes.
+    const text = readFileSync(hooks.file, 'utf8');
+    writeFileSync(hooks.file, text.replace('Question 10:', 'Question 01:'));
+    hooks.onRead = undefined;
+    await engine.imports.resume(ref(jobId));
+    await engine.runDue();
+    expect(await engine.imports.status(ref(jobId))).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^line 0 of import file .* changed since the import started/),
+      counters: { total: 4, imported: 0, pending: 4 },
+    });
+    expect(await engine.transcripts.list({ agentId: 'target' })).toEqual([]);
   });
 
   it('without a recorded hash, whole and unchanged, import as usual', async () => {
