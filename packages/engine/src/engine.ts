@@ -24,6 +24,7 @@ import type {
 } from './memory-engine.js';
 import { openEngine } from './open-engine.js';
 import type { MemoryEngineOptions } from './options.js';
+import { createSteward, type EngineSteward } from './steward/steward.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
 import { createToken, type EngineTokens, listTokens, revokeToken, verifyToken } from './tokens.js';
 import { describeRecall, spanned } from './tracing.js';
@@ -46,6 +47,8 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
 function bindEngine(ctx: EngineContext): MemoryEngine {
   const { store, queue, background } = ctx;
   const close = (): Promise<void> => closeEngine(ctx);
+  // Working notes are not wired yet: the steward runs on memories alone until they are.
+  const steward = createSteward(ctx, undefined);
   return Object.freeze({
     config: ctx.config,
     vector: store.vector,
@@ -149,6 +152,16 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       cancel: (input) => call(ctx, () => ctx.imports.cancel(input)),
       removeSource: (input) => call(ctx, () => ctx.imports.removeSource(input)),
     } satisfies EngineImports),
+    steward: Object.freeze({
+      registerResolver: (resolver) => {
+        assertOpen(ctx);
+        steward.registerResolver(resolver);
+      },
+      resolve: (input) => call(ctx, () => steward.resolve(input)),
+      recall: (input) => call(ctx, () => steward.recall(input)),
+      consolidate: (input) => call(ctx, () => steward.consolidate(input)),
+      format: (recall, options) => steward.format(recall, options),
+    } satisfies EngineSteward),
     tokens: Object.freeze({
       create: (input) => call(ctx, () => createToken(ctx, input)),
       list: (input) => call(ctx, () => listTokens(ctx, input)),

@@ -57,6 +57,7 @@ import type {
   RecoverInput,
   RememberManyInput,
 } from './memories.js';
+import type { EngineSteward } from './steward/steward.js';
 import type { EngineTelemetry } from './telemetry.js';
 import type { EngineTokens } from './tokens.js';
 
@@ -239,6 +240,11 @@ export interface MemoryEngine extends AsyncDisposable {
   readonly transcripts: EngineTranscripts;
   readonly documents: EngineDocuments;
   readonly imports: EngineImports;
+  /**
+   * The memory steward: host resolvers from task context to host objects, task recall in
+   * confidence tiers, consolidation of finished tasks into durable memories and working notes.
+   */
+  readonly steward: EngineSteward;
   /** Scoped API tokens, stored hashed: what the HTTP surface and the CLI authenticate with. */
   readonly tokens: EngineTokens;
   /**

@@ -148,6 +148,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     evidenceRecall,
     after,
     random,
+    scheduler,
     state: { closed: false },
   };
 }

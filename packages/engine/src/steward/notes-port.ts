@@ -1,0 +1,56 @@
+import type { EntityRef } from './task-context.js';
+
+/** A working note as the steward reads it (the shape `engine.notes` returns). */
+export interface StewardNote {
+  readonly id: string;
+  readonly title: string;
+  readonly content: string;
+  readonly tags: readonly string[];
+  readonly status: 'active' | 'resolved' | 'archived';
+  readonly linkedEntities: readonly EntityRef[];
+  readonly updatedAt: string;
+}
+
+interface Audit {
+  readonly actor?: { readonly id: string; readonly type?: 'operator' | 'agent' | 'engine' };
+  readonly reason?: string;
+}
+
+/**
+ * The part of `engine.notes` the steward uses. A seam rather than the notes module itself, so the
+ * steward can be built and tested without it; with none, task recall has no notes and
+ * mini-reflection is skipped (and says so).
+ */
+export interface StewardNotesPort {
+  list(input: {
+    readonly agentId: string;
+    readonly status?: 'active' | 'resolved' | 'archived';
+    readonly entity?: { readonly type: string; readonly refId: string };
+    readonly limit?: number;
+  }): Promise<{ readonly items: readonly StewardNote[] }>;
+  search(input: {
+    readonly agentId: string;
+    readonly query?: string;
+    readonly status?: 'active' | 'resolved' | 'archived';
+    readonly limit?: number;
+  }): Promise<ReadonlyArray<{ readonly note: StewardNote; readonly score: number }>>;
+  create(
+    input: Audit & {
+      readonly agentId: string;
+      readonly title: string;
+      readonly content: string;
+      readonly tags?: readonly string[];
+      readonly linkedEntities?: readonly EntityRef[];
+    },
+  ): Promise<StewardNote>;
+  update(
+    input: Audit & {
+      readonly agentId: string;
+      readonly id: string;
+      readonly title?: string;
+      readonly content?: string;
+      readonly linkedEntities?: readonly EntityRef[];
+    },
+  ): Promise<StewardNote>;
+  resolve(input: Audit & { readonly agentId: string; readonly id: string }): Promise<StewardNote>;
+}
