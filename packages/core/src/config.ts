@@ -364,6 +364,15 @@ const stewardSchema = z.strictObject({
   maxNotesPerTask: positiveInt(50).default(5),
 });
 
+/** Working notes (seed 003): the agent's shorter-lived second tier. */
+const notesSchema = z.strictObject({
+  /**
+   * Active notes not updated for this many days are archived by the `reap` maintenance task (its
+   * schedule is `lifecycle.reapIntervalHours`; off with `lifecycle.reapEnabled: false`). @default 60
+   */
+  reapAfterDays: z.number().positive().max(36_500).default(60),
+});
+
 /** SQLite connection settings. */
 const storeSchema = z.strictObject({
   /** How long a write waits for another connection's lock before failing. @default 5000 */
@@ -554,6 +563,7 @@ export const memoryConfigSchema = z
     retention: retentionSchema.prefault({}),
     lifecycle: lifecycleSchema.prefault({}),
     steward: stewardSchema.prefault({}),
+    notes: notesSchema.prefault({}),
     store: storeSchema.prefault({}),
     vectors: vectorsSchema.prefault({}),
     transcripts: transcriptsSchema.prefault({}),

@@ -1,4 +1,4 @@
-import type { LlmProvider, MemoryConfig, RandomSource, Scheduler, Tracer } from '@memory/core';
+import type { EmbeddingProvider, LlmProvider, MemoryConfig, RandomSource, Scheduler, Tracer } from '@memory/core';
 import { MemoryError } from '@memory/core';
 import type { Documents, Imports, MemoryWriter, Transcripts } from '@memory/ingest';
 import type { Queue } from '@memory/queue';
@@ -17,6 +17,8 @@ export interface EngineContext {
   readonly memoryWrites: MemoryWriteDeps;
   /** The host's LLM, wrapped by the store's transaction guard; undefined without one. */
   readonly llm: LlmProvider | undefined;
+  /** The host's embedder, wrapped by the store's transaction guard; undefined without one (notes' vectors). */
+  readonly embedder: EmbeddingProvider | undefined;
   /** What the host configured, for diagnostics (the embedder's model and dimensions). */
   readonly providers: {
     readonly llm: boolean;

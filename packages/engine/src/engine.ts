@@ -22,8 +22,20 @@ import type {
   EngineTranscripts,
   MemoryEngine,
 } from './memory-engine.js';
+import { createNoteSchemas } from './note-schemas.js';
+import { searchNotes } from './note-search.js';
+import {
+  createNote,
+  type EngineNotes,
+  getNote,
+  listNotes,
+  noteHistory,
+  transitionNote,
+  updateNoteFields,
+} from './notes.js';
 import { openEngine } from './open-engine.js';
 import type { MemoryEngineOptions } from './options.js';
+import { notesPort } from './steward/notes-port.js';
 import { createSteward, type EngineSteward } from './steward/steward.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
 import { createToken, type EngineTokens, listTokens, revokeToken, verifyToken } from './tokens.js';
@@ -47,8 +59,18 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
 function bindEngine(ctx: EngineContext): MemoryEngine {
   const { store, queue, background } = ctx;
   const close = (): Promise<void> => closeEngine(ctx);
-  // Working notes are not wired yet: the steward runs on memories alone until they are.
-  const steward = createSteward(ctx, undefined);
+  const nc = { ctx, schemas: createNoteSchemas(ctx.config) };
+  const notes = Object.freeze({
+    create: (input) => call(ctx, () => createNote(nc, input)),
+    update: (input) => call(ctx, () => updateNoteFields(nc, input)),
+    resolve: (input) => call(ctx, () => transitionNote(nc, input, 'resolve')),
+    archive: (input) => call(ctx, () => transitionNote(nc, input, 'archive')),
+    get: (input) => call(ctx, () => getNote(nc, input)),
+    list: (input) => call(ctx, () => listNotes(nc, input)),
+    search: (input) => call(ctx, () => searchNotes(nc, input)),
+    history: (input) => call(ctx, () => noteHistory(nc, input)),
+  } satisfies EngineNotes);
+  const steward = createSteward(ctx, notesPort(notes));
   return Object.freeze({
     config: ctx.config,
     vector: store.vector,
@@ -102,6 +124,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       neighbourhood: (input) => call(ctx, () => neighbourhood(ctx, input)),
       claimsAsOf: (input) => call(ctx, () => graphClaimsAt(ctx, input)),
     } satisfies EngineGraph),
+    notes,
     telemetry: Object.freeze({
       list: (input) => call(ctx, () => listTelemetry(ctx, input)),
       purge: (input) => call(ctx, () => purgeTelemetry(ctx, input)),

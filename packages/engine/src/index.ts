@@ -178,6 +178,17 @@ export type {
   EngineTranscripts,
   MemoryEngine,
 } from './memory-engine.js';
+export type {
+  CreateNoteInput,
+  ListNotesInput,
+  NoteRef,
+  NoteTransitionInput,
+  SearchNotesInput,
+  UpdateNoteInput,
+} from './note-schemas.js';
+export type { NoteSearchHit } from './note-search.js';
+export type { Note, NoteEvent, NoteLinkedEntity, NoteStatus } from './note-view.js';
+export type { EngineNotes, NotePage } from './notes.js';
 export type { DatabaseOption, MemoryEngineOptions } from './options.js';
 export type { Page } from './paging.js';
 export type {

@@ -57,6 +57,7 @@ import type {
   RecoverInput,
   RememberManyInput,
 } from './memories.js';
+import type { EngineNotes } from './notes.js';
 import type { EngineSteward } from './steward/steward.js';
 import type { EngineTelemetry } from './telemetry.js';
 import type { EngineTokens } from './tokens.js';
@@ -185,6 +186,8 @@ export interface MemoryEngine extends AsyncDisposable {
    */
   recall(input: RecallInput & Abortable): Promise<RecallResponse>;
   readonly telemetry: EngineTelemetry;
+  /** Working notes: the shorter-lived second tier (`active` → `resolved` → `archived`), audited. */
+  readonly notes: EngineNotes;
   readonly dreaming: EngineDreaming;
   /** The agent's knowledge graph as Dreaming wrote it, read-only. */
   readonly graph: EngineGraph;

@@ -129,6 +129,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     writer,
     memoryWrites,
     llm,
+    embedder,
     providers: {
       llm: llm !== undefined,
       embedder: options.embedder

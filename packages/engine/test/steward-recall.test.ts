@@ -86,7 +86,6 @@ describe('steward.recall', () => {
     expect(related).not.toContain(ids['alicePref']);
     expect(result.related.every((i) => i.linkedBy.length === 0)).toBe(true);
     expect(result.drillDown[0]).toMatchObject({ kind: 'open_host_object', type: 'contact', refId: '42' });
-    expect(result.warnings).toContain('working notes are not available: task recall covers memories only');
     expect(result.timings.totalMs).toBeGreaterThanOrEqual(result.timings.linkedMs);
     await engine.close();
   });
@@ -142,6 +141,43 @@ describe('steward.recall', () => {
     );
     // A small budget drops lines and says so.
     expect(engine.steward.format(result, { budgetTokens: 60 })).toMatch(/more items left out to fit the budget/);
+    await engine.close();
+  });
+
+  it('puts active notes linked to resolved host objects in LINKED, other matching notes in RELATED', async () => {
+    const { engine } = await seeded();
+    const mine = await engine.notes.create({
+      agentId: 'desk',
+      title: 'Invoice follow-up',
+      content: 'Send Alice the corrected invoice.',
+      linkedEntities: [alice],
+    });
+    const done = await engine.notes.create({
+      agentId: 'desk',
+      title: 'Old invoice question',
+      content: 'Alice asked about invoicing.',
+      linkedEntities: [alice],
+    });
+    await engine.notes.resolve({ agentId: 'desk', id: done.id });
+    const bobs = await engine.notes.create({
+      agentId: 'desk',
+      title: 'Afternoon calls',
+      content: 'Bob wants afternoon calls about invoicing.',
+      linkedEntities: [bob],
+    });
+    const result = await engine.steward.recall({
+      agentId: 'desk',
+      text: 'afternoon calls about invoicing',
+      sender: { email: 'alice@acme.test' },
+    });
+    const linkedNotes = result.linked.filter((i) => i.kind === 'note');
+    expect(linkedNotes).toEqual([
+      expect.objectContaining({ id: mine.id, title: 'Invoice follow-up', linkedBy: [alice] }),
+    ]);
+    const relatedNotes = result.related.filter((i) => i.kind === 'note').map((i) => i.id);
+    expect(relatedNotes).toContain(bobs.id);
+    expect(relatedNotes).not.toContain(mine.id);
+    expect(relatedNotes).not.toContain(done.id);
     await engine.close();
   });
 });

@@ -209,7 +209,22 @@ export {
   memoriesWithoutVector,
   recordEmbeddingFailure,
 } from './repositories/missing-vectors.js';
-
+export type { NoteLinkHit, NoteListFilter, NotePatch } from './repositories/notes.js';
+export {
+  findLinkedNotes,
+  findNote,
+  findNotesById,
+  findNotesBySeq,
+  insertNote,
+  insertNoteEvent,
+  listNoteEvents,
+  listNotePage,
+  replaceNoteLinks,
+  updateNote,
+} from './repositories/notes.js';
+export { countStaleActiveNotes, staleActiveNotes } from './repositories/notes-reap.js';
+export type { NoteVector } from './repositories/notes-search.js';
+export { noteVectors, rankNotesByText, upsertNoteVector } from './repositories/notes-search.js';
 // --- end of the review block
 export {
   findProjection,
@@ -239,7 +254,6 @@ export type { PurgeCandidate, PurgeCounts } from './repositories/purge.js';
 export { countDuePurges, duePurges, emptyPurgeCounts, findTombstone, purgeMemories } from './repositories/purge.js';
 export type { ReapCandidate } from './repositories/reap.js';
 export { countReapCandidates, reapCandidates, reapMemories } from './repositories/reap.js';
-
 export {
   agentMemoryShare,
   claimCurrentness,
@@ -252,7 +266,6 @@ export {
   resolveLinkLabels,
   sessionTurns,
 } from './repositories/recall-reads.js';
-
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {
   aspectMergeFootprint,
@@ -310,6 +323,8 @@ export type {
   NewMemoryRow,
 } from './schema/memories.js';
 export { ACTOR_TYPES, MEMORY_TYPES } from './schema/memories.js';
+export type { NewNoteRow, NoteEventKind, NoteEventRow, NoteRow, NoteStatus } from './schema/notes.js';
+export { NOTE_EVENTS, NOTE_STATUSES } from './schema/notes.js';
 export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
 export type { ApiTokenRow } from './schema/tokens.js';
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';

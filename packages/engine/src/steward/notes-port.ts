@@ -1,3 +1,4 @@
+import type { EngineNotes } from '../notes.js';
 import type { EntityRef } from './task-context.js';
 
 /** A working note as the steward reads it (the shape `engine.notes` returns). */
@@ -53,4 +54,19 @@ export interface StewardNotesPort {
     },
   ): Promise<StewardNote>;
   resolve(input: Audit & { readonly agentId: string; readonly id: string }): Promise<StewardNote>;
+}
+
+/** The steward's view of `engine.notes` (readonly arrays become the copies the notes API takes). */
+export function notesPort(notes: EngineNotes): StewardNotesPort {
+  const links = (refs: readonly EntityRef[] | undefined) =>
+    refs === undefined ? {} : { linkedEntities: refs.map((r) => ({ ...r })) };
+  const actor = (a: Audit['actor']) => (a === undefined ? {} : { actor: { id: a.id, type: a.type ?? 'engine' } });
+  return {
+    list: (input) => notes.list({ ...input }),
+    search: (input) => notes.search({ ...input }),
+    create: ({ tags, linkedEntities, actor: a, ...rest }) =>
+      notes.create({ ...rest, ...(tags ? { tags: [...tags] } : {}), ...links(linkedEntities), ...actor(a) }),
+    update: ({ linkedEntities, actor: a, ...rest }) => notes.update({ ...rest, ...links(linkedEntities), ...actor(a) }),
+    resolve: ({ actor: a, ...rest }) => notes.resolve({ ...rest, ...actor(a) }),
+  };
 }

@@ -12,6 +12,7 @@ import { lifecycle } from './0011-lifecycle.js';
 import { apiTokens } from './0012-api-tokens.js';
 import { scopedTextIndex } from './0013-scoped-text-index.js';
 import { dreamingReview } from './0014-dreaming-review.js';
+import { notes } from './0015-notes.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   apiTokens,
   scopedTextIndex,
   dreamingReview,
+  notes,
 ]);

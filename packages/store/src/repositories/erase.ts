@@ -64,9 +64,14 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'memory_jobs_archive', where: "json_extract(row_json, '$.agent_id') = ?" },
   { table: 'lifecycle_counts', where: BY_AGENT },
   { table: 'embedding_projections', where: BY_AGENT },
+  { table: 'note_vectors', where: BY_AGENT },
+  { table: 'note_links', where: BY_AGENT },
+  { table: 'note_events', where: BY_AGENT },
+  { table: 'notes', where: BY_AGENT },
   // Last: the scoped text index's postings go with the rows deleted above (its triggers remove
   // them); what is left is the scope's own counting rows, which would still say the agent existed.
   { table: 'text_scopes', where: BY_AGENT },
+  { table: 'note_text_scopes', where: BY_AGENT },
 ]);
 
 /** Where an erasure stands: the step it is on and the rows removed so far per table. */

@@ -1,20 +1,28 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
 import { queryIndexTerms } from '../text-terms.js';
 
-/** What the scoped text index holds: memories, transcript turns, hints (one scope per agent each). */
-export type TextCorpus = 'memory' | 'turn' | 'hint';
+/**
+ * What the scoped text indexes hold: memories, transcript turns, hints (migration 13's tables) and
+ * working notes (migration 15's own tables, same scheme). One scope per agent each.
+ */
+export type TextCorpus = 'memory' | 'turn' | 'hint' | 'note';
 
 /** Okapi BM25 parameters (the usual defaults, as FTS5's bm25()). */
 const K1 = 1.2;
 const B = 0.75;
 
-const SCOPE = 'SELECT scope, docs, tokens FROM text_scopes WHERE corpus = ? AND agent_id = ?';
-// Marked raw: read as arrays (row, tf, len), no object per posting.
-const POSTINGS = 'SELECT row, tf, len FROM text_postings WHERE scope = ? AND term = ? /* arrays */';
-
-const DOC_FREQUENCY = 'SELECT count(*) AS n FROM text_postings WHERE scope = ? AND term = ?';
-const POSTINGS_OF_ROWS =
-  'SELECT row, tf, len FROM text_postings WHERE scope = ? AND term = ? AND row IN (SELECT value FROM json_each(?)) /* arrays */';
+/** The statements of one index's tables (the names are fixed here, never input). */
+function statements(scopes: string, postings: string) {
+  return {
+    scope: `SELECT scope, docs, tokens FROM ${scopes} WHERE corpus = ? AND agent_id = ?`,
+    // Marked raw: read as arrays (row, tf, len), no object per posting.
+    postings: `SELECT row, tf, len FROM ${postings} WHERE scope = ? AND term = ? /* arrays */`,
+    docFrequency: `SELECT count(*) AS n FROM ${postings} WHERE scope = ? AND term = ?`,
+    postingsOfRows: `SELECT row, tf, len FROM ${postings} WHERE scope = ? AND term = ? AND row IN (SELECT value FROM json_each(?)) /* arrays */`,
+  };
+}
+const SHARED = statements('text_scopes', 'text_postings');
+const NOTES = statements('note_text_scopes', 'note_text_postings');
 
 /** One row of a scoped BM25 ranking. */
 export interface ScoredRow {
@@ -73,14 +81,15 @@ export function rankScopedText(
   tokens: readonly string[],
   options: RankOptions = {},
 ): ScopedRanking {
+  const q = corpus === 'note' ? NOTES : SHARED;
   const distinct = queryIndexTerms(tokens);
   const none = { rows: [], terms: distinct.length, complete: true };
-  const scope = sql.get<{ scope: number; docs: number; tokens: number }>(raw(SCOPE, corpus, agentId));
+  const scope = sql.get<{ scope: number; docs: number; tokens: number }>(raw(q.scope, corpus, agentId));
   if (!scope || scope.docs <= 0 || distinct.length === 0) return none;
   const n = scope.docs;
   const avgdl = Math.max(1, scope.tokens / n);
   const terms: Term[] = distinct.map((term) => {
-    const df = sql.get<{ n: number }>(raw(DOC_FREQUENCY, scope.scope, term))?.n ?? 0;
+    const df = sql.get<{ n: number }>(raw(q.docFrequency, scope.scope, term))?.n ?? 0;
     return { term, df, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) };
   });
   // Parts are added in reading order (rarest term first, then by term): the same order whether the
@@ -97,7 +106,7 @@ export function rankScopedText(
     }
   };
   const lookup = (t: Term, rows: readonly number[]) =>
-    rows.length === 0 ? [] : sql.arrays(raw(POSTINGS_OF_ROWS, scope.scope, t.term, JSON.stringify(rows)));
+    rows.length === 0 ? [] : sql.arrays(raw(q.postingsOfRows, scope.scope, t.term, JSON.stringify(rows)));
   const depth = options.depth;
   /** The ranking of `rows` (every found row by default): the top `depth` when a depth is asked for. */
   const finish = (exhaustive: boolean, rows: Iterable<number> = scores.keys()): ScopedRanking => {
@@ -121,7 +130,7 @@ export function rankScopedText(
     // Every match contains the rarest term: read it, then look the others up for its rows only.
     const [rarest, ...others] = [...present].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
     if (!rarest) return none;
-    add(rarest, sql.arrays(raw(POSTINGS, scope.scope, rarest.term)));
+    add(rarest, sql.arrays(raw(q.postings, scope.scope, rarest.term)));
     for (const t of others) add(t, lookup(t, [...scores.keys()]));
     return finish(true);
   }
@@ -130,7 +139,7 @@ export function rankScopedText(
   let rest = queue.reduce((sum, t) => sum + bound(t), 0);
   for (let i = 0; i < queue.length; i++) {
     const t = queue[i] as Term;
-    add(t, sql.arrays(raw(POSTINGS, scope.scope, t.term)));
+    add(t, sql.arrays(raw(q.postings, scope.scope, t.term)));
     rest -= bound(t);
     if (i === queue.length - 1 || depth === undefined || scores.size < depth) continue;
     // The depth-th best score so far is a floor for the final top `depth` (scores only grow as

@@ -29,6 +29,14 @@ import type {
 import type { MemoriesColdTable, MemoriesTable, MemoryHistoryTable, MemoryLinksTable } from './memories.js';
 import type { SchemaMigrationsAuditTable, SchemaMigrationsTable } from './migrations.js';
 import type {
+  NoteEventsTable,
+  NoteLinksTable,
+  NotesTable,
+  NoteTextPostingsTable,
+  NoteTextScopesTable,
+  NoteVectorsTable,
+} from './notes.js';
+import type {
   DreamingAttentionTable,
   DreamingProvenanceTable,
   DreamingRevertsTable,
@@ -113,6 +121,12 @@ export interface DatabaseSchema {
   maintenance_state: MaintenanceStateTable;
   scope_erasures: ScopeErasuresTable;
   lifecycle_counts: LifecycleCountsTable;
+  notes: NotesTable;
+  note_links: NoteLinksTable;
+  note_events: NoteEventsTable;
+  note_vectors: NoteVectorsTable;
+  note_text_scopes: NoteTextScopesTable;
+  note_text_postings: NoteTextPostingsTable;
   schema_migrations: SchemaMigrationsTable;
   schema_migrations_audit: SchemaMigrationsAuditTable;
 }
@@ -177,6 +191,12 @@ const TABLES: { readonly [Name in TableName]: true } = {
   maintenance_state: true,
   scope_erasures: true,
   lifecycle_counts: true,
+  notes: true,
+  note_links: true,
+  note_events: true,
+  note_vectors: true,
+  note_text_scopes: true,
+  note_text_postings: true,
   schema_migrations: true,
   schema_migrations_audit: true,
 };

@@ -146,6 +146,24 @@ CREATE INDEX memory_links_ref ON memory_links (agent_id, ref_type, ref_id);
 -- index memory_tombstones_agent
 CREATE INDEX memory_tombstones_agent ON memory_tombstones (agent_id, purged_at);
 
+-- index note_events_note
+CREATE INDEX note_events_note ON note_events (note_id, seq);
+
+-- index note_links_ref
+CREATE INDEX note_links_ref ON note_links (agent_id, ref_type, ref_id, note_id);
+
+-- index note_vectors_agent_model
+CREATE INDEX note_vectors_agent_model ON note_vectors (agent_id, model);
+
+-- index notes_active_updated
+CREATE INDEX notes_active_updated ON notes (updated_at) WHERE status = 'active';
+
+-- index notes_agent_seq
+CREATE INDEX notes_agent_seq ON notes (agent_id, seq);
+
+-- index notes_agent_status_seq
+CREATE INDEX notes_agent_status_seq ON notes (agent_id, status, seq);
+
 -- index ontology_contradictions_proposal
 CREATE INDEX ontology_contradictions_proposal ON ontology_contradictions (proposal_id);
 
@@ -735,6 +753,80 @@ CREATE TABLE memory_tombstones (
       purged_at INTEGER NOT NULL
     );
 
+-- table note_events
+CREATE TABLE note_events (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      note_id TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      event TEXT NOT NULL CHECK (event IN ('created', 'updated', 'resolved', 'archived')),
+      actor TEXT NOT NULL,
+      actor_type TEXT NOT NULL CHECK (actor_type IN ('operator', 'agent', 'engine')),
+      reason TEXT,
+      before_json TEXT,
+      after_json TEXT NOT NULL,
+      metadata TEXT NOT NULL DEFAULT '{}',
+      created_at INTEGER NOT NULL
+    );
+
+-- table note_links
+CREATE TABLE note_links (
+      note_id TEXT NOT NULL REFERENCES notes (id) ON DELETE CASCADE,
+      agent_id TEXT NOT NULL,
+      ref_type TEXT NOT NULL,
+      ref_id TEXT NOT NULL,
+      label TEXT,
+      PRIMARY KEY (note_id, ref_type, ref_id)
+    );
+
+-- table note_text_postings
+CREATE TABLE note_text_postings (
+      scope INTEGER NOT NULL,
+      term TEXT NOT NULL,
+      row INTEGER NOT NULL,
+      tf INTEGER NOT NULL,
+      len INTEGER NOT NULL,
+      PRIMARY KEY (scope, term, row)
+    ) WITHOUT ROWID;
+
+-- table note_text_scopes
+CREATE TABLE note_text_scopes (
+      scope INTEGER PRIMARY KEY,
+      corpus TEXT NOT NULL CHECK (corpus = 'note'),
+      agent_id TEXT NOT NULL,
+      docs INTEGER NOT NULL DEFAULT 0,
+      tokens INTEGER NOT NULL DEFAULT 0,
+      UNIQUE (corpus, agent_id)
+    );
+
+-- table note_vectors
+CREATE TABLE note_vectors (
+      note_id TEXT NOT NULL REFERENCES notes (id) ON DELETE CASCADE,
+      agent_id TEXT NOT NULL,
+      model TEXT NOT NULL,
+      dimensions INTEGER NOT NULL CHECK (dimensions > 0),
+      content_hash TEXT NOT NULL,
+      vector BLOB NOT NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (note_id, model)
+    );
+
+-- table notes
+CREATE TABLE notes (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      agent_id TEXT NOT NULL,
+      title TEXT NOT NULL,
+      content TEXT NOT NULL,
+      tags TEXT NOT NULL DEFAULT '[]',
+      status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'resolved', 'archived')),
+      linked_entities TEXT NOT NULL DEFAULT '[]',
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      resolved_at INTEGER,
+      archived_at INTEGER
+    );
+
 -- table ontology_contradictions
 CREATE TABLE ontology_contradictions (
       id TEXT PRIMARY KEY,
@@ -1048,6 +1140,37 @@ CREATE TRIGGER memory_hints_terms_ai AFTER INSERT ON memory_hints BEGIN
        SELECT (SELECT scope FROM text_scopes WHERE corpus = 'hint' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.hint) AS t WHERE 1;
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.hint)
        WHERE 1 AND corpus = 'hint' AND agent_id = new.agent_id;
+END;
+
+-- trigger notes_terms_ad
+CREATE TRIGGER notes_terms_ad AFTER DELETE ON notes BEGIN
+  DELETE FROM note_text_postings
+     WHERE scope = (SELECT scope FROM note_text_scopes WHERE corpus = 'note' AND agent_id = old.agent_id) AND term IN (SELECT term FROM text_terms((old.title || char(10) || old.content))) AND row = old.seq;
+  UPDATE note_text_scopes SET docs = docs - 1, tokens = tokens - text_length((old.title || char(10) || old.content))
+     WHERE corpus = 'note' AND agent_id = old.agent_id;
+END;
+
+-- trigger notes_terms_ai
+CREATE TRIGGER notes_terms_ai AFTER INSERT ON notes BEGIN
+  INSERT OR IGNORE INTO note_text_scopes (corpus, agent_id) VALUES ('note', new.agent_id);
+  INSERT OR IGNORE INTO note_text_postings (scope, term, row, tf, len)
+     SELECT (SELECT scope FROM note_text_scopes WHERE corpus = 'note' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms((new.title || char(10) || new.content)) AS t;
+  UPDATE note_text_scopes SET docs = docs + 1, tokens = tokens + text_length((new.title || char(10) || new.content))
+     WHERE corpus = 'note' AND agent_id = new.agent_id;
+END;
+
+-- trigger notes_terms_au
+CREATE TRIGGER notes_terms_au AFTER UPDATE OF title, content ON notes
+      WHEN old.title IS NOT new.title OR old.content IS NOT new.content BEGIN
+  DELETE FROM note_text_postings
+     WHERE scope = (SELECT scope FROM note_text_scopes WHERE corpus = 'note' AND agent_id = old.agent_id) AND term IN (SELECT term FROM text_terms((old.title || char(10) || old.content))) AND row = old.seq;
+  UPDATE note_text_scopes SET docs = docs - 1, tokens = tokens - text_length((old.title || char(10) || old.content))
+     WHERE corpus = 'note' AND agent_id = old.agent_id;
+  INSERT OR IGNORE INTO note_text_scopes (corpus, agent_id) VALUES ('note', new.agent_id);
+  INSERT OR IGNORE INTO note_text_postings (scope, term, row, tf, len)
+     SELECT (SELECT scope FROM note_text_scopes WHERE corpus = 'note' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms((new.title || char(10) || new.content)) AS t;
+  UPDATE note_text_scopes SET docs = docs + 1, tokens = tokens + text_length((new.title || char(10) || new.content))
+     WHERE corpus = 'note' AND agent_id = new.agent_id;
 END;
 
 -- trigger session_transcript_turns_ad

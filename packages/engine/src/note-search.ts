@@ -1,0 +1,182 @@
+import { contentHash, parseInput, toVector } from '@memory/core';
+import {
+  findLinkedNotes,
+  findNote,
+  findNotesById,
+  findNotesBySeq,
+  ftsTokens,
+  listNotePage,
+  type NoteRow,
+  noteVectors,
+  rankNotesByText,
+  upsertNoteVector,
+} from '@memory/store';
+import type { EngineContext } from './context.js';
+import { type Note, toNote } from './note-view.js';
+import type { NotesContext } from './notes.js';
+
+/** The text a note is embedded and indexed by. */
+export const noteText = (row: Pick<NoteRow, 'title' | 'content'>): string => `${row.title}\n${row.content}`;
+
+/** The note's vector, if the embedder gives a usable one (a failure is a warning: the note stays searchable by text). */
+async function embedOne(
+  ctx: EngineContext,
+  text: string,
+  purpose: 'index' | 'query',
+): Promise<Float32Array | undefined> {
+  const embedder = ctx.embedder;
+  if (!embedder) return undefined;
+  try {
+    const output: unknown = await embedder.embed([text], { purpose });
+    const vector = Array.isArray(output) ? toVector(output[0], embedder.dimensions) : 'not an array of vectors';
+    if (typeof vector !== 'string') return unit(vector);
+    ctx.store.logger.warn('notes: the embedder returned an unusable vector', { reason: vector });
+  } catch (error) {
+    ctx.store.logger.warn('notes: embedding failed', { error: error instanceof Error ? error.message : String(error) });
+  }
+  return undefined;
+}
+
+function unit(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  if (sum === 0) return v;
+  const n = Math.sqrt(sum);
+  return v.map((x) => x / n);
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  const n = Math.min(a.length, b.length);
+  let s = 0;
+  let nb = 0;
+  for (let i = 0; i < n; i++) {
+    s += (a[i] as number) * (b[i] as number);
+    nb += (b[i] as number) * (b[i] as number);
+  }
+  return nb === 0 ? 0 : s / Math.sqrt(nb);
+}
+
+/**
+ * Embeds a note's title and content (with an embedder) and stores the vector, unless the note
+ * changed meanwhile (its newer write embeds its own text). Best-effort: never fails the write.
+ */
+export async function indexNoteVector(ctx: EngineContext, row: NoteRow): Promise<void> {
+  const embedder = ctx.embedder;
+  if (!embedder) return;
+  const text = noteText(row);
+  const vector = await embedOne(ctx, text, 'index');
+  if (!vector) return;
+  const hash = contentHash(text);
+  ctx.store.write((sql) => {
+    const current = findNote(sql, row.agent_id, row.id);
+    if (!current || contentHash(noteText(current)) !== hash) return;
+    upsertNoteVector(sql, {
+      noteId: row.id,
+      agentId: row.agent_id,
+      model: embedder.model,
+      contentHash: hash,
+      vector,
+      now: ctx.store.clock.now(),
+    });
+  });
+}
+
+/** One search hit. */
+export interface NoteSearchHit {
+  readonly note: Note;
+  /** 0..1: the fused text and vector score (1 for every match of a filter-only search). */
+  readonly score: number;
+}
+
+/** The evidence for one note, as recall uses it: BM25 normalized by the best match, and cosine. */
+export interface NoteEvidence {
+  readonly row: NoteRow;
+  lexical?: number;
+  semantic?: number;
+}
+
+/**
+ * Text and vector evidence for the agent's notes matching `query`, from the agent's own rows only
+ * (its scoped text index, its vectors): another agent's notes cannot enter, crowd out, or move
+ * these scores. `keep` filters rows (status, entity) before anything is cut.
+ */
+export function noteEvidence(
+  ctx: EngineContext,
+  agentId: string,
+  query: string,
+  vector: Float32Array | undefined,
+  keep: (row: NoteRow) => boolean,
+): NoteEvidence[] {
+  return ctx.store.read((sql) => {
+    const byId = new Map<string, NoteEvidence>();
+    // The whole ranking: notes are working memory (thousands per agent), and filters apply after.
+    const ranked = rankNotesByText(sql, agentId, ftsTokens(query), Number.MAX_SAFE_INTEGER);
+    const best = ranked[0]?.score ?? 0;
+    const scores = new Map(ranked.map((r) => [r.row, r.score]));
+    for (const row of findNotesBySeq(sql, agentId, [...scores.keys()])) {
+      if (!keep(row)) continue;
+      byId.set(row.id, { row, lexical: best > 0 ? (scores.get(row.seq) ?? 0) / best : 0 });
+    }
+    if (vector && ctx.embedder) {
+      const cosines = new Map<string, number>();
+      for (const v of noteVectors(sql, agentId, ctx.embedder.model))
+        cosines.set(v.noteId, Math.max(0, dot(vector, v.vector)));
+      const missing = [...cosines.keys()].filter((id) => !byId.has(id));
+      for (const row of findNotesById(sql, agentId, missing)) if (keep(row)) byId.set(row.id, { row });
+      for (const e of byId.values()) {
+        const c = cosines.get(e.row.id);
+        if (c !== undefined) e.semantic = c;
+      }
+    }
+    return [...byId.values()];
+  });
+}
+
+/** The query's unit vector, or undefined without an embedder (or when it fails). */
+export function queryNoteVector(ctx: EngineContext, query: string): Promise<Float32Array | undefined> {
+  return embedOne(ctx, query, 'query');
+}
+
+/** Weighted fusion as recall's default: semantic and lexical weights when the note has a vector, else lexical. */
+export function fuseNoteScore(ctx: EngineContext, e: Pick<NoteEvidence, 'lexical' | 'semantic'>): number {
+  const { semanticWeight, lexicalWeight } = ctx.config.recall;
+  const lexical = e.lexical ?? 0;
+  return e.semantic === undefined ? lexical : semanticWeight * e.semantic + lexicalWeight * lexical;
+}
+
+/**
+ * `notes.search`: by text (scoped BM25, fused with vector similarity when an embedder is present),
+ * filtered by entity and status. Without a query, the filtered notes newest first, each scoring 1.
+ */
+export async function searchNotes(nc: NotesContext, input: unknown): Promise<NoteSearchHit[]> {
+  const { ctx } = nc;
+  const q = parseInput(nc.schemas.search, input, 'notes.search');
+  const limit = q.limit ?? 10;
+  if (q.query === undefined) {
+    const rows = ctx.store.read((sql) =>
+      listNotePage(sql, { agentId: q.agentId, status: q.status, entity: q.entity, limit }),
+    );
+    return rows.map((row) => ({ note: toNote(row), score: 1 }));
+  }
+  const linked = q.entity
+    ? new Set(
+        ctx.store
+          .read((sql) =>
+            findLinkedNotes(sql, q.agentId, [q.entity as { type: string; refId: string }], Number.MAX_SAFE_INTEGER),
+          )
+          .map((l) => l.noteId),
+      )
+    : undefined;
+  const keep = (row: NoteRow) => (q.status === undefined || row.status === q.status) && (!linked || linked.has(row.id));
+  const vector = await queryNoteVector(ctx, q.query);
+  const minScore = ctx.config.recall.minScore;
+  return (
+    noteEvidence(ctx, q.agentId, q.query, vector, keep)
+      .map((e) => ({ e, score: fuseNoteScore(ctx, e) }))
+      // A text match always counts; a note found by meaning alone must clear recall's relevance floor.
+      .filter(({ e, score }) => (e.lexical ?? 0) > 0 || score >= minScore)
+      .sort((a, b) => b.score - a.score || b.e.row.seq - a.e.row.seq)
+      .slice(0, limit)
+      .map(({ e, score }) => ({ note: toNote(e.row), score: Math.min(1, Math.max(0, score)) }))
+  );
+}
