@@ -181,7 +181,7 @@ export async function recallForTask(
     type: e.type,
     refId: e.refId,
     ...(e.label ? { label: e.label } : {}),
-    reason: `resolved ${e.via === 'host' ? 'by the host' : `by ${e.via}`} (confidence ${e.confidence.toFixed(2)}): open it in the host to confirm details`,
+    reason: `resolved ${e.via === 'host' ? 'by the host' : `by ${e.via}`} (confidence ${e.confidence.toFixed(2)}); confirm details in the host`,
   }));
   const query = task.text.trim().slice(0, ctx.config.limits.maxQueryChars);
   if (query.length > 0 && steward.relatedLimit > 0) {
