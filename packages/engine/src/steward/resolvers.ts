@@ -160,9 +160,10 @@ export async function resolveEntities(deps: ResolveDeps, task: ParsedTaskContext
       logger.warn('steward resolver skipped: budget spent', { resolver: resolver.name, elapsedMs: elapsed });
       continue;
     }
-    const before = clock.now();
+    // Reported time is wall time (the injected clock decides budgets, and may be a manual one).
+    const before = performance.now();
     const outcome = await runOne(deps, resolver, { ...task, names, found: [...found.values()] }, left);
-    resolverMs += clock.now() - before;
+    resolverMs += performance.now() - before;
     if ('error' in outcome) {
       warnings.push(`resolver ${resolver.name} skipped: ${outcome.error}`);
       logger.warn('steward resolver failed', { resolver: resolver.name, error: outcome.error });
