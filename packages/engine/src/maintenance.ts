@@ -27,6 +27,7 @@ import {
 import { z } from 'zod';
 import type { PeriodicTask } from './background.js';
 import type { EngineContext } from './context.js';
+import { previewNoteReaping, reapNotesBatch } from './note-reaping.js';
 
 /** The engine's maintenance job type (reserved): its payload names the task. */
 export const MAINTENANCE_JOB = 'maintenance';
@@ -56,6 +57,8 @@ export interface MaintenancePreview {
     readonly staleBefore: number;
     readonly maxImportance: number;
     readonly candidates: number;
+    /** Working notes: active ones not updated since `staleBefore` are archived by the same task. */
+    readonly notes: { readonly afterDays: number; readonly staleBefore: number; readonly candidates: number };
   };
 }
 
@@ -70,6 +73,8 @@ export interface MaintenanceReport {
   readonly purged?: PurgeCounts;
   /** Reap: memories given `expires_at`. */
   readonly reaped?: number;
+  /** Reap: stale active notes archived. */
+  readonly archivedNotes?: number;
   /** Archive: orphan entities archived, cold copies and archived jobs pruned. */
   readonly archived?: { readonly entities: number; readonly coldCopies: number; readonly jobArchive: number };
 }
@@ -102,12 +107,13 @@ function reapRule(config: MemoryConfig, now: number) {
   return { maxImportance: reapMaxImportance, staleBefore: now - reapAfterDays * DAY_MS, afterDays: reapAfterDays };
 }
 
-/** The dry run: two index range counts for the purge, one count for reaping. */
+/** The dry run: two index range counts for the purge, one count each for memory and note reaping. */
 export function previewMaintenance(ctx: EngineContext): MaintenancePreview {
   const { store, config } = ctx;
   const now = store.clock.now();
   const cutoff = purgeCutoff(config, now);
   const rule = reapRule(config, now);
+  const notes = previewNoteReaping(store, config);
   return store.read((sql) => ({
     purge: { enabled: config.retention.purgeEnabled, cutoff, ...countDuePurges(sql, cutoff) },
     reap: {
@@ -115,6 +121,7 @@ export function previewMaintenance(ctx: EngineContext): MaintenancePreview {
       staleBefore: rule.staleBefore,
       maxImportance: rule.maxImportance,
       candidates: countReapCandidates(sql, rule),
+      notes,
     },
   }));
 }
@@ -264,6 +271,9 @@ export async function runMaintenanceTask(
   let done = false;
   const purged = emptyPurgeCounts();
   let reaped = 0;
+  let archivedNotes = 0;
+  // Reaping walks memories to the end of their seq range, then stale notes (seed 003's note reaping).
+  let memoriesReaped = false;
   const archived = { entities: 0, coldCopies: 0, jobArchive: 0 };
   while (!done && performance.now() - started < budget) {
     throwIfAborted(options.signal, `maintenance ${task}`);
@@ -276,10 +286,14 @@ export async function runMaintenanceTask(
         await slicer.yield();
         store.write((sql) => mergeFullTextStep(sql, 'memories_fts', MERGE_PAGES, 'incremental'));
       }
-    } else if (task === 'reap') {
+    } else if (task === 'reap' && !memoriesReaped) {
       const step = reapBatch(store, config);
       reaped += step.reaped;
-      done = step.wrapped;
+      memoriesReaped = step.wrapped;
+    } else if (task === 'reap') {
+      const step = reapNotesBatch(store, config);
+      archivedNotes += step.archived;
+      done = step.done;
     } else {
       const step = archiveBatch(store, config);
       archived.entities += step.entities;
@@ -295,7 +309,7 @@ export async function runMaintenanceTask(
     task === 'purge'
       ? { task, batches, done, purged }
       : task === 'reap'
-        ? { task, batches, done, reaped }
+        ? { task, batches, done, reaped, archivedNotes }
         : { task, batches, done, archived };
   store.write((sql) =>
     saveMaintenanceState(sql, { task: `${task}:run`, cursor: 0, report: { ...report }, now: store.clock.now() }),

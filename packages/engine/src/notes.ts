@@ -101,7 +101,7 @@ function refuse(row: NoteRow, change: Change): MemoryError {
 /** Records one change in `note_events`. */
 export function recordNoteEvent(
   sql: SqlExecutor,
-  ctx: EngineContext,
+  ids: { next(): string },
   e: {
     note: NoteRow;
     event: NoteEventKind;
@@ -113,7 +113,7 @@ export function recordNoteEvent(
   },
 ): void {
   insertNoteEvent(sql, {
-    id: ctx.store.ids.next(),
+    id: ids.next(),
     note_id: e.note.id,
     agent_id: e.note.agent_id,
     event: e.event,
@@ -148,7 +148,7 @@ export async function createNote(nc: NotesContext, input: unknown): Promise<Note
       archived_at: null,
     });
     replaceNoteLinks(sql, q.agentId, note.id, links);
-    recordNoteEvent(sql, ctx, {
+    recordNoteEvent(sql, ctx.store.ids, {
       note,
       event: 'created',
       actor: actorOf(q.agentId, q.actor),
@@ -188,7 +188,7 @@ export async function updateNoteFields(nc: NotesContext, input: unknown): Promis
     };
     const note = updateNote(sql, q.agentId, q.id, before.status, patch) as NoteRow;
     if (q.linkedEntities !== undefined) replaceNoteLinks(sql, q.agentId, note.id, q.linkedEntities);
-    recordNoteEvent(sql, ctx, {
+    recordNoteEvent(sql, ctx.store.ids, {
       note,
       event: 'updated',
       actor: actorOf(q.agentId, q.actor),
@@ -216,7 +216,14 @@ export function transitionNote(nc: NotesContext, input: unknown, change: 'resolv
         : { status: 'archived', archived_at: now, updated_at: now };
     const note = updateNote(sql, q.agentId, q.id, before.status, patch) as NoteRow;
     const event = change === 'resolve' ? 'resolved' : 'archived';
-    recordNoteEvent(sql, ctx, { note, event, actor: actorOf(q.agentId, q.actor), reason: q.reason, before, now });
+    recordNoteEvent(sql, ctx.store.ids, {
+      note,
+      event,
+      actor: actorOf(q.agentId, q.actor),
+      reason: q.reason,
+      before,
+      now,
+    });
     return note;
   });
   return toNote(row);
