@@ -29,6 +29,7 @@ const turnSchema = z.strictObject({
   name: labelSchema(128, 'transcript[].name').optional(),
 });
 
+/** `steward.consolidate` input: the task context, a required `taskId`, and how the task ended. */
 export const consolidateSchema = z.strictObject({
   ...taskContextFields,
   /** Required: what the stored memories point back to (`source: { type: 'task', id: taskId }`). */

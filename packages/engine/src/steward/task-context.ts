@@ -44,6 +44,7 @@ export const taskContextFields = {
   entities: z.array(refSchema).max(64).optional(),
 };
 
+/** A task context as `steward.recall` and `steward.resolve` take it (strict: unknown keys are refused). */
 export const taskContextSchema = z.strictObject(taskContextFields);
 
 /** What a task is about, as the host describes it to the steward. */

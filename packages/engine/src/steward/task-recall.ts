@@ -246,6 +246,7 @@ function relatedMemory(r: {
   };
 }
 
+/** An error's message, whatever was thrown. */
 export function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
