@@ -186,29 +186,36 @@ export async function recallForTask(
   const query = task.text.trim().slice(0, ctx.config.limits.maxQueryChars);
   if (query.length > 0 && steward.relatedLimit > 0) {
     const taken = new Set(linked.map((i) => i.id));
-    try {
-      const response = await ctx.recall({
-        agentId,
-        query,
-        limit: Math.min(ctx.config.recall.maxLimit, steward.relatedLimit + linked.length),
-      });
-      warnings.push(...response.warnings);
-      for (const r of response.results) {
+    // Independent reads: hybrid recall and note search both wait on a query embedding.
+    const [memories, matchingNotes] = await Promise.all([
+      ctx
+        .recall({ agentId, query, limit: Math.min(ctx.config.recall.maxLimit, steward.relatedLimit + linked.length) })
+        .then(
+          (response) => response,
+          (error: unknown) => {
+            warnings.push(`related recall failed: ${message(error)}`);
+            return undefined;
+          },
+        ),
+      notes
+        ? notes.search({ agentId, query, status: 'active', limit: steward.relatedLimit }).then(
+            (hits) => hits,
+            (error: unknown) => {
+              warnings.push(`related notes failed: ${message(error)}`);
+              return [];
+            },
+          )
+        : Promise.resolve([]),
+    ]);
+    if (memories) {
+      warnings.push(...memories.warnings);
+      for (const r of memories.results) {
         if (taken.has(r.id) || related.length >= steward.relatedLimit) continue;
         related.push(relatedMemory(r));
       }
-      drillDown.push(...response.drillDown);
-    } catch (error) {
-      warnings.push(`related recall failed: ${message(error)}`);
+      drillDown.push(...memories.drillDown);
     }
-    if (notes) {
-      try {
-        const hits = await notes.search({ agentId, query, status: 'active', limit: steward.relatedLimit });
-        for (const { note, score } of hits) if (!taken.has(note.id)) related.push(noteItem(note, score, []));
-      } catch (error) {
-        warnings.push(`related notes failed: ${message(error)}`);
-      }
-    }
+    for (const { note, score } of matchingNotes) if (!taken.has(note.id)) related.push(noteItem(note, score, []));
   }
   if (!notes) warnings.push('working notes are not available: task recall covers memories only');
   const relatedMs = now() - mark;
