@@ -140,9 +140,26 @@ for (let i = 0; i < taskCount; i++) {
   await engine.notes.search({ agentId, query: text, status: 'active', limit: 5 });
   noteSearch.push(performance.now() - s);
 }
+// The same tasks on a second engine over the same file with steward.relatedNotes off.
+const withoutNoteSearch: number[] = [];
+{
+  const lean = await createMemoryEngine({
+    database: { path: join(dir, 'bench.db') },
+    embedder: createOfflineEmbedder(),
+    config: { hints: { enabled: false }, steward: { relatedNotes: false } },
+  });
+  for (const r of resolvers) lean.steward.registerResolver(r);
+  for (let i = 0; i < 20; i++) await lean.steward.recall(task());
+  for (let i = 0; i < taskCount; i++) {
+    const s = performance.now();
+    const result = await lean.steward.recall(task());
+    withoutNoteSearch.push(performance.now() - s - result.timings.resolverMs);
+  }
+  await lean.close();
+}
 const line = (name: string, xs: number[]) =>
   console.log(
-    `${name.padEnd(38)} p50 ${fmt(percentile(xs, 50)).padStart(7)} ms   p95 ${fmt(percentile(xs, 95)).padStart(7)} ms`,
+    `${name.padEnd(40)} p50 ${fmt(percentile(xs, 50)).padStart(7)} ms   p95 ${fmt(percentile(xs, 95)).padStart(7)} ms`,
   );
 
 console.log(
@@ -158,6 +175,7 @@ line('total without host resolvers', withoutResolvers);
 line('  host resolvers', resolver);
 line('  linked tier (memories + notes)', linked);
 line('  related tier (recall + note search)', related);
+line('without note search (relatedNotes off)', withoutNoteSearch);
 line('engine.recall alone (same queries)', plainRecall);
 line('engine.notes.search alone', noteSearch);
 const p50 = percentile(withoutResolvers, 50);

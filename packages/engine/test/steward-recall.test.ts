@@ -180,4 +180,29 @@ describe('steward.recall', () => {
     expect(relatedNotes).not.toContain(done.id);
     await engine.close();
   });
+
+  it('leaves note search out of the related tier with steward.relatedNotes: false, keeping linked notes', async () => {
+    const { engine } = await createTestEngine({ config: { steward: { relatedNotes: false } } });
+    for (const r of hostResolvers()) engine.steward.registerResolver(r);
+    const linkedNote = await engine.notes.create({
+      agentId: 'a',
+      title: 'Invoice follow-up',
+      content: 'Send the corrected invoice.',
+      linkedEntities: [alice],
+    });
+    await engine.notes.create({
+      agentId: 'a',
+      title: 'Invoices',
+      content: 'Bob asked about the invoice.',
+      linkedEntities: [bob],
+    });
+    const result = await engine.steward.recall({
+      agentId: 'a',
+      text: 'corrected invoice',
+      sender: { email: 'alice@acme.test' },
+    });
+    expect(result.linked.map((i) => i.id)).toEqual([linkedNote.id]);
+    expect(result.related.filter((i) => i.kind === 'note')).toEqual([]);
+    await engine.close();
+  });
 });

@@ -197,7 +197,7 @@ export async function recallForTask(
             return undefined;
           },
         ),
-      notes
+      notes && steward.relatedNotes
         ? notes.search({ agentId, query, status: 'active', limit: steward.relatedLimit }).then(
             (hits) => hits,
             (error: unknown) => {
