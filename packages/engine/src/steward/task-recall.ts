@@ -189,7 +189,9 @@ export async function recallForTask(
     // Independent reads: hybrid recall and note search both wait on a query embedding.
     const [memories, matchingNotes] = await Promise.all([
       ctx
-        .recall({ agentId, query, limit: Math.min(ctx.config.recall.maxLimit, steward.relatedLimit + linked.length) })
+        // Linked memories the text also matches take slots; room for as many as the tier keeps,
+        // not for every linked one (recall reads about five candidates per result asked for).
+        .recall({ agentId, query, limit: Math.min(ctx.config.recall.maxLimit, 2 * steward.relatedLimit) })
         .then(
           (response) => response,
           (error: unknown) => {
