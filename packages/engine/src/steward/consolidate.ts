@@ -127,6 +127,8 @@ export async function consolidateTask(deps: ConsolidateDeps, input: unknown): Pr
     toolsUsed: tools,
   };
   const block = taskBlock(prompt, steward.maxTaskChars);
+  // Everything the task said, for finding injected instructions a proposal may restate.
+  const allText = [task.text, task.summary ?? '', ...(task.transcript ?? []).map((t) => t.content)].join('\n');
   const answer = await askModel(
     ctx,
     llm,
@@ -146,9 +148,7 @@ export async function consolidateTask(deps: ConsolidateDeps, input: unknown): Pr
     warnings.push(`consolidation: ${why}`);
     logger.warn('steward consolidation: unusable model answer', { taskId: task.taskId, reason: why });
   } else {
-    const injected = injectedSpans(
-      [task.text, task.summary ?? '', ...(task.transcript ?? []).map((t) => t.content)].join('\n'),
-    );
+    const injected = injectedSpans(allText);
     const checked = checkProposals(proposals, handles, injected, {
       maxMemories: steward.maxMemoriesPerTask,
       minWords: steward.minWords,
@@ -175,7 +175,7 @@ export async function consolidateTask(deps: ConsolidateDeps, input: unknown): Pr
   }
   const reflection = await miniReflect(
     { ctx, llm, notes, signal },
-    { agentId: task.agentId, task: prompt, handles, tools, text: task.text },
+    { agentId: task.agentId, task: prompt, handles, tools, text: allText },
   );
   warnings.push(...reflection.warnings);
   return { taskId: task.taskId, entities: resolution.entities, stored, updated, rejected, notes: reflection, warnings };
