@@ -81,12 +81,13 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
     forget: (input) => call(ctx, () => forget(ctx, input)),
     recover: (input) => call(ctx, () => recover(ctx, input)),
     history: (input) => call(ctx, () => history(ctx, input)),
+    // One implementation for every input: the result type follows the input's `include`.
     recall: spanned(
       ctx.tracer,
       'memory.recall',
-      (input) => call(ctx, () => recallMemories(ctx, input)),
+      (input: unknown) => call(ctx, () => recallMemories(ctx, input)),
       describeRecall,
-    ),
+    ) as MemoryEngine['recall'],
     memoryHead: (input) => call(ctx, () => memoryHead(ctx, input)),
     list: (input) => call(ctx, () => listMemories(ctx, input)),
     health: (input) => call(ctx, () => memoryHealth(ctx, input)),

@@ -8,6 +8,7 @@ import {
   scopeKeyedPage,
   scopeMemoriesPage,
   scopeMemoryParts,
+  scopeNoteEvents,
   scopeTurns,
 } from '@memory/store';
 import { z } from 'zod';
@@ -33,8 +34,8 @@ const line = (record: Record<string, unknown>): string => `${JSON.stringify(reco
 /**
  * The scope as JSONL (format `memory-export`, version 1; README "Export format"): a header, then
  * entities (with aliases, aspects and claims), links, memories (with history and entity mentions,
- * forgotten ones included), transcripts (with turns), documents (with text and chunk memories), and
- * a footer with the record count. Read page by page, so memory use stays flat; each page is a
+ * forgotten ones included), transcripts (with turns), documents (with text and chunk memories),
+ * working notes (with their audit events), and a footer with the record count. Read page by page, so memory use stays flat; each page is a
  * consistent read, the whole export is not one snapshot (write nothing to the scope meanwhile for a
  * point-in-time copy). `engine.imports.start` reads it back into any scope.
  */
@@ -116,6 +117,18 @@ export async function* exportScope(ctx: EngineContext, input: unknown): AsyncGen
     if (!document) break;
     yield emit({ kind: 'document', ...document.row, content: document.content, memories: document.memories });
     after = String(document.row['id']);
+  }
+
+  for (let after = ''; ; ) {
+    const notes = await page((sql) =>
+      scopeKeyedPage(sql, 'notes', agentId, after, PAGE).map((row) => ({
+        row,
+        events: scopeNoteEvents(sql, agentId, String(row['id'])),
+      })),
+    );
+    for (const { row, events } of notes) yield emit({ kind: 'note', ...row, events });
+    if (notes.length < PAGE) break;
+    after = String(notes[notes.length - 1]?.row['id']);
   }
 
   yield line({ kind: 'footer', records: records + 1 });

@@ -18,7 +18,7 @@ import {
   rememberMany,
   type ScopeInput,
 } from '@memory/ingest';
-import type { RecallResponse } from '@memory/recall';
+import type { RecallItem, RecallResponse } from '@memory/recall';
 import { z } from 'zod';
 import { signalSchema, takeSignal } from './abort.js';
 import type { EngineContext } from './context.js';
@@ -113,7 +113,7 @@ export function history(ctx: EngineContext, input: unknown): HistoryEntry[] {
 }
 
 /** Recall, after the signal's one checkpoint: recall itself runs to the end once started. */
-export function recallMemories(ctx: EngineContext, input: unknown): Promise<RecallResponse> {
+export function recallMemories(ctx: EngineContext, input: unknown): Promise<RecallResponse<RecallItem>> {
   const { signal, rest } = takeSignal(input, 'recall');
   throwIfAborted(signal, 'recall');
   return ctx.recall(rest);

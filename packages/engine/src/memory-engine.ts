@@ -35,7 +35,7 @@ import type {
   RepairFilter,
   RepairReport,
 } from '@memory/queue';
-import type { RecallInput, RecallResponse } from '@memory/recall';
+import type { RecallInput, RecallResponse, RecallResultsOf } from '@memory/recall';
 import type { VectorSupport } from '@memory/store';
 import type { Abortable } from './abort.js';
 import type { HandlerRegistration } from './background.js';
@@ -182,9 +182,10 @@ export interface MemoryEngine extends AsyncDisposable {
   /**
    * Hybrid recall within one agent's scope: lexical (BM25), semantic (with an embedder), prospective
    * hints, knowledge-graph traversal and host-linked channels, fused, dampened and tiered. The
-   * signal is checked before recall starts.
+   * signal is checked before recall starts. With `include: ['memories', 'notes']` working notes
+   * are ranked and tiered with the memories, each result saying its `kind`.
    */
-  recall(input: RecallInput & Abortable): Promise<RecallResponse>;
+  recall<I extends RecallInput & Abortable>(input: I): Promise<RecallResponse<RecallResultsOf<I>>>;
   readonly telemetry: EngineTelemetry;
   /** Working notes: the shorter-lived second tier (`active` → `resolved` → `archived`), audited. */
   readonly notes: EngineNotes;
@@ -223,7 +224,7 @@ export interface MemoryEngine extends AsyncDisposable {
   erase(input: EraseInput): Promise<EraseResult>;
   /**
    * The scope as JSONL lines (format `memory-export` v1, see the README): memories with history,
-   * transcripts, documents and the knowledge graph. `engine.imports.start` reads it back, into any
+   * transcripts, documents, the knowledge graph and working notes with their events. `engine.imports.start` reads it back, into any
    * scope of any file. Iterate it (`for await`) or pipe it (`Readable.from(engine.export(...))`).
    */
   export(input: ExportInput): AsyncIterable<string>;

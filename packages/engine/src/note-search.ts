@@ -111,12 +111,11 @@ export function noteEvidence(
     const byId = new Map<string, NoteEvidence>();
     // The whole ranking: notes are working memory (thousands per agent), and filters apply after.
     const ranked = rankNotesByText(sql, agentId, ftsTokens(query), Number.MAX_SAFE_INTEGER);
-    const best = ranked[0]?.score ?? 0;
     const scores = new Map(ranked.map((r) => [r.row, r.score]));
-    for (const row of findNotesBySeq(sql, agentId, [...scores.keys()])) {
-      if (!keep(row)) continue;
-      byId.set(row.id, { row, lexical: best > 0 ? (scores.get(row.seq) ?? 0) / best : 0 });
-    }
+    const kept = findNotesBySeq(sql, agentId, [...scores.keys()]).filter(keep);
+    // Normalized by the best note the filters keep: a filtered-out note must not set the scale.
+    const best = kept.reduce((m, row) => Math.max(m, scores.get(row.seq) ?? 0), 0);
+    for (const row of kept) byId.set(row.id, { row, lexical: best > 0 ? (scores.get(row.seq) ?? 0) / best : 0 });
     if (vector && ctx.embedder) {
       const cosines = new Map<string, number>();
       for (const v of noteVectors(sql, agentId, ctx.embedder.model))

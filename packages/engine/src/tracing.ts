@@ -7,7 +7,7 @@ import {
   type TraceSpan,
 } from '@memory/core';
 import type { JobHandler } from '@memory/queue';
-import type { RecallResponse } from '@memory/recall';
+import type { RecallItem, RecallResponse } from '@memory/recall';
 
 // OpenTelemetry's SpanStatusCode.ERROR; the engine depends on no tracing package.
 const STATUS_ERROR = 2;
@@ -57,7 +57,7 @@ export function spanned<I, R>(
 }
 
 /** Recall's per-channel timings and result count on its span. */
-export function describeRecall(response: RecallResponse, span: TraceSpan): void {
+export function describeRecall(response: RecallResponse<RecallItem>, span: TraceSpan): void {
   span.setAttribute('memory.recall.results', response.results.length);
   for (const [channel, ms] of Object.entries(response.timings))
     span.setAttribute(`memory.recall.${channel.replace(/Ms$/, '')}_ms`, ms);

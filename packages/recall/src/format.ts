@@ -1,4 +1,4 @@
-import { type DrillDown, type RecallResponse, type RecallResult, WINDOW_EXCLUDED_CAP } from './types.js';
+import { type DrillDown, type RecallItem, type RecallResponse, WINDOW_EXCLUDED_CAP } from './types.js';
 
 export interface FormatRecallOptions {
   /** Approximate size of the rendered text, in tokens (4 characters each). @default 1000 */
@@ -10,7 +10,7 @@ export interface FormatRecallOptions {
 }
 
 /** Says what the search window left out, so an empty or thin answer is never silent about it. */
-function windowNote(response: RecallResponse): string {
+function windowNote(response: RecallResponse<RecallItem>): string {
   const { excluded, since, days } = response.window ?? { excluded: 0, since: null, days: null };
   if (!excluded || since === null) return '';
   const more = excluded >= WINDOW_EXCLUDED_CAP ? '+' : '';
@@ -21,7 +21,13 @@ function date(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-function resultLine(r: RecallResult, scores: boolean, ids: boolean): string {
+function resultLine(r: RecallItem, scores: boolean, ids: boolean): string {
+  if (r.kind === 'note') {
+    const score = scores && r.tier === 'related' ? ` · ${r.score.toFixed(2)}` : '';
+    const id = ids ? ` [note id: ${r.id}]` : '';
+    const text = `${r.title}: ${r.content}`.replace(/\s+/g, ' ').trim();
+    return `- [note · ${r.status} · ${date(r.updatedAt)}${score}] ${text}${id}`;
+  }
   const entities = r.entities && r.entities.length > 0 ? ` (about: ${r.entities.map((e) => e.name).join(', ')})` : '';
   const score = scores && r.tier === 'related' ? ` · ${r.score.toFixed(2)}` : '';
   const id = ids ? ` [id: ${r.id}]` : '';
@@ -47,14 +53,14 @@ function drillLine(d: DrillDown): string {
  * recall's order.
  * Stops adding lines at the budget and says how many were left out. Deterministic.
  */
-export function formatRecall(response: RecallResponse, options: FormatRecallOptions = {}): string {
+export function formatRecall(response: RecallResponse<RecallItem>, options: FormatRecallOptions = {}): string {
   if (response.results.length === 0) return `NO RELEVANT MEMORIES${windowNote(response)}`;
   const budgetChars = Math.max(40, (options.budgetTokens ?? 1000) * 4);
   const scores = options.scores ?? true;
   const ids = options.ids ?? false;
   // A stable sort on score keeps recall's own order (score, recency, content hash) for ties: ids
   // are random and must not decide.
-  const order = (a: RecallResult, b: RecallResult): number => b.score - a.score;
+  const order = (a: RecallItem, b: RecallItem): number => b.score - a.score;
   const sections: Array<[string, string[]]> = [
     [
       'LINKED CONTEXT',

@@ -16,9 +16,13 @@ export { createRecallSchema } from './schema.js';
 export type {
   ChannelScores,
   DrillDown,
+  NoteRecallResult,
   RecallExplanation,
+  RecallItem,
+  RecallKind,
   RecallResponse,
   RecallResult,
+  RecallResultsOf,
   RecallTimings,
   RecallWindow,
 } from './types.js';

@@ -6,13 +6,14 @@ import type { SemanticOutcome } from './channels/semantic.js';
 import { buildDrillDown } from './drill-down.js';
 import { expandSessions } from './expand.js';
 import { completeCandidates, gatherFlatChannels, gatherSemantic } from './gather.js';
+import { rankNotes } from './notes.js';
 import { parseQuery } from './query.js';
 import { rankCandidates } from './rank.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
 import { stage } from './recall-context.js';
 import { filtersOf, queryVector, windowDaysOf } from './request.js';
 import { createRecallSchema } from './schema.js';
-import type { RecallResponse, RecallResult } from './types.js';
+import type { RecallItem, RecallResponse, RecallResult, RecallResultsOf } from './types.js';
 import { windowWarning } from './window.js';
 
 export interface RecallDeps {
@@ -39,13 +40,17 @@ export function createRecall(deps: RecallDeps) {
     after: deps.after,
     schema: createRecallSchema(deps.config),
   };
-  return (input: unknown): Promise<RecallResponse> => recall(ctx, input);
+  return ((input: unknown) => recall(ctx, input)) as Recall;
 }
 
-export type Recall = ReturnType<typeof createRecall>;
+/**
+ * A recall function. Without `include` its results are memories; with `include: ['notes']` (or
+ * both kinds) they are {@link RecallItem}s, each saying its `kind`.
+ */
+export type Recall = <I>(input: I) => Promise<RecallResponse<RecallResultsOf<I>>>;
 
 /** One recall: the flat channels while the query embeds, then semantic, candidate facts, ranking, expansion. */
-async function recall(ctx: RecallContext, input: unknown): Promise<RecallResponse> {
+async function recall(ctx: RecallContext, input: unknown): Promise<RecallResponse<RecallItem>> {
   const { store, config, embedder } = ctx;
   const started = performance.now();
   const request = parseInput(ctx.schema, input, 'recall');
@@ -70,18 +75,26 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   };
   const { times } = run;
 
-  const focal = store.read((sql) => gatherFlatChannels(ctx, run, sql));
+  const include = request.include ?? ['memories'];
+  const memories = include.includes('memories');
+  // Without memories asked for, their channels do not run at all.
+  const focal = memories ? store.read((sql) => gatherFlatChannels(ctx, run, sql)) : [];
 
   let mark = performance.now();
   const vector = await vectorPromise;
   times.embedWait = performance.now() - mark;
 
   mark = performance.now();
-  const semantic: SemanticOutcome = await gatherSemantic(ctx, run, vector);
+  const semantic: SemanticOutcome = memories
+    ? await gatherSemantic(ctx, run, vector)
+    : { hits: [], completeness: 'none' };
   times.semantic = performance.now() - mark;
   mark = performance.now();
-  const facts = store.read((sql) => completeCandidates(ctx, run, sql, vector));
-  const results = rankCandidates(ctx, run, focal, facts, vector !== undefined);
+  const facts = memories
+    ? store.read((sql) => completeCandidates(ctx, run, sql, vector))
+    : { entitiesOf: new Map(), hubThreshold: undefined, superseded: new Set<string>(), outsideWindow: 0 };
+  const memoryResults = memories ? rankCandidates(ctx, run, focal, facts, vector !== undefined) : [];
+  const results = include.includes('notes') ? withNotes(ctx, run, memoryResults, vector) : memoryResults;
   times.fusion = performance.now() - mark;
   const since = run.filters.windowStart;
   if (facts.outsideWindow > 0 && since !== undefined)
@@ -94,7 +107,7 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
         'expand',
         () =>
           store.read((sql) =>
-            expandSessions(sql, request.agentId, results, run.query.plan.tokens, config.recall.expand),
+            expandSessions(sql, request.agentId, memoryResults, run.query.plan.tokens, config.recall.expand),
           ),
         [],
       )
@@ -102,7 +115,7 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   times.expand = performance.now() - mark;
 
   const totalMs = performance.now() - started;
-  recordAfter(ctx, run, results, semantic, totalMs, clockNow);
+  recordAfter(ctx, run, memoryResults, semantic, totalMs, clockNow);
   const plan = run.query.plan;
   return {
     results,
@@ -112,7 +125,7 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
     ...(semantic.estimatedRecall !== undefined ? { vectorRecall: semantic.estimatedRecall } : {}),
     ...(request.explain && semantic.search ? { vectorSearch: semantic.search } : {}),
     window: { since: since ?? null, days: since === undefined ? null : windowDays, now, excluded: facts.outsideWindow },
-    drillDown: buildDrillDown(results, plan, request.expand === true, facts.outsideWindow),
+    drillDown: buildDrillDown(memoryResults, plan, request.expand === true, facts.outsideWindow),
     ...(expansions ? { expansions } : {}),
     warnings,
     timings: {
@@ -127,6 +140,34 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
       expandMs: times.expand,
     },
   };
+}
+
+/**
+ * Memories and notes in one list: each side is already its own top `limit` by final score, so the
+ * top `limit` of both merged by score is the top of the union. Ties keep memories first.
+ */
+function withNotes(
+  ctx: RecallContext,
+  run: RecallRun,
+  memories: readonly RecallResult[],
+  vector: Float32Array | undefined,
+): RecallItem[] {
+  const notes = stage(run, 'notes', () => rankNotes(ctx, run, vector), []);
+  const merged: RecallItem[] = [];
+  let m = 0;
+  let n = 0;
+  while (merged.length < run.limit && (m < memories.length || n < notes.length)) {
+    const memory = memories[m];
+    const note = notes[n];
+    if (memory && (!note || memory.score >= note.result.score)) {
+      merged.push(memory);
+      m++;
+    } else if (note) {
+      merged.push(note.result);
+      n++;
+    }
+  }
+  return merged;
 }
 
 /** Access counts (and opt-in telemetry) for the results, written after the response. */

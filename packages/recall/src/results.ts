@@ -43,6 +43,7 @@ export function toResult(
   const e = c.evidence;
   const anchored = e.anchored === true;
   return {
+    kind: 'memory',
     id: row.id as MemoryId,
     content: row.content,
     type: row.type,

@@ -49,6 +49,15 @@ export function createRecallSchema(config: MemoryConfig) {
         )
         .max(config.limits.maxLinkedEntities)
         .optional(),
+      /**
+       * What to return: `memories`, and working `notes` (active and resolved) ranked and tiered with
+       * them, each result saying its `kind`. @default ['memories']
+       */
+      include: z
+        .array(z.enum(['memories', 'notes'], { error: 'include lists memories and/or notes' }))
+        .min(1, 'include must name memories and/or notes')
+        .max(2)
+        .optional(),
       /** Join bounded transcript excerpts for the sessions behind the results. */
       expand: z.boolean().optional(),
       /** Per-result explanation: channel scores, fusion, dampening, paths. */

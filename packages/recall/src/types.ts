@@ -29,6 +29,8 @@ export interface RecallExplanation {
 }
 
 export interface RecallResult {
+  /** What the result is: a durable memory (notes are {@link NoteRecallResult}). */
+  readonly kind: 'memory';
   readonly id: MemoryId;
   readonly content: string;
   readonly type: MemoryType;
@@ -49,6 +51,45 @@ export interface RecallResult {
   readonly entities?: ReadonlyArray<{ readonly id: string; readonly name: string }>;
   readonly explanation?: RecallExplanation;
 }
+
+/**
+ * A working note in a recall that asked for notes (`include: ['notes']`): scored by the same fusion
+ * and recency as memories (lexical and semantic evidence, host links), tiered the same way.
+ */
+export interface NoteRecallResult {
+  readonly kind: 'note';
+  readonly id: string;
+  readonly title: string;
+  readonly content: string;
+  /** Recall includes active and resolved notes (archived ones are history, not context). */
+  readonly status: 'active' | 'resolved';
+  /** 0..1, on the memories' scale; results are sorted by it. */
+  readonly score: number;
+  /** `linked`: linked to a host reference given in the query; `related`: found by text or meaning. */
+  readonly tier: 'linked' | 'related';
+  readonly channels: Pick<ChannelScores, 'lexical' | 'semantic' | 'linked'>;
+  readonly tags: readonly string[];
+  readonly linkedEntities: ReadonlyArray<{ readonly type: string; readonly refId: string; readonly label?: string }>;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly explanation?: RecallExplanation;
+}
+
+/** What a recall can return: memories, and notes when asked for. */
+export type RecallItem = RecallResult | NoteRecallResult;
+
+/** What `include` can ask for. */
+export type RecallKind = 'memories' | 'notes';
+
+/**
+ * The result type a recall input asks for: {@link RecallItem} when its `include` names notes (pass
+ * it literally: `include: ['memories', 'notes']`), else {@link RecallResult} (memories).
+ */
+export type RecallResultsOf<I> = I extends { readonly include: ReadonlyArray<infer K> }
+  ? 'notes' extends K
+    ? RecallItem
+    : RecallResult
+  : RecallResult;
 
 /** A next step the caller (or its agent) can take to see more. */
 export type DrillDown =
@@ -94,8 +135,9 @@ export interface RecallTimings {
   readonly expandMs: number;
 }
 
-export interface RecallResponse {
-  readonly results: readonly RecallResult[];
+/** A recall's answer; `R` is {@link RecallItem} when the request's `include` asked for notes. */
+export interface RecallResponse<R extends RecallItem = RecallResult> {
+  readonly results: readonly R[];
   /** How the query text was searched. */
   readonly query: LexicalPlan;
   /** How much of the agent's vectors the semantic channel searched. */

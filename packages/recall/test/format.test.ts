@@ -9,8 +9,9 @@ const result = (
   score: number,
   tier: 'linked' | 'related',
   content: string,
-  extra: Partial<RecallResult> = {},
+  extra: Partial<Omit<RecallResult, 'kind'>> = {},
 ): RecallResult => ({
+  kind: 'memory',
   id: id as MemoryId,
   content,
   type: 'fact',

@@ -286,6 +286,7 @@ export {
   scopeKeyedPage,
   scopeMemoriesPage,
   scopeMemoryParts,
+  scopeNoteEvents,
   scopeTurns,
 } from './repositories/scope-copy.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';

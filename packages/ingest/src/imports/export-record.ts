@@ -1,5 +1,12 @@
 import { versionProblem } from '@memory/core';
-import { findScopeRowOwner, insertScopeRow, prepareContent, type ScopeRow, type SqlExecutor } from '@memory/store';
+import {
+  findScopeRowOwner,
+  insertScopeRow,
+  prepareContent,
+  replaceNoteLinks,
+  type ScopeRow,
+  type SqlExecutor,
+} from '@memory/store';
 import { z } from 'zod';
 
 /** The `format` of an `engine.export` header line. */
@@ -32,6 +39,16 @@ const exportRecordSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('transcript'), session_key: z.string().min(1), turns: rows }).catchall(scalar),
   z
     .object({ kind: z.literal('document'), id: z.string().min(1), content: z.string().nullable(), memories: rows })
+    .catchall(scalar),
+  z
+    .object({
+      kind: z.literal('note'),
+      id: z.string().min(1),
+      title: z.string().min(1),
+      content: z.string().min(1),
+      linked_entities: z.string(),
+      events: rows,
+    })
     .catchall(scalar),
 ]);
 
@@ -162,5 +179,33 @@ export function writeExportRecord(sql: SqlExecutor, agentId: string, record: Exp
       }
       return { outcome: 'imported' };
     }
+    case 'note': {
+      const owner = findScopeRowOwner(sql, 'notes', record.id, agentId);
+      if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
+      insertScopeRow(sql, 'notes', ownRow(record, ['events']), scope);
+      // The link index is derived from the note's own linked_entities.
+      replaceNoteLinks(sql, agentId, record.id, noteLinks(record.linked_entities));
+      for (const event of record.events) insertScopeRow(sql, 'note_events', event, { ...scope, note_id: record.id });
+      return { outcome: 'imported' };
+    }
   }
+}
+
+/** A note's `linked_entities` column as link rows (entries without a text type and refId are skipped). */
+function noteLinks(text: string): Array<{ type: string; refId: string; label?: string }> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  const out: Array<{ type: string; refId: string; label?: string }> = [];
+  for (const x of value as unknown[]) {
+    if (typeof x !== 'object' || x === null) continue;
+    const { type, refId, label } = x as Record<string, unknown>;
+    if (typeof type === 'string' && typeof refId === 'string')
+      out.push(typeof label === 'string' ? { type, refId, label } : { type, refId });
+  }
+  return out;
 }

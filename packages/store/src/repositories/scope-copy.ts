@@ -19,7 +19,9 @@ export type ScopeTable =
   | 'entity_aliases'
   | 'entity_aspects'
   | 'entity_attributes'
-  | 'entity_dependencies';
+  | 'entity_dependencies'
+  | 'notes'
+  | 'note_events';
 
 const OMIT: Readonly<Record<ScopeTable, readonly string[]>> = {
   memories: ['seq', 'agent_id', 'normalized_content', 'content_hash', 'embedding_model', 'fts_scope'],
@@ -34,6 +36,9 @@ const OMIT: Readonly<Record<ScopeTable, readonly string[]>> = {
   entity_aspects: ['agent_id', 'entity_id'],
   entity_attributes: ['agent_id', 'entity_id'],
   entity_dependencies: ['agent_id'],
+  // `note_links` is derived from `linked_entities` on import.
+  notes: ['seq', 'agent_id'],
+  note_events: ['seq', 'agent_id', 'note_id'],
 };
 
 /** A row as exported: column name to value (text, number or null). */
@@ -96,7 +101,7 @@ export function scopeMemoryParts(sql: SqlExecutor, agentId: string, memoryId: st
 /** A page of rows keyed by text (`session_key` or `id`), after `after`, in key order. */
 export function scopeKeyedPage(
   sql: SqlExecutor,
-  table: 'session_transcripts' | 'documents' | 'entities' | 'entity_dependencies',
+  table: 'session_transcripts' | 'documents' | 'entities' | 'entity_dependencies' | 'notes',
   agentId: string,
   after: string,
   limit: number,
@@ -140,6 +145,17 @@ export function scopeDocumentParts(sql: SqlExecutor, agentId: string, documentId
       documentId,
     ),
   };
+}
+
+/** A note's audit rows, oldest first. */
+export function scopeNoteEvents(sql: SqlExecutor, agentId: string, noteId: string): ScopeRow[] {
+  return all(
+    sql,
+    'note_events',
+    'SELECT * FROM note_events WHERE note_id = ? AND agent_id = ? ORDER BY seq',
+    noteId,
+    agentId,
+  );
 }
 
 /** An entity's aliases, aspects and claims. */
@@ -188,7 +204,7 @@ export function insertScopeRow(sql: SqlExecutor, table: ScopeTable, row: ScopeRo
 /** Whether a row with this id (or session key) exists anywhere in the file, and in which scope. */
 export function findScopeRowOwner(
   sql: SqlExecutor,
-  table: 'memories' | 'documents' | 'entities' | 'entity_dependencies' | 'session_transcripts',
+  table: 'memories' | 'documents' | 'entities' | 'entity_dependencies' | 'session_transcripts' | 'notes',
   key: string,
   agentId: string,
 ): 'this-scope' | 'other-scope' | undefined {
