@@ -337,8 +337,8 @@ const stewardSchema = z.strictObject({
   /** Text and meaning matches in the `related` tier of task recall. @default 5 */
   relatedLimit: z.number().int().min(0).max(50).default(5),
   /**
-   * Search active notes by text and meaning for the `related` tier too (one `notes.search` per task
-   * recall; linked notes are read either way). @default true
+   * The `related` tier ranks active notes with memories (recall's `include: ['memories', 'notes']`);
+   * linked notes are read either way. @default true
    */
   relatedNotes: z.boolean().default(true),
   /** Durable memories one consolidation may store; further proposals are rejected. @default 5 */

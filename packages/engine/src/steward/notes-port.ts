@@ -29,12 +29,6 @@ export interface StewardNotesPort {
     readonly entity?: { readonly type: string; readonly refId: string };
     readonly limit?: number;
   }): Promise<{ readonly items: readonly StewardNote[] }>;
-  search(input: {
-    readonly agentId: string;
-    readonly query?: string;
-    readonly status?: 'active' | 'resolved' | 'archived';
-    readonly limit?: number;
-  }): Promise<ReadonlyArray<{ readonly note: StewardNote; readonly score: number }>>;
   create(
     input: Audit & {
       readonly agentId: string;
@@ -63,7 +57,6 @@ export function notesPort(notes: EngineNotes): StewardNotesPort {
   const actor = (a: Audit['actor']) => (a === undefined ? {} : { actor: { id: a.id, type: a.type ?? 'engine' } });
   return {
     list: (input) => notes.list({ ...input }),
-    search: (input) => notes.search({ ...input }),
     create: ({ tags, linkedEntities, actor: a, ...rest }) =>
       notes.create({ ...rest, ...(tags ? { tags: [...tags] } : {}), ...links(linkedEntities), ...actor(a) }),
     update: ({ linkedEntities, actor: a, ...rest }) => notes.update({ ...rest, ...links(linkedEntities), ...actor(a) }),

@@ -20,7 +20,7 @@ export interface TaskRecallItem {
   readonly status?: StewardNote['status'];
   /**
    * `linked`: the highest confidence among the resolved host objects linking it; `related`:
-   * recall's (or note search's) relevance score.
+   * recall's relevance score.
    */
   readonly score: number;
   /** When the memory was created (notes: last updated), epoch ms. */
@@ -148,7 +148,7 @@ async function linkedNotes(
 /**
  * Task recall after resolution: the `linked` tier from structural links (memories through the
  * indexed link table, notes through the notes entity filter), then the `related` tier from the
- * engine's hybrid recall (and note search) over the task's text, leaving out what is already linked.
+ * engine's hybrid recall over the task's text (notes included), leaving out what is already linked.
  * Stages that fail become warnings; task recall itself does not fail for them.
  */
 export async function recallForTask(
@@ -186,38 +186,38 @@ export async function recallForTask(
   const query = task.text.trim().slice(0, ctx.config.limits.maxQueryChars);
   if (query.length > 0 && steward.relatedLimit > 0) {
     const taken = new Set(linked.map((i) => i.id));
-    // Independent reads: hybrid recall and note search both wait on a query embedding.
-    const [memories, matchingNotes] = await Promise.all([
-      ctx
-        // Linked memories the text also matches take slots; room for as many as the tier keeps,
-        // not for every linked one (recall reads about five candidates per result asked for).
-        .recall({ agentId, query, limit: Math.min(ctx.config.recall.maxLimit, 2 * steward.relatedLimit) })
-        .then(
-          (response) => response,
-          (error: unknown) => {
-            warnings.push(`related recall failed: ${message(error)}`);
-            return undefined;
-          },
-        ),
-      notes && steward.relatedNotes
-        ? notes.search({ agentId, query, status: 'active', limit: steward.relatedLimit }).then(
-            (hits) => hits,
-            (error: unknown) => {
-              warnings.push(`related notes failed: ${message(error)}`);
-              return [];
-            },
-          )
-        : Promise.resolve([]),
-    ]);
-    if (memories) {
-      warnings.push(...memories.warnings);
-      for (const r of memories.results) {
+    const withNotes = notes !== undefined && steward.relatedNotes;
+    try {
+      // One fused ranking of memories (and notes) by the engine's recall. Linked items the text
+      // also matches take slots: ask for twice what the tier keeps (recall reads about five
+      // candidates per result asked for, so not for every linked item too).
+      const response = await ctx.recall({
+        agentId,
+        query,
+        limit: Math.min(ctx.config.recall.maxLimit, 2 * steward.relatedLimit),
+        include: withNotes ? ['memories', 'notes'] : ['memories'],
+      });
+      warnings.push(...response.warnings);
+      for (const r of response.results) {
         if (taken.has(r.id) || related.length >= steward.relatedLimit) continue;
-        related.push(relatedMemory(r));
+        if (r.kind === 'memory') related.push(relatedMemory(r));
+        // Resolved notes are history for recall; the steward's tiers hold working knowledge.
+        else if (r.status === 'active')
+          related.push({
+            kind: 'note',
+            id: r.id,
+            title: r.title,
+            content: r.content,
+            status: r.status,
+            score: r.score,
+            at: r.updatedAt,
+            linkedBy: [],
+          });
       }
-      drillDown.push(...memories.drillDown);
+      drillDown.push(...response.drillDown);
+    } catch (error) {
+      warnings.push(`related recall failed: ${message(error)}`);
     }
-    for (const { note, score } of matchingNotes) if (!taken.has(note.id)) related.push(noteItem(note, score, []));
   }
   if (!notes) warnings.push('working notes are not available: task recall covers memories only');
   const relatedMs = now() - mark;
