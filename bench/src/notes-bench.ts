@@ -1,0 +1,111 @@
+// Working notes at the issue's scale: one agent with 10,000 memories and 2,000 notes linked to 500
+// host objects (plus another agent's 2,000 notes in the same file), vectors from the hashing
+// embedder. Times notes.search (text, text + entity, entity only), notes.list by entity, and recall
+// with and without notes, in the same run; prints p50/p95 per call and the load average.
+//
+//   npm run bench:notes                          # 10,000 memories, 2,000 notes (default)
+//   npm run bench:notes -- --notes 5000 --runs 300
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createManualClock } from '@memory/core';
+import { createMemoryEngine } from '@memory/engine';
+import { createHashingEmbedder } from '@memory/providers';
+import { fmt, percentile } from './stats.js';
+import { createGenerator } from './synthetic.js';
+
+const { values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    memories: { type: 'string', default: '10000' },
+    notes: { type: 'string', default: '2000' },
+    objects: { type: 'string', default: '500' },
+    runs: { type: 'string', default: '200' },
+  },
+});
+const memoryCount = Number(values.memories);
+const noteCount = Number(values.notes);
+const objects = Number(values.objects);
+const runs = Number(values.runs);
+
+const dir = mkdtempSync(join(tmpdir(), 'memory-notes-bench-'));
+const clock = createManualClock(Date.UTC(2026, 0, 1));
+const engine = await createMemoryEngine({
+  database: { path: join(dir, 'bench.db') },
+  clock,
+  embedder: createHashingEmbedder({ dimensions: 128 }),
+});
+const agentId = 'bench-agent';
+const gen = createGenerator(11);
+
+let t0 = performance.now();
+const memories = Array.from({ length: memoryCount }, () => {
+  const m = gen.memory();
+  return { content: m.content, type: m.type, who: m.who, project: m.project };
+});
+for (let done = 0; done < memoryCount; done += 5000)
+  await engine.rememberMany({ agentId, memories: memories.slice(done, done + 5000) });
+await engine.runDue();
+const memorySeconds = (performance.now() - t0) / 1000;
+
+t0 = performance.now();
+for (const agent of [agentId, 'other-agent'])
+  for (let i = 0; i < noteCount; i++) {
+    const m = gen.memory();
+    await engine.notes.create({
+      agentId: agent,
+      title: `Follow up ${i % 97}`,
+      content: m.content,
+      tags: [m.type],
+      linkedEntities: [{ type: i % 2 === 0 ? 'contact' : 'project', refId: String(i % objects) }],
+    });
+  }
+const noteSeconds = (performance.now() - t0) / 1000;
+
+async function time(name: string, call: (i: number) => Promise<unknown>) {
+  for (let i = 0; i < 10; i++) await call(i); // warm up
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    await call(i);
+    ms.push(performance.now() - s);
+  }
+  return { name, p50: percentile(ms, 50), p95: percentile(ms, 95) };
+}
+
+const queries = Array.from({ length: 64 }, () => gen.query());
+const entity = (i: number) => ({ type: i % 2 === 0 ? 'contact' : 'project', refId: String(i % objects) });
+const rows = [
+  await time('notes.search text', (i) => engine.notes.search({ agentId, query: queries[i % 64] as string })),
+  await time('notes.search text+entity', (i) =>
+    engine.notes.search({ agentId, query: queries[i % 64] as string, entity: entity(i) }),
+  ),
+  await time('notes.search entity only', (i) => engine.notes.search({ agentId, entity: entity(i) })),
+  await time('notes.list entity', (i) => engine.notes.list({ agentId, entity: entity(i) })),
+  await time('recall memories', (i) =>
+    engine.recall({ agentId, query: queries[i % 64] as string, linkedEntities: [entity(i)] }),
+  ),
+  await time('recall memories+notes', (i) =>
+    engine.recall({
+      agentId,
+      query: queries[i % 64] as string,
+      linkedEntities: [entity(i)],
+      include: ['memories', 'notes'],
+    }),
+  ),
+];
+
+console.log(
+  `notes bench: ${memoryCount} memories (${fmt(memorySeconds)} s), ${noteCount} notes × 2 agents over ${objects} host objects (${fmt(noteSeconds)} s, ${fmt((2 * noteCount) / noteSeconds, 0)} creates/s incl. embedding); ${runs} runs each`,
+);
+for (const r of rows)
+  console.log(`${r.name.padEnd(26)} p50 ${fmt(r.p50, 2).padStart(7)} ms   p95 ${fmt(r.p95, 2).padStart(7)} ms`);
+console.log(
+  `cpus ${cpus().length}, load average ${loadavg()
+    .map((l) => fmt(l, 2))
+    .join(' / ')}`,
+);
+await engine.close();
+rmSync(dir, { recursive: true, force: true });
