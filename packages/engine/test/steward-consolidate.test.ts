@@ -239,6 +239,19 @@ describe('steward.consolidate with hostile and sloppy model output', () => {
     await off.engine.close();
   });
 
+  it('calls the model under the shared LLM limit (queue.llmConcurrency)', async () => {
+    const model = scriptedModel([]);
+    const { engine } = await open(model.llm, { queue: { llmConcurrency: 1 } });
+    await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        engine.steward.consolidate({ ...task, taskId: `t${i}`, toolsUsed: ['email_send'] }),
+      ),
+    );
+    expect(model.requests).toHaveLength(8);
+    expect(model.maxInFlight()).toBe(1);
+    await engine.close();
+  });
+
   it('rejects bad input and a missing model; an aborted signal throws ABORTED', async () => {
     const { engine } = await open(scriptedModel([]).llm);
     await expect(engine.steward.consolidate({ ...task, outcome: 'running' as never })).rejects.toMatchObject({

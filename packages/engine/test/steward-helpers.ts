@@ -7,16 +7,29 @@ import type { StewardResolver } from '../src/index.js';
  */
 export function scriptedModel(answers: ReadonlyArray<string | Error>) {
   const requests: GenerateRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const llm: LlmProvider = {
     async generate(request) {
       requests.push(request);
       const answer = answers[requests.length - 1] ?? '{"memories":[],"notes":[]}';
-      await new Promise((resolve) => setImmediate(resolve));
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      try {
+        for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      } finally {
+        inFlight--;
+      }
       if (answer instanceof Error) throw answer;
       return { text: answer };
     },
   };
-  return { llm, requests, prompt: (i: number) => requests[i]?.messages.map((m) => m.content).join('\n') ?? '' };
+  return {
+    llm,
+    requests,
+    maxInFlight: () => maxInFlight,
+    prompt: (i: number) => requests[i]?.messages.map((m) => m.content).join('\n') ?? '',
+  };
 }
 
 /** A logger that keeps what it was told. */
