@@ -1,7 +1,7 @@
 // Working notes at the issue's scale: one agent with 10,000 memories and 2,000 notes linked to 500
 // host objects (plus another agent's 2,000 notes in the same file), vectors from the hashing
 // embedder. Times notes.search (text, text + entity, entity only), notes.list by entity, and recall
-// with and without notes, in the same run; prints p50/p95 per call and the load average.
+// with and without notes, round-robin in the same run; prints p50/p95 per call and the load average.
 //
 //   npm run bench:notes                          # 10,000 memories, 2,000 notes (default)
 //   npm run bench:notes -- --notes 5000 --runs 300
@@ -64,38 +64,35 @@ for (const agent of [agentId, 'other-agent'])
   }
 const noteSeconds = (performance.now() - t0) / 1000;
 
-async function time(name: string, call: (i: number) => Promise<unknown>) {
-  for (let i = 0; i < 10; i++) await call(i); // warm up
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const s = performance.now();
-    await call(i);
-    ms.push(performance.now() - s);
-  }
-  return { name, p50: percentile(ms, 50), p95: percentile(ms, 95) };
+type Call = readonly [name: string, call: (i: number) => Promise<unknown>];
+
+/** Runs the calls round-robin (so load swings hit every variant alike) and returns p50/p95 of each. */
+async function time(calls: readonly Call[]) {
+  for (let i = 0; i < 20; i++) for (const [, call] of calls) await call(i); // warm up
+  const ms = calls.map(() => [] as number[]);
+  for (let i = 0; i < runs; i++)
+    for (const [k, [, call]] of calls.entries()) {
+      const s = performance.now();
+      await call(i);
+      ms[k]?.push(performance.now() - s);
+    }
+  return calls.map(([name], k) => ({ name, p50: percentile(ms[k] ?? [], 50), p95: percentile(ms[k] ?? [], 95) }));
 }
 
 const queries = Array.from({ length: 64 }, () => gen.query());
+const query = (i: number) => queries[i % 64] as string;
 const entity = (i: number) => ({ type: i % 2 === 0 ? 'contact' : 'project', refId: String(i % objects) });
-const rows = [
-  await time('notes.search text', (i) => engine.notes.search({ agentId, query: queries[i % 64] as string })),
-  await time('notes.search text+entity', (i) =>
-    engine.notes.search({ agentId, query: queries[i % 64] as string, entity: entity(i) }),
-  ),
-  await time('notes.search entity only', (i) => engine.notes.search({ agentId, entity: entity(i) })),
-  await time('notes.list entity', (i) => engine.notes.list({ agentId, entity: entity(i) })),
-  await time('recall memories', (i) =>
-    engine.recall({ agentId, query: queries[i % 64] as string, linkedEntities: [entity(i)] }),
-  ),
-  await time('recall memories+notes', (i) =>
-    engine.recall({
-      agentId,
-      query: queries[i % 64] as string,
-      linkedEntities: [entity(i)],
-      include: ['memories', 'notes'],
-    }),
-  ),
-];
+const rows = await time([
+  ['notes.search text', (i) => engine.notes.search({ agentId, query: query(i) })],
+  ['notes.search text+entity', (i) => engine.notes.search({ agentId, query: query(i), entity: entity(i) })],
+  ['notes.search entity only', (i) => engine.notes.search({ agentId, entity: entity(i) })],
+  ['notes.list entity', (i) => engine.notes.list({ agentId, entity: entity(i) })],
+  ['recall memories', (i) => engine.recall({ agentId, query: query(i), linkedEntities: [entity(i)] })],
+  [
+    'recall memories+notes',
+    (i) => engine.recall({ agentId, query: query(i), linkedEntities: [entity(i)], include: ['memories', 'notes'] }),
+  ],
+]);
 
 console.log(
   `notes bench: ${memoryCount} memories (${fmt(memorySeconds)} s), ${noteCount} notes × 2 agents over ${objects} host objects (${fmt(noteSeconds)} s, ${fmt((2 * noteCount) / noteSeconds, 0)} creates/s incl. embedding); ${runs} runs each`,

@@ -50,6 +50,8 @@ describe('recall with notes', () => {
       expect(both.results.map((r) => r.id)).not.toContain(archived.id);
       const linkedResult = notes.find((n) => n.id === linked.id);
       expect(linkedResult).toMatchObject({ kind: 'note', tier: 'linked', title: 'Call Alice', status: 'active' });
+      // Linked notes are scored by meaning too when vectors exist (above the linked floor).
+      if (withEmbedder) expect(linkedResult?.channels.semantic).toBeTypeOf('number');
       expect(notes.find((n) => n.id === related.id)).toMatchObject({ tier: 'related', channels: { lexical: 1 } });
       // The memories are the same as without notes, in the same order.
       expect(both.results.filter((r) => r.kind === 'memory').map((r) => r.id)).toEqual(plain.results.map((r) => r.id));

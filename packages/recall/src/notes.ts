@@ -1,16 +1,16 @@
 import {
   findLinkedNotes,
   findNotesById,
-  findNotesBySeq,
   type NoteRow,
-  noteVectors,
+  nearestNoteVectors,
+  noteVectorCosines,
   rankNotesByText,
   type SqlExecutor,
 } from '@memory/store';
 import { tiedRanks } from './gather.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
 import { stage } from './recall-context.js';
-import { type ChannelEvidence, clamp01, dampen, fuseScore } from './shaping.js';
+import { type Adjustments, type ChannelEvidence, clamp01, dampen, fuseScore } from './shaping.js';
 import type { NoteRecallResult } from './types.js';
 
 interface NoteCandidate {
@@ -46,17 +46,6 @@ function parseStrings(text: string): string[] {
   }
 }
 
-function cosine(query: Float32Array, v: Float32Array): number {
-  const n = Math.min(query.length, v.length);
-  let dot = 0;
-  let norm = 0;
-  for (let i = 0; i < n; i++) {
-    dot += (query[i] as number) * (v[i] as number);
-    norm += (v[i] as number) * (v[i] as number);
-  }
-  return norm === 0 ? 0 : dot / Math.sqrt(norm);
-}
-
 /**
  * The agent's notes for this recall, from its own rows only: its scoped BM25 over note titles and
  * contents, an exact scan of its note vectors, and the host references the request passed.
@@ -72,46 +61,23 @@ function gatherNotes(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, vecto
     }
     return c;
   };
+  const pool = Math.max(50, run.limit * 5);
   const ranked = stage(
     run,
     'notes',
-    () => rankNotesByText(sql, agentId, run.query.plan.tokens, Number.MAX_SAFE_INTEGER),
+    () => rankNotesByText(sql, agentId, run.query.plan.tokens, pool, (row) => eligible(run, row)),
     [],
   );
-  const lexicalRanks = tiedRanks(ranked.map((r) => r.score));
-  const lexical = new Map(ranked.map((r, i) => [r.row, { score: r.score, rank: lexicalRanks[i] }]));
-  const matched: NoteCandidate[] = [];
-  for (const row of stage(run, 'notes', () => findNotesBySeq(sql, agentId, [...lexical.keys()]), [])) {
-    const c = take(row);
-    if (c) matched.push(c);
-  }
   // Normalized by the best note this recall can return (an archived note's score must not set the scale).
-  const best = matched.reduce((m, c) => Math.max(m, lexical.get(c.row.seq)?.score ?? 0), 0);
-  for (const c of matched) {
-    const hit = lexical.get(c.row.seq);
-    if (!hit) continue;
-    c.evidence.lexical = best > 0 ? clamp01(hit.score / best) : 0;
-    c.evidence.ranks = { lexical: hit.rank ?? 1 };
+  const best = ranked[0]?.score ?? 0;
+  const lexicalRanks = tiedRanks(ranked.map((r) => r.score));
+  ranked.forEach(({ row, score }, i) => {
+    const c = take(row);
+    if (!c) return;
+    c.evidence.lexical = best > 0 ? clamp01(score / best) : 0;
+    c.evidence.ranks = { lexical: lexicalRanks[i] ?? i + 1 };
     c.evidence.anchored = true;
-  }
-  if (vector && ctx.embedder) {
-    const model = ctx.embedder.model;
-    const cosines = stage(run, 'notes', () => noteVectors(sql, agentId, model), []).map((v) => ({
-      id: v.noteId,
-      cosine: clamp01(cosine(vector, v.vector)),
-    }));
-    cosines.sort((a, b) => b.cosine - a.cosine);
-    const ranks = tiedRanks(cosines.map((c) => c.cosine));
-    const unseen = cosines.filter((c) => !candidates.has(c.id)).map((c) => c.id);
-    for (const row of stage(run, 'notes', () => findNotesById(sql, agentId, unseen), [])) take(row);
-    cosines.forEach((hit, i) => {
-      const c = candidates.get(hit.id);
-      if (!c) return;
-      c.evidence.semantic = hit.cosine;
-      c.evidence.ranks = { ...c.evidence.ranks, semantic: ranks[i] ?? i + 1 };
-      c.evidence.anchored = true;
-    });
-  }
+  });
   const refs = run.request.linkedEntities ?? [];
   if (refs.length > 0) {
     const links = stage(
@@ -132,6 +98,27 @@ function gatherNotes(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, vecto
         c.linkedBy.push({ type: link.refType, refId: link.refId });
     }
   }
+  if (vector && ctx.embedder) {
+    const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
+    // The nearest pool (as recall's semantic pool) become candidates; text and link matches get their cosine too.
+    const near = stage(run, 'notes', () => nearestNoteVectors(sql, q, pool), []);
+    const ranks = tiedRanks(near.map((h) => h.cosine));
+    const unseen = near.filter((h) => !candidates.has(h.noteId)).map((h) => h.noteId);
+    const nearIds = new Set(near.map((h) => h.noteId));
+    const unscored = [...candidates.keys()].filter((id) => !nearIds.has(id));
+    for (const row of stage(run, 'notes', () => findNotesById(sql, agentId, unseen), [])) take(row);
+    near.forEach((hit, i) => {
+      const c = candidates.get(hit.noteId);
+      if (!c) return;
+      c.evidence.semantic = clamp01(hit.cosine);
+      c.evidence.ranks = { ...c.evidence.ranks, semantic: ranks[i] ?? i + 1 };
+      c.evidence.anchored = true;
+    });
+    for (const hit of stage(run, 'notes', () => noteVectorCosines(sql, q, unscored), [])) {
+      const c = candidates.get(hit.noteId);
+      if (c) c.evidence.semantic = clamp01(hit.cosine);
+    }
+  }
   return candidates;
 }
 
@@ -150,7 +137,7 @@ export interface RankedNote {
 export function rankNotes(ctx: RecallContext, run: RecallRun, vector: Float32Array | undefined): RankedNote[] {
   const { config } = ctx;
   const candidates = ctx.store.read((sql) => gatherNotes(ctx, run, sql, vector));
-  const out: RankedNote[] = [];
+  const scored: Array<{ c: NoteCandidate; raw: number; score: number; fused: number; adjustments: Adjustments }> = [];
   for (const c of candidates.values()) {
     const e = c.evidence;
     const fused = fuseScore(e, {
@@ -166,17 +153,20 @@ export function rankNotes(ctx: RecallContext, run: RecallRun, vector: Float32Arr
       { queryTokens: run.query.plan.tokens, now: run.now },
       config.recall,
     );
-    out.push({ raw, result: toNoteResult(c, score, fused, adjustments, run.request.explain === true) });
+    scored.push({ c, raw, score, fused, adjustments });
   }
-  out.sort((a, b) => b.raw - a.raw || b.result.updatedAt - a.result.updatedAt || (a.result.id < b.result.id ? -1 : 1));
-  return out.slice(0, run.limit);
+  scored.sort((a, b) => b.raw - a.raw || b.c.row.updated_at - a.c.row.updated_at || a.c.row.seq - b.c.row.seq);
+  const explain = run.request.explain === true;
+  return scored
+    .slice(0, run.limit)
+    .map((s) => ({ raw: s.raw, result: toNoteResult(s.c, s.score, s.fused, s.adjustments, explain) }));
 }
 
 function toNoteResult(
   c: NoteCandidate,
   score: number,
   fused: number,
-  adjustments: ReturnType<typeof dampen>['adjustments'],
+  adjustments: Adjustments,
   explain: boolean,
 ): NoteRecallResult {
   const e = c.evidence;

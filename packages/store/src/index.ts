@@ -223,8 +223,13 @@ export {
   updateNote,
 } from './repositories/notes.js';
 export { countStaleActiveNotes, staleActiveNotes } from './repositories/notes-reap.js';
-export type { NoteVector } from './repositories/notes-search.js';
-export { noteVectors, rankNotesByText, upsertNoteVector } from './repositories/notes-search.js';
+export type { NoteTextHit, NoteVectorHit, NoteVectorQuery } from './repositories/notes-search.js';
+export {
+  nearestNoteVectors,
+  noteVectorCosines,
+  rankNotesByText,
+  upsertNoteVector,
+} from './repositories/notes-search.js';
 // --- end of the review block
 export {
   findProjection,

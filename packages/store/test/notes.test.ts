@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { findLinkedNotes, insertNote, listNotePage, rankNotesByText, replaceNoteLinks } from '../src/index.js';
+import {
+  findLinkedNotes,
+  insertNote,
+  listNotePage,
+  nearestNoteVectors,
+  noteVectorCosines,
+  rankNotesByText,
+  replaceNoteLinks,
+  upsertNoteVector,
+} from '../src/index.js';
 import type { SqlExecutor } from '../src/sql.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
@@ -95,6 +104,11 @@ describe('notes store', () => {
     const after = store.read((sql) => rankNotesByText(sql, 'a', query, 10));
     expect(after).toEqual(before);
     expect(before.length).toBe(2);
+    // Scoring a chosen set (an entity's notes) gives each the score it has in the full ranking.
+    const within = store.read((sql) => rankNotesByText(sql, 'a', query, 10, () => true, [1, 2, 3, 40]));
+    expect(within).toEqual(before);
+    const one = store.read((sql) => rankNotesByText(sql, 'a', query, 10, () => true, [before[1]?.row.seq ?? 0]));
+    expect(one).toEqual([before[1]]);
     // The scopes' counts are per agent.
     const scopes = store.database
       .prepare('SELECT agent_id, docs FROM note_text_scopes ORDER BY agent_id')
@@ -121,6 +135,45 @@ describe('notes store', () => {
     expect(postings.map((p) => p.term)).toEqual([...textTerms('Charlie\ndelta').counts.keys()].sort());
     const scope = store.database.prepare('SELECT docs, tokens FROM note_text_scopes').get();
     expect(scope).toEqual({ docs: 1, tokens: 2 });
+    store.close();
+  });
+
+  it('nearest note vectors: sqlite-vec and the JavaScript scan agree, scoped to the agent', async () => {
+    const store = await createTestStore();
+    const unit = (xs: number[]) => {
+      const n = Math.hypot(...xs);
+      return Float32Array.from(xs, (x) => x / n);
+    };
+    store.write((sql) => {
+      for (let i = 0; i < 30; i++) {
+        for (const agent of ['a', 'b']) {
+          const id = `${agent}${i}`;
+          addNote(sql, agent, id, `t${i}`, 'c');
+          const vector = unit([Math.cos(i / 5), Math.sin(i / 5), agent === 'b' ? 1 : 0.1, (i % 3) - 1]);
+          upsertNoteVector(sql, { noteId: id, agentId: agent, model: 'm', contentHash: 'h', vector, now: 0 });
+        }
+      }
+    });
+    const query = unit([1, 0.2, 0, 0]);
+    const q = (vectorAvailable: boolean) => ({ agentId: 'a', model: 'm', query, vectorAvailable });
+    const js = store.read((sql) => nearestNoteVectors(sql, q(false), 5));
+    expect(js.map((h) => h.noteId).every((id) => id.startsWith('a'))).toBe(true);
+    expect(js).toHaveLength(5);
+    const within = store.read((sql) => nearestNoteVectors(sql, q(false), 5, ['a3', 'a20', 'b0']));
+    expect(within.map((h) => h.noteId).sort()).toEqual(['a20', 'a3']);
+    const cosines = store.read((sql) => noteVectorCosines(sql, q(false), ['a7', 'b7']));
+    expect(cosines.map((h) => h.noteId)).toEqual(['a7']);
+    if (store.vector.available) {
+      const native = store.read((sql) => nearestNoteVectors(sql, q(true), 5));
+      expect(native.map((h) => h.noteId)).toEqual(js.map((h) => h.noteId));
+      for (const [i, h] of native.entries()) expect(h.cosine).toBeCloseTo(js[i]?.cosine ?? Number.NaN, 5);
+      expect(store.read((sql) => noteVectorCosines(sql, q(true), ['a7', 'b7']))[0]?.cosine).toBeCloseTo(
+        cosines[0]?.cosine ?? Number.NaN,
+        5,
+      );
+    }
+    // A zero query vector finds nothing (no division by zero, no sqlite-vec error).
+    expect(store.read((sql) => nearestNoteVectors(sql, { ...q(true), query: new Float32Array(4) }, 5))).toEqual([]);
     store.close();
   });
 });

@@ -1,19 +1,41 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { NoteRow } from '../schema/notes.js';
 import { blobToVector } from './embeddings.js';
-import { rankScopedText, type ScoredRow } from './scoped-text-search.js';
+import { findNotesBySeq } from './notes.js';
+import { rankScopedText } from './scoped-text-search.js';
+
+/** A note and its BM25 score (the agent's own statistics). */
+export interface NoteTextHit {
+  readonly row: NoteRow;
+  readonly score: number;
+}
 
 /**
- * Notes of the agent ranked by BM25 over their title and content, from the agent's own statistics
+ * The agent's notes ranked by BM25 over their title and content, from the agent's own statistics
  * (the notes' scoped text index): another agent's notes change neither the scores nor the order.
- * Rows are note `seq`s; `depth` is the number of rows wanted.
+ * Only notes `keep` accepts count: the ranking deepens (the exact top `want`, then 4×, 16×...) until
+ * `want` of them are found or every match was read, so rows are read for the head, not for every
+ * note sharing a word with the query. Best first; ties in insertion order.
  */
 export function rankNotesByText(
   sql: SqlExecutor,
   agentId: string,
   tokens: readonly string[],
-  depth: number,
-): ScoredRow[] {
-  return [...rankScopedText(sql, 'note', agentId, tokens, { depth }).rows];
+  want: number,
+  keep: (row: NoteRow) => boolean = () => true,
+  within?: readonly number[],
+): NoteTextHit[] {
+  for (let depth = Math.max(1, want); ; depth *= 4) {
+    // With `within` (seqs from another index), only those notes are scored, in one pass.
+    const ranking = rankScopedText(sql, 'note', agentId, tokens, within ? { rows: within } : { depth });
+    const scores = new Map(ranking.rows.map((r) => [r.row, r.score]));
+    const rows = findNotesBySeq(sql, agentId, [...scores.keys()]).filter(keep);
+    if (within || rows.length >= want || ranking.complete || ranking.rows.length < depth)
+      return rows
+        .map((row) => ({ row, score: scores.get(row.seq) ?? 0 }))
+        .sort((a, b) => b.score - a.score || a.row.seq - b.row.seq)
+        .slice(0, within ? want : undefined);
+  }
 }
 
 /** Stores a note's vector for a model, replacing the one it had. */
@@ -45,27 +67,113 @@ export function upsertNoteVector(
   );
 }
 
-/** One stored note vector. */
-export interface NoteVector {
+/** A note and its cosine similarity to a query. */
+export interface NoteVectorHit {
   readonly noteId: string;
-  readonly contentHash: string;
-  /** A view of the stored blob: read-only. */
-  readonly vector: Float32Array;
+  readonly cosine: number;
+}
+
+/** Where to look: the agent, the embedding model, the query (a unit vector). */
+export interface NoteVectorQuery {
+  readonly agentId: string;
+  readonly model: string;
+  readonly query: Float32Array;
+  /** Whether sqlite-vec is loaded (`store.vector.available`): cosines are then computed in SQLite. */
+  readonly vectorAvailable: boolean;
+}
+
+const blobOf = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+const byCosine = (a: NoteVectorHit, b: NoteVectorHit) =>
+  b.cosine - a.cosine || (a.noteId < b.noteId ? -1 : a.noteId > b.noteId ? 1 : 0);
+
+function cosineOf(query: Float32Array, v: Float32Array): number {
+  const n = Math.min(query.length, v.length);
+  let dot = 0;
+  let norm = 0;
+  for (let i = 0; i < n; i++) {
+    const x = v[i] as number;
+    dot += (query[i] as number) * x;
+    norm += x * x;
+  }
+  return norm === 0 ? 0 : dot / Math.sqrt(norm);
+}
+
+/** The JavaScript path: every vector of the range read and compared (no sqlite-vec, or it refused). */
+function scan(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null): NoteVectorHit[] {
+  const rows = sql.arrays(
+    raw(
+      `SELECT note_id, vector FROM note_vectors WHERE agent_id = ? AND model = ?
+         AND (? IS NULL OR note_id IN (SELECT value FROM json_each(?))) /* arrays */`,
+      q.agentId,
+      q.model,
+      ids,
+      ids,
+    ),
+  );
+  return rows
+    .map((r) => ({ noteId: r[0] as string, cosine: cosineOf(q.query, blobToVector(r[1] as Buffer)) }))
+    .sort(byCosine);
+}
+
+/** The sqlite-vec path: cosine distances computed in SQLite, no blob copied out. */
+function scanInSqlite(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null, k: number): NoteVectorHit[] {
+  const distance = '1 - vec_distance_cosine(v.vector, ?) AS c';
+  // Given ids, the lookups start from them (the primary key), not from the agent's whole range.
+  const query =
+    ids === null
+      ? raw(
+          `SELECT v.note_id, ${distance} FROM note_vectors AS v
+           WHERE v.agent_id = ? AND v.model = ? AND v.dimensions = ?
+           ORDER BY c DESC, v.note_id LIMIT ? /* arrays */`,
+          blobOf(q.query),
+          q.agentId,
+          q.model,
+          q.query.length,
+          k,
+        )
+      : raw(
+          `SELECT v.note_id, ${distance} FROM json_each(?) AS j CROSS JOIN note_vectors AS v
+           WHERE v.note_id = j.value AND v.model = ? AND v.agent_id = ? AND v.dimensions = ?
+           ORDER BY c DESC, v.note_id LIMIT ? /* arrays */`,
+          blobOf(q.query),
+          ids,
+          q.model,
+          q.agentId,
+          q.query.length,
+          k,
+        );
+  return sql.arrays(query).map((r) => ({ noteId: r[0] as string, cosine: r[1] as number }));
+}
+
+function search(sql: SqlExecutor, q: NoteVectorQuery, ids: readonly string[] | undefined, k: number): NoteVectorHit[] {
+  const list = ids === undefined ? null : JSON.stringify(ids);
+  if (q.query.every((x) => x === 0)) return [];
+  if (q.vectorAvailable) {
+    try {
+      return scanInSqlite(sql, q, list, k);
+    } catch {
+      // A vector sqlite-vec refuses (a zero vector, a damaged blob): the exact scan below answers alike.
+    }
+  }
+  return scan(sql, q, list).slice(0, k);
 }
 
 /**
- * Every vector of the agent's notes for one model: an exact scan of one range of
- * `note_vectors_agent_model`. Notes are working memory (thousands per agent at most), so an exact
- * scan costs about what a vector index probe would, and is exact.
+ * The `k` notes of the agent nearest to the query for one model, best first (ties by id), among
+ * `within` when given: an exact scan of the agent's range of `note_vectors_agent_model`, in SQLite
+ * with sqlite-vec, else in JavaScript. Notes are working memory (thousands per agent), so an exact
+ * scan is about as cheap as an index probe would be, and exact; no vector index is kept for them.
  */
-export function noteVectors(sql: SqlExecutor, agentId: string, model: string): NoteVector[] {
-  return sql
-    .arrays(
-      raw(
-        'SELECT note_id, content_hash, vector FROM note_vectors WHERE agent_id = ? AND model = ? /* arrays */',
-        agentId,
-        model,
-      ),
-    )
-    .map((r) => ({ noteId: r[0] as string, contentHash: r[1] as string, vector: blobToVector(r[2] as Buffer) }));
+export function nearestNoteVectors(
+  sql: SqlExecutor,
+  q: NoteVectorQuery,
+  k: number,
+  within?: readonly string[],
+): NoteVectorHit[] {
+  return search(sql, q, within, k);
+}
+
+/** The cosine of each of these notes (those with a vector of the model) to the query. */
+export function noteVectorCosines(sql: SqlExecutor, q: NoteVectorQuery, ids: readonly string[]): NoteVectorHit[] {
+  return ids.length === 0 ? [] : search(sql, q, ids, ids.length);
 }

@@ -48,6 +48,11 @@ export interface RankOptions {
   readonly matching?: 'all' | 'any';
   /** Rows wanted: the ranking may stop once the top `depth` are certain. @default every row */
   readonly depth?: number;
+  /**
+   * Score only these rows (point lookups per term), still from the whole scope's statistics, so each
+   * keeps the score it has in the full ranking: for a small set chosen by another index (an entity's notes).
+   */
+  readonly rows?: readonly number[];
 }
 
 /** The k-th largest score (k ≥ 1), or -Infinity when there are fewer. */
@@ -123,6 +128,12 @@ export function rankScopedText(
   };
 
   const present = terms.filter((t) => t.df > 0);
+  if (options.rows) {
+    const rows = options.rows;
+    // The same reading order as below (rarest first), so the sums are the same numbers.
+    for (const t of [...present].sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1))) add(t, lookup(t, rows));
+    return finish(true);
+  }
   // Rarest (highest bound) first.
   const queue = [...present].sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   if (options.matching === 'all') {
