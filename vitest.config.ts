@@ -6,7 +6,12 @@ export default defineConfig({
   // so the suite runs without a build. Top-level resolve.conditions alone is not enough here.
   ssr: { resolve: { conditions: ['@memory/source', ...defaultServerConditions] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'scripts/test/**/*.test.ts',
+      'bench/test/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+    ],
     environment: 'node',
     pool: 'forks',
     globalSetup: ['scripts/test/temp-root.ts'],

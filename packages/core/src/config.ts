@@ -388,6 +388,56 @@ const lifecycleSchema = z.strictObject({
   reapScanRows: positiveInt(100_000).default(2000),
 });
 
+/**
+ * The memory steward (seed 003): task recall over host-object links, consolidation of a finished
+ * task into durable memories, and mini-reflection into working notes.
+ */
+const stewardSchema = z.strictObject({
+  /** Most host objects a task resolves to (after dedup, in confidence order). @default 10 */
+  maxEntities: positiveInt(64).default(10),
+  /** One resolver's time limit; a slower one is logged and skipped. @default 250 */
+  resolverTimeoutMs: positiveInt(60_000).default(250),
+  /** Time for the whole resolver pipeline; resolvers not started by then are skipped. @default 1000 */
+  resolveBudgetMs: positiveInt(600_000).default(1000),
+  /** The embedding-fallback resolvers run only when fewer host objects than this were found. @default 2 */
+  fallbackBelow: z.number().int().min(0).max(64).default(2),
+  /** Entity-linked memories (and notes, each) in the `linked` tier of task recall. @default 10 */
+  linkedLimit: positiveInt(100).default(10),
+  /** Text and meaning matches in the `related` tier of task recall. @default 5 */
+  relatedLimit: z.number().int().min(0).max(50).default(5),
+  /**
+   * The `related` tier ranks active notes with memories (recall's `include: ['memories', 'notes']`);
+   * linked notes are read either way. @default true
+   */
+  relatedNotes: z.boolean().default(true),
+  /** Durable memories one consolidation may store; further proposals are rejected. @default 5 */
+  maxMemoriesPerTask: positiveInt(50).default(5),
+  /** Proposals with fewer words than this are rejected as low-signal. @default 5 */
+  minWords: positiveInt(100).default(5),
+  /** Proposals the model rates below this confidence (0..1) are rejected. @default 0.6 */
+  minConfidence: z.number().min(0).max(1).default(0.6),
+  /** Characters of the task (text, summary, transcript) put in a prompt. @default 12000 */
+  maxTaskChars: positiveInt(200_000).default(12_000),
+  /** The model's output cap per steward call. @default 1500 */
+  maxOutputTokens: positiveInt(32_000).default(1500),
+  /** Capture decisions, commitments and next steps as notes after high-signal tasks. @default true */
+  miniReflectionEnabled: z.boolean().default(true),
+  /** Tool names that make a task high-signal. @default the seed's list */
+  highSignalTools: z
+    .array(z.string().min(1).max(128))
+    .max(256)
+    .default([
+      'calendar_create_event',
+      'calendar_update_event',
+      'calendar_delete_event',
+      'email_send',
+      'contact_create',
+      'project_create',
+    ]),
+  /** Note creations, updates and resolutions one mini-reflection may make. @default 5 */
+  maxNotesPerTask: positiveInt(50).default(5),
+});
+
 /** Working notes (seed 003): the agent's shorter-lived second tier. */
 const notesSchema = z.strictObject({
   /**
@@ -603,6 +653,7 @@ export const memoryConfigSchema = z
     registry: registrySchema.prefault({}),
     retention: retentionSchema.prefault({}),
     lifecycle: lifecycleSchema.prefault({}),
+    steward: stewardSchema.prefault({}),
     notes: notesSchema.prefault({}),
     store: storeSchema.prefault({}),
     vectors: vectorsSchema.prefault({}),

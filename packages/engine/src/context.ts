@@ -1,4 +1,4 @@
-import type { EmbeddingProvider, LlmProvider, MemoryConfig, RandomSource, Tracer } from '@memory/core';
+import type { EmbeddingProvider, LlmProvider, MemoryConfig, RandomSource, Scheduler, Tracer } from '@memory/core';
 import { MemoryError } from '@memory/core';
 import type { Connectors, DocumentSearchHit, Documents, Imports, MemoryWriter, Transcripts } from '@memory/ingest';
 import type { Queue } from '@memory/queue';
@@ -49,6 +49,8 @@ export interface EngineContext {
   readonly after: AfterResponseWriter;
   /** The engine's random source (token secrets); cryptographic unless the host injected one. */
   readonly random: RandomSource;
+  /** The engine's scheduler (the steward's resolver time limits). */
+  readonly scheduler: Scheduler;
   readonly state: { closed: boolean; closing?: Promise<void> };
 }
 

@@ -43,6 +43,8 @@ import {
 import type { EngineRegistry } from './registry-api.js';
 import { completeSession, createNoteFiled } from './registry-autolink.js';
 import { deleteCategory, mergeCategories, previewDelete } from './registry-delete.js';
+import { notesPort } from './steward/notes-port.js';
+import { createSteward, type EngineSteward } from './steward/steward.js';
 import { type EngineTelemetry, listTelemetry, purgeTelemetry } from './telemetry.js';
 import { createToken, type EngineTokens, listTokens, revokeToken, verifyToken } from './tokens.js';
 import { describeRecall, spanned } from './tracing.js';
@@ -66,6 +68,17 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
   const { store, queue, background } = ctx;
   const close = (): Promise<void> => closeEngine(ctx);
   const nc = { ctx, schemas: createNoteSchemas(ctx.config) };
+  const notes = Object.freeze({
+    create: (input) => call(ctx, () => createNoteFiled(nc, input)),
+    update: (input) => call(ctx, () => updateNoteFields(nc, input)),
+    resolve: (input) => call(ctx, () => transitionNote(nc, input, 'resolve')),
+    archive: (input) => call(ctx, () => transitionNote(nc, input, 'archive')),
+    get: (input) => call(ctx, () => getNote(nc, input)),
+    list: (input) => call(ctx, () => listNotes(nc, input)),
+    search: (input) => call(ctx, () => searchNotes(nc, input)),
+    history: (input) => call(ctx, () => noteHistory(nc, input)),
+  } satisfies EngineNotes);
+  const steward = createSteward(ctx, notesPort(notes));
   return Object.freeze({
     config: ctx.config,
     vector: store.vector,
@@ -135,16 +148,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       neighbourhood: (input) => call(ctx, () => neighbourhood(ctx, input)),
       claimsAsOf: (input) => call(ctx, () => graphClaimsAt(ctx, input)),
     } satisfies EngineGraph),
-    notes: Object.freeze({
-      create: (input) => call(ctx, () => createNoteFiled(nc, input)),
-      update: (input) => call(ctx, () => updateNoteFields(nc, input)),
-      resolve: (input) => call(ctx, () => transitionNote(nc, input, 'resolve')),
-      archive: (input) => call(ctx, () => transitionNote(nc, input, 'archive')),
-      get: (input) => call(ctx, () => getNote(nc, input)),
-      list: (input) => call(ctx, () => listNotes(nc, input)),
-      search: (input) => call(ctx, () => searchNotes(nc, input)),
-      history: (input) => call(ctx, () => noteHistory(nc, input)),
-    } satisfies EngineNotes),
+    notes,
     telemetry: Object.freeze({
       list: (input) => call(ctx, () => listTelemetry(ctx, input)),
       purge: (input) => call(ctx, () => purgeTelemetry(ctx, input)),
@@ -198,6 +202,16 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
       cancel: (input) => call(ctx, () => ctx.imports.cancel(input)),
       removeSource: (input) => call(ctx, () => ctx.imports.removeSource(input)),
     } satisfies EngineImports),
+    steward: Object.freeze({
+      registerResolver: (resolver) => {
+        assertOpen(ctx);
+        steward.registerResolver(resolver);
+      },
+      resolve: (input) => call(ctx, () => steward.resolve(input)),
+      recall: (input) => call(ctx, () => steward.recall(input)),
+      consolidate: (input) => call(ctx, () => steward.consolidate(input)),
+      format: (recall, options) => steward.format(recall, options),
+    } satisfies EngineSteward),
     tokens: Object.freeze({
       create: (input) => call(ctx, () => createToken(ctx, input)),
       list: (input) => call(ctx, () => listTokens(ctx, input)),

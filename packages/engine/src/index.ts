@@ -221,6 +221,22 @@ export type {
   LinkedCategoryObject,
 } from './registry-objects.js';
 export type { Category, CategoryEvent, CategorySummary } from './registry-views.js';
+export type {
+  ConsolidateInput,
+  ConsolidationResult,
+  StewardMemoryWrite,
+} from './steward/consolidate.js';
+export { TASK_OUTCOMES } from './steward/consolidate.js';
+export type { FormatTaskRecallOptions } from './steward/format-task-recall.js';
+export { formatTaskRecall, HYPOTHESIS_INSTRUCTION } from './steward/format-task-recall.js';
+export type { RejectedProposal, RejectionReason, StewardMemoryKind } from './steward/memory-proposals.js';
+export { STEWARD_MEMORY_KINDS } from './steward/memory-proposals.js';
+export type { MiniReflection, NoteChange } from './steward/mini-reflection.js';
+export type { ResolverInput, ResolverKind, ResolverMatch, StewardResolver } from './steward/resolvers.js';
+export { RESOLVER_KINDS } from './steward/resolvers.js';
+export type { EngineSteward } from './steward/steward.js';
+export type { EntityRef, ResolvedEntity, TaskContext } from './steward/task-context.js';
+export type { TaskDrillDown, TaskRecall, TaskRecallItem } from './steward/task-recall.js';
 export type { EngineTelemetry, TelemetryListInput, TelemetryPurgeInput } from './telemetry.js';
 export type {
   ApiToken,

@@ -64,6 +64,7 @@ import type {
 } from './memories.js';
 import type { EngineNotes } from './notes.js';
 import type { EngineRegistry } from './registry-api.js';
+import type { EngineSteward } from './steward/steward.js';
 import type { EngineTelemetry } from './telemetry.js';
 import type { EngineTokens } from './tokens.js';
 
@@ -270,6 +271,11 @@ export interface MemoryEngine extends AsyncDisposable {
   /** Sources kept in sync with the scope's documents: folders, or a host's own kinds. */
   readonly connectors: EngineConnectors;
   readonly imports: EngineImports;
+  /**
+   * The memory steward: host resolvers from task context to host objects, task recall in
+   * confidence tiers, consolidation of finished tasks into durable memories and working notes.
+   */
+  readonly steward: EngineSteward;
   /** Scoped API tokens, stored hashed: what the HTTP surface and the CLI authenticate with. */
   readonly tokens: EngineTokens;
   /**

@@ -178,6 +178,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     evidenceRecall,
     after,
     random,
+    scheduler,
     state: { closed: false },
   };
 }

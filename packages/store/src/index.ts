@@ -214,6 +214,8 @@ export {
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { searchMemoriesLexical } from './repositories/lexical-search.js';
+export type { LinkedMemoryRow } from './repositories/linked-memories.js';
+export { findLiveLinkedMemories } from './repositories/linked-memories.js';
 export type { MaintenanceState } from './repositories/maintenance-state.js';
 export {
   bumpLifecycleCount,
