@@ -16,8 +16,8 @@ export { createRecallSchema } from './schema.js';
 export type {
   ChannelScores,
   DrillDown,
-  RecallDocumentSource,
   NoteRecallResult,
+  RecallDocumentSource,
   RecallExplanation,
   RecallItem,
   RecallKind,
