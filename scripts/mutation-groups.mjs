@@ -6,10 +6,25 @@
 
 /** @type {Record<string, { mutate: string[], tests: string[], why: string }>} */
 export const MUTATION_GROUPS = {
+  'text-index': {
+    why: "the per-agent text index: BM25 from the agent's own statistics, its postings writes, lexical search over it",
+    mutate: [
+      'packages/store/src/repositories/scoped-text-search.ts',
+      'packages/store/src/repositories/lexical-search.ts',
+      'packages/store/src/repositories/text-index-writes.ts',
+      'packages/store/src/memory-writer/text-index-batch.ts',
+    ],
+    tests: [
+      'packages/store/test/text-index.test.ts',
+      'packages/store/test/lexical-search.test.ts',
+      'packages/engine/test/scope-pure-ranking.property.test.ts',
+      'packages/engine/test/recall.test.ts',
+      'packages/engine/test/hybrid-recall.test.ts',
+    ],
+  },
   'scope-filters': {
     why: 'store reads that apply the agent scope: lexical search, hints, recall reads, transcripts',
     mutate: [
-      'packages/store/src/repositories/lexical-search.ts',
       'packages/store/src/repositories/hints.ts',
       'packages/store/src/repositories/recall-reads.ts',
       'packages/store/src/repositories/transcripts.ts',
