@@ -41,6 +41,24 @@ export const labelSchema = (max: number, what: string) =>
       if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${problem}` });
     });
 
+/** Tags on a memory or note: up to `maxTags` labels of at most `maxTagLength` characters. */
+export const tagsSchema = (limits: { readonly maxTags: number; readonly maxTagLength: number }) =>
+  z
+    .array(labelSchema(limits.maxTagLength, 'tag'), { error: 'tags must be an array of strings' })
+    .max(limits.maxTags, `at most ${limits.maxTags} tags`);
+
+/** Host-object references (`{ type, refId, label? }`) on a memory or note: up to `maxLinkedEntities`. */
+export const linkedEntitiesSchema = (limits: { readonly maxLinkedEntities: number }) =>
+  z
+    .array(
+      z.strictObject({
+        type: labelSchema(64, 'linkedEntities[].type'),
+        refId: labelSchema(256, 'linkedEntities[].refId'),
+        label: labelSchema(256, 'linkedEntities[].label').optional(),
+      }),
+    )
+    .max(limits.maxLinkedEntities, `at most ${limits.maxLinkedEntities} linked entities`);
+
 /** The longest session key, in UTF-16 code units (what `String.length` counts). */
 const MAX_SESSION_KEY_LENGTH = 512;
 

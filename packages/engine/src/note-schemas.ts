@@ -1,4 +1,12 @@
-import { agentIdSchema, contentSchema, idSchema, labelSchema, type MemoryConfig } from '@memory/core';
+import {
+  agentIdSchema,
+  contentSchema,
+  idSchema,
+  labelSchema,
+  linkedEntitiesSchema,
+  type MemoryConfig,
+  tagsSchema,
+} from '@memory/core';
 import { ACTOR_TYPES, NOTE_STATUSES } from '@memory/store';
 import { z } from 'zod';
 
@@ -7,19 +15,8 @@ export function createNoteSchemas(config: MemoryConfig) {
   const limits = config.limits;
   const title = labelSchema(512, 'title');
   const content = contentSchema(limits.maxContentBytes);
-  const tags = z
-    .array(labelSchema(limits.maxTagLength, 'tag'), { error: 'tags must be an array of strings' })
-    .max(limits.maxTags, `at most ${limits.maxTags} tags`);
-  // The same shape and rules as a memory's linkedEntities (packages/ingest/src/inputs.ts).
-  const linkedEntities = z
-    .array(
-      z.strictObject({
-        type: labelSchema(64, 'linkedEntities[].type'),
-        refId: labelSchema(256, 'linkedEntities[].refId'),
-        label: labelSchema(256, 'linkedEntities[].label').optional(),
-      }),
-    )
-    .max(limits.maxLinkedEntities, `at most ${limits.maxLinkedEntities} linked entities`);
+  const tags = tagsSchema(limits);
+  const linkedEntities = linkedEntitiesSchema(limits);
   const entity = z.strictObject({
     type: labelSchema(64, 'entity.type'),
     refId: labelSchema(256, 'entity.refId'),

@@ -1,4 +1,13 @@
-import { agentIdSchema, contentSchema, idSchema, labelSchema, type MemoryConfig, timeSchema } from '@memory/core';
+import {
+  agentIdSchema,
+  contentSchema,
+  idSchema,
+  labelSchema,
+  linkedEntitiesSchema,
+  type MemoryConfig,
+  tagsSchema,
+  timeSchema,
+} from '@memory/core';
 import { ACTOR_TYPES, MEMORY_TYPES } from '@memory/store';
 import { z } from 'zod';
 
@@ -25,18 +34,8 @@ export function createInputSchemas(config: MemoryConfig) {
   // The shared content rule (well-formed, a letter, digit or symbol, a byte cap): remember,
   // rememberMany, modify and document chunks all pass through it.
   const content = contentSchema(limits.maxContentBytes);
-  const tags = z
-    .array(labelSchema(limits.maxTagLength, 'tag'), { error: 'tags must be an array of strings' })
-    .max(limits.maxTags, `at most ${limits.maxTags} tags`);
-  const linkedEntities = z
-    .array(
-      z.strictObject({
-        type: labelSchema(64, 'linkedEntities[].type'),
-        refId: labelSchema(256, 'linkedEntities[].refId'),
-        label: labelSchema(256, 'linkedEntities[].label').optional(),
-      }),
-    )
-    .max(limits.maxLinkedEntities, `at most ${limits.maxLinkedEntities} linked entities`);
+  const tags = tagsSchema(limits);
+  const linkedEntities = linkedEntitiesSchema(limits);
   const importance = z
     .number()
     .min(0, 'importance must be between 0 and 1')
