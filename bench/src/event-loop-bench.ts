@@ -6,13 +6,15 @@
 // what the code controls, and the load average beside each figure.
 //   npm run bench:event-loop
 //   npm run bench:event-loop -- --doc-mb 10 --items 200 --embedder none|offline|offline-inprocess
-import { mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createMemoryEngine, type EmbeddingProvider } from '@memory/engine';
 import { createOfflineEmbedder } from '@memory/providers';
+import { watchLoop } from './loop-watch.js';
 import { fmt } from './stats.js';
 
 const { values } = parseArgs({
@@ -36,74 +38,6 @@ const targetMs = Number(values.target);
  * while the thread waits for a core, so it shows what the code itself holds the loop for on a
  * machine shared with other work.
  */
-function threadCpuReader(): (() => { cpu: number; wait: number }) | undefined {
-  let fd: number;
-  try {
-    fd = openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
-  } catch {
-    return undefined;
-  }
-  const buffer = Buffer.alloc(64);
-  return () => {
-    const [cpu, wait] = buffer.toString('latin1', 0, readSync(fd, buffer, 0, 64, 0)).split(' ');
-    return { cpu: Number(cpu) / 1e6, wait: Number(wait) / 1e6 };
-  };
-}
-const threadCpu = threadCpuReader();
-
-interface LoopWatch {
-  /** Stops watching; the longest stall in ms. */
-  stop(): number;
-  /** The longest garbage-collection pause in ms. */
-  gc(): number;
-  /** The most CPU this thread used between two turns of the loop (ms): the longest synchronous slice. */
-  slice(): number | undefined;
-  /** Of the longest stall, the ms this thread spent waiting for a core. */
-  stallWait(): number | undefined;
-}
-
-/**
- * Watches the event loop from a timer that asks to run every millisecond: the longest gap between
- * two runs, less the 1 ms it asked for, is the longest time the loop was held. The thread's CPU
- * time over the same gaps gives the longest synchronous slice, which a loaded machine inflates far
- * less (a stall there is mostly waiting for a core).
- */
-function watchLoop(): LoopWatch {
-  let last = performance.now();
-  let lastCpu = threadCpu?.() ?? { cpu: 0, wait: 0 };
-  let longest = 0;
-  let longestWait = 0;
-  let longestSlice = 0;
-  let longestGc = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const cpu = threadCpu?.() ?? { cpu: 0, wait: 0 };
-    if (now - last - 1 > longest) {
-      longest = now - last - 1;
-      longestWait = cpu.wait - lastCpu.wait;
-    }
-    longestSlice = Math.max(longestSlice, cpu.cpu - lastCpu.cpu);
-    last = now;
-    lastCpu = cpu;
-  }, 1);
-  // Garbage-collection pauses of this thread, reported apart: they stall the loop too, but they
-  // follow the heap's size, not how the work is sliced.
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) longestGc = Math.max(longestGc, entry.duration);
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  return {
-    stop() {
-      clearInterval(timer);
-      observer.disconnect();
-      if (threadCpu) longestSlice = Math.max(longestSlice, threadCpu().cpu - lastCpu.cpu);
-      return Math.max(longest, performance.now() - last - 1);
-    },
-    gc: () => longestGc,
-    slice: () => (threadCpu ? longestSlice : undefined),
-    stallWait: () => (threadCpu ? longestWait : undefined),
-  };
-}
 
 const WORDS = [
   'quarterly',

@@ -4,8 +4,9 @@
 // and the longest event-loop stall during each, with the load average beside every timing.
 //   npm run bench:workspace
 //   npm run bench:workspace -- --files 500 --target 50
+
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { createMemoryEngine, type MemoryEngine } from '@memory/engine';
 import { strToU8, zipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { watchLoop } from './loop-watch.js';
 import { fmt } from './stats.js';
 
 const { values } = parseArgs({
@@ -27,21 +29,6 @@ const FILES = Number(values.files);
 const targetMs = Number(values.target);
 
 /** This thread's CPU and run-queue wait times in ms, from /proc (Linux); undefined elsewhere. */
-function threadCpuReader(): (() => { cpu: number; wait: number }) | undefined {
-  let fd: number;
-  try {
-    fd = openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
-  } catch {
-    return undefined;
-  }
-  const buffer = Buffer.alloc(64);
-  return () => {
-    const [cpu, wait] = buffer.toString('latin1', 0, readSync(fd, buffer, 0, 64, 0)).split(' ');
-    return { cpu: Number(cpu) / 1e6, wait: Number(wait) / 1e6 };
-  };
-}
-const threadCpu = threadCpuReader();
-
 interface Stall {
   /** The longest wall time the loop was held (a 1 ms timer's longest gap, less the 1 ms). */
   readonly longest: number;
@@ -54,36 +41,10 @@ interface Stall {
 }
 
 /** Watches the event loop as bench:event-loop does: stall, its wait for a core, and the longest slice. */
-function watchLoop(): { stop(): Stall } {
-  let last = performance.now();
-  let lastCpu = threadCpu?.() ?? { cpu: 0, wait: 0 };
-  let longest = 0;
-  let waited = 0;
-  let slice = 0;
-  let over = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const cpu = threadCpu?.() ?? { cpu: 0, wait: 0 };
-    const gap = now - last - 1;
-    if (gap > longest) {
-      longest = gap;
-      waited = cpu.wait - lastCpu.wait;
-    }
-    if (gap > targetMs) over++;
-    slice = Math.max(slice, cpu.cpu - lastCpu.cpu);
-    last = now;
-    lastCpu = cpu;
-  }, 1);
+function watchStalls(): { stop(): Stall } {
+  const watch = watchLoop(targetMs);
   return {
-    stop() {
-      clearInterval(timer);
-      return {
-        longest: Math.max(longest, performance.now() - last - 1),
-        waited: threadCpu ? waited : undefined,
-        slice: threadCpu ? slice : undefined,
-        over,
-      };
-    },
+    stop: () => ({ longest: watch.stop(), waited: watch.stallWait(), slice: watch.slice(), over: watch.over() }),
   };
 }
 
@@ -192,7 +153,7 @@ console.log(
 );
 
 {
-  const idle = watchLoop();
+  const idle = watchStalls();
   await new Promise((resolve) => setTimeout(resolve, 3000));
   console.log(`idle baseline (nothing running, 3 s): ${describeStall(idle.stop())}; ${load()}`);
 }
@@ -204,7 +165,7 @@ const engine = await createMemoryEngine({
 const connector = await engine.connectors.register({ agentId: 'bench', kind: 'folder', root });
 await engine.start();
 
-let watch = watchLoop();
+let watch = watchStalls();
 let started = performance.now();
 let scanSeconds = 0;
 await engine.connectors.sync({ agentId: 'bench', id: connector.id });
@@ -219,7 +180,7 @@ console.log(
 );
 console.log(`  stats ${JSON.stringify(first?.sync.stats)}; documents ${JSON.stringify(first?.documents)}`);
 
-watch = watchLoop();
+watch = watchStalls();
 started = performance.now();
 await engine.connectors.sync({ agentId: 'bench', id: connector.id });
 await waitFor(engine, connector.id, true);
