@@ -1,12 +1,9 @@
 import { STOP_WORDS } from '@memory/core';
 
 /**
- * Query text → search terms → FTS5 MATCH. Other packages tokenize a query once into
- * {@link QueryTerms} and pass that value to the store's search functions; the MATCH expression is
- * SQLite-specific and is built only here, inside the store. User text never reaches MATCH raw:
- * FTS5 reads `-`, `:`, quotes, parentheses, `*`, `^`, `AND`/`OR`/`NOT`/`NEAR` as syntax, and raw
- * input either throws or silently changes meaning. Text is split into letter/digit tokens, and
- * each token is quoted.
+ * Query text → search terms. Other packages tokenize a query once into {@link QueryTerms} and pass
+ * that value to the store's search functions, which look the terms up in the scoped text index
+ * (`text_postings`, see text-terms.ts); user text is never read as a query language.
  */
 
 /** Letter and digit runs after NFKC normalization, lower-cased — the same split FTS5's unicode61 makes. */
@@ -36,37 +33,8 @@ export function queryTerms(words: readonly string[], maxTokens: number): QueryTe
 /** Which rows a search keeps: those matching every term, or any term. */
 export type TermMatching = 'all' | 'any';
 
-/** Quotes one token for MATCH, doubling any inner quote. Store-internal. */
-export function quoteFtsToken(token: string): string {
-  return `"${token.replaceAll('"', '""')}"`;
-}
-
-/**
- * A MATCH expression: every token quoted, joined with AND or OR. Returns undefined for no tokens
- * (callers return an empty result rather than run a query). Store-internal.
- */
-export function buildFtsMatch(tokens: readonly string[], operator: 'AND' | 'OR'): string | undefined {
-  if (tokens.length === 0) return undefined;
-  return tokens.map(quoteFtsToken).join(` ${operator} `);
-}
-
-/** The MATCH expression for `terms` (every or any of them), or undefined when there are none. Store-internal. */
-export function termsMatch(terms: QueryTerms, matching: TermMatching): string | undefined {
-  return buildFtsMatch(terms.tokens, matching === 'all' ? 'AND' : 'OR');
-}
-
 /** bm25() is lower-is-better and unbounded; this maps it monotonically onto 0..1 (higher is better). */
 export function bm25Score(bm25: number): number {
   const s = Math.max(0, -bm25);
   return s / (1 + s);
-}
-
-/** The FTS token that stands for an agent in `memories_fts.fts_scope` (see migration 5). Store-internal. */
-export function scopeToken(agentId: string): string {
-  return `s${Buffer.from(agentId, 'utf8').toString('hex')}0`;
-}
-
-/** Restricts a MATCH expression from {@link buildFtsMatch} to one agent's rows. Store-internal. */
-export function scopedMatch(agentId: string, match: string): string {
-  return `fts_scope : ${quoteFtsToken(scopeToken(agentId))} AND (${match})`;
 }
