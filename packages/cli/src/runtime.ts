@@ -11,6 +11,8 @@ export interface CliRuntime {
   readonly stdout: Sink;
   readonly stderr: Sink;
   readonly env: NodeJS.ProcessEnv;
+  /** The clock for relative times (`--expires 30d`, "expired"). @default Date.now */
+  readonly now?: () => number;
   /** Set by the command that ran. */
   exitCode: ExitCode;
 }

@@ -26,17 +26,17 @@ function permissionList(value: string): TokenPermission[] {
 }
 
 /** `30d`, `12h`, `45m` from now, or an ISO date-time: epoch milliseconds. */
-function expiry(value: string): number {
+function expiry(value: string, now: number): number {
   const relative = /^(\d{1,6})([mhd])$/.exec(value);
-  if (relative) return Date.now() + Number(relative[1]) * UNIT_MS[relative[2] as keyof typeof UNIT_MS];
+  if (relative) return now + Number(relative[1]) * UNIT_MS[relative[2] as keyof typeof UNIT_MS];
   const at = Date.parse(value);
   if (Number.isNaN(at)) throw new InvalidArgumentError('expected a duration (30d, 12h, 45m) or an ISO date-time');
   return at;
 }
 
-function state(token: ApiToken): string {
+function state(token: ApiToken, now: number): string {
   if (token.revokedAt !== null) return `revoked ${when(token.revokedAt)}`;
-  if (token.expiresAt !== null && token.expiresAt <= Date.now()) return `expired ${when(token.expiresAt)}`;
+  if (token.expiresAt !== null && token.expiresAt <= now) return `expired ${when(token.expiresAt)}`;
   return 'live';
 }
 
@@ -45,6 +45,7 @@ function state(token: ApiToken): string {
  * `memory serve --mcp --listen --require-token` authenticate with. The secret is printed once.
  */
 export function registerTokensCommand(program: Command, runtime: CliRuntime): void {
+  const now = runtime.now ?? Date.now;
   const tokens = program.command('tokens').description('create, list and revoke scoped API tokens (HTTP and MCP)');
 
   tokens
@@ -56,7 +57,11 @@ export function registerTokensCommand(program: Command, runtime: CliRuntime): vo
       'write',
     ] satisfies TokenPermission[])
     .option('--name <label>', 'a label to recognise it by (ci, editor plugin)')
-    .option('--expires <when>', 'stop working after a duration (30d, 12h, 45m) or at an ISO date-time', expiry)
+    .option(
+      '--expires <when>',
+      'stop working after a duration (30d, 12h, 45m) or at an ISO date-time',
+      (value: string) => expiry(value, now()),
+    )
     .action((options: CreateOptions, command: Command) =>
       runCommand(runtime, command, async ({ output, openEngine, env }) => {
         const fallback = env['MEMORY_AGENT'];
@@ -110,7 +115,7 @@ export function registerTokensCommand(program: Command, runtime: CliRuntime): vo
             t.permissions.join(','),
             when(t.createdAt),
             when(t.expiresAt),
-            state(t),
+            state(t, now()),
           ]),
         );
         return undefined;
