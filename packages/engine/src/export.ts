@@ -3,6 +3,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION } from '@memory/ingest';
 import {
   type ScopeRow,
   type SqlExecutor,
+  scopeCategoryParts,
   scopeDocumentParts,
   scopeEntityParts,
   scopeKeyedPage,
@@ -35,7 +36,7 @@ const line = (record: Record<string, unknown>): string => `${JSON.stringify(reco
  * The scope as JSONL (format `memory-export`, version 1; README "Export format"): a header, then
  * entities (with aliases, aspects and claims), links, memories (with history and entity mentions,
  * forgotten ones included), transcripts (with turns), documents (with text and chunk memories),
- * working notes (with their audit events), and a footer with the record count. Read page by page, so memory use stays flat; each page is a
+ * working notes (with their audit events), registry categories (with their links and audit events), and a footer with the record count. Read page by page, so memory use stays flat; each page is a
  * consistent read, the whole export is not one snapshot (write nothing to the scope meanwhile for a
  * point-in-time copy). `engine.imports.start` reads it back into any scope.
  */
@@ -129,6 +130,20 @@ export async function* exportScope(ctx: EngineContext, input: unknown): AsyncGen
     for (const { row, events } of notes) yield emit({ kind: 'note', ...row, events });
     if (notes.length < PAGE) break;
     after = String(notes[notes.length - 1]?.row['id']);
+  }
+
+  // Categories come last (their links point at the objects above), one per page like documents: a
+  // category's links and audit events travel inside its record and can be many.
+  for (let after = ''; ; ) {
+    const [category] = await page((sql) =>
+      scopeKeyedPage(sql, 'registry_categories', agentId, after, 1).map((row) => ({
+        row,
+        ...scopeCategoryParts(sql, agentId, String(row['id'])),
+      })),
+    );
+    if (!category) break;
+    yield emit({ kind: 'category', ...category.row, links: category.links, events: category.events });
+    after = String(category.row['id']);
   }
 
   yield line({ kind: 'footer', records: records + 1 });

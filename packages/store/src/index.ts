@@ -355,6 +355,7 @@ export type { ScopeRow, ScopeTable } from './repositories/scope-copy.js';
 export {
   findScopeRowOwner,
   insertScopeRow,
+  scopeCategoryParts,
   scopeDocumentParts,
   scopeEntityParts,
   scopeKeyedPage,

@@ -1,5 +1,6 @@
 import { versionProblem } from '@memory/core';
 import {
+  findRegistryCategoryByName,
   findScopeRowOwner,
   insertScopeRow,
   prepareContent,
@@ -17,6 +18,8 @@ export const EXPORT_VERSION = 1;
 const scalar = z.union([z.string(), z.number(), z.null()]);
 const row = z.record(z.string(), scalar);
 const rows = z.array(row).max(100_000);
+// A category's links and events: as many as its record's size allows (`imports.maxRecordBytes`).
+const manyRows = z.array(row);
 
 // One schema per record kind. Rows are the table's columns as exported (see the store's
 // scope-copy); each value must be text, a number or null, and each column must exist (checked on insert).
@@ -48,6 +51,15 @@ const exportRecordSchema = z.discriminatedUnion('kind', [
       content: z.string().min(1),
       linked_entities: z.string(),
       events: rows,
+    })
+    .catchall(scalar),
+  z
+    .object({
+      kind: z.literal('category'),
+      id: z.string().min(1),
+      normalized_name: z.string().min(1),
+      links: manyRows,
+      events: manyRows,
     })
     .catchall(scalar),
 ]);
@@ -188,7 +200,57 @@ export function writeExportRecord(sql: SqlExecutor, agentId: string, record: Exp
       for (const event of record.events) insertScopeRow(sql, 'note_events', event, { ...scope, note_id: record.id });
       return { outcome: 'imported' };
     }
+    case 'category':
+      return writeCategory(sql, agentId, record);
   }
+}
+
+type CategoryRecord = Extract<ExportRecord, { kind: 'category' }>;
+
+// The engine's own objects a category link may point at, and the table that holds each.
+const LINKED_TABLE = {
+  memory: 'memories',
+  note: 'notes',
+  document: 'documents',
+  transcript: 'session_transcripts',
+} as const;
+
+/**
+ * A registry category with its links and events. A category of the same name already in the scope
+ * (another id) takes the record's links instead: names are unique per scope, and the objects the
+ * file carries keep their category. Links to engine objects are kept only when the object is in
+ * this scope (an object the file did not carry, or that another scope holds, is skipped); host
+ * links are references to the host's records and are always kept.
+ */
+function writeCategory(sql: SqlExecutor, agentId: string, record: CategoryRecord): WrittenExport {
+  const scope = { agent_id: agentId };
+  const owner = findScopeRowOwner(sql, 'registry_categories', record.id, agentId);
+  if (owner === 'other-scope') return conflict;
+  let categoryId = record.id;
+  let outcome: 'imported' | 'duplicate' = 'duplicate';
+  if (!owner) {
+    if (insertScopeRow(sql, 'registry_categories', ownRow(record, ['links', 'events']), scope)) {
+      outcome = 'imported';
+      for (const event of record.events)
+        insertScopeRow(sql, 'registry_events', event, { ...scope, category_id: categoryId });
+    } else {
+      const named = findRegistryCategoryByName(sql, agentId, record.normalized_name);
+      if (!named) return conflict;
+      categoryId = named.id;
+    }
+  }
+  for (const link of record.links) {
+    const kind = link['object_kind'];
+    const table =
+      typeof kind === 'string' && Object.hasOwn(LINKED_TABLE, kind)
+        ? LINKED_TABLE[kind as keyof typeof LINKED_TABLE]
+        : undefined;
+    const ref = typeof link['object_ref'] === 'string' ? link['object_ref'] : '';
+    if (table && findScopeRowOwner(sql, table, ref, agentId) !== 'this-scope') continue;
+    if (insertScopeRow(sql, 'registry_category_links', link, { ...scope, category_id: categoryId }))
+      outcome = 'imported';
+  }
+  return { outcome };
 }
 
 /** A note's `linked_entities` column as link rows (entries without a text type and refId are skipped). */

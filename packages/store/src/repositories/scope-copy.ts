@@ -21,7 +21,10 @@ export type ScopeTable =
   | 'entity_attributes'
   | 'entity_dependencies'
   | 'notes'
-  | 'note_events';
+  | 'note_events'
+  | 'registry_categories'
+  | 'registry_category_links'
+  | 'registry_events';
 
 const OMIT: Readonly<Record<ScopeTable, readonly string[]>> = {
   memories: ['seq', 'agent_id', 'normalized_content', 'content_hash', 'embedding_model', 'fts_scope'],
@@ -39,6 +42,9 @@ const OMIT: Readonly<Record<ScopeTable, readonly string[]>> = {
   // `note_links` is derived from `linked_entities` on import.
   notes: ['seq', 'agent_id'],
   note_events: ['seq', 'agent_id', 'note_id'],
+  registry_categories: ['agent_id'],
+  registry_category_links: ['agent_id', 'category_id'],
+  registry_events: ['seq', 'agent_id', 'category_id'],
 };
 
 /** A row as exported: column name to value (text, number or null). */
@@ -101,7 +107,7 @@ export function scopeMemoryParts(sql: SqlExecutor, agentId: string, memoryId: st
 /** A page of rows keyed by text (`session_key` or `id`), after `after`, in key order. */
 export function scopeKeyedPage(
   sql: SqlExecutor,
-  table: 'session_transcripts' | 'documents' | 'entities' | 'entity_dependencies' | 'notes',
+  table: 'session_transcripts' | 'documents' | 'entities' | 'entity_dependencies' | 'notes' | 'registry_categories',
   agentId: string,
   after: string,
   limit: number,
@@ -158,6 +164,27 @@ export function scopeNoteEvents(sql: SqlExecutor, agentId: string, noteId: strin
   );
 }
 
+/** A registry category's links (by kind and reference) and its audit events, oldest first. */
+export function scopeCategoryParts(sql: SqlExecutor, agentId: string, categoryId: string) {
+  return {
+    links: all(
+      sql,
+      'registry_category_links',
+      `SELECT * FROM registry_category_links WHERE agent_id = ? AND category_id = ?
+       ORDER BY object_kind, host_type, object_ref`,
+      agentId,
+      categoryId,
+    ),
+    events: all(
+      sql,
+      'registry_events',
+      'SELECT * FROM registry_events WHERE agent_id = ? AND category_id = ? ORDER BY seq',
+      agentId,
+      categoryId,
+    ),
+  };
+}
+
 /** An entity's aliases, aspects and claims. */
 export function scopeEntityParts(sql: SqlExecutor, agentId: string, entityId: string) {
   const of = (table: ScopeTable, order: string) =>
@@ -204,7 +231,14 @@ export function insertScopeRow(sql: SqlExecutor, table: ScopeTable, row: ScopeRo
 /** Whether a row with this id (or session key) exists anywhere in the file, and in which scope. */
 export function findScopeRowOwner(
   sql: SqlExecutor,
-  table: 'memories' | 'documents' | 'entities' | 'entity_dependencies' | 'session_transcripts' | 'notes',
+  table:
+    | 'memories'
+    | 'documents'
+    | 'entities'
+    | 'entity_dependencies'
+    | 'session_transcripts'
+    | 'notes'
+    | 'registry_categories',
   key: string,
   agentId: string,
 ): 'this-scope' | 'other-scope' | undefined {
