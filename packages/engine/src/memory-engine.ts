@@ -244,8 +244,9 @@ export interface MemoryEngine extends AsyncDisposable {
   erase(input: EraseInput): Promise<EraseResult>;
   /**
    * The scope as JSONL lines (format `memory-export` v1, see the README): memories with history,
-   * transcripts, documents, the knowledge graph, working notes with their events and registry categories with their links. `engine.imports.start` reads it back, into any
-   * scope of any file. Iterate it (`for await`) or pipe it (`Readable.from(engine.export(...))`).
+   * transcripts, documents, the knowledge graph, working notes with their events and registry
+   * categories with their links. `engine.imports.start` reads it back, into any scope of any file.
+   * Iterate it (`for await`) or pipe it (`Readable.from(engine.export(...))`).
    */
   export(input: ExportInput): AsyncIterable<string>;
   /** Lifecycle maintenance: a dry run, and a run now (the engine's schedule runs it as jobs). */
