@@ -26,10 +26,7 @@ export const updateNoteBody = z.strictObject({
   title: z.string().optional(),
   content: z.string().optional(),
   tags: z.array(z.string()).optional(),
-  linkedEntities: z
-    .array(linkedEntity)
-    .optional()
-    .meta({ description: "Replaces the note's links whole" }),
+  linkedEntities: z.array(linkedEntity).optional().meta({ description: "Replaces the note's links whole" }),
   ...audit,
 });
 

@@ -106,7 +106,10 @@ export const recallBody = z.strictObject({
   include: z
     .array(z.enum(['memories', 'notes']))
     .optional()
-    .meta({ description: "What to return: memories, and working notes ranked with them (each result has a kind). Default ['memories']" }),
+    .meta({
+      description:
+        "What to return: memories, and working notes ranked with them (each result has a kind). Default ['memories']",
+    }),
   expand: z.boolean().optional(),
   explain: z.boolean().optional(),
   asOf: timeValue.optional(),

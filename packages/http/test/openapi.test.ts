@@ -19,22 +19,22 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import { HTTP_ERROR_CODES, HTTP_STATUS } from '../src/index.js';
 import {
-  createNoteBody,
+  type createNoteBody,
   listNotesQuery,
-  noteTransitionBody,
-  searchNotesBody,
-  updateNoteBody,
+  type noteTransitionBody,
+  type searchNotesBody,
+  type updateNoteBody,
 } from '../src/note-schemas.js';
 import {
-  categoriesOfBody,
-  createCategoryBody,
-  deleteCategoryBody,
+  type categoriesOfBody,
+  type createCategoryBody,
+  type deleteCategoryBody,
   deletePreviewQuery,
-  getCategoryQuery,
-  linkBody,
-  listCategoriesQuery,
-  mergeCategoryBody,
-  updateCategoryBody,
+  type getCategoryQuery,
+  type linkBody,
+  type listCategoriesQuery,
+  type mergeCategoryBody,
+  type updateCategoryBody,
 } from '../src/registry-schemas.js';
 import {
   addDocumentBody,
@@ -116,9 +116,9 @@ describe('/openapi.json', () => {
     >();
     expectTypeOf<Fields<typeof searchNotesBody>>().toEqualTypeOf<EngineFields<SearchNotesInput>>();
     // The query string spells `entity` as two parameters.
-    expectTypeOf<
-      Exclude<Fields<typeof listNotesQuery>, 'entityType' | 'entityRefId'> | 'entity'
-    >().toEqualTypeOf<EngineFields<ListNotesInput>>();
+    expectTypeOf<Exclude<Fields<typeof listNotesQuery>, 'entityType' | 'entityRefId'> | 'entity'>().toEqualTypeOf<
+      EngineFields<ListNotesInput>
+    >();
 
     type RegistryInput<M extends keyof EngineRegistry> = Parameters<EngineRegistry[M]>[0];
     expectTypeOf<Fields<typeof listCategoriesQuery>>().toEqualTypeOf<EngineFields<RegistryInput<'list'>>>();

@@ -106,6 +106,8 @@ export const noteRoutes: readonly Route[] = [
     tag,
     permission: 'read',
     params: idParams,
-    handle: async ({ engine, agentId, params }) => ({ history: await engine.notes.history({ agentId, id: params.id }) }),
+    handle: async ({ engine, agentId, params }) => ({
+      history: await engine.notes.history({ agentId, id: params.id }),
+    }),
   }),
 ];

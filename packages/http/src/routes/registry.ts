@@ -139,8 +139,7 @@ export const registryRoutes: readonly Route[] = [
     permission: 'read',
     params: idParams,
     query: deletePreviewQuery,
-    handle: ({ engine, agentId, params, query }) =>
-      engine.registry.deletePreview({ ...query, agentId, id: params.id }),
+    handle: ({ engine, agentId, params, query }) => engine.registry.deletePreview({ ...query, agentId, id: params.id }),
   }),
   // POST with a body, like forgetting a memory: the deletion carries an actor and a reason.
   defineRoute({
