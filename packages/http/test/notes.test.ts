@@ -63,7 +63,8 @@ describe('working notes over HTTP', () => {
     expect((await request('GET', '/api/notes?status=active', { token: t })).body.items).toHaveLength(1);
     const again = await request('POST', `/api/notes/${id}/resolve`, { token: t, body: {} });
     expect([again.status, again.body.error.code]).toEqual([409, 'CONFLICT']);
-    const archived = await request('POST', `/api/notes/${id}/archive`, { token: t, body: {} });
+    // The body (actor, reason) may be left out.
+    const archived = await request('POST', `/api/notes/${id}/archive`, { token: t });
     expect(archived.body).toMatchObject({ id, status: 'archived' });
     const edit = await request('PATCH', `/api/notes/${id}`, { token: t, body: { title: 'late' } });
     expect([edit.status, edit.body.error.code]).toEqual([409, 'CONFLICT']);
@@ -135,6 +136,7 @@ describe('working notes over HTTP', () => {
       ['POST', '/api/notes/search', { query: 'x', status: 'open' }],
       ['POST', '/api/recall', { query: 'x', include: ['notes', 'files'] }],
       ['POST', '/api/recall', { query: 'x', include: [] }],
+      ['POST', '/api/notes/x/resolve', { reason: 42 }],
     ];
     for (const [method, path, payload] of cases) {
       const reply = await request(method, path, { token: t, ...(payload ? { body: payload } : {}) });
@@ -143,6 +145,12 @@ describe('working notes over HTTP', () => {
         error: { code: 'INVALID_INPUT', message: expect.any(String), details: expect.any(Object) },
       });
     }
+    const notJson = await request('POST', '/api/notes/x/resolve', {
+      token: t,
+      raw: '{"reason": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([notJson.status, notJson.body.error.code]).toEqual([400, 'INVALID_INPUT']);
     expect((await engine.notes.list({ agentId: 'bot' })).items).toEqual([]);
     const reader = await token(['bot'], ['read']);
     const denied = await request('POST', '/api/notes', { token: reader, body: { title: 'x', content: 'y' } });

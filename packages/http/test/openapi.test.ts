@@ -83,6 +83,14 @@ describe('/openapi.json', () => {
     expect(remember).toMatchObject({ type: 'object', required: ['content'], additionalProperties: false });
     expect(remember.properties.type.enum).toContain('preference');
     expect(doc.paths['/api/imports'].post.requestBody.content).toHaveProperty('application/x-ndjson');
+    // A body that only adds an actor and a reason may be left out; the others are required.
+    const resolve = doc.paths['/api/notes/{id}/resolve'].post.requestBody;
+    expect(resolve.required).toBe(false);
+    expect(resolve.content['application/json'].schema).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(doc.paths['/api/notes'].post.requestBody.required).toBe(true);
+    expect(
+      doc.paths['/api/recall'].post.requestBody.content['application/json'].schema.properties.include,
+    ).toMatchObject({ type: 'array', items: { enum: ['memories', 'notes'] } });
     // Engine-wide routes take no agent.
     const diagnostics = doc.paths['/api/jobs/diagnostics'].get;
     expect(diagnostics.parameters).toEqual([]);

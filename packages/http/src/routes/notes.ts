@@ -24,7 +24,8 @@ const transition = (action: 'resolve' | 'archive', summary: string): Route =>
     tag,
     permission: 'write',
     params: idParams,
-    body: noteTransitionBody,
+    // The body only adds an actor and a reason: it may be left out.
+    body: noteTransitionBody.optional(),
     handle: ({ engine, agentId, params, body }) => engine.notes[action]({ ...body, agentId, id: params.id }),
   });
 

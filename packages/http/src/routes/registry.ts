@@ -152,7 +152,7 @@ export const registryRoutes: readonly Route[] = [
     tag,
     permission: 'write',
     params: idParams,
-    body: deleteCategoryBody,
+    body: deleteCategoryBody.optional(),
     handle: ({ engine, agentId, params, body }) => engine.registry.delete({ ...body, agentId, id: params.id }),
   }),
   defineRoute({
