@@ -67,7 +67,8 @@ async function dispatch(
       upload = cappedUpload(request.body, options.maxUploadBytes, capped);
   } else if (route.body) {
     const max = route.bodyKind === 'document' ? options.maxDocumentBytes : options.maxBodyBytes;
-    body = parsePart(route.body, await readJsonBody(request, max), op, 'body');
+    const optional = route.body.safeParse(undefined).success;
+    body = parsePart(route.body, await readJsonBody(request, max, optional), op, 'body');
   }
   try {
     const result = await route.handle({ engine, agentId, params, query, body, upload, signal: request.signal });

@@ -49,7 +49,10 @@ function operation(route: Route): Record<string, unknown> {
           },
         }
       : route.body
-        ? { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } }
+        ? {
+            required: !route.body.safeParse(undefined).success,
+            content: { 'application/json': { schema: jsonSchema(route.body) } },
+          }
         : undefined;
   return {
     operationId: route.operationId,

@@ -12,11 +12,15 @@ export function checkDeclaredLength(request: Request, max: number): void {
 
 /**
  * Reads and parses a JSON body of at most `max` bytes. The cap is counted on the bytes as they
- * arrive, so a chunked body without a length cannot get past it either.
+ * arrive, so a chunked body without a length cannot get past it either. With `optional`, an empty
+ * body reads as `undefined` (for routes whose body only adds an actor and a reason).
  */
-export async function readJsonBody(request: Request, max: number): Promise<unknown> {
+export async function readJsonBody(request: Request, max: number, optional = false): Promise<unknown> {
   checkDeclaredLength(request, max);
-  if (!request.body) throw new HttpError('INVALID_INPUT', 'a JSON body is required');
+  if (!request.body) {
+    if (optional) return undefined;
+    throw new HttpError('INVALID_INPUT', 'a JSON body is required');
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body) {
@@ -25,7 +29,10 @@ export async function readJsonBody(request: Request, max: number): Promise<unkno
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') throw new HttpError('INVALID_INPUT', 'a JSON body is required');
+  if (text.trim() === '') {
+    if (optional) return undefined;
+    throw new HttpError('INVALID_INPUT', 'a JSON body is required');
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

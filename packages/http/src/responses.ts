@@ -55,31 +55,52 @@ export const historyResponse = z.object({
   ),
 });
 
+const channels = z.record(z.string(), z.unknown());
+const memoryResult = z.object({
+  kind: z.literal('memory'),
+  id: z.string(),
+  content: z.string(),
+  type: z.enum(MEMORY_TYPES),
+  score: z.number(),
+  tier: z.enum(['linked', 'related']),
+  channels,
+  tags: z.array(z.string()),
+  project: nullableString,
+  who: nullableString,
+  importance: z.number(),
+  pinned: z.boolean(),
+  createdAt: z.number(),
+  source: z.object({ type: z.string(), id: z.string() }).optional(),
+  entities: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+  /** For a document chunk: its document and its place in it. */
+  document: z.record(z.string(), z.unknown()).optional(),
+  explanation: z.record(z.string(), z.unknown()).optional(),
+});
+/** A working note, with `include: ['notes']`: scored and tiered with the memories. Times are epoch ms. */
+const noteResult = z.object({
+  kind: z.literal('note'),
+  id: z.string(),
+  title: z.string(),
+  content: z.string(),
+  status: z.enum(['active', 'resolved']),
+  score: z.number(),
+  tier: z.enum(['linked', 'related']),
+  channels,
+  tags: z.array(z.string()),
+  linkedEntities: z.array(z.object({ type: z.string(), refId: z.string(), label: z.string().optional() })),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  explanation: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const recallResponse = z.object({
-  results: z.array(
-    z.object({
-      id: z.string(),
-      content: z.string(),
-      type: z.enum(MEMORY_TYPES),
-      score: z.number(),
-      tier: z.enum(['linked', 'related']),
-      channels: z.record(z.string(), z.unknown()),
-      tags: z.array(z.string()),
-      project: nullableString,
-      who: nullableString,
-      importance: z.number(),
-      pinned: z.boolean(),
-      createdAt: z.number(),
-      source: z.object({ type: z.string(), id: z.string() }).optional(),
-      entities: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
-      explanation: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
+  results: z.array(z.discriminatedUnion('kind', [memoryResult, noteResult])),
   query: z.record(z.string(), z.unknown()),
   vectorCompleteness: z.string(),
   /** With an embedder: live memories with a vector of the current embedder, of all (below: `partial`). */
   vectorCoverage: z.object({ embedded: z.number(), total: z.number() }).optional(),
-  window: z.object({ since: nullableTime }),
+  /** The search window applied (`since`, `days`: null when none), its end (`now`) and the matches it left out. */
+  window: z.object({ since: nullableTime, days: z.number().nullable(), now: z.number(), excluded: z.number() }),
   drillDown: z.array(z.record(z.string(), z.unknown())),
   expansions: z.array(z.record(z.string(), z.unknown())).optional(),
   warnings: z.array(z.string()),

@@ -103,6 +103,13 @@ export const recallBody = z.strictObject({
   windowDays: z.number().positive().nullable().optional(),
   recentOnly: z.boolean().optional(),
   linkedEntities: z.array(z.strictObject({ type: z.string(), refId: z.string() })).optional(),
+  include: z
+    .array(z.enum(['memories', 'notes']))
+    .optional()
+    .meta({
+      description:
+        "What to return: memories, and working notes ranked with them (each result has a kind). Default ['memories']",
+    }),
   expand: z.boolean().optional(),
   explain: z.boolean().optional(),
   asOf: timeValue.optional(),

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerResources } from './resources.js';
 import { registerEvidenceTools } from './tools/evidence-tools.js';
 import { registerHistoryTool, registerMemoryWriteTools } from './tools/memory-tools.js';
+import { registerNoteReadTools, registerNoteWriteTools } from './tools/note-tools.js';
 import { registerRecallTool } from './tools/recall-tool.js';
 
 /** What a memory MCP server serves: one engine, one agent scope. */
@@ -16,8 +17,9 @@ export interface MemoryMcpServerOptions {
   readonly agentId: string;
   /**
    * What the caller may do (a token's permissions): without `write` the writing tools (remember,
-   * forget, modify, transcript_append, document_add) are not offered, without `read` neither are
-   * recall, history and the resources. @default every permission (the server's own configuration)
+   * forget, modify, transcript_append, document_add, note_create, note_update, note_resolve,
+   * note_archive) are not offered, without `read` neither are recall, history, note_search,
+   * note_list and the resources. @default every permission (the server's own configuration)
    */
   readonly permissions?: readonly TokenPermission[];
   /** @default 'memory' */
@@ -32,7 +34,8 @@ export const MCP_SERVER_VERSION = '0.1.0';
 const INSTRUCTIONS =
   'Long-term memory for this assistant. Call recall before answering anything that may depend on earlier ' +
   'conversations; call remember for durable facts, preferences and decisions worth keeping; correct with modify ' +
-  'and drop with forget (both take the id shown at the end of each recalled line).';
+  'and drop with forget (both take the id shown at the end of each recalled line). Keep short-lived working ' +
+  'context (action items, follow-ups) as notes with note_create, and resolve or archive them when done.';
 
 /**
  * An MCP server (not yet connected to a transport) whose tools and resources call `engine` in one
@@ -54,10 +57,12 @@ export function createMemoryMcpServer(options: MemoryMcpServerOptions): McpServe
   if (can('write')) {
     registerMemoryWriteTools(server, options.engine, agentId);
     registerEvidenceTools(server, options.engine, agentId);
+    registerNoteWriteTools(server, options.engine, agentId);
   }
   if (can('read')) {
     registerRecallTool(server, options.engine, agentId);
     registerHistoryTool(server, options.engine, agentId);
+    registerNoteReadTools(server, options.engine, agentId);
     registerResources(server, options.engine, agentId);
   }
   return server;

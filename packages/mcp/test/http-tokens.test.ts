@@ -32,7 +32,17 @@ function status(url: string, authorization?: string): Promise<number> {
   });
 }
 
-const WRITE_TOOLS = ['remember', 'forget', 'modify', 'transcript_append', 'document_add'];
+const WRITE_TOOLS = [
+  'remember',
+  'forget',
+  'modify',
+  'transcript_append',
+  'document_add',
+  'note_create',
+  'note_update',
+  'note_resolve',
+  'note_archive',
+];
 
 describe('MCP Streamable HTTP with bearer tokens on 127.0.0.1', () => {
   let engine: MemoryEngine;
@@ -75,7 +85,7 @@ describe('MCP Streamable HTTP with bearer tokens on 127.0.0.1', () => {
     const { token } = await engine.tokens.create({ agents: ['alice'], permissions: ['read'] });
     const client = await connect(server.url, token);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['recall', 'history']));
+    expect(names).toEqual(expect.arrayContaining(['recall', 'history', 'note_search', 'note_list']));
     for (const tool of WRITE_TOOLS) expect(names).not.toContain(tool);
     const before = (await engine.list({ agentId: 'alice' })).memories.length;
     const refused = await client.callTool({ name: 'remember', arguments: { content: 'A read token wrote this' } }).then(

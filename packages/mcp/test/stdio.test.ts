@@ -33,7 +33,21 @@ describe('memory-mcp over stdio', () => {
   it('lists the tools and resources with descriptions', async () => {
     const { tools } = await alice.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['document_add', 'forget', 'history', 'modify', 'recall', 'remember', 'transcript_append'].sort(),
+      [
+        'document_add',
+        'forget',
+        'history',
+        'modify',
+        'note_archive',
+        'note_create',
+        'note_list',
+        'note_resolve',
+        'note_search',
+        'note_update',
+        'recall',
+        'remember',
+        'transcript_append',
+      ].sort(),
     );
     for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(40);
     // The scope is configuration: no tool offers an agent argument a model could change.

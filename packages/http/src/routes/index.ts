@@ -3,7 +3,9 @@ import { documentRoutes } from './documents.js';
 import { importRoutes } from './imports.js';
 import { jobRoutes } from './jobs.js';
 import { memoryRoutes } from './memories.js';
+import { noteRoutes } from './notes.js';
 import { recallRoutes } from './recall.js';
+import { registryRoutes } from './registry.js';
 import { transcriptRoutes } from './transcripts.js';
 
 /** Every API route, in registration order (static segments before parameters they could match). */
@@ -14,4 +16,6 @@ export const API_ROUTES: readonly Route[] = Object.freeze([
   ...documentRoutes,
   ...importRoutes,
   ...jobRoutes,
+  ...noteRoutes,
+  ...registryRoutes,
 ]);
