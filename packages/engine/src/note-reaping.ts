@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '@memory/core';
-import { countStaleActiveNotes, type NoteRow, type Store, staleActiveNotes, updateNote } from '@memory/store';
+import { countStaleActiveNotes, type Store, staleActiveNotes, updateNote } from '@memory/store';
 import { recordNoteEvent } from './notes.js';
 
 const DAY_MS = 86_400_000;
@@ -45,7 +45,7 @@ export function reapNotesBatch(store: Store, config: MemoryConfig): { archived: 
         actor: { id: 'engine', type: 'engine' },
         reason: `reaped: not updated for ${config.notes.reapAfterDays} days`,
         before,
-        metadata: { task: 'reap', afterDays: config.notes.reapAfterDays, lastUpdatedAt: lastUpdate(before) },
+        metadata: { task: 'reap', afterDays: config.notes.reapAfterDays, lastUpdatedAt: before.updated_at },
         now,
       });
       archived++;
@@ -53,5 +53,3 @@ export function reapNotesBatch(store: Store, config: MemoryConfig): { archived: 
     return { archived, done: stale.length < NOTE_REAP_BATCH };
   });
 }
-
-const lastUpdate = (row: NoteRow): string => new Date(row.updated_at).toISOString();

@@ -9,7 +9,7 @@ export interface NoteLinkedEntity {
   readonly label?: string;
 }
 
-/** A working note as `engine.notes` returns it. Times are ISO-8601 strings (UTC). */
+/** A working note as `engine.notes` returns it. Times are epoch milliseconds, like every other engine time. */
 export interface Note {
   readonly id: string;
   readonly agentId: string;
@@ -18,10 +18,10 @@ export interface Note {
   readonly tags: string[];
   readonly status: NoteStatus;
   readonly linkedEntities: NoteLinkedEntity[];
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly resolvedAt: string | null;
-  readonly archivedAt: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly resolvedAt: number | null;
+  readonly archivedAt: number | null;
 }
 
 /** One `note_events` audit row: who changed the note, why, and the note before and after. */
@@ -39,10 +39,8 @@ export interface NoteEvent {
   readonly after: Note | null;
   /** What else was recorded (reaping: `afterDays`, the note's last update). */
   readonly metadata: Readonly<Record<string, unknown>>;
-  readonly at: string;
+  readonly at: number;
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 function parseJson(text: string | null): unknown {
   if (text === null) return null;
@@ -78,10 +76,10 @@ export function toNote(row: NoteRow): Note {
     tags: isStringArray(tags) ? tags : [],
     status: row.status,
     linkedEntities: toLinkedEntities(parseJson(row.linked_entities)),
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-    resolvedAt: row.resolved_at === null ? null : iso(row.resolved_at),
-    archivedAt: row.archived_at === null ? null : iso(row.archived_at),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    resolvedAt: row.resolved_at,
+    archivedAt: row.archived_at,
   };
 }
 
@@ -106,6 +104,6 @@ export function toNoteEvent(row: NoteEventRow): NoteEvent {
       typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
         ? (metadata as Record<string, unknown>)
         : {},
-    at: iso(row.created_at),
+    at: row.created_at,
   };
 }

@@ -35,9 +35,9 @@ describe('note reaping', () => {
       actor: 'engine',
       actorType: 'engine',
       reason: 'reaped: not updated for 60 days',
-      metadata: { task: 'reap', afterDays: 60, lastUpdatedAt: new Date(clock.now() - 60 * DAY - 1).toISOString() },
+      metadata: { task: 'reap', afterDays: 60, lastUpdatedAt: clock.now() - 60 * DAY - 1 },
       before: { status: 'active' },
-      after: { status: 'archived', archivedAt: new Date(clock.now()).toISOString() },
+      after: { status: 'archived', archivedAt: clock.now() },
     });
     // Nothing left: a second run archives nothing and writes no events.
     const [again] = await engine.maintenance.run({ task: 'reap' });

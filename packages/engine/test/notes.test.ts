@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isMemoryError, type MemoryEngine } from '../src/index.js';
 import { createTestEngine, T0 } from './helpers.js';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = (ms: number) => ms;
 
 async function expectCode(promise: Promise<unknown>, code: string, message?: RegExp): Promise<void> {
   const error = await promise.then(

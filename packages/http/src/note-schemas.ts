@@ -70,10 +70,10 @@ export const noteResponse = z.object({
   status: noteStatus,
   linkedEntities: z.array(z.object({ type: z.string(), refId: z.string(), label: z.string().optional() })),
   /** Note times are ISO-8601 strings (UTC), as `engine.notes` returns them. */
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  resolvedAt: z.string().nullable(),
-  archivedAt: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  resolvedAt: z.number().nullable(),
+  archivedAt: z.number().nullable(),
 });
 export const notePageResponse = z.object({ items: z.array(noteResponse), nextCursor: z.string().nullable() });
 export const noteSearchResponse = z.object({ hits: z.array(z.object({ note: noteResponse, score: z.number() })) });
@@ -89,7 +89,7 @@ export const noteHistoryResponse = z.object({
       before: noteResponse.nullable(),
       after: noteResponse.nullable(),
       metadata: z.record(z.string(), z.unknown()),
-      at: z.string(),
+      at: z.number(),
     }),
   ),
 });

@@ -59,7 +59,7 @@ describe('working notes over HTTP', () => {
     expect(updated.body).toMatchObject({ id, content: 'Ask Dana about the invoice dispute; she prefers mornings' });
 
     const resolved = await request('POST', `/api/notes/${id}/resolve`, { token: t, body: { reason: 'call done' } });
-    expect(resolved.body).toMatchObject({ id, status: 'resolved', resolvedAt: expect.any(String) });
+    expect(resolved.body).toMatchObject({ id, status: 'resolved', resolvedAt: clock.now() });
     expect((await request('GET', '/api/notes?status=active', { token: t })).body.items).toHaveLength(1);
     const again = await request('POST', `/api/notes/${id}/resolve`, { token: t, body: {} });
     expect([again.status, again.body.error.code]).toEqual([409, 'CONFLICT']);

@@ -9,7 +9,7 @@ export interface StewardNote {
   readonly tags: readonly string[];
   readonly status: 'active' | 'resolved' | 'archived';
   readonly linkedEntities: readonly EntityRef[];
-  readonly updatedAt: string;
+  readonly updatedAt: number;
 }
 
 interface Audit {

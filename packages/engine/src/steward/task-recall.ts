@@ -67,10 +67,6 @@ export interface TaskRecallDeps {
 }
 
 const refKey = (r: { type: string; refId: string }): string => `${r.type}\u0000${r.refId}`;
-const parseTime = (iso: string): number => {
-  const t = Date.parse(iso);
-  return Number.isFinite(t) ? t : 0;
-};
 
 /** Live memories linked to the resolved entities, most confident link first, then the store's order. */
 function linkedMemories(deps: TaskRecallDeps, agentId: string, entities: readonly ResolvedEntity[]): TaskRecallItem[] {
@@ -113,7 +109,7 @@ const noteItem = (note: StewardNote, score: number, linkedBy: readonly EntityRef
   content: note.content,
   status: note.status,
   score,
-  at: parseTime(note.updatedAt),
+  at: note.updatedAt,
   linkedBy,
 });
 
@@ -140,7 +136,7 @@ async function linkedNotes(
     }
   }
   return [...byId.values()]
-    .sort((a, b) => b.score - a.score || parseTime(b.note.updatedAt) - parseTime(a.note.updatedAt))
+    .sort((a, b) => b.score - a.score || b.note.updatedAt - a.note.updatedAt)
     .slice(0, limit)
     .map(({ note, refs, score }) => noteItem(note, score, refs));
 }

@@ -1,7 +1,7 @@
 import type { MemoryEngine, Note } from '@memory/engine';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { runTool, toolResult } from '../tool-result.js';
+import { iso, runTool, toolResult } from '../tool-result.js';
 
 const STATUSES = ['active', 'resolved', 'archived'] as const;
 
@@ -32,7 +32,7 @@ const noteSchema = z.object({
   archivedAt: z.string().nullable(),
 });
 
-/** The note fields a model needs (the agent id is the server's own). Times are ISO strings already. */
+/** The note fields a model needs (the agent id is the server's own), times as ISO strings. */
 export function noteView(n: Note): z.infer<typeof noteSchema> {
   return {
     id: n.id,
@@ -41,10 +41,10 @@ export function noteView(n: Note): z.infer<typeof noteSchema> {
     status: n.status,
     tags: [...n.tags],
     linkedEntities: n.linkedEntities.map((e) => ({ ...e })),
-    createdAt: n.createdAt,
-    updatedAt: n.updatedAt,
-    resolvedAt: n.resolvedAt,
-    archivedAt: n.archivedAt,
+    createdAt: new Date(n.createdAt).toISOString(),
+    updatedAt: new Date(n.updatedAt).toISOString(),
+    resolvedAt: iso(n.resolvedAt),
+    archivedAt: iso(n.archivedAt),
   };
 }
 
