@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTransformersEmbedder, type TransformersEmbedder } from '../src/index.js';
 import { loadTransformersModel } from '../src/transformers/model.js';
 import { INSTALL_COMMAND } from '../src/transformers/peers.js';
-import { TABLE, tinyOnnxModel, tinyTokenizerJson, VOCAB, writeTinyModel } from './fixtures/tiny-model.js';
+import { TABLE, tinyOnnxModel, tinyTokenizerJson, type VOCAB, writeTinyModel } from './fixtures/tiny-model.js';
 
 // Real inference: the tiny model is an embedding table run by onnxruntime-node, tokenized by
 // @huggingface/tokenizers, so every expected vector below is worked out by hand from TABLE.
@@ -43,7 +43,7 @@ const mean = (tokens: readonly Token[]): number[] => {
 };
 const close = (actual: Float32Array | undefined, expected: readonly number[]): void => {
   expect(actual).toHaveLength(expected.length);
-  expected.forEach((x, i) => expect(actual![i]).toBeCloseTo(x, 6));
+  for (const [i, x] of expected.entries()) expect(actual![i]).toBeCloseTo(x, 6);
 };
 const norm = (v: Float32Array): number => Math.hypot(...v);
 
@@ -67,11 +67,19 @@ describe('transformers embedder on a tiny ONNX model', () => {
 
   it('honours the attention mask: padding in a batch changes nothing, batches equal one-by-one, order kept', async () => {
     const e = await open({ modelPath: SHIPPED, batchSize: 2, worker: true });
-    const texts = ['coffee', 'i like to drive fast cars and the hot tea', 'cat', '', 'the dog is a pet', 'tea', 'drink drink drink'];
+    const texts = [
+      'coffee',
+      'i like to drive fast cars and the hot tea',
+      'cat',
+      '',
+      'the dog is a pet',
+      'tea',
+      'drink drink drink',
+    ];
     const batched = await e.embed(texts);
     const single = await Promise.all(texts.map(async (t) => (await e.embed([t]))[0]));
     expect(batched).toHaveLength(texts.length);
-    batched.forEach((v, i) => expect([...v]).toEqual([...single[i]!]));
+    for (const [i, v] of batched.entries()) expect([...v]).toEqual([...single[i]!]);
     // The [PAD] row is (50, -50, 50, -50): any leak into the short texts' means would show.
     close(batched[0], unit([1 / 3, 0, 0, 2 / 3]));
     close(batched[2], unit(mean(['cat'])));
@@ -190,14 +198,20 @@ describe('transformers embedder on a tiny ONNX model', () => {
 
   it('names the install command when a peer is missing', async () => {
     await expect(
-      loadTransformersModel({ modelPath: SHIPPED }, { runtime: 'onnxruntime-node-absent', tokenizers: '@huggingface/tokenizers' }),
+      loadTransformersModel(
+        { modelPath: SHIPPED },
+        { runtime: 'onnxruntime-node-absent', tokenizers: '@huggingface/tokenizers' },
+      ),
     ).rejects.toMatchObject({
       code: 'INVALID_CONFIG',
       details: { reason: 'peer-missing', peer: 'onnxruntime-node-absent', install: INSTALL_COMMAND },
       message: expect.stringContaining(INSTALL_COMMAND),
     });
     await expect(
-      loadTransformersModel({ modelPath: SHIPPED }, { runtime: 'onnxruntime-node', tokenizers: '@huggingface/tokenizers-absent' }),
+      loadTransformersModel(
+        { modelPath: SHIPPED },
+        { runtime: 'onnxruntime-node', tokenizers: '@huggingface/tokenizers-absent' },
+      ),
     ).rejects.toMatchObject({ details: { reason: 'peer-missing', peer: '@huggingface/tokenizers-absent' } });
   });
 
@@ -217,10 +231,14 @@ describe('transformers embedder on a tiny ONNX model', () => {
       const before = loaded();
       const e = await p.createTransformersEmbedder({ modelPath: ${JSON.stringify(SHIPPED)}, worker: false });
       console.log(JSON.stringify({ before, after: loaded(), dims: e.dimensions }));`;
-    const out = execFileSync(process.execPath, ['--conditions=@memory/source', '--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      ['--conditions=@memory/source', '--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        encoding: 'utf8',
+      },
+    );
     expect(JSON.parse(out)).toEqual({ before: false, after: true, dims: 4 });
   });
 });
