@@ -66,7 +66,7 @@ export async function importPeer<T extends object>(specifier: string, member: st
       throw new MemoryError(
         'INVALID_CONFIG',
         `createTransformersEmbedder needs the optional peer dependency ${specifier}, which is not installed. ` +
-          `Install both peers with: ${INSTALL_COMMAND} (without access to nuget.org, prefix ONNXRUNTIME_NODE_INSTALL=skip: ` +
+          `Install both peers with: ${INSTALL_COMMAND} (where the NuGet feed is unreachable, prefix ONNXRUNTIME_NODE_INSTALL=skip: ` +
           'the CPU runtime ships inside the npm package)',
         { cause, details: { reason: 'peer-missing', peer: specifier, install: INSTALL_COMMAND } },
       );
