@@ -111,8 +111,18 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
   };
   // The files are checked here first: a wrong path fails at once, without starting a worker.
   readModelFiles(settings);
-  const start = async (): Promise<ModelBackend> =>
-    (options.worker === false ? undefined : await startModelWorker(settings)) ?? loadInProcess(settings);
+  const start = async (): Promise<ModelBackend> => {
+    if (options.worker === false) return loadInProcess(settings);
+    let started: ModelBackend | undefined;
+    try {
+      started = await startModelWorker(settings);
+    } catch (error) {
+      // A worker that died on its own (not a model or peer error, which it reports) is no reason
+      // to fail: load here instead, as when no worker can start at all.
+      if ((error as MemoryError).details?.reason !== 'worker-failed') throw error;
+    }
+    return started ?? loadInProcess(settings);
+  };
   const first = await start();
   const info: ModelInfo = first.info;
   let current: ModelBackend | undefined = first;

@@ -242,6 +242,11 @@ export async function embedBatchFlat(m: LoadedModel, texts: readonly string[]): 
         `output ${m.output} has shape [${result?.dims.join(', ')}]; expected [batch, dim] or [batch, sequence, dim]`,
       );
     }
+    if (!(result.data instanceof Float32Array)) {
+      throw new Error(
+        `output ${m.output} is not float32; use a float32 or int8-quantized export (model.onnx, model_quantized.onnx)`,
+      );
+    }
     const width = result.dims[result.dims.length - 1] ?? 0;
     if (dims === 0) dims = width;
     if (width !== dims || dims === 0) throw new Error(`output has ${width} dimensions, expected ${dims}`);
