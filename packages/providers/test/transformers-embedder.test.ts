@@ -190,6 +190,13 @@ describe('transformers embedder on a tiny ONNX model', () => {
     await expect(createTransformersEmbedder({ modelPath: badJson, worker: false })).rejects.toMatchObject({
       details: { reason: 'model-invalid' },
     });
+    const positions = writeTinyModel(tempDir());
+    writeFileSync(join(positions, 'config.json'), JSON.stringify({ max_position_embeddings: 8 }));
+    expect((await open({ modelPath: positions })).maxTokens).toBe(8);
+    await expect(createTransformersEmbedder({ modelPath: positions, maxTokens: 9 })).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+      details: { reason: 'option-invalid', option: 'maxTokens' },
+    });
     await expect(createTransformersEmbedder({ modelPath: SHIPPED, batchSize: 0 })).rejects.toMatchObject({
       code: 'INVALID_CONFIG',
       details: { reason: 'option-invalid', option: 'batchSize' },

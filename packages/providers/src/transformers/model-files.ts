@@ -30,6 +30,8 @@ export interface ModelFiles {
   /** From sentence-transformers' `1_Pooling/config.json`, when present and one of the two we do. */
   readonly pooling: Pooling | undefined;
   readonly maxTokens: number;
+  /** `max_position_embeddings` of `config.json`: the longest input the encoder accepts. */
+  readonly maxPositions: number | undefined;
 }
 
 /** Candidate model files, in order: the Hub's plain layout, then transformers.js' `onnx/` layout. */
@@ -110,13 +112,24 @@ export function readModelFiles(settings: ModelSettings): ModelFiles {
     );
   }
   const tokenizerConfig = readJson(join(dir, 'tokenizer_config.json')) ?? {};
+  const maxPositions = positiveInt(readJson(join(dir, 'config.json'))?.max_position_embeddings);
+  if (settings.maxTokens !== undefined && maxPositions !== undefined && settings.maxTokens > maxPositions) {
+    throw invalid(
+      'option-invalid',
+      `transformers embedder: maxTokens ${settings.maxTokens} exceeds the model's ${maxPositions} positions`,
+      {
+        option: 'maxTokens',
+      },
+    );
+  }
   return {
     dir,
     modelFile,
     tokenizerJson,
     tokenizerConfig,
     pooling: poolingOf(dir),
-    maxTokens: maxTokensOf(dir, tokenizerJson, tokenizerConfig),
+    maxTokens: Math.min(maxTokensOf(dir, tokenizerJson, tokenizerConfig), maxPositions ?? Number.POSITIVE_INFINITY),
+    maxPositions,
   };
 }
 

@@ -143,6 +143,7 @@ export async function loadTransformersModel(
     const probe = await embedBatchFlat({ ...partial, info: probeInfo }, ['a']);
     dimensions = probe.length;
   } catch (cause) {
+    await session.release?.();
     throw invalidModel(
       `transformers embedder: ${files.modelFile} failed on a test input: ${(cause as Error).message}`,
       files.modelFile,
