@@ -60,7 +60,11 @@ describe('engine with the transformers embedder', () => {
     const second = await embedderFor(swapped);
     expect(second.model).not.toBe(first.model);
     engine = (await createTestEngine({ database: { path }, embedder: second, ids: createSequentialIds('b-') })).engine;
-    expect((await engine.health({ agentId: 'a' })).vectors).toMatchObject({ model: second.model, current: 0, otherModel: 3 });
+    expect((await engine.health({ agentId: 'a' })).vectors).toMatchObject({
+      model: second.model,
+      current: 0,
+      otherModel: 3,
+    });
     await engine.runDue();
     expect((await engine.health({ agentId: 'a' })).vectors).toMatchObject({ current: 3, otherModel: 0 });
     const again = await engine.recall({ agentId: 'a', query: 'tea' });
