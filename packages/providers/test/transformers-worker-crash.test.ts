@@ -1,6 +1,10 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MemoryError } from '@memory/core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ModelBackend } from '../src/transformers/worker-client.js';
+import { tinyTokenizerJson } from './fixtures/tiny-model.js';
 
 // A transformers worker that dies: the call in flight fails with PROVIDER_ERROR, the next call runs
 // on a new worker with the same files. The real worker is wrapped so that its second batch is cut
@@ -56,6 +60,22 @@ describe('transformers embedder whose worker dies', () => {
     const [again] = await embedder.embed(['coffee']);
     expect([...again!]).toEqual([...first!]);
     expect(calls.started).toBe(2);
+  });
+
+  it('refuses a replacement worker that finds other model files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tiny-bert-'));
+    cpSync(SHIPPED, dir, { recursive: true });
+    calls.batches = 0;
+    const embedder = await createTransformersEmbedder({ modelPath: dir });
+    closing.push(() => embedder.close());
+    await embedder.embed(['coffee']);
+    await expect(embedder.embed(['coffee'])).rejects.toMatchObject({ details: { reason: 'worker-failed' } });
+    writeFileSync(join(dir, 'tokenizer.json'), tinyTokenizerJson().replace('"coffee"', '"espresso"'));
+    await expect(embedder.embed(['coffee'])).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+      details: { reason: 'model-changed' },
+    });
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('loads in-process when the worker dies while loading', async () => {

@@ -133,7 +133,16 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
     if (closed)
       throw new MemoryError('PROVIDER_ERROR', 'transformers embedder closed', { details: { reason: 'closed' } });
     backend ??= start().then(
-      (b) => {
+      async (b) => {
+        // Files replaced since start: their vectors would be stored under the old identity.
+        if (b.info.model !== info.model || b.info.dimensions !== info.dimensions) {
+          await b.close();
+          throw new MemoryError(
+            'PROVIDER_ERROR',
+            `transformers embedder: the files in ${options.modelPath} changed since it started (now ${b.info.model}); create a new embedder`,
+            { details: { reason: 'model-changed' } },
+          );
+        }
         current = b;
         return b;
       },
@@ -175,7 +184,8 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
       closed = true;
       const b = backend;
       backend = undefined;
-      await (await b)?.close();
+      // A replacement that failed to start has nothing to close.
+      await (await b?.catch(() => undefined))?.close();
     },
   };
 }
