@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -28,6 +29,7 @@ import {
   noNativeBuildScript,
   readmeQuickStart,
   requireScript,
+  transformersScript,
   twoCopiesScript,
   typecheckConfigs,
   typedCjsConsumer,
@@ -292,6 +294,14 @@ if (nativeReady) {
         return `${out.trim().split('\n').length} lines of usage`;
       });
     }
+  }
+  if (tarballs.has('@memory/providers')) {
+    const fixture = join(root, 'packages', 'providers', 'test', 'fixtures', 'tiny-bert');
+    cpSync(fixture, join(consumer, 'tiny-bert'), { recursive: true });
+    writeFileSync(join(consumer, 'transformers.mjs'), transformersScript());
+    check('the transformers embedder runs a local ONNX model from the installed package', () =>
+      expectOk(run('node', ['transformers.mjs'], consumer, 120_000), 'node transformers.mjs').trim(),
+    );
   }
   if (tarballs.has('@memory/core')) {
     writeFileSync(join(consumer, 'two-copies.mjs'), twoCopiesScript());

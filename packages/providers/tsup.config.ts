@@ -1,4 +1,5 @@
 import { packageBuild } from '../../tsup.base.js';
 
-// The embedding worker is its own entry: the offline embedder starts it as dist/offline/embed-worker.js.
-export default packageBuild(['src/index.ts', 'src/offline/embed-worker.ts']);
+// The embedding workers are their own entries: the offline embedder starts dist/offline/embed-worker.js,
+// the transformers embedder dist/transformers/embed-worker.js.
+export default packageBuild(['src/index.ts', 'src/offline/embed-worker.ts', 'src/transformers/embed-worker.ts']);

@@ -93,6 +93,26 @@ console.log('two copies interoperate');
 }
 
 /**
+ * Runs `createTransformersEmbedder` from the installed package on the tiny ONNX model that
+ * @memory/providers' tests ship (copied to ./tiny-bert): the built worker file, and the optional
+ * peers as a host installs them (npm, install scripts off).
+ */
+export function transformersScript() {
+  return `import { existsSync } from 'node:fs';
+import { createTransformersEmbedder } from '@memory/providers';
+const worker = 'node_modules/@memory/providers/dist/transformers/embed-worker.js';
+if (!existsSync(worker)) throw new Error('no built worker at ' + worker);
+const embedder = await createTransformersEmbedder({ modelPath: './tiny-bert' });
+const [v] = await embedder.embed(['coffee']);
+// [CLS] coffee [SEP] mean-pooled and normalized: (1, 0, 0, 2) / sqrt(5).
+const expected = [1, 0, 0, 2].map((x) => x / Math.sqrt(5));
+if (v.length !== 4 || expected.some((x, i) => Math.abs(v[i] - x) > 1e-6)) throw new Error('unexpected vector ' + [...v]);
+await embedder.close();
+console.log(embedder.model + ': ' + embedder.dimensions + ' dimensions, known vector');
+`;
+}
+
+/**
  * A consumer that imports every typed entry point, and checks that the public types the engine
  * re-exports are real types, not a silent \`any\`.
  * @param {string[]} specifiers

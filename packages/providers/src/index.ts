@@ -7,3 +7,5 @@ export type { OfflineEmbedderOptions } from './offline/embedder.js';
 export { createOfflineEmbedder } from './offline/embedder.js';
 export type { OpenAICompatibleEmbedderOptions, OpenAICompatibleLlmOptions } from './openai-compatible.js';
 export { createOpenAICompatibleEmbedder, createOpenAICompatibleLlm } from './openai-compatible.js';
+export type { TransformersEmbedder, TransformersEmbedderOptions } from './transformers/embedder.js';
+export { createTransformersEmbedder } from './transformers/embedder.js';

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../worker-entry.js';
 import type { EmbedRequest, EmbedResponse, EmbedWorkerData } from './embed-worker.js';
 
 /** The main thread's side of the embedding worker. */
@@ -12,37 +11,16 @@ export interface EmbedWorkerClient {
 }
 
 /**
- * How to start the worker: the built `offline/embed-worker.js` next to the bundle, or, when running
- * from the TypeScript sources (tests, benchmarks), `embed-worker.ts` loaded through tsx's register
- * hook. Undefined when neither is possible: the embedder then stays in-process.
- */
-function workerEntry(): { readonly file: URL } | { readonly code: string } | undefined {
-  const built = new URL('./offline/embed-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return { file: built };
-  const source = new URL('./embed-worker.ts', import.meta.url);
-  if (!existsSync(fileURLToPath(source))) return undefined;
-  let tsx: string;
-  try {
-    // The ESM build of tsx's API, resolved as an import. `require.resolve` gave its CommonJS build,
-    // whose register() cannot find its own ESM half when imported: the worker failed on every start
-    // and large batches silently ran in-process.
-    tsx = import.meta.resolve('tsx/esm/api');
-  } catch {
-    return undefined;
-  }
-  // An eval worker is a CommonJS script: it registers tsx, then imports the TypeScript entry.
-  return {
-    code: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source.href)}); });`,
-  };
-}
-
-/**
  * Starts the embedding worker with the model in shared memory, or returns undefined when it cannot
  * be started here. The worker never keeps the host process alive: it is referenced only while a
  * batch is in flight.
  */
 export function startEmbedWorker(data: EmbedWorkerData): EmbedWorkerClient | undefined {
-  const entry = workerEntry();
+  // From the bundle (dist/index.js) the built worker is dist/offline/embed-worker.js.
+  const entry = workerEntry(
+    new URL('./offline/embed-worker.js', import.meta.url),
+    new URL('./embed-worker.ts', import.meta.url),
+  );
   if (!entry) return undefined;
   let worker: Worker;
   try {
