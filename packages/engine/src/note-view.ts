@@ -86,6 +86,26 @@ export function toNote(row: NoteRow): Note {
 const isNote = (v: unknown): v is Note =>
   typeof v === 'object' && v !== null && typeof (v as Note).id === 'string' && typeof (v as Note).status === 'string';
 
+/** A stored time as epoch ms: snapshots written before times were numbers (or imported) hold ISO text. */
+function epochMs(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** A note snapshot from `note_events`, its times as epoch ms whatever form they were stored in. */
+function snapshot(value: unknown): Note | null {
+  if (!isNote(value)) return null;
+  return {
+    ...value,
+    createdAt: epochMs(value.createdAt) ?? 0,
+    updatedAt: epochMs(value.updatedAt) ?? 0,
+    resolvedAt: epochMs(value.resolvedAt),
+    archivedAt: epochMs(value.archivedAt),
+  };
+}
+
 /** The public view of an audit row. */
 export function toNoteEvent(row: NoteEventRow): NoteEvent {
   const before = parseJson(row.before_json);
@@ -98,8 +118,8 @@ export function toNoteEvent(row: NoteEventRow): NoteEvent {
     actor: row.actor,
     actorType: row.actor_type,
     reason: row.reason,
-    before: isNote(before) ? before : null,
-    after: isNote(after) ? after : null,
+    before: snapshot(before),
+    after: snapshot(after),
     metadata:
       typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
         ? (metadata as Record<string, unknown>)

@@ -23,6 +23,7 @@ import { MAINTENANCE_JOB, maintenanceHandler, maintenanceTasks } from './mainten
 import { createEngineWriter } from './memory-writer.js';
 import { checkOptions, type MemoryEngineOptions } from './options.js';
 import { registerAutoLinkWorker, withDocumentAutoLink } from './registry-autolink.js';
+import { importCategoryRecord } from './registry-import.js';
 import { tracedEmbedder, tracedLlm } from './tracing.js';
 import { registerVectorWorkers, vectorUpkeepTask } from './vector-upkeep.js';
 
@@ -77,7 +78,12 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const documents = createDocuments({ writer, queue, scheduler });
   const connectors = createConnectors({ store, queue, config, documents });
   for (const kind of options.connectorKinds ?? []) connectors.registerKind(kind);
-  const imports = createImports({ store, queue, config });
+  const imports = createImports({
+    store,
+    queue,
+    config,
+    writeCategory: (sql, agentId, record) => importCategoryRecord({ config }, sql, agentId, record),
+  });
   // Scheduled Dreaming passes: checked on the engine's schedule when enabled and a model is present.
   // The schedule needs the background's LLM limit, so the periodic task finds it at run time.
   let dreamingSchedule: ReturnType<typeof createScheduledDreaming> | undefined;

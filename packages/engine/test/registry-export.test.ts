@@ -136,4 +136,70 @@ describe('registry categories in export and import', () => {
     ]);
     await target.close();
   });
+
+  it('reads a crafted category by the registry rules: the name form is recomputed, bad links reject the record, the cap holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'registry-export-'));
+    dirs.push(dir);
+    const { engine } = await createTestEngine({ config: { imports: { allowedDirectories: [dir] } } });
+    const finance = await engine.registry.create({ agentId: 'b', name: 'Finance' });
+    const { id: memoryId } = await engine.remember({ agentId: 'b', content: 'Rent is due on the first' });
+    const header = `${JSON.stringify({ kind: 'header', format: 'memory-export', version: 1, agentId: 'x', exportedAt: 1 })}\n`;
+    const category = (n: number, extra: Record<string, unknown> = {}) =>
+      `${JSON.stringify({
+        kind: 'category',
+        id: `0190c0de-0000-7000-8000-${String(n).padStart(12, '0')}`,
+        name: `Area ${n}`,
+        normalized_name: `area ${n}`,
+        description: null,
+        aliases_json: '[]',
+        created_by: 'agent',
+        created_at: 1,
+        updated_at: 1,
+        links: [],
+        events: [],
+        ...extra,
+      })}\n`;
+    const link = (kind: string, hostType: string, ref: string) => ({
+      object_kind: kind,
+      host_type: hostType,
+      object_ref: ref,
+      created_by: 'agent',
+      created_at: 1,
+    });
+
+    // A file's normalized_name is never trusted: "Finance" under a made-up comparison form, with an
+    // alias that is another category's name, lands in the existing Finance category.
+    const crafted = [
+      header,
+      category(1, {
+        name: 'Finance',
+        normalized_name: 'zz crafted',
+        aliases_json: '["finance"]',
+        links: [link('memory', '', memoryId)],
+      }),
+      // A memory link with a host type (unremovable through the API) and an empty host reference.
+      category(2, { links: [link('memory', 'x', memoryId)] }),
+      category(3, { links: [link('host', '', '')] }),
+      // A name registry.create refuses (no letter or digit).
+      category(4, { name: '!!!' }),
+    ];
+    const first = await importInto(engine, dir, 'b', crafted);
+    const rejected = await engine.imports.records({ agentId: 'b', jobId: first.jobId, outcome: 'rejected' });
+    expect(rejected.map((r) => r.reason)).toEqual(['schema_violation', 'schema_violation', 'schema_violation']);
+    expect((await engine.registry.list({ agentId: 'b' })).map((c) => [c.name, c.aliases, c.objectCount])).toEqual([
+      ['Finance', [], 1],
+    ]);
+    expect(
+      (await engine.registry.categoriesOf({ agentId: 'b', object: { kind: 'memory', id: memoryId } })).map((c) => c.id),
+    ).toEqual([finance.id]);
+
+    // The per-agent cap (1,000) holds for imports: the scope has one category, so 999 more fit.
+    const many = [header, ...Array.from({ length: 1000 }, (_, i) => category(100 + i))];
+    const capped = await importInto(engine, dir, 'b', many);
+    expect(capped.status?.counters).toMatchObject({ rejected: 1 });
+    const over = await engine.imports.records({ agentId: 'b', jobId: capped.jobId, outcome: 'rejected' });
+    expect(over.map((r) => r.reason)).toEqual(['limit_reached']);
+    expect(await engine.registry.list({ agentId: 'b', limit: 1000 })).toHaveLength(1000);
+    await engine.close();
+  });
 });

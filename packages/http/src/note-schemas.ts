@@ -69,7 +69,7 @@ export const noteResponse = z.object({
   tags: z.array(z.string()),
   status: noteStatus,
   linkedEntities: z.array(z.object({ type: z.string(), refId: z.string(), label: z.string().optional() })),
-  /** Note times are ISO-8601 strings (UTC), as `engine.notes` returns them. */
+  /** Note times are epoch milliseconds, as `engine.notes` returns them. */
   createdAt: z.number(),
   updatedAt: z.number(),
   resolvedAt: z.number().nullable(),

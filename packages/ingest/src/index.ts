@@ -38,6 +38,7 @@ export type { ExtractionPool } from './extract/extraction-pool.js';
 export { createExtractionPool } from './extract/extraction-pool.js';
 export type { FillVectorsReport } from './fill-vectors.js';
 export { fillMissingVectors } from './fill-vectors.js';
+export type { CategoryRecord, CategoryRecordWriter, WrittenExport } from './imports/export-record.js';
 export { EXPORT_FORMAT, EXPORT_VERSION } from './imports/export-record.js';
 export type {
   ImportCounters,

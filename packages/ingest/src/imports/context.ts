@@ -9,6 +9,7 @@ import {
   type Store,
   updateImportJob,
 } from '@memory/store';
+import type { CategoryRecordWriter } from './export-record.js';
 
 export const TRANSCRIPT_IMPORT_JOB = 'transcript_import';
 
@@ -17,6 +18,8 @@ export interface ImportsContext {
   readonly store: Store;
   readonly queue: Queue;
   readonly limits: MemoryConfig['imports'];
+  /** Writes `engine.export` category records (the engine's registry rules); without it they are rejected. */
+  readonly writeCategory?: CategoryRecordWriter | undefined;
 }
 
 /** Statuses in which no run works on an import. */

@@ -1,6 +1,5 @@
-import { versionProblem } from '@memory/core';
+import { MemoryError, versionProblem } from '@memory/core';
 import {
-  findRegistryCategoryByName,
   findScopeRowOwner,
   insertScopeRow,
   prepareContent,
@@ -57,7 +56,7 @@ const exportRecordSchema = z.discriminatedUnion('kind', [
     .object({
       kind: z.literal('category'),
       id: z.string().min(1),
-      normalized_name: z.string().min(1),
+      name: z.string(),
       links: manyRows,
       events: manyRows,
     })
@@ -116,7 +115,7 @@ function ownRow(record: Record<string, unknown>, nested: readonly string[]): Sco
 
 export type WrittenExport =
   | { readonly outcome: 'imported' | 'duplicate' }
-  | { readonly outcome: 'rejected'; readonly reason: 'id_conflict' };
+  | { readonly outcome: 'rejected'; readonly reason: 'id_conflict' | 'limit_reached' };
 
 const conflict = { outcome: 'rejected', reason: 'id_conflict' } as const;
 
@@ -126,7 +125,12 @@ const conflict = { outcome: 'rejected', reason: 'id_conflict' } as const;
  * another scope of the file holds is rejected (`id_conflict`), one already in this scope is a
  * duplicate. Memories arrive without vectors: the engine's fill-in job embeds them.
  */
-export function writeExportRecord(sql: SqlExecutor, agentId: string, record: ExportRecord): WrittenExport {
+export function writeExportRecord(
+  sql: SqlExecutor,
+  agentId: string,
+  record: ExportRecord,
+  writeCategory?: CategoryRecordWriter,
+): WrittenExport {
   const scope = { agent_id: agentId };
   switch (record.kind) {
     case 'header':
@@ -201,57 +205,21 @@ export function writeExportRecord(sql: SqlExecutor, agentId: string, record: Exp
       return { outcome: 'imported' };
     }
     case 'category':
+      if (!writeCategory)
+        throw new MemoryError('INVALID_INPUT', 'category records are imported through the engine (its registry rules)');
       return writeCategory(sql, agentId, record);
   }
 }
 
-type CategoryRecord = Extract<ExportRecord, { kind: 'category' }>;
-
-// The engine's own objects a category link may point at, and the table that holds each.
-const LINKED_TABLE = {
-  memory: 'memories',
-  note: 'notes',
-  document: 'documents',
-  transcript: 'session_transcripts',
-} as const;
+/** An export's `category` record: a `registry_categories` row with its `links` and `events` rows. */
+export type CategoryRecord = Extract<ExportRecord, { kind: 'category' }>;
 
 /**
- * A registry category with its links and events. A category of the same name already in the scope
- * (another id) takes the record's links instead: names are unique per scope, and the objects the
- * file carries keep their category. Links to engine objects are kept only when the object is in
- * this scope (an object the file did not carry, or that another scope holds, is skipped); host
- * links are references to the host's records and are always kept.
+ * Writes a `category` record into the import's scope, inside the caller's savepoint, by the
+ * registry's own rules (names, the per-agent cap, which objects a link may name): the engine
+ * supplies it. Throws `INVALID_INPUT` for a record those rules refuse.
  */
-function writeCategory(sql: SqlExecutor, agentId: string, record: CategoryRecord): WrittenExport {
-  const scope = { agent_id: agentId };
-  const owner = findScopeRowOwner(sql, 'registry_categories', record.id, agentId);
-  if (owner === 'other-scope') return conflict;
-  let categoryId = record.id;
-  let outcome: 'imported' | 'duplicate' = 'duplicate';
-  if (!owner) {
-    if (insertScopeRow(sql, 'registry_categories', ownRow(record, ['links', 'events']), scope)) {
-      outcome = 'imported';
-      for (const event of record.events)
-        insertScopeRow(sql, 'registry_events', event, { ...scope, category_id: categoryId });
-    } else {
-      const named = findRegistryCategoryByName(sql, agentId, record.normalized_name);
-      if (!named) return conflict;
-      categoryId = named.id;
-    }
-  }
-  for (const link of record.links) {
-    const kind = link['object_kind'];
-    const table =
-      typeof kind === 'string' && Object.hasOwn(LINKED_TABLE, kind)
-        ? LINKED_TABLE[kind as keyof typeof LINKED_TABLE]
-        : undefined;
-    const ref = typeof link['object_ref'] === 'string' ? link['object_ref'] : '';
-    if (table && findScopeRowOwner(sql, table, ref, agentId) !== 'this-scope') continue;
-    if (insertScopeRow(sql, 'registry_category_links', link, { ...scope, category_id: categoryId }))
-      outcome = 'imported';
-  }
-  return { outcome };
-}
+export type CategoryRecordWriter = (sql: SqlExecutor, agentId: string, record: CategoryRecord) => WrittenExport;
 
 /** A note's `linked_entities` column as link rows (entries without a text type and refId are skipped). */
 function noteLinks(text: string): Array<{ type: string; refId: string; label?: string }> {

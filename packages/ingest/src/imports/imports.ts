@@ -2,6 +2,7 @@ import type { MemoryConfig } from '@memory/core';
 import type { Job, JobContext, Queue } from '@memory/queue';
 import type { SqlExecutor, Store } from '@memory/store';
 import { type ImportsContext, importRunDied } from './context.js';
+import type { CategoryRecordWriter } from './export-record.js';
 import { importRecords, importStatus } from './read-import.js';
 import { removeImportSource } from './remove-source.js';
 import { runImport } from './run-import.js';
@@ -49,8 +50,18 @@ export interface Imports {
  * const { jobId } = await imports.start({ agentId: 'bot', file: '/exports/signet.jsonl' });
  * ```
  */
-export function createImports(deps: { store: Store; queue: Queue; config: MemoryConfig }): Imports {
-  const ctx: ImportsContext = { store: deps.store, queue: deps.queue, limits: deps.config.imports };
+export function createImports(deps: {
+  store: Store;
+  queue: Queue;
+  config: MemoryConfig;
+  writeCategory?: CategoryRecordWriter;
+}): Imports {
+  const ctx: ImportsContext = {
+    store: deps.store,
+    queue: deps.queue,
+    limits: deps.config.imports,
+    writeCategory: deps.writeCategory,
+  };
   return Object.freeze({
     run: (job, context) => runImport(ctx, job, context),
     runDied: (sql, job) => importRunDied(ctx, sql, job),

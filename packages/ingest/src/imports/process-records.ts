@@ -189,7 +189,7 @@ function writeExportInSavepoint(
   result: Extract<ParsedExportLine, { ok: true }>,
 ): { outcome: 'imported' | 'duplicate' } | { outcome: 'rejected'; reason: string } {
   try {
-    return ctx.store.write((inner) => writeExportRecord(inner, row.agent_id, result.export));
+    return ctx.store.write((inner) => writeExportRecord(inner, row.agent_id, result.export, ctx.writeCategory));
   } catch (error) {
     if (isMemoryError(error, 'INVALID_INPUT')) return { outcome: 'rejected', reason: 'schema_violation' };
     const code = isMemoryError(error, 'STORAGE_ERROR') ? error.details['sqliteCode'] : undefined;

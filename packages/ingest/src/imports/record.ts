@@ -19,7 +19,9 @@ export type RejectReason =
   /** The record names a `version` of the format this reader does not know (signet-export v1 only). */
   | 'unsupported_version'
   /** An `engine.export` record whose id another agent scope of this file already holds. */
-  | 'id_conflict';
+  | 'id_conflict'
+  /** An `engine.export` registry category beyond the scope's cap on categories (1,000). */
+  | 'limit_reached';
 
 const recordSchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),

@@ -83,7 +83,7 @@ async function loadInProcess(settings: ModelSettings): Promise<ModelBackend> {
  * @example
  * ```ts
  * const embedder = await createTransformersEmbedder({ modelPath: '/models/all-MiniLM-L6-v2' });
- * const engine = await openEngine({ database: { path: 'memory.db' }, embedder });
+ * const engine = await createMemoryEngine({ database: { path: 'memory.db' }, embedder });
  * ```
  */
 export async function createTransformersEmbedder(options: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
