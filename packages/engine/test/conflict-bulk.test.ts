@@ -16,6 +16,8 @@ const ITEMS: RememberManyMemory[] = [
   { content: 'The weekly standup is at 10:00 on Tuesday', type: 'decision' },
   { content: 'Bob prefers green tea in the morning', type: 'preference' },
   { content: 'Alice prefers black coffee in the morning', type: 'preference' },
+  // The stored memory's content again, as a fact: one by one a duplicate of it, before the next item updates it.
+  { content: 'The deploy freeze starts at 16:00 on Friday', type: 'fact' },
   { content: 'The deploy freeze starts at 17:00 on Friday', type: 'decision' },
   { content: 'The weekly standup is at 10:00 on Tuesday', type: 'decision' },
   { content: 'Budget for Atlas is 40k', type: 'fact' },
@@ -78,14 +80,16 @@ describe('conflict detection in bulk', () => {
     const expected = await outcome(single, one);
     // The rule merged what it should: the standup chain, the freeze chain (not the opted-out item),
     // the contact time on the same link; nothing across subjects, directions, identifiers or kinds.
+    // The fact repeating the stored freeze is its duplicate (memory 5) before the freeze moves.
+    expect(expected.perItem[6]).toEqual({ memory: 5, updated: false, previous: undefined });
     expect(expected.merged).toBe(6);
     expect(expected.perItem.flatMap((r, i) => (r.updated ? [[i, r.memory]] : []))).toEqual([
       [3, 0],
-      [6, 5],
-      [13, 0],
-      [16, 5],
-      [19, 0],
-      [22, 15],
+      [7, 5],
+      [14, 0],
+      [17, 5],
+      [20, 0],
+      [23, 15],
     ]);
 
     // One batch, batches of 4 (stored and in-batch matches both in play), and batches of 1.

@@ -77,6 +77,8 @@ export function commitWithConflicts(
     // Memories this batch wrote or updated, by agent and key; keys of items waiting in the run.
     const written = new Map<string, Set<string>>();
     const waiting = new Set<string>();
+    // Contents of the items waiting in the run (by agent and content hash).
+    const pending = new Set<string>();
     const groupOf = (item: Prepared, hash: number) => `${item.input.agentId}\u0000${hash}`;
     let run: number[] = [];
     const flush = (): void => {
@@ -101,12 +103,14 @@ export function commitWithConflicts(
       );
       run = [];
       waiting.clear();
+      pending.clear();
     };
     for (const [i, item] of items.entries()) {
       const hash = keys.hashes.get(item);
       const embedding = embeddingOf(item);
       if (hash === undefined || !embedding || !conflictApplies(writer, item.input)) {
         if (hash !== undefined) waiting.add(groupOf(item, hash));
+        pending.add(`${item.input.agentId}\u0000${item.hash}`);
         run.push(i);
         continue;
       }
@@ -114,18 +118,26 @@ export function commitWithConflicts(
       const stored = index.candidates(item.input.agentId, hash);
       if (stored.length === 0 && !written.has(group) && !waiting.has(group)) {
         waiting.add(group);
+        pending.add(`${item.input.agentId}\u0000${item.hash}`);
         run.push(i);
         continue;
       }
-      flush();
-      // Live already (one by one, the plain path would return it as a duplicate).
-      if (findLiveMemoryIdByHash(sql, item.input.agentId, item.hash) !== undefined) {
+      // Items waiting in the run are created first only when one may be this item's match (rare):
+      // the stored memories and those the batch already wrote are what they are either way.
+      if (waiting.has(group)) flush();
+      // Live already, or waiting to be created (one by one, the plain path returns a duplicate).
+      const contentKey = `${item.input.agentId}\u0000${item.hash}`;
+      if (pending.has(contentKey) || findLiveMemoryIdByHash(sql, item.input.agentId, item.hash) !== undefined) {
         waiting.add(group);
+        pending.add(contentKey);
         run.push(i);
         continue;
       }
       const candidates = [...new Set([...stored, ...(written.get(group) ?? [])])];
       const found = bestStoredMatch(sql, writer, item, embedding.vector, candidates, now);
+      // An item waiting in the run that repeats the match's content is its duplicate (one by one it
+      // came first): it is created (deduplicated) before the match takes the new content.
+      if (found && pending.has(`${item.input.agentId}\u0000${found.row.content_hash}`)) flush();
       const merged = found
         ? mergeConflict(
             sql,
@@ -141,6 +153,7 @@ export function commitWithConflicts(
         addTo(written, group, merged.id);
       } else {
         waiting.add(group);
+        pending.add(contentKey);
         run.push(i);
       }
     }

@@ -20,7 +20,8 @@ const columns = (m: string) =>
 
 /**
  * Live memories of `agentId` of the given kinds with `seq > afterSeq`, in seq order. Driven by the
- * rowid range, so catching up after a batch reads only the rows written since.
+ * rowid range, so catching up after a batch reads only the rows written since (`+agent_id` keeps the
+ * planner off the agent's index, which read every row of the scope once per batch).
  */
 export function conflictSourcesAfter(
   sql: SqlExecutor,
@@ -32,7 +33,7 @@ export function conflictSourcesAfter(
   return sql.all<ConflictSourceRow>(
     raw(
       `SELECT ${columns('')} FROM memories
-       WHERE seq > ? AND agent_id = ? AND is_deleted = 0 AND type IN (SELECT value FROM json_each(?))
+       WHERE seq > ? AND +agent_id = ? AND is_deleted = 0 AND type IN (SELECT value FROM json_each(?))
        ORDER BY seq LIMIT ?`,
       afterSeq,
       agentId,
