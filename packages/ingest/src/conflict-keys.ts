@@ -107,15 +107,21 @@ export class ConflictKeyIndex {
       }
       const current = scope;
       let rows: ConflictSourceRow[];
+      let paged = false;
       do {
-        rows = store.read((sql) => conflictSourcesAfter(sql, agentId, types, current.seq, PAGE_ROWS));
+        rows = store.read((sql) => conflictSourcesAfter(sql, agentId, current.seq, PAGE_ROWS));
         for (const row of rows) {
-          this.#index(current, row);
+          if (types.includes(row.type)) this.#index(current, row);
           current.seq = row.seq;
         }
-        if (rows.length === PAGE_ROWS) await yieldToEventLoop();
+        if (rows.length === PAGE_ROWS) {
+          paged = true;
+          await yieldToEventLoop();
+        }
       } while (rows.length === PAGE_ROWS && store.read(dataVersion) === this.#version);
-      if (store.read(dataVersion) !== this.#version) continue;
+      // Another connection may have committed while the event loop was free (a race with any
+      // commit it makes later is the same as for a vector search: the next write sees it).
+      if (paged && store.read(dataVersion) !== this.#version) continue;
       const touched = this.#touched.get(agentId);
       if (touched && touched.size > 0) {
         // Content this engine wrote is known; anything else (or a write that rolled back) is read.

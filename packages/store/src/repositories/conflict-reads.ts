@@ -19,25 +19,23 @@ const columns = (m: string) =>
    ${m}linked_entities AS linkedEntities`;
 
 /**
- * Live memories of `agentId` of the given kinds with `seq > afterSeq`, in seq order. Driven by the
- * rowid range, so catching up after a batch reads only the rows written since (`+agent_id` keeps the
- * planner off the agent's index, which read every row of the scope once per batch).
+ * Live memories of `agentId` with `seq > afterSeq`, in seq order (the caller keeps the kinds it
+ * checks). Driven by the rowid range, so catching up after a batch reads only the rows written since
+ * (`+agent_id` keeps the planner off the agent's index, which read every row of the scope once per
+ * batch).
  */
 export function conflictSourcesAfter(
   sql: SqlExecutor,
   agentId: string,
-  types: readonly string[],
   afterSeq: number,
   limit: number,
 ): ConflictSourceRow[] {
   return sql.all<ConflictSourceRow>(
     raw(
       `SELECT ${columns('')} FROM memories
-       WHERE seq > ? AND +agent_id = ? AND is_deleted = 0 AND type IN (SELECT value FROM json_each(?))
-       ORDER BY seq LIMIT ?`,
+       WHERE seq > ? AND +agent_id = ? AND is_deleted = 0 ORDER BY seq LIMIT ?`,
       afterSeq,
       agentId,
-      JSON.stringify(types),
       limit,
     ),
   );
