@@ -1,5 +1,6 @@
 import { createMemories, findLiveMemoryIdByHash, type MemoryVector } from '@memory/store';
 import { bestStoredMatch, conflictApplies, itemKeyHash, keyIndexOf, mergeConflict } from './conflict.js';
+import type { ConflictKeyIndex } from './conflict-keys.js';
 import { countDuplicates, newMemory, type Prepared, type RememberResult } from './remember.js';
 import { type MemoryWriter, writeDeps } from './writer.js';
 
@@ -48,13 +49,18 @@ export function mayNeedVector(writer: MemoryWriter, items: readonly Prepared[], 
   return needed;
 }
 
-/** Brings the key index up to date for the scopes of the batch's checked items (before the transaction). */
-export async function refreshBatchKeys(writer: MemoryWriter, items: readonly Prepared[]): Promise<void> {
-  await keyIndexOf(writer).refreshAll(
+/**
+ * Brings the key index up to date for the scopes of the batch's checked items (before the
+ * transaction); returns it for {@link commitWithConflicts}.
+ */
+export async function refreshBatchKeys(writer: MemoryWriter, items: readonly Prepared[]): Promise<ConflictKeyIndex> {
+  const index = keyIndexOf(writer);
+  await index.refreshAll(
     writer.store,
     items.filter((item) => conflictApplies(writer, item.input)).map((item) => item.input.agentId),
     writer.config.remember.conflict.types,
   );
+  return index;
 }
 
 /**
@@ -68,9 +74,9 @@ export function commitWithConflicts(
   items: readonly Prepared[],
   embeddingOf: (item: Prepared) => MemoryVector | undefined,
   keys: BatchKeys,
+  index: ConflictKeyIndex,
 ): RememberResult[] {
   const { store } = writer;
-  const index = keyIndexOf(writer);
   return store.write((sql) => {
     const now = store.clock.now();
     const results: RememberResult[] = [];

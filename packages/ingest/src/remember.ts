@@ -125,8 +125,8 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
   };
   if (!keys || !fresh.some((item) => vectorOf.has(item) && conflictApplies(writer, item.input)))
     return commitBatch(writer, items, embeddingOf);
-  await refreshBatchKeys(writer, items);
-  const results = commitWithConflicts(writer, items, embeddingOf, keys);
+  const index = await refreshBatchKeys(writer, items);
+  const results = commitWithConflicts(writer, items, embeddingOf, keys, index);
   // The key index takes what was written from here rather than judging the rows' text again.
   for (const [i, result] of results.entries()) {
     const item = items[i] as Prepared;
