@@ -195,8 +195,9 @@ console.log(
 console.log(
   `       remember vs the floor: ${ratios(engineSingle, floorSingle)}; vs floor + vec0: ${ratios(engineSingle, floorSingleVec)}; vs rows only: ${ratios(engineSingle, floorSingleRows)}`,
 );
-// Conflict detection (on by default) searches the scope's nearest vectors before each remember of a
-// durable kind (two of the corpus's five types); the floor has nothing like it.
+// Conflict detection (on by default) looks up the conflict rule's key before each remember of a
+// durable kind (two of the corpus's five types) and judges the memories that share it; the floor
+// has nothing like it.
 const engineSingleNoConflict = await engine(singles, 'single', {
   embedder: replay,
   config: { remember: { conflict: { enabled: false } } },

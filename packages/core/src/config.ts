@@ -62,7 +62,10 @@ const rememberSchema = z.strictObject({
        * @default 0.85
        */
       threshold: z.number().min(0).max(1).default(0.85),
-      /** Nearest memories compared. @default 10 */
+      /**
+       * Unused: candidates are found by the conflict rule's key and every one is judged (it was the
+       * number of nearest memories compared). Accepted so existing configurations stay valid. @default 10
+       */
       candidates: positiveInt(100).default(10),
     })
     .prefault({}),

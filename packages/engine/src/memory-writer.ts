@@ -1,5 +1,5 @@
 import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
-import { createInputSchemas, type MemoryWriter } from '@memory/ingest';
+import { ConflictKeyIndex, createInputSchemas, type MemoryWriter } from '@memory/ingest';
 import type { Queue } from '@memory/queue';
 import { PROSPECTIVE_INDEX_JOB } from '@memory/recall';
 import type { Store } from '@memory/store';
@@ -31,6 +31,7 @@ export function createEngineWriter(deps: {
     schemas: createInputSchemas(config),
     embedder,
     embedFailures: { last: undefined },
+    conflictKeys: new ConflictKeyIndex(),
     onContentLive: (_sql, memory) => {
       // Chunks are filed through their document, not one by one.
       if (memory.type === 'document_chunk') return;

@@ -1,139 +1,175 @@
-import { createMemories, type MemoryVector } from '@memory/store';
-import { conflictApplies, cosine, findConflict, linksOf, mergeConflict } from './conflict.js';
-import { judgeConflict } from './conflict-rule.js';
+import { createMemories, findLiveMemoryIdByHash, type MemoryVector } from '@memory/store';
+import { bestStoredMatch, conflictApplies, itemKeyHash, keyIndexOf, mergeConflict } from './conflict.js';
+import type { ConflictKeyIndex } from './conflict-keys.js';
 import { countDuplicates, newMemory, type Prepared, type RememberResult } from './remember.js';
 import { type MemoryWriter, writeDeps } from './writer.js';
 
 // Conflict detection for `rememberMany`: the same rule as `remember` (conflict.ts), applied to each
-// checked item of a batch against the scope's stored memories and against the batch's earlier
-// items, so a batch gives what remembering its items one by one would give.
+// checked item of a batch in input order inside the batch's write transaction, so every item sees
+// what the batch's earlier items did, exactly as remembering the items one by one would. What an
+// item may update is found by the rule's key, not by a vector search per item: the scope's stored
+// memories through the key index (refreshed once per scope and batch, before the transaction), and
+// the memories the batch wrote or updated so far by their key. Only an item with such candidates
+// reads anything (their rows and vectors) before it is written.
 
-/** What a checked item merges into: a stored memory, or an earlier item of the same batch. */
-type Target =
-  | { readonly kind: 'stored'; readonly id: string; readonly contentHash: string; readonly cosine: number }
-  | { readonly kind: 'batch'; readonly item: Prepared; readonly cosine: number };
+/** The conflict key hash of each item of a checked kind, and whether any item is checked. */
+export interface BatchKeys {
+  readonly hashes: ReadonlyMap<Prepared, number>;
+}
 
-/**
- * The earlier batch item `item` restates or updates, judged like a stored memory: same agent and
- * kind, not pinned, not already expired, cosine at the embedder's threshold, same subjects and links.
- */
-function batchTarget(
-  writer: MemoryWriter,
-  earlier: readonly Prepared[],
-  item: Prepared,
-  vectorOf: ReadonlyMap<Prepared, Float32Array>,
-  now: number,
-): Target | undefined {
-  const vector = vectorOf.get(item);
-  const threshold = writer.embedder?.conflictThreshold ?? writer.config.remember.conflict.threshold;
-  if (!vector) return undefined;
-  const incoming = { content: item.content, links: linksOf(item.input.linkedEntities ?? []) };
-  let best: Target | undefined;
-  for (const other of earlier) {
-    const theirs = vectorOf.get(other);
-    const { input } = other;
-    if (!theirs || input.agentId !== item.input.agentId || input.type !== item.input.type || input.pinned) continue;
-    if (input.expiresAt !== undefined && input.expiresAt <= now) continue;
-    const similarity = cosine(vector, theirs);
-    if (best && similarity <= best.cosine) continue;
-    const existing = { content: other.content, links: linksOf(input.linkedEntities ?? []) };
-    if (judgeConflict(existing, incoming, similarity, threshold).merge)
-      best = { kind: 'batch', item: other, cosine: similarity };
+/** Key hashes of the batch's items of checked kinds (opted-out items too: they can be merged into). */
+export function batchKeys(writer: MemoryWriter, items: readonly Prepared[]): BatchKeys {
+  const { types } = writer.config.remember.conflict;
+  const hashes = new Map<Prepared, number>();
+  if (!writer.embedder || !writer.config.remember.conflict.enabled) return { hashes };
+  for (const item of items) {
+    if (!types.includes(item.input.type)) continue;
+    const hash = itemKeyHash(item);
+    if (hash !== undefined) hashes.set(item, hash);
   }
-  return best;
+  return { hashes };
 }
 
 /**
- * For each checked item with a vector, what it may merge into, best first (by cosine): its best
- * stored match and its best match among the batch's earlier items. Reads only; the nearest searches
- * run outside any transaction. Both are kept: a stored match an earlier item of the batch merged
- * into no longer holds what was judged, and then the earlier item (what it holds now) is the one
- * to judge against, as remembering the items one by one would.
+ * Items whose vector conflict detection needs even though their content is already live (or
+ * repeats an earlier item): a checked item whose key an earlier checked item of the batch shares.
+ * That item may update the live copy, and then remembering this one updates it again rather than
+ * being a duplicate, as it would be one by one.
  */
-export async function planBatchConflicts(
-  writer: MemoryWriter,
-  items: readonly Prepared[],
-  vectorOf: ReadonlyMap<Prepared, Float32Array>,
-): Promise<Map<Prepared, Target[]>> {
-  const targets = new Map<Prepared, Target[]>();
-  const now = writer.store.clock.now();
-  for (const [i, item] of items.entries()) {
-    const vector = vectorOf.get(item);
-    if (!vector || !conflictApplies(writer, item.input)) continue;
-    const found = await findConflict(writer, item, vector);
-    const stored: Target | undefined = found
-      ? { kind: 'stored', id: found.row.id, contentHash: found.row.content_hash, cosine: found.cosine }
-      : undefined;
-    const inBatch = batchTarget(writer, items.slice(0, i), item, vectorOf, now);
-    const ranked = [stored, inBatch].filter((t): t is Target => t !== undefined).sort((x, y) => y.cosine - x.cosine);
-    if (ranked.length > 0) targets.set(item, ranked);
+export function mayNeedVector(writer: MemoryWriter, items: readonly Prepared[], keys: BatchKeys): Set<Prepared> {
+  const needed = new Set<Prepared>();
+  const seen = new Set<string>();
+  for (const item of items) {
+    const hash = keys.hashes.get(item);
+    if (hash === undefined || !conflictApplies(writer, item.input)) continue;
+    const group = `${item.input.agentId}\u0000${hash}`;
+    if (seen.has(group)) needed.add(item);
+    seen.add(group);
   }
-  return targets;
+  return needed;
+}
+
+/**
+ * Brings the key index up to date for the scopes of the batch's checked items (before the
+ * transaction); returns it for {@link commitWithConflicts}.
+ */
+export async function refreshBatchKeys(writer: MemoryWriter, items: readonly Prepared[]): Promise<ConflictKeyIndex> {
+  const index = keyIndexOf(writer);
+  await index.refreshAll(
+    writer.store,
+    items.filter((item) => conflictApplies(writer, item.input)).map((item) => item.input.agentId),
+    writer.config.remember.conflict.types,
+  );
+  return index;
 }
 
 /**
  * Writes a batch in input order in one transaction: plain items through `createMemories` (in runs,
- * deduplicated as usual), checked items merged into their first target that still holds what was
- * judged; an item none of whose targets does is stored as a new memory.
+ * deduplicated as usual); a checked item with candidates (stored memories of its key, or memories
+ * the batch wrote with its key) is judged against them as they are at that point of the
+ * transaction and merged into the best one the rule accepts, or else stored as a new memory.
  */
 export function commitWithConflicts(
   writer: MemoryWriter,
   items: readonly Prepared[],
   embeddingOf: (item: Prepared) => MemoryVector | undefined,
-  targets: ReadonlyMap<Prepared, readonly Target[]>,
+  keys: BatchKeys,
+  index: ConflictKeyIndex,
 ): RememberResult[] {
   const { store } = writer;
   return store.write((sql) => {
     const now = store.clock.now();
     const results: RememberResult[] = [];
-    // The memory each written item ended up in (created, deduplicated into, or merged into).
-    const idOf = new Map<Prepared, string>();
+    // Memories this batch wrote or updated, by agent and key; keys of items waiting in the run.
+    const written = new Map<string, Set<string>>();
+    const waiting = new Set<string>();
+    // Contents of the items waiting in the run (by agent and content hash).
+    const pending = new Set<string>();
+    const groupOf = (item: Prepared, hash: number) => `${item.input.agentId}\u0000${hash}`;
     let run: number[] = [];
     const flush = (): void => {
       if (run.length === 0) return;
-      const written = createMemories(
+      const done = createMemories(
         sql,
         writeDeps(writer),
         run.map((i) => newMemory(writer, items[i] as Prepared, embeddingOf(items[i] as Prepared))),
         now,
       );
-      written.forEach((result, k) => {
-        const i = run[k] as number;
-        results[i] = result;
-        idOf.set(items[i] as Prepared, result.id);
+      done.forEach((result, k) => {
+        const item = items[run[k] as number] as Prepared;
+        results[run[k] as number] = result;
+        const hash = keys.hashes.get(item);
+        if (hash !== undefined) addTo(written, groupOf(item, hash), result.id);
       });
       countDuplicates(
         sql,
         run.map((i) => items[i] as Prepared),
-        written,
+        done,
         now,
       );
       run = [];
+      waiting.clear();
+      pending.clear();
     };
     for (const [i, item] of items.entries()) {
-      const choices = targets.get(item);
+      const hash = keys.hashes.get(item);
       const embedding = embeddingOf(item);
-      if (!choices || !embedding) {
+      if (hash === undefined || !embedding || !conflictApplies(writer, item.input)) {
+        if (hash !== undefined) waiting.add(groupOf(item, hash));
+        pending.add(`${item.input.agentId}\u0000${item.hash}`);
         run.push(i);
         continue;
       }
-      flush();
-      let merged: RememberResult | undefined;
-      for (const target of choices) {
-        const id = target.kind === 'stored' ? target.id : idOf.get(target.item);
-        const contentHash = target.kind === 'stored' ? target.contentHash : target.item.hash;
-        merged =
-          id === undefined
-            ? undefined
-            : mergeConflict(sql, writer, item, { id, contentHash }, embedding, target.cosine);
-        if (merged) break;
+      const group = groupOf(item, hash);
+      const stored = index.candidates(item.input.agentId, hash);
+      if (stored.length === 0 && !written.has(group) && !waiting.has(group)) {
+        waiting.add(group);
+        pending.add(`${item.input.agentId}\u0000${item.hash}`);
+        run.push(i);
+        continue;
       }
+      // Items waiting in the run are created first only when one may be this item's match (rare):
+      // the stored memories and those the batch already wrote are what they are either way.
+      if (waiting.has(group)) flush();
+      // Live already, or waiting to be created (one by one, the plain path returns a duplicate).
+      const contentKey = `${item.input.agentId}\u0000${item.hash}`;
+      if (pending.has(contentKey) || findLiveMemoryIdByHash(sql, item.input.agentId, item.hash) !== undefined) {
+        waiting.add(group);
+        pending.add(contentKey);
+        run.push(i);
+        continue;
+      }
+      const candidates = [...new Set([...stored, ...(written.get(group) ?? [])])];
+      const found = bestStoredMatch(sql, writer, item, embedding.vector, candidates, now);
+      // An item waiting in the run that repeats the match's content is its duplicate (one by one it
+      // came first): it is created (deduplicated) before the match takes the new content.
+      if (found && pending.has(`${item.input.agentId}\u0000${found.row.content_hash}`)) flush();
+      const merged = found
+        ? mergeConflict(
+            sql,
+            writer,
+            item,
+            { id: found.row.id, contentHash: found.row.content_hash },
+            embedding,
+            found.cosine,
+          )
+        : undefined;
       if (merged) {
         results[i] = merged;
-        idOf.set(item, merged.id);
-      } else run.push(i);
+        addTo(written, group, merged.id);
+      } else {
+        waiting.add(group);
+        pending.add(contentKey);
+        run.push(i);
+      }
     }
     flush();
     return results;
   });
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
 }

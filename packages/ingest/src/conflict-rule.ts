@@ -274,3 +274,23 @@ export function judgeConflict(
   if (a.content.size === 0 || !sameSet(a.content, b.content)) return { merge: false, reason: 'content' };
   return { merge: true };
 }
+
+const joinSorted = (values: Iterable<string>): string => [...values].sort().join('\u0001');
+
+/**
+ * Everything {@link judgeConflict} compares apart from the cosine, as one string: two texts the rule
+ * merges always have the same key (equal links, subjects, identifiers, meaning words and content
+ * words), so the memories an input may update are found by key rather than by a vector search.
+ * Undefined for a text without content words, which the rule never merges.
+ */
+export function conflictKey(content: string, links: readonly string[]): string | undefined {
+  const facts = textFacts(content);
+  if (facts.content.size === 0) return undefined;
+  return [
+    joinSorted(new Set(links)),
+    facts.names.join('\u0001'),
+    joinSorted(facts.identifiers),
+    joinSorted(facts.meaning),
+    joinSorted(facts.content),
+  ].join('\u0000');
+}

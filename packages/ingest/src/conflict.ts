@@ -6,20 +6,16 @@ import {
   findMemory,
   type MemoryRow,
   type MemoryVector,
-  recentMemoryVectors,
+  memoryVectors,
   type SqlExecutor,
-  searchMemoryVectorsInSlices,
 } from '@memory/store';
+import { ConflictKeyIndex, keyHash, linksOf, rowLinks } from './conflict-keys.js';
 import { judgeConflict } from './conflict-rule.js';
 import type { ParsedRemember } from './inputs.js';
-import { parseJsonColumn } from './memory-view.js';
 import { commitBatch, type Prepared, type RememberResult } from './remember.js';
 import { auditOf, embedOne, type MemoryWriter, writeDeps } from './writer.js';
 
-// Without the vector index (no sqlite-vec, or its index still filling) the newest vectors are
-// compared instead: an update usually follows the memory it updates closely.
-const FALLBACK_WINDOW = 2000;
-const SLICE_ROWS = 20_000;
+export { linksOf };
 
 /** Whether conflict detection runs for this input: enabled, an embedder, a checked kind, not opted out. */
 export function conflictApplies(writer: MemoryWriter, input: ParsedRemember): boolean {
@@ -33,9 +29,10 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
     dot += x * y;
     na += x * x;
     nb += y * y;
@@ -43,64 +40,68 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-/** The scope's nearest memories to the vector, with their cosine, nearest first. */
-async function nearest(
-  writer: MemoryWriter,
-  agentId: string,
-  model: string,
-  vector: Float32Array,
-  k: number,
-): Promise<Array<{ memoryId: string; cosine: number }>> {
-  const search = await searchMemoryVectorsInSlices(writer.store, {
-    agentId,
-    model,
-    query: vector,
-    k,
-    sliceRows: SLICE_ROWS,
-  });
-  if (search) return search.hits;
-  const recent = writer.store.read((sql) => recentMemoryVectors(sql, agentId, model, FALLBACK_WINDOW));
-  return recent
-    .map((r) => ({ memoryId: r.memoryId, cosine: cosine(vector, blobToVector(r.vector)) }))
-    .sort((a, b) => b.cosine - a.cosine)
-    .slice(0, k);
+/** The writer's key index (an engine's, kept between calls), or one built for this call alone. */
+export function keyIndexOf(writer: MemoryWriter): ConflictKeyIndex {
+  return writer.conflictKeys ?? new ConflictKeyIndex();
 }
 
-export const linksOf = (items: ReadonlyArray<{ type?: unknown; refId?: unknown }>): string[] =>
-  items.map((l) => `${String(l.type)}:${String(l.refId)}`);
-
-const isLinkArray = (v: unknown): v is Array<{ type?: unknown; refId?: unknown }> => Array.isArray(v);
+/** The conflict key hash of an input (undefined when its text can never merge). */
+export function itemKeyHash(item: Prepared): number | undefined {
+  return keyHash(item.input.type, item.content, linksOf(item.input.linkedEntities ?? []));
+}
 
 /**
- * The active memory of the same kind this input restates or updates, if any: the nearest
- * candidates by cosine, each judged by the conflict rule (same subjects and host links, nothing
- * meaning-changing differs, cosine at the embedder's threshold). Pinned memories are never merged into.
+ * Inside a read: the stored memory among `ids` (its key's candidates) this input restates or
+ * updates: same kind, not pinned or expired, cosine at the embedder's threshold, and merged by the
+ * conflict rule. The highest cosine wins (on a tie, the older memory).
+ */
+export function bestStoredMatch(
+  sql: SqlExecutor,
+  writer: MemoryWriter,
+  item: Prepared,
+  vector: Float32Array,
+  ids: readonly string[],
+  now: number,
+): { row: MemoryRow; cosine: number } | undefined {
+  const { config, embedder } = writer;
+  if (!embedder || ids.length === 0) return undefined;
+  const threshold = embedder.conflictThreshold ?? config.remember.conflict.threshold;
+  const { agentId, type } = item.input;
+  const incoming = { content: item.content, links: linksOf(item.input.linkedEntities ?? []) };
+  let best: { row: MemoryRow; cosine: number } | undefined;
+  for (const stored of memoryVectors(sql, agentId, embedder.model, ids)) {
+    const similarity = cosine(vector, blobToVector(stored.vector));
+    if (!(similarity >= threshold) || (best && similarity < best.cosine)) continue;
+    const row = findMemory(sql, agentId, stored.memoryId);
+    if (!row || row.type !== type || row.pinned === 1) continue;
+    if (row.expires_at !== null && row.expires_at <= now) continue;
+    if (best && similarity === best.cosine && row.seq > best.row.seq) continue;
+    const existing = { content: row.content, links: rowLinks(row.linked_entities) };
+    if (judgeConflict(existing, incoming, similarity, threshold).merge) best = { row, cosine: similarity };
+  }
+  return best;
+}
+
+/**
+ * The active memory of the same kind this input restates or updates, if any: the scope's memories
+ * with the input's conflict key (the only ones the rule can merge it into), each judged by the rule
+ * (same subjects and host links, nothing meaning-changing differs, cosine at the embedder's
+ * threshold). Pinned memories are never merged into.
  */
 export async function findConflict(
   writer: MemoryWriter,
   item: Prepared,
   vector: Float32Array,
+  hash: number | undefined = itemKeyHash(item),
 ): Promise<{ row: MemoryRow; cosine: number } | undefined> {
-  const { config, embedder, store } = writer;
-  if (!embedder) return undefined;
-  const threshold = embedder.conflictThreshold ?? config.remember.conflict.threshold;
+  const { config, store } = writer;
+  if (hash === undefined || !writer.embedder) return undefined;
   const { agentId } = item.input;
-  const hits = (await nearest(writer, agentId, embedder.model, vector, config.remember.conflict.candidates)).filter(
-    (h) => h.cosine >= threshold,
-  );
-  if (hits.length === 0) return undefined;
-  const now = store.clock.now();
-  const incoming = { content: item.content, links: linksOf(item.input.linkedEntities ?? []) };
-  return store.read((sql) => {
-    for (const hit of hits) {
-      const row = findMemory(sql, agentId, hit.memoryId);
-      if (!row || row.type !== item.input.type || row.pinned === 1) continue;
-      if (row.expires_at !== null && row.expires_at <= now) continue;
-      const existing = { content: row.content, links: linksOf(parseJsonColumn(row.linked_entities, [], isLinkArray)) };
-      if (judgeConflict(existing, incoming, hit.cosine, threshold).merge) return { row, cosine: hit.cosine };
-    }
-    return undefined;
-  });
+  const index = keyIndexOf(writer);
+  await index.refresh(store, agentId, config.remember.conflict.types);
+  const ids = index.candidates(agentId, hash);
+  if (ids.length === 0) return undefined;
+  return store.read((sql) => bestStoredMatch(sql, writer, item, vector, ids, store.clock.now()));
 }
 
 /**
@@ -115,9 +116,11 @@ export async function rememberChecked(writer: MemoryWriter, item: Prepared): Pro
   if (!embedder || store.read((sql) => findLiveMemoryIdByHash(sql, agentId, item.hash)) !== undefined) return undefined;
   const embedding = await embedOne(writer, item.content);
   if (!embedding) return undefined;
-  const found = await findConflict(writer, item, embedding.vector);
+  const hash = itemKeyHash(item);
+  const found = await findConflict(writer, item, embedding.vector, hash);
+  let result: RememberResult | undefined;
   if (found) {
-    const merged = store.write((sql) =>
+    result = store.write((sql) =>
       mergeConflict(
         sql,
         writer,
@@ -127,9 +130,9 @@ export async function rememberChecked(writer: MemoryWriter, item: Prepared): Pro
         found.cosine,
       ),
     );
-    if (merged) return merged;
   }
-  const [result] = commitBatch(writer, [item], () => embedding);
+  result ??= commitBatch(writer, [item], () => embedding)[0];
+  if (result && !result.deduped) writer.conflictKeys?.noteWritten(result.id, item.hash, hash);
   return result;
 }
 

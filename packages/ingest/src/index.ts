@@ -1,3 +1,4 @@
+export { ConflictKeyIndex } from './conflict-keys.js';
 export type {
   ConnectorBatch,
   ConnectorItem,

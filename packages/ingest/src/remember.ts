@@ -18,7 +18,7 @@ import {
   type SqlExecutor,
 } from '@memory/store';
 import { conflictApplies, rememberChecked } from './conflict.js';
-import { commitWithConflicts, planBatchConflicts } from './conflict-batch.js';
+import { batchKeys, commitWithConflicts, mayNeedVector, refreshBatchKeys } from './conflict-batch.js';
 import type { ParsedRemember } from './inputs.js';
 import { auditOf, embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
@@ -53,8 +53,11 @@ export function prepare(input: ParsedRemember, operation: string, index?: number
   return { input, ...prepareText(input.content, operation, index) };
 }
 
-/** Which prepared items are new (no live duplicate), read before any embedding is paid for. */
-function findNew(writer: MemoryWriter, items: readonly Prepared[]): Prepared[] {
+/**
+ * Which prepared items to embed: the new ones (no live duplicate, first of their content in the
+ * batch), read before any embedding is paid for, and `also` (see `mayNeedVector`).
+ */
+function findNew(writer: MemoryWriter, items: readonly Prepared[], also: ReadonlySet<Prepared>): Prepared[] {
   const byAgent = new Map<string, string[]>();
   for (const item of items) {
     const hashes = byAgent.get(item.input.agentId) ?? [];
@@ -68,9 +71,9 @@ function findNew(writer: MemoryWriter, items: readonly Prepared[]): Prepared[] {
   const seen = new Set<string>();
   return items.filter((item) => {
     const key = `${item.input.agentId}\u0000${item.hash}`;
-    if (seen.has(key)) return false;
+    const first = !seen.has(key);
     seen.add(key);
-    return !live.get(item.input.agentId)?.has(item.hash);
+    return also.has(item) || (first && !live.get(item.input.agentId)?.has(item.hash));
   });
 }
 
@@ -100,7 +103,10 @@ export function newMemory(writer: MemoryWriter, item: Prepared, embedding: Memor
 
 /** Embeds what is new, then writes the batch in one transaction. */
 async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Promise<RememberResult[]> {
-  const fresh = writer.embedder ? findNew(writer, items) : [];
+  // Conflict detection only when an item is of a checked kind (the plain path stays as it was).
+  const checking = items.some((item) => conflictApplies(writer, item.input));
+  const keys = checking ? batchKeys(writer, items) : undefined;
+  const fresh = writer.embedder ? findNew(writer, items, keys ? mayNeedVector(writer, items, keys) : new Set()) : [];
   const vectors = await embedTexts(
     writer,
     fresh.map((p) => p.content),
@@ -117,12 +123,17 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
     const vector = vectorOf.get(item);
     return vector && embedder ? { model: embedder.model, vector } : undefined;
   };
-  // Conflict detection only when an item is of a checked kind (the plain path stays as it was).
-  if (fresh.some((item) => vectorOf.has(item) && conflictApplies(writer, item.input))) {
-    const targets = await planBatchConflicts(writer, items, vectorOf);
-    if (targets.size > 0) return commitWithConflicts(writer, items, embeddingOf, targets);
+  if (!keys || !fresh.some((item) => vectorOf.has(item) && conflictApplies(writer, item.input)))
+    return commitBatch(writer, items, embeddingOf);
+  const index = await refreshBatchKeys(writer, items);
+  const results = commitWithConflicts(writer, items, embeddingOf, keys, index);
+  // The key index takes what was written from here rather than judging the rows' text again.
+  for (const [i, result] of results.entries()) {
+    const item = items[i] as Prepared;
+    const hash = keys.hashes.get(item);
+    if (hash !== undefined && !result.deduped) writer.conflictKeys?.noteWritten(result.id, item.hash, hash);
   }
-  return commitBatch(writer, items, embeddingOf);
+  return results;
 }
 
 /** Counts the duplicates a write prevented (memory health shows them per agent and day). */

@@ -1,5 +1,6 @@
 import { type EmbeddingProvider, type MemoryConfig, toVector } from '@memory/core';
 import type { MemoryAudit, MemoryVector, MemoryWriteDeps, Store } from '@memory/store';
+import type { ConflictKeyIndex } from './conflict-keys.js';
 import type { InputSchemas } from './inputs.js';
 
 /** What the memory writer needs; built once by the engine. */
@@ -21,6 +22,11 @@ export interface MemoryWriter {
    * once, and again after the embedder worked in between. Without it every failure is a warning.
    */
   readonly embedFailures?: { last: string | undefined };
+  /**
+   * Conflict detection's index of stored memories by the rule's key, kept between calls (see
+   * conflict-keys.ts). Without it each checked write builds one for its scope.
+   */
+  readonly conflictKeys?: ConflictKeyIndex;
 }
 
 /** The audit fields every mutation records. */
@@ -36,7 +42,13 @@ export function writeDeps(writer: MemoryWriter): MemoryWriteDeps {
     ids: writer.store.ids,
     vectorAvailable: writer.store.vector.available,
     inlineEntityLinking: writer.config.remember.inlineEntityLinking,
-    onContentLive: writer.onContentLive,
+    onContentLive: writer.conflictKeys
+      ? (sql, memory) => {
+          // Replaced or recovered content has a new key; the index reads it again before its next use.
+          writer.conflictKeys?.touch(memory.agentId, memory.id);
+          writer.onContentLive?.(sql, memory);
+        }
+      : writer.onContentLive,
   };
 }
 

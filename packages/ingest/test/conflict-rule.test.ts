@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { judgeConflict, textFacts } from '../src/conflict-rule.js';
+import { conflictKey, judgeConflict, textFacts } from '../src/conflict-rule.js';
 
 const judge = (a: string, b: string, cosine = 0.9, links: [string[], string[]] = [[], []]) =>
   judgeConflict({ content: a, links: links[0] }, { content: b, links: links[1] }, cosine, 0.5);
@@ -37,5 +38,60 @@ describe('the conflict rule', () => {
     expect([...facts.identifiers]).toEqual(['flight 300']);
     expect([...facts.content]).not.toContain('monday');
     expect(textFacts('Launch is March 3').identifiers.size).toBe(0);
+  });
+
+  it('merges exactly the texts that share a conflict key (what finds the candidates)', () => {
+    // Sentences from words of every class the rule reads: names, identifier nouns and numbers,
+    // meaning words, fillers, date words, values, plain content words, punctuation, plurals.
+    const word = fc.constantFrom(
+      'Alice',
+      'Bob',
+      'Lisbon',
+      'Room',
+      'room',
+      '101',
+      '102',
+      '#',
+      '42',
+      'to',
+      'from',
+      'not',
+      'before',
+      'really',
+      'now',
+      'Monday',
+      'tuesday',
+      'March',
+      '9:30',
+      '10:00',
+      '$40k',
+      'standup',
+      'standups',
+      'policy',
+      'policies',
+      'is',
+      'the',
+      'at',
+      'on',
+      'weekly',
+      'Note:',
+      'meets',
+      "don't",
+      'tea.',
+    );
+    const text = fc.array(word, { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
+    const links = fc.subarray(['contact:1', 'contact:2', 'deal:9']);
+    fc.assert(
+      fc.property(text, text, links, links, (a, b, la, lb) => {
+        const merge = judgeConflict({ content: a, links: la }, { content: b, links: lb }, 1, 0.5).merge;
+        const key = conflictKey(a, la);
+        expect(merge).toBe(key !== undefined && key === conflictKey(b, lb));
+      }),
+      { numRuns: 2000, seed: 20 },
+    );
+    expect(conflictKey('The standup is at 9:30 on Monday', [])).toBe(
+      conflictKey('The standup is at 10:00 on Tuesday', []),
+    );
+    expect(conflictKey('at 9', [])).toBeUndefined();
   });
 });

@@ -50,6 +50,13 @@ export {
   openAttention,
   resolveAttentionAbout,
 } from './repositories/attention.js';
+// Conflict detection's key index: the checked kinds' text in seq order, and the file's data version.
+export {
+  type ConflictSourceRow,
+  conflictSourcesAfter,
+  conflictSourcesOf,
+  dataVersion,
+} from './repositories/conflict-reads.js';
 export type { ConnectorItemRow, ConnectorRow } from './repositories/connectors.js';
 export {
   countConnectorDocuments,

@@ -1,0 +1,188 @@
+import { yieldToEventLoop } from '@memory/core';
+import {
+  type ConflictSourceRow,
+  conflictSourcesAfter,
+  conflictSourcesOf,
+  dataVersion,
+  type Store,
+} from '@memory/store';
+import { conflictKey } from './conflict-rule.js';
+import { parseJsonColumn } from './memory-view.js';
+
+// Which stored memories an input may update, found by the conflict rule's key (conflict-rule.ts)
+// instead of a nearest-neighbour search per input: the rule merges only texts with equal keys, so
+// the memories sharing an input's key are every memory it can update. A search per input compared
+// the whole scope's vectors (O(n) each: 100k durable memories through rememberMany took 453 s);
+// a key lookup is O(1), and the few memories it finds are judged exactly as before.
+//
+// The index lives in memory, per engine and scope, built on first use in bounded pages and kept
+// current three ways: rows written since (by any path) are read by seq; content replaced or
+// recovered on this connection is reported by the writer's `onContentLive` hook; a commit by
+// another connection (another process) changes SQLite's data_version and drops the index. It holds
+// hashes, so two keys may share an entry: whatever it returns is judged again from the row itself.
+
+const PAGE_ROWS = 2000;
+/** Scopes kept; the least recently used is dropped (and rebuilt on its next write). */
+const MAX_SCOPES = 32;
+
+interface ScopeKeys {
+  /** Highest memory seq read. */
+  seq: number;
+  readonly idsByKey: Map<number, Set<string>>;
+  readonly keyOfId: Map<string, number>;
+}
+
+const isLinkArray = (v: unknown): v is Array<{ type?: unknown; refId?: unknown }> => Array.isArray(v);
+
+/** The host links of a memory or input as the rule compares them (`type:refId`). */
+export const linksOf = (items: ReadonlyArray<{ type?: unknown; refId?: unknown }>): string[] =>
+  items.map((l) => `${String(l.type)}:${String(l.refId)}`);
+
+/** The links of a stored row's `linked_entities` column. */
+export const rowLinks = (column: string): string[] => linksOf(parseJsonColumn(column, [], isLinkArray));
+
+/** FNV-1a over the kind and the rule's key; undefined when the text has no key (never merges). */
+export function keyHash(type: string, content: string, links: readonly string[]): number | undefined {
+  const key = conflictKey(content, links);
+  if (key === undefined) return undefined;
+  const text = `${type}\u0000${key}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Per-engine index of the conflict keys of each scope's stored memories of the checked kinds. */
+export class ConflictKeyIndex {
+  readonly #scopes = new Map<string, ScopeKeys>();
+  /** Memories whose content became live in place (replaced, recovered), per scope, not read yet. */
+  readonly #touched = new Map<string, Set<string>>();
+  /** Keys of rows this engine just wrote, so reading them back does not judge their text again. */
+  readonly #written = new Map<string, { contentHash: string; hash: number | undefined }>();
+  #version: number | undefined;
+  /** Bumped whenever every scope is dropped (another connection committed). */
+  #drops = 0;
+  /** Scopes a {@link refreshAll} in progress needs (never dropped to make room). */
+  readonly #inUse = new Set<string>();
+
+  /** The writer's `onContentLive`: this memory's content changed (or came back) on this connection. */
+  touch(agentId: string, id: string): void {
+    // What was noted of it is out of date (a write of this engine notes its content after this).
+    this.#written.delete(id);
+    if (!this.#scopes.has(agentId)) return;
+    const ids = this.#touched.get(agentId) ?? new Set<string>();
+    ids.add(id);
+    this.#touched.set(agentId, ids);
+  }
+
+  /**
+   * Records the key of content just committed by this engine (of a checked kind; `hash` from
+   * {@link keyHash}), so the index takes it without reading and judging the text again.
+   */
+  noteWritten(id: string, contentHash: string, hash: number | undefined): void {
+    this.#written.set(id, { contentHash, hash });
+  }
+
+  /**
+   * Brings the scope's index up to date (building it on first use, in pages with the event loop
+   * free between them). Call before {@link candidates}; nothing may be awaited in between.
+   */
+  async refresh(store: Store, agentId: string, types: readonly string[]): Promise<void> {
+    for (;;) {
+      const version = store.read(dataVersion);
+      if (version !== this.#version) {
+        this.#scopes.clear();
+        this.#touched.clear();
+        this.#version = version;
+        this.#drops++;
+      }
+      let scope = this.#scopes.get(agentId);
+      if (scope) this.#scopes.delete(agentId);
+      else scope = { seq: 0, idsByKey: new Map(), keyOfId: new Map() };
+      this.#scopes.set(agentId, scope);
+      for (const other of this.#scopes.keys()) {
+        if (this.#scopes.size <= MAX_SCOPES) break;
+        if (this.#inUse.has(other)) continue;
+        this.#scopes.delete(other);
+        this.#touched.delete(other);
+      }
+      const current = scope;
+      let rows: ConflictSourceRow[];
+      let paged = false;
+      do {
+        rows = store.read((sql) => conflictSourcesAfter(sql, agentId, current.seq, PAGE_ROWS));
+        for (const row of rows) {
+          if (types.includes(row.type)) this.#index(current, row);
+          current.seq = row.seq;
+        }
+        if (rows.length === PAGE_ROWS) {
+          paged = true;
+          await yieldToEventLoop();
+        }
+      } while (rows.length === PAGE_ROWS && store.read(dataVersion) === this.#version);
+      // Another connection may have committed while the event loop was free (a race with any
+      // commit it makes later is the same as for a vector search: the next write sees it).
+      if (paged && store.read(dataVersion) !== this.#version) continue;
+      const touched = this.#touched.get(agentId);
+      if (touched && touched.size > 0) {
+        // Content this engine wrote is known; anything else (or a write that rolled back) is read.
+        const unknown: string[] = [];
+        for (const id of touched) {
+          const written = this.#written.get(id);
+          if (written) this.#set(current, id, written.hash);
+          else unknown.push(id);
+        }
+        touched.clear();
+        for (const row of store.read((sql) => conflictSourcesOf(sql, agentId, unknown)))
+          if (types.includes(row.type)) this.#index(current, row);
+      }
+      this.#written.clear();
+      return;
+    }
+  }
+
+  /** {@link refresh} for several scopes, again until no other connection committed in between. */
+  async refreshAll(store: Store, agentIds: Iterable<string>, types: readonly string[]): Promise<void> {
+    const scopes = [...new Set(agentIds)];
+    for (const agentId of scopes) this.#inUse.add(agentId);
+    try {
+      for (;;) {
+        const drops = this.#drops;
+        for (const agentId of scopes) await this.refresh(store, agentId, types);
+        if (drops === this.#drops || scopes.length === 1) return;
+      }
+    } finally {
+      for (const agentId of scopes) this.#inUse.delete(agentId);
+    }
+  }
+
+  /** The ids of the scope's memories that may share this key (judge each from its row). */
+  candidates(agentId: string, hash: number): readonly string[] {
+    const ids = this.#scopes.get(agentId)?.idsByKey.get(hash);
+    return ids ? [...ids] : [];
+  }
+
+  #index(scope: ScopeKeys, row: ConflictSourceRow): void {
+    const written = this.#written.get(row.id);
+    this.#set(
+      scope,
+      row.id,
+      written && written.contentHash === row.contentHash
+        ? written.hash
+        : keyHash(row.type, row.content, rowLinks(row.linkedEntities)),
+    );
+  }
+
+  #set(scope: ScopeKeys, id: string, hash: number | undefined): void {
+    const before = scope.keyOfId.get(id);
+    if (before === hash) return;
+    if (before !== undefined) scope.idsByKey.get(before)?.delete(id);
+    if (hash === undefined) {
+      scope.keyOfId.delete(id);
+      return;
+    }
+    scope.keyOfId.set(id, hash);
+    const ids = scope.idsByKey.get(hash);
+    if (ids) ids.add(id);
+    else scope.idsByKey.set(hash, new Set([id]));
+  }
+}
