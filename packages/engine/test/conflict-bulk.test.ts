@@ -168,6 +168,19 @@ describe('conflict detection in bulk', () => {
         memories: [{ content: 'Payroll runs at 9:00 on the last business day', type: 'decision' }],
       });
       expect(payroll[0]).toMatchObject({ id: invoices.id, updated: true });
+      // ...also when this engine never touched that memory since its index took it: the other
+      // connection's change is found in memory_history, not by rebuilding the index.
+      await second.modify({
+        agentId: 'a',
+        id: standup.id,
+        content: 'The board meeting is at 14:00 on Thursday',
+        reason: 'replaced',
+      });
+      const board = await first.rememberMany({
+        agentId: 'a',
+        memories: [{ content: 'The board meeting is at 11:00 on Thursday', type: 'decision' }],
+      });
+      expect(board[0]).toMatchObject({ id: standup.id, updated: true });
     } finally {
       for (const e of engines.splice(0)) await e.close();
       rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,8 @@ import {
   conflictSourcesAfter,
   conflictSourcesOf,
   dataVersion,
+  historyMark,
+  memoryChangesBetween,
   type Store,
 } from '@memory/store';
 import { conflictKey } from './conflict-rule.js';
@@ -18,12 +20,18 @@ import { parseJsonColumn } from './memory-view.js';
 // The index lives in memory, per engine and scope, built on first use in bounded pages and kept
 // current three ways: rows written since (by any path) are read by seq; content replaced or
 // recovered on this connection is reported by the writer's `onContentLive` hook; a commit by
-// another connection (another process) changes SQLite's data_version and drops the index. It holds
-// hashes, so two keys may share an entry: whatever it returns is judged again from the row itself.
+// another connection (another process) changes SQLite's data_version, and the memories it changed
+// in place are read from `memory_history` (every change the memory writer makes writes a row there),
+// so engines sharing a file catch up by what changed instead of rebuilding (a rebuild judges every
+// memory of the scope again: seconds at 100k). Only a long backlog, or history seqs that went
+// backwards (rows purged), drop the index. It holds hashes, so two keys may share an entry: whatever
+// it returns is judged again from the row itself.
 
 const PAGE_ROWS = 2000;
 /** Scopes kept; the least recently used is dropped (and rebuilt on its next write). */
 const MAX_SCOPES = 32;
+/** History rows another connection may have written that are read to catch up; more drop the index. */
+const MAX_CATCH_UP = 10_000;
 
 interface ScopeKeys {
   /** Highest memory seq read. */
@@ -59,8 +67,10 @@ export class ConflictKeyIndex {
   /** Keys of rows this engine just wrote, so reading them back does not judge their text again. */
   readonly #written = new Map<string, { contentHash: string; hash: number | undefined }>();
   #version: number | undefined;
-  /** Bumped whenever every scope is dropped (another connection committed). */
-  #drops = 0;
+  /** The highest `memory_history` seq accounted for. */
+  #historySeq = 0;
+  /** Bumped whenever another connection's commit was noticed (caught up or dropped). */
+  #changes = 0;
   /** Scopes a {@link refreshAll} in progress needs (never dropped to make room). */
   readonly #inUse = new Set<string>();
 
@@ -88,13 +98,7 @@ export class ConflictKeyIndex {
    */
   async refresh(store: Store, agentId: string, types: readonly string[]): Promise<void> {
     for (;;) {
-      const version = store.read(dataVersion);
-      if (version !== this.#version) {
-        this.#scopes.clear();
-        this.#touched.clear();
-        this.#version = version;
-        this.#drops++;
-      }
+      this.#catchUp(store);
       let scope = this.#scopes.get(agentId);
       if (scope) this.#scopes.delete(agentId);
       else scope = { seq: 0, idsByKey: new Map(), keyOfId: new Map() };
@@ -146,13 +150,44 @@ export class ConflictKeyIndex {
     for (const agentId of scopes) this.#inUse.add(agentId);
     try {
       for (;;) {
-        const drops = this.#drops;
+        const changes = this.#changes;
         for (const agentId of scopes) await this.refresh(store, agentId, types);
-        if (drops === this.#drops || scopes.length === 1) return;
+        if (changes === this.#changes || scopes.length === 1) return;
       }
     } finally {
       for (const agentId of scopes) this.#inUse.delete(agentId);
     }
+  }
+
+  /**
+   * Notes what other connections changed since the last look: history rows past the mark name the
+   * memories to read again (rows they added are read by seq anyway). Without another connection's
+   * commit, every history row since was this engine's own and is already reflected.
+   */
+  #catchUp(store: Store): void {
+    const mark = store.read(historyMark);
+    if (this.#version === undefined || mark.version === this.#version) {
+      this.#version = mark.version;
+      this.#historySeq = mark.seq;
+      return;
+    }
+    this.#changes++;
+    const backlog = mark.seq - this.#historySeq;
+    if (backlog < 0 || backlog > MAX_CATCH_UP) {
+      this.#scopes.clear();
+      this.#touched.clear();
+    } else {
+      for (const { agentId, memoryId } of store.read((sql) => memoryChangesBetween(sql, this.#historySeq, mark.seq))) {
+        // Read again from its row: what this engine noted of it may be what the other one replaced.
+        this.#written.delete(memoryId);
+        if (!this.#scopes.has(agentId)) continue;
+        const ids = this.#touched.get(agentId) ?? new Set<string>();
+        ids.add(memoryId);
+        this.#touched.set(agentId, ids);
+      }
+    }
+    this.#version = mark.version;
+    this.#historySeq = mark.seq;
   }
 
   /** The ids of the scope's memories that may share this key (judge each from its row). */

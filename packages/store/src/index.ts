@@ -50,12 +50,16 @@ export {
   openAttention,
   resolveAttentionAbout,
 } from './repositories/attention.js';
-// Conflict detection's key index: the checked kinds' text in seq order, and the file's data version.
+// Conflict detection's key index: the checked kinds' text in seq order, the file's data version and
+// the memories other connections changed (from memory_history).
 export {
+  type ChangedMemory,
   type ConflictSourceRow,
   conflictSourcesAfter,
   conflictSourcesOf,
   dataVersion,
+  historyMark,
+  memoryChangesBetween,
 } from './repositories/conflict-reads.js';
 export type { ConnectorItemRow, ConnectorRow } from './repositories/connectors.js';
 export {

@@ -55,9 +55,38 @@ export function conflictSourcesOf(sql: SqlExecutor, agentId: string, ids: readon
   );
 }
 
+/** A memory a history row names: every change the memory writer makes writes one. */
+export interface ChangedMemory {
+  readonly agentId: string;
+  readonly memoryId: string;
+}
+
 /**
- * SQLite's `data_version` of this connection: it changes when another connection (another process,
- * or the checkpointer) commits, so a cache of the file's content can tell it may be stale.
+ * The highest `memory_history` seq, read with this connection's `data_version` in one read, so a
+ * cache can tell which history rows came after it last looked and whether another connection
+ * committed meanwhile.
+ */
+export function historyMark(sql: SqlExecutor): { readonly version: number; readonly seq: number } {
+  return {
+    version: dataVersion(sql),
+    seq: sql.get<{ seq: number | null }>(raw('SELECT max(seq) AS seq FROM memory_history'))?.seq ?? 0,
+  };
+}
+
+/** The memories changed by history rows with `afterSeq < seq <= toSeq` (a rowid range). */
+export function memoryChangesBetween(sql: SqlExecutor, afterSeq: number, toSeq: number): ChangedMemory[] {
+  return sql.all<ChangedMemory>(
+    raw(
+      'SELECT agent_id AS agentId, memory_id AS memoryId FROM memory_history WHERE seq > ? AND seq <= ?',
+      afterSeq,
+      toSeq,
+    ),
+  );
+}
+
+/**
+ * SQLite's `data_version` of this connection: it changes when another connection (another process)
+ * commits changes (a checkpoint does not), so a cache of the file's content can tell it may be stale.
  */
 export function dataVersion(sql: SqlExecutor): number {
   return sql.get<{ data_version: number }>(raw('PRAGMA data_version'))?.data_version ?? 0;
