@@ -227,7 +227,10 @@ function abandonBuild(sql: SqlExecutor, index: VectorIndex, partition: VectorPar
 
 /**
  * Moves the next `batch` fresh vectors of an ivf partition into their lists (delete and insert in
- * one transaction, so a query never misses one).
+ * one transaction, so a query never misses one). Also while a rebuild is under way: the answering
+ * generation keeps its lists current (the build copies from the stored vectors, not from it), so
+ * its fresh list, which every query searches whole in one call, stays short however long the
+ * rebuild of a large partition takes.
  */
 export function drainBatch(
   sql: SqlExecutor,
@@ -237,7 +240,7 @@ export function drainBatch(
   now: number,
 ): StepResult {
   const partition = findPartition(sql, index.id, agentId);
-  if (partition?.layout !== 'ivf' || partition.otherGeneration !== null) return { rows: 0, done: true };
+  if (partition?.layout !== 'ivf') return { rows: 0, done: true };
   const key = { indexId: index.id, agentId, generation: partition.generation };
   const stored = cachedCentroids(sql, key, index.dimensions);
   if (!stored) return { rows: 0, done: true };
