@@ -12,7 +12,7 @@ import {
 import { upsertEmbedding } from '../src/repositories/embeddings.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
-import { cellOf, FRESH_LIST } from '../src/vector-index/cells.js';
+import { CHUNK_SIZE, cellOf, FRESH_LIST } from '../src/vector-index/cells.js';
 import { LEGACY_BIT_TABLE } from '../src/vector-index/indexes.js';
 import { trainListCentroids } from '../src/vector-index/kmeans.js';
 import { makeEstimateQueries } from '../src/vector-index/recall-estimate.js';
@@ -24,6 +24,7 @@ import {
   chooseBuildProbes,
   cleanupBatch,
   drainBatch,
+  rowsWithinChunkBudget,
 } from '../src/vector-index/upkeep-steps.js';
 
 const DIMS = 16;
@@ -294,6 +295,19 @@ describe('vector index partitions', () => {
     const query = all.get('w7') as Float32Array;
     expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 1))?.hits[0]?.memoryId).toBe('w7');
     s.close();
+  });
+
+  it('starts at most ~2 MiB of new vec0 chunks per step: lists that all need a chunk at once are filled over several steps', () => {
+    // 384-d: a chunk is CHUNK_SIZE × 384 × 4 bytes (196 KB), so ten per step. Every list is full
+    // to a chunk boundary (a wave, as lists fill at the same pace): the step stops at the 11th.
+    const sizes = new Int32Array(40).fill(CHUNK_SIZE);
+    const lists = Array.from({ length: 40 }, (_, i) => i);
+    expect(rowsWithinChunkBudget(lists, sizes, 384)).toBe(10);
+    expect([...sizes.subarray(0, 11)]).toEqual([...Array(10).fill(CHUNK_SIZE + 1), CHUNK_SIZE]);
+    // Rows into lists with room in their chunk, or into a chunk this step started, all go.
+    expect(rowsWithinChunkBudget([0, 1, 2, 0, 1, 2, 3], sizes, 384)).toBe(7);
+    // At least one row, whatever the dimension.
+    expect(rowsWithinChunkBudget([39, 38], new Int32Array(40), 8192)).toBe(1);
   });
 
   it('fills a new index from vectors stored before it, answering from the legacy bit mirror until it is ready', async () => {
