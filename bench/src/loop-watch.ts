@@ -37,7 +37,15 @@ export interface LoopWatch {
  * time over the same gaps gives the longest synchronous slice, which a loaded machine inflates far
  * less (a stall there is mostly waiting for a core).
  */
-export function watchLoop(overMs = Number.POSITIVE_INFINITY): LoopWatch {
+/** A gap over the watch's threshold: when (process.hrtime µs, as a CPU profile's timestamps), how long, how much CPU. */
+export interface LoopGap {
+  readonly startUs: number;
+  readonly endUs: number;
+  readonly ms: number;
+  readonly cpuMs: number | undefined;
+}
+
+export function watchLoop(overMs = Number.POSITIVE_INFINITY, onOver?: (gap: LoopGap) => void): LoopWatch {
   let last = performance.now();
   let lastCpu = threadCpu?.() ?? { cpu: 0, wait: 0 };
   let longest = 0;
@@ -49,7 +57,17 @@ export function watchLoop(overMs = Number.POSITIVE_INFINITY): LoopWatch {
     const now = performance.now();
     const cpu = threadCpu?.() ?? { cpu: 0, wait: 0 };
     const gap = now - last - 1;
-    if (gap > overMs) over++;
+    if (gap > overMs) {
+      over++;
+      // performance.now() and the profiler's clock differ by a constant: place the gap by hrtime.
+      const endUs = Number(process.hrtime.bigint() / 1000n);
+      onOver?.({
+        startUs: Math.round(endUs - (now - last) * 1000),
+        endUs,
+        ms: gap,
+        cpuMs: threadCpu ? cpu.cpu - lastCpu.cpu : undefined,
+      });
+    }
     if (gap > longest) {
       longest = gap;
       longestWait = cpu.wait - lastCpu.wait;

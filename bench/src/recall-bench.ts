@@ -12,10 +12,10 @@
 //   npm run bench:recall -- --million                     # adds 1M (minutes per configuration)
 //   npm run bench:recall -- --sizes 20000 --embedders hashing --layouts 1 --queries 100
 //   npm run bench:recall -- --lexical --sizes 100000        # the lexical channel alone (no embedder), real text
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { EmbeddingProvider, MemoryConfigInput } from '@memory/core';
@@ -24,6 +24,7 @@ import { createHashingEmbedder, createOfflineEmbedder } from '@memory/providers'
 import Database from 'better-sqlite3';
 import { DEFAULT_DATA_DIR, exitUnlessBenchData } from './bench-data.js';
 import { kthScore, neighbourRecall, scoreRows } from './exact-knn.js';
+import { type LoopGap, watchLoop } from './loop-watch.js';
 import { createProjectedEmbedder } from './projected-embedder.js';
 import { fmt, percentile } from './stats.js';
 import { createRealCorpus, createSyntheticCorpus, REAL_CORPUS_FILES, type TextCorpus } from './vector-corpus.js';
@@ -45,6 +46,8 @@ const { values } = parseArgs({
     repeats: { type: 'string', default: '1' },
     /** JSON merged into the engine configuration, e.g. '{"vectors":{"exactMaxVectors":5000}}'. */
     config: { type: 'string', default: '{}' },
+    /** Write every event-loop stall over 50 ms (phase, hrtime µs, wall and CPU ms) to this JSON file, to match with a CPU profile. */
+    'stall-log': { type: 'string' },
   },
 });
 if (values.embedders.split(',').some((name) => name !== 'hashing')) {
@@ -111,21 +114,24 @@ function merge(a: MemoryConfigInput, b: MemoryConfigInput): MemoryConfigInput {
   return out as MemoryConfigInput;
 }
 
-// Garbage-collection pauses, so a stall can be told apart from the bench's own heap (a million
-// texts and ids) being collected.
-let longestGc = 0;
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) longestGc = Math.max(longestGc, entry.duration);
-}).observe({ entryTypes: ['gc'] });
+/** Stalls over this long are logged with their phase (--stall-log). */
+const STALL_LOG_MS = 50;
+const stallLog: Array<LoopGap & { phase: string }> = [];
 
-/** Runs `fn` and reports the longest event-loop stall and the longest GC pause during it. */
-async function withStallMonitor<T>(fn: () => Promise<T>): Promise<{ value: T; stallMs: number; gcMs: number }> {
-  const loop = monitorEventLoopDelay({ resolution: 5 });
-  longestGc = 0;
-  loop.enable();
+/**
+ * Runs `fn` and reports the longest event-loop stall (wall), the longest synchronous slice (this
+ * thread's CPU time between two loop turns, which a shared machine inflates far less) and the
+ * longest garbage-collection pause during it, so a stall can be told apart from the bench's own
+ * heap (a million texts and ids) being collected.
+ */
+async function withStallMonitor<T>(
+  phase: string,
+  fn: () => Promise<T>,
+): Promise<{ value: T; stallMs: number; sliceMs: number; gcMs: number }> {
+  const watch = watchLoop(STALL_LOG_MS, (gap) => stallLog.push({ phase, ...gap }));
   const value = await fn();
-  loop.disable();
-  return { value, stallMs: loop.max / 1e6, gcMs: longestGc };
+  const stallMs = watch.stop();
+  return { value, stallMs, sliceMs: watch.slice() ?? Number.NaN, gcMs: watch.gc() };
 }
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
@@ -146,7 +152,7 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
   const rowsOf = agentIds.map(() => [] as number[]);
   const rowOfId = new Map<string, number>();
 
-  const load = await withStallMonitor(async () => {
+  const load = await withStallMonitor('load', async () => {
     const started = performance.now();
     for (let done = 0; done < total; ) {
       const n = Math.min(10_000, total - done);
@@ -171,7 +177,7 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     }
     return (performance.now() - started) / 1000;
   });
-  const build = await withStallMonitor(async () => {
+  const build = await withStallMonitor('build', async () => {
     const started = performance.now();
     for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
     return (performance.now() - started) / 1000;
@@ -192,10 +198,10 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
   // Warm-up with other questions than the measured ones: statement and page caches, and the real
   // queries an ivf partition audits in the background to set its probe count.
   for (let i = 0; i < WARM_UP; i++) await ask(queryCount + i);
-  const audit = await withStallMonitor(async () => {
+  const audit = await withStallMonitor('audit', async () => {
     for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
   });
-  const query = await withStallMonitor(async () => {
+  const query = await withStallMonitor('query', async () => {
     for (let i = 0; i < queryCount; i++) {
       // A turn of the event loop between queries, as between a host's requests (and so the stall
       // monitor samples at all).
@@ -248,9 +254,13 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     p95: percentile(latencies, 95),
     loadSeconds: load.value,
     loadStall: load.stallMs,
+    loadSlice: load.sliceMs,
     buildSeconds: build.value,
     buildStall: Math.max(build.stallMs, audit.stallMs),
+    buildSlice: Math.max(build.sliceMs, audit.sliceMs),
     queryStall: query.stallMs,
+    querySlice: query.sliceMs,
+    loadAverage: loadavg()[0] as number,
     gc: Math.max(load.gcMs, build.gcMs, audit.gcMs, query.gcMs),
     completeness: [...completeness].map(([k, n]) => (completeness.size > 1 ? `${k} ${n}` : k)).join(', '),
     estimate,
@@ -343,7 +353,7 @@ for (const name of values.embedders.split(',')) {
     `\n${label}: ${texts.length.toLocaleString('en-US')} distinct texts embedded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   console.log(
-    '  size       agents  per agent  recall@10  p50 ms  p95 ms  reported            layout (most queries)              load s (stall ms)  build s (stall ms)  query stall ms  longest GC ms  RSS MB/100k  DB MB/100k',
+    '  size       agents  per agent  recall@10  p50 ms  p95 ms  reported            layout (most queries)              load s (stall/slice ms)  build s (stall/slice ms)  query stall/slice ms  longest GC ms  RSS MB/100k  DB MB/100k  load avg',
   );
   for (const total of sizes) {
     const sub: VectorFixture = { ...fixture, texts: fixture.texts.slice(0, total) };
@@ -355,8 +365,9 @@ for (const name of values.embedders.split(',')) {
           .toLocaleString('en-US')
           .padStart(
             9,
-          )}  ${r.recall.toFixed(3).padStart(9)}  ${fmt(r.p50, 2).padStart(6)}  ${fmt(r.p95, 2).padStart(6)}  ${reported.padEnd(18)}  ${r.layout.padEnd(33)}  ${`${fmt(r.loadSeconds, 1)} (${fmt(r.loadStall, 0)})`.padStart(17)}  ${`${fmt(r.buildSeconds, 1)} (${fmt(r.buildStall, 0)})`.padStart(18)}  ${fmt(r.queryStall, 0).padStart(14)}  ${fmt(r.gc, 0).padStart(13)}  ${fmt(r.rssPer100k, 0).padStart(11)}  ${fmt(r.dbPer100k, 0).padStart(10)}`,
+          )}  ${r.recall.toFixed(3).padStart(9)}  ${fmt(r.p50, 2).padStart(6)}  ${fmt(r.p95, 2).padStart(6)}  ${reported.padEnd(18)}  ${r.layout.padEnd(33)}  ${`${fmt(r.loadSeconds, 1)} (${fmt(r.loadStall, 0)}/${fmt(r.loadSlice, 0)})`.padStart(23)}  ${`${fmt(r.buildSeconds, 1)} (${fmt(r.buildStall, 0)}/${fmt(r.buildSlice, 0)})`.padStart(24)}  ${`${fmt(r.queryStall, 0)}/${fmt(r.querySlice, 0)}`.padStart(20)}  ${fmt(r.gc, 0).padStart(13)}  ${fmt(r.rssPer100k, 0).padStart(11)}  ${fmt(r.dbPer100k, 0).padStart(10)}  ${fmt(r.loadAverage, 1).padStart(8)}`,
       );
     }
   }
 }
+if (values['stall-log']) writeFileSync(values['stall-log'], JSON.stringify(stallLog));

@@ -85,7 +85,16 @@ export function createSyntheticCorpus(): TextCorpus {
     name: 'synthetic',
     texts(count) {
       const gen = createGenerator(42);
-      return Array.from({ length: count }, () => gen.memory().content);
+      const out = Array.from({ length: count }, () => gen.memory().content);
+      // The templates repeat (about 760k distinct in 1M): past them, two template memories joined
+      // (appended, so the first distinct texts stay those of smaller runs), as the real corpus does.
+      const distinct = new Set(out);
+      while (distinct.size < count) {
+        const joined = `${gen.memory().content} ${gen.memory().content}`;
+        if (!distinct.has(joined)) out.push(joined);
+        distinct.add(joined);
+      }
+      return out;
     },
     queries(count) {
       const gen = createGenerator(7);

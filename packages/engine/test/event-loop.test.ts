@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { chunkText, chunkTextSliced } from '../../ingest/src/documents/chunk-text.js';
-import { DOCUMENT_PART_CHARS } from '../../ingest/src/documents/document-text.js';
+import { DOCUMENT_PART_CHARS, DOCUMENT_ROW_MAX_CHARS } from '../../ingest/src/documents/document-text.js';
 import { hashText } from '../../ingest/src/documents/hash-text.js';
 import type { EmbeddingProvider } from '../src/index.js';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
@@ -130,6 +130,27 @@ describe('large documents', () => {
       ],
     });
     expect(applied.rejected).toEqual([]);
+  });
+
+  it('keeps a text over DOCUMENT_ROW_MAX_CHARS out of the document row, which every status change rewrites', async () => {
+    const db = new Database(':memory:');
+    const { engine } = await createTestEngine({ database: { database: db }, config: { hints: { enabled: false } } });
+    const stored = (id: string) =>
+      db
+        .prepare(
+          `SELECT length(raw_content) AS inRow, (SELECT count(*) FROM document_content_parts p WHERE p.document_id = d.id) AS parts
+           FROM documents d WHERE id = ?`,
+        )
+        .get(id) as { inRow: number | null; parts: number };
+    // A 1 MB text used to stay in the row: each of the ingest's status changes rewrote and committed it.
+    const large = await engine.documents.add({ agentId: 'a', content: prose(DOCUMENT_ROW_MAX_CHARS + 1, 3) });
+    const small = await engine.documents.add({ agentId: 'a', content: prose(DOCUMENT_ROW_MAX_CHARS, 4) });
+    expect(stored(large.id)).toEqual({ inRow: null, parts: 1 });
+    expect(stored(small.id)).toEqual({ inRow: DOCUMENT_ROW_MAX_CHARS, parts: 0 });
+    await engine.runDue();
+    for (const { id } of [large, small])
+      expect((await engine.documents.get({ agentId: 'a', id }))?.status).toBe('done');
+    expect(stored(large.id)).toEqual({ inRow: null, parts: 1 });
   });
 
   it('chunks and hashes in slices with the same results as in one piece', async () => {

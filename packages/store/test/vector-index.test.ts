@@ -12,15 +12,19 @@ import {
 import { upsertEmbedding } from '../src/repositories/embeddings.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
+import { CHUNK_SIZE, cellOf, FRESH_LIST } from '../src/vector-index/cells.js';
 import { LEGACY_BIT_TABLE } from '../src/vector-index/indexes.js';
 import { trainListCentroids } from '../src/vector-index/kmeans.js';
 import { makeEstimateQueries } from '../src/vector-index/recall-estimate.js';
+import { nextUpkeepTask } from '../src/vector-index/upkeep.js';
 import {
   assignBatch,
   beginBuild,
   buildEstimateInputs,
   chooseBuildProbes,
   cleanupBatch,
+  drainBatch,
+  rowsWithinChunkBudget,
 } from '../src/vector-index/upkeep-steps.js';
 
 const DIMS = 16;
@@ -219,6 +223,91 @@ describe('vector index partitions', () => {
       exactTop(all, query, 10),
     );
     s.close();
+  });
+
+  it('drains new vectors into the answering generation while a rebuild is under way, so its fresh list stays short', async () => {
+    const s = await createTestStore();
+    const all = new Map<string, Float32Array>();
+    const add = (prefix: string, count: number, seed: number) =>
+      vectors(count, seed).forEach((v, i) => {
+        all.set(`${prefix}${i}`, v);
+        store(s, 'a', `${prefix}${i}`, v);
+      });
+    add('m', 800, 15);
+    await runVectorUpkeep(s, OPTIONS);
+    const index = s.read((sql) => findVectorIndex(sql, 'toy', DIMS));
+    if (!index) throw new Error('index expected');
+    // Doubled: a rebuild is due. Start it and copy part of the vectors, as a long rebuild of a large
+    // partition would be at any moment.
+    add('n', 900, 16);
+    const planned = s.read((sql) => findPartition(sql, index.id, 'a'));
+    if (!planned) throw new Error('partition expected');
+    expect(planned).toMatchObject({ layout: 'ivf', vectors: 1700, otherGeneration: null });
+    const sample = new Float32Array(all.size * DIMS);
+    [...all.values()].forEach((v, i) => {
+      sample.set(v, i * DIMS);
+    });
+    const training = trainListCentroids(sample, DIMS, 32, createSeededRandom(17));
+    let trained = training.next();
+    while (!trained.done) trained = training.next();
+    const queries = makeEstimateQueries(
+      sample,
+      [...all.keys()].map((_, i) => i + 1),
+      DIMS,
+      4,
+      createSeededRandom(18),
+    );
+    s.write((sql) => beginBuild(sql, index, planned, { layout: 'ivf', centroids: trained.value, queries }, 0));
+    expect(s.write((sql) => assignBatch(sql, index, 'a', 200, undefined, 0))).toEqual({ rows: 200, done: false });
+
+    // Writes during the rebuild land in the answering generation's fresh list; the upkeep drains it
+    // before copying on (it used to wait for the rebuild to finish, and every query searched the
+    // whole backlog in one call).
+    add('w', 120, 19);
+    expect(s.read((sql) => nextUpkeepTask(sql, OPTIONS))).toMatchObject({ kind: 'drain', agentId: 'a' });
+    while (!s.write((sql) => drainBatch(sql, index, 'a', 64, 0)).done);
+    const freshRows = (generation: number) =>
+      s.read(
+        (sql) =>
+          sql.get<{ n: number }>(
+            raw(
+              `SELECT count(*) AS n FROM ${index.tableName} WHERE rowid >> 40 = ? AND cell = ?`,
+              generation,
+              cellOf(generation, FRESH_LIST),
+            ),
+          )?.n,
+      );
+    const during = s.read((sql) => findPartition(sql, index.id, 'a'));
+    expect(during).toMatchObject({ generation: planned.generation, vectors: 1820 });
+    expect(during?.otherGeneration).not.toBeNull();
+    expect(freshRows(planned.generation)).toBe(0);
+    expect(s.read((sql) => nextUpkeepTask(sql, OPTIONS))).toMatchObject({ kind: 'assign' });
+    for (const id of ['n5', 'w7']) {
+      const query = all.get(id) as Float32Array;
+      expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 1))?.hits[0]?.memoryId).toBe(id);
+    }
+
+    // The rebuild then finishes with every vector, the drained ones included.
+    expect((await runVectorUpkeep(s, OPTIONS)).finished).toBe(true);
+    const after = s.read((sql) => findPartition(sql, index.id, 'a'));
+    expect(after).toMatchObject({ layout: 'ivf', vectors: 1820, otherGeneration: null });
+    expect(after?.generation).toBeGreaterThan(planned.generation);
+    const query = all.get('w7') as Float32Array;
+    expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 1))?.hits[0]?.memoryId).toBe('w7');
+    s.close();
+  });
+
+  it('starts at most ~2 MiB of new vec0 chunks per step: lists that all need a chunk at once are filled over several steps', () => {
+    // 384-d: a chunk is CHUNK_SIZE × 384 × 4 bytes (196 KB), so ten per step. Every list is full
+    // to a chunk boundary (a wave, as lists fill at the same pace): the step stops at the 11th.
+    const sizes = new Int32Array(40).fill(CHUNK_SIZE);
+    const lists = Array.from({ length: 40 }, (_, i) => i);
+    expect(rowsWithinChunkBudget(lists, sizes, 384)).toBe(10);
+    expect([...sizes.subarray(0, 11)]).toEqual([...Array(10).fill(CHUNK_SIZE + 1), CHUNK_SIZE]);
+    // Rows into lists with room in their chunk, or into a chunk this step started, all go.
+    expect(rowsWithinChunkBudget([0, 1, 2, 0, 1, 2, 3], sizes, 384)).toBe(7);
+    // At least one row, whatever the dimension.
+    expect(rowsWithinChunkBudget([39, 38], new Int32Array(40), 8192)).toBe(1);
   });
 
   it('fills a new index from vectors stored before it, answering from the legacy bit mirror until it is ready', async () => {

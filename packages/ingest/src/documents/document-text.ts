@@ -10,11 +10,19 @@ import {
 import type { TextSource } from './chunk-text.js';
 
 /**
- * Characters per stored part of a large document's text. Writing or reading 1 Mi characters is a
- * few milliseconds; a 50 MB text in one statement held the event loop ~0.4 s, and in the document
- * row every status change rewrote it.
+ * Characters per stored part of a large document's text. Writing or reading 256 Ki characters is a
+ * millisecond or two; a 50 MB text in one statement held the event loop ~0.4 s, and 1 Mi characters
+ * with its commit 10–30 ms.
  */
-export const DOCUMENT_PART_CHARS = 1024 * 1024;
+export const DOCUMENT_PART_CHARS = 256 * 1024;
+
+/**
+ * The longest text kept in the document row itself. SQLite rewrites a whole row on every update,
+ * and the ingest moves a document through five or more statuses (one per window while indexing):
+ * a 1 MB text in the row was rewritten and committed each time, up to 30 ms per status change and
+ * 40–50 ms of one synchronous slice when two fell in the same turn. A short text stays in the row.
+ */
+export const DOCUMENT_ROW_MAX_CHARS = 64 * 1024;
 
 /** The text in parts of at most `size` characters, never splitting a surrogate pair. */
 export function* textParts(text: string, size = DOCUMENT_PART_CHARS): Generator<string> {
@@ -28,7 +36,7 @@ export function* textParts(text: string, size = DOCUMENT_PART_CHARS): Generator<
 }
 
 /** True when a text is stored in parts rather than in the document row. */
-export const storedInParts = (text: string): boolean => text.length > DOCUMENT_PART_CHARS;
+export const storedInParts = (text: string): boolean => text.length > DOCUMENT_ROW_MAX_CHARS;
 
 /**
  * Stores a large document's text as parts, each its own short transaction, letting the event loop
@@ -51,10 +59,12 @@ export async function writeDocumentParts(
     if (part % PARTS_PER_CHECKPOINT === 0) await store.checkpoint();
     else if (slicer.due()) await slicer.yield();
   }
+  // The caller's next write (the document row, the ingest's next step) starts on a fresh turn.
+  await slicer.yield();
 }
 
 /** Parts written between two waits for the background checkpoint (~4 MiB of text, ~1,000+ WAL pages). */
-const PARTS_PER_CHECKPOINT = 4;
+const PARTS_PER_CHECKPOINT = 16;
 
 /**
  * A document's stored text: its `raw_content`, or its parts read one by one with the loop let run

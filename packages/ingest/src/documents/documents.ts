@@ -272,6 +272,8 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       // One time budget for the whole ingest: each step used to start a fresh ~10 ms slice without
       // yielding first, so two steps back to back held the loop twice as long.
       const slicer = createTimeSlicer();
+      // A job may start in the same turn as the work that queued it (documents.add, then runDue).
+      await slicer.yield();
       const { text, title, contentType, extraction } = await obtainText(doc, context.signal, slicer);
       const conversion = chooseConversion(writer, doc, extraction);
       if (conversion === 'unchanged') {
@@ -290,10 +292,17 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       });
       // Chunking, preparing and embedding a large document is long CPU work: each step runs in
       // ~10 ms slices (embedding on the embedder's own terms: the offline one uses a worker).
+      // Each step below starts on a fresh turn of the loop: sharing one budget, a step that ran
+      // after the previous one's last slice added its whole cost to that slice (a 1 MB document
+      // held the loop ~30 ms from the last chunking slice through locating and the first window).
+      await slicer.yield();
       const spans = await chunkSpansSliced(text, settings.chunkSize, settings.chunkOverlap, slicer);
+      await slicer.yield();
       const chunks = spans.map((span) => span.text);
       const locations = locateChunks(spans, extraction.sections).map(locationJson);
+      await slicer.yield();
       advance(id, 'embedding', { chunk_count: chunks.length });
+      await slicer.yield();
       const indexed = await indexChunks(
         {
           writer,

@@ -65,6 +65,9 @@ export async function indexChunks(job: ChunkIndexing, chunks: readonly string[])
     const todo = prepared;
     const fresh = todo.filter(({ item }) => !job.known.has(item.hash));
     const vectors = await embedWindow(job, fresh);
+    // The last preparing (or embedding) slice, the status write and the first index transaction
+    // would otherwise share one turn of the loop.
+    await job.slicer.yield();
     job.advance('indexing');
     for (let start = 0; start < todo.length; ) {
       if (signal.aborted) throw signal.reason;

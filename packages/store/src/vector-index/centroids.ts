@@ -164,6 +164,22 @@ export function cachedCentroids(
   return loaded;
 }
 
+/**
+ * Puts a generation's list sizes in the per-store cache under a new position (`drainedSeq`, or a
+ * build's cursor): what a step just wrote, so the next step need not read them back.
+ */
+export function rememberListSizes(
+  sql: SqlExecutor,
+  key: { indexId: number; agentId: string; generation: number; drainedSeq: number },
+  sizes: Int32Array,
+): void {
+  const cache = cacheOf(sizeCaches, sql);
+  const prefix = `${key.indexId}\u0000${key.agentId}\u0000${key.generation}\u0000`;
+  for (const old of cache.keys()) if (old.startsWith(prefix)) cache.delete(old);
+  cache.set(`${prefix}${key.drainedSeq}`, sizes);
+  if (cache.size > 256) cache.delete(cache.keys().next().value as string);
+}
+
 /** A generation's list sizes through the per-store cache, refreshed when the partition drains. */
 export function cachedListSizes(
   sql: SqlExecutor,

@@ -29,20 +29,20 @@ export function partitionVectorsAfter(
   );
 }
 
-/** The smallest and largest seq of an agent's memory vectors of one model. */
+// One end of the range: the first row in (agent_id, model, seq) order from that end. SQLite answers
+// a lone min() or max() from the index, but min() and max() together scan the whole range (with a
+// table lookup per row for source_type): 0.3–0.9 s at a million vectors, in one synchronous call.
+const SEQ_END = (order: 'ASC' | 'DESC') =>
+  `(SELECT seq FROM embeddings WHERE agent_id = ? AND model = ? AND source_type = 'memory' ORDER BY seq ${order} LIMIT 1)`;
+const SEQ_RANGE = `SELECT ${SEQ_END('ASC')} AS low, ${SEQ_END('DESC')} AS high`;
+
+/** The smallest and largest seq of an agent's memory vectors of one model (two index seeks). */
 export function partitionSeqRange(
   sql: SqlExecutor,
   agentId: string,
   model: string,
 ): { low: number; high: number } | undefined {
-  const row = sql.get<{ low: number | null; high: number | null }>(
-    raw(
-      `SELECT min(seq) AS low, max(seq) AS high FROM embeddings
-       WHERE agent_id = ? AND model = ? AND source_type = 'memory'`,
-      agentId,
-      model,
-    ),
-  );
+  const row = sql.get<{ low: number | null; high: number | null }>(raw(SEQ_RANGE, agentId, model, agentId, model));
   return row?.low == null || row.high == null ? undefined : { low: row.low, high: row.high };
 }
 

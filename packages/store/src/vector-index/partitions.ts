@@ -116,12 +116,12 @@ export function partitionsNeedingBuild(sql: SqlExecutor, indexId: number, exactM
 
 /**
  * ivf partitions with about `threshold` fresh vectors or more (counted from the live-vector counter
- * since the last full drain, so finding them reads no vectors).
+ * since the last full drain, so finding them reads no vectors), a rebuild under way or not.
  */
 export function partitionsNeedingDrain(sql: SqlExecutor, indexId: number, threshold: number): VectorPartition[] {
   return sql.all<VectorPartition>(
     raw(
-      `${SELECT_PARTITION} WHERE index_id = ? AND layout = 'ivf' AND other_generation IS NULL
+      `${SELECT_PARTITION} WHERE index_id = ? AND layout = 'ivf'
          AND vectors - drained_vectors >= ? ORDER BY vectors - drained_vectors DESC`,
       indexId,
       threshold,

@@ -1,8 +1,15 @@
 import type { SqlExecutor } from '../internal/sql.js';
 import { blobToVector } from '../repositories/embeddings.js';
 import { buildEstimate, deleteBuild, findBuild, insertBuild, updateBuild } from './builds.js';
-import { FRESH_LIST } from './cells.js';
-import { addListSizes, cachedCentroids, deleteCentroids, saveCentroids } from './centroids.js';
+import { CHUNK_SIZE, FRESH_LIST } from './cells.js';
+import {
+  addListSizes,
+  cachedCentroids,
+  cachedListSizes,
+  deleteCentroids,
+  rememberListSizes,
+  saveCentroids,
+} from './centroids.js';
 import { modelVectorsBetween, partitionVectorsAfter } from './embedding-reads.js';
 import { advanceIndexFill, type VectorIndex } from './indexes.js';
 import { assignList, type ListCentroids, listCount } from './kmeans.js';
@@ -22,6 +29,33 @@ import { deleteVecRow, insertVecRow } from './vec-rows.js';
 // The index's upkeep as bounded steps, each one short write transaction that reads its state from
 // the database first: any process may run the next step, a crash loses at most the step in flight,
 // and a step whose plan went stale (another process got there first) does nothing.
+
+/**
+ * Bytes of new vec0 chunks one step may start. vec0 writes a chunk whole when a list first needs it
+ * (CHUNK_SIZE vectors: 196 KB at 384-d), and lists fill at the same pace, so a build's lists all
+ * start their next chunk within a few thousand vectors of each other: a step sized in the calm
+ * before such a wave wrote hundreds of chunks and held the loop 60–80 ms in its commit at 1M.
+ */
+const NEW_CHUNK_BYTES_PER_STEP = 2 * 1024 * 1024;
+
+/**
+ * How many of `lists` (0-based list per row, in order) one step takes: all, or up to the row that
+ * would start more new chunks than {@link NEW_CHUNK_BYTES_PER_STEP} allows (at least one row).
+ * `sizes` (vectors per list) is advanced by the rows taken.
+ */
+export function rowsWithinChunkBudget(lists: readonly number[], sizes: Int32Array, dims: number): number {
+  const allowed = Math.max(1, Math.floor(NEW_CHUNK_BYTES_PER_STEP / (CHUNK_SIZE * dims * 4)));
+  let started = 0;
+  for (const [i, list] of lists.entries()) {
+    const size = sizes[list] ?? 0;
+    if (size % CHUNK_SIZE === 0) {
+      if (started >= allowed && i > 0) return i;
+      started++;
+    }
+    sizes[list] = size + 1;
+  }
+  return lists.length;
+}
 
 /** What one step did: rows handled, and whether that piece of upkeep is finished. */
 export interface StepResult {
@@ -119,11 +153,18 @@ export function assignBatch(
     return { rows: 0, done: true };
   }
   const estimate = stored ? buildEstimate(sql, build) : undefined;
-  const rows = partitionVectorsAfter(sql, agentId, index.model, build.cursor, batch);
+  const read = partitionVectorsAfter(sql, agentId, index.model, build.cursor, batch);
+  const vectors = read.map((row) => blobToVector(row.vector));
+  const listOf = stored ? vectors.map((vector) => assignList(stored, vector)) : [];
+  // The lists' sizes so far (the previous step's, from the cache, while the cursor is where it left them).
+  const listSizes = stored
+    ? Int32Array.from(cachedListSizes(sql, { ...key, drainedSeq: build.cursor }))
+    : new Int32Array(0);
+  const rows = stored ? read.slice(0, rowsWithinChunkBudget(listOf, listSizes, index.dimensions)) : read;
   const sizes = new Map<number, number>();
-  for (const row of rows) {
-    const vector = blobToVector(row.vector);
-    const list = stored ? assignList(stored, vector) : -1;
+  for (const [i, row] of rows.entries()) {
+    const vector = vectors[i] as Float32Array;
+    const list = stored ? (listOf[i] as number) : -1;
     insertVecRow(sql, index.tableName, { agentId, generation: build.generation, list: list + 1, seq: row.seq, vector });
     if (list >= 0) sizes.set(list, (sizes.get(list) ?? 0) + 1);
     if (estimate) observeVector(estimate.state, estimate.queries, row.seq, vector, list);
@@ -132,6 +173,7 @@ export function assignBatch(
   const last = rows.at(-1);
   if (last) {
     updateBuild(sql, build, { cursor: last.seq, ...(estimate ? { estimate: estimate.state } : {}) }, now);
+    if (stored) rememberListSizes(sql, { ...key, drainedSeq: last.seq }, listSizes);
     return { rows: rows.length, done: false };
   }
   // Every vector is in the new generation: switch.
@@ -227,7 +269,10 @@ function abandonBuild(sql: SqlExecutor, index: VectorIndex, partition: VectorPar
 
 /**
  * Moves the next `batch` fresh vectors of an ivf partition into their lists (delete and insert in
- * one transaction, so a query never misses one).
+ * one transaction, so a query never misses one). Also while a rebuild is under way: the answering
+ * generation keeps its lists current (the build copies from the stored vectors, not from it), so
+ * its fresh list, which every query searches whole in one call, stays short however long the
+ * rebuild of a large partition takes.
  */
 export function drainBatch(
   sql: SqlExecutor,
@@ -237,15 +282,19 @@ export function drainBatch(
   now: number,
 ): StepResult {
   const partition = findPartition(sql, index.id, agentId);
-  if (partition?.layout !== 'ivf' || partition.otherGeneration !== null) return { rows: 0, done: true };
+  if (partition?.layout !== 'ivf') return { rows: 0, done: true };
   const key = { indexId: index.id, agentId, generation: partition.generation };
   const stored = cachedCentroids(sql, key, index.dimensions);
   if (!stored) return { rows: 0, done: true };
-  const rows = partitionVectorsAfter(sql, agentId, index.model, partition.drainedSeq, batch);
+  const read = partitionVectorsAfter(sql, agentId, index.model, partition.drainedSeq, batch);
+  const vectors = read.map((row) => blobToVector(row.vector));
+  const listOf = vectors.map((vector) => assignList(stored, vector));
+  const listSizes = Int32Array.from(cachedListSizes(sql, { ...key, drainedSeq: partition.drainedSeq }));
+  const rows = read.slice(0, rowsWithinChunkBudget(listOf, listSizes, index.dimensions));
   const sizes = new Map<number, number>();
-  for (const row of rows) {
-    const vector = blobToVector(row.vector);
-    const list = assignList(stored, vector);
+  for (const [i, row] of rows.entries()) {
+    const vector = vectors[i] as Float32Array;
+    const list = listOf[i] as number;
     deleteVecRow(sql, index.tableName, partition.generation, row.seq);
     insertVecRow(sql, index.tableName, {
       agentId,
@@ -257,7 +306,9 @@ export function drainBatch(
     sizes.set(list, (sizes.get(list) ?? 0) + 1);
   }
   addListSizes(sql, key, sizes);
-  const complete = rows.length < batch;
-  setDrained(sql, key, { seq: rows.at(-1)?.seq ?? partition.drainedSeq, moved: rows.length, complete }, now);
+  const complete = read.length < batch && rows.length === read.length;
+  const seq = rows.at(-1)?.seq ?? partition.drainedSeq;
+  setDrained(sql, key, { seq, moved: rows.length, complete }, now);
+  rememberListSizes(sql, { ...key, drainedSeq: seq }, listSizes);
   return { rows: rows.length, done: complete };
 }

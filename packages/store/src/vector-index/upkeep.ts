@@ -68,6 +68,11 @@ export function nextUpkeepTask(sql: SqlExecutor, options: VectorUpkeepOptions): 
   const byId = new Map(indexes.map((i) => [i.id, i]));
   const filling = indexes.find((i) => i.status === 'filling');
   if (filling) return { kind: 'fill', index: filling };
+  // Drains first, a rebuild under way or not: an undrained fresh list is searched whole by every query.
+  for (const index of indexes) {
+    const drain = partitionsNeedingDrain(sql, index.id, options.drainAfter)[0];
+    if (drain) return { kind: 'drain', index, agentId: drain.agentId };
+  }
   for (const build of listBuilds(sql)) {
     const index = byId.get(build.indexId);
     if (index) return { kind: build.phase, index, agentId: build.agentId };
@@ -75,8 +80,6 @@ export function nextUpkeepTask(sql: SqlExecutor, options: VectorUpkeepOptions): 
   for (const index of indexes) {
     const due = partitionsNeedingBuild(sql, index.id, options.exactMaxVectors).find((p) => p.otherGeneration === null);
     if (due) return { kind: 'start', index, partition: due };
-    const drain = partitionsNeedingDrain(sql, index.id, options.drainAfter)[0];
-    if (drain) return { kind: 'drain', index, agentId: drain.agentId };
   }
   const audited = byId.get(pendingAuditIndex(sql) ?? -1);
   if (audited) return { kind: 'audit', index: audited };
