@@ -15,6 +15,7 @@ export const MUTATION_GROUPS = {
       'packages/store/src/memory-writer/text-index-batch.ts',
     ],
     tests: [
+      'packages/store/test/scoped-bm25.test.ts',
       'packages/store/test/text-index.test.ts',
       'packages/store/test/lexical-search.test.ts',
       'packages/engine/test/scope-pure-ranking.property.test.ts',
