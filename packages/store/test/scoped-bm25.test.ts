@@ -2,7 +2,7 @@
 import { createSequentialIds } from '@memory/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMemories, insertNote, prepareContent, rankScopedText } from '../src/index.js';
+import { createMemories, insertNote, prepareContent, rankScopedText, searchMemoriesLexical } from '../src/index.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 import { queryIndexTerms, textTerms } from '../src/text-terms.js';
@@ -34,7 +34,9 @@ function reference(store: Store, agent: string, tokens: readonly string[], match
   const docs = live.map((r) => ({ row: r.seq, terms: textTerms(r.content) }));
   const n = docs.length;
   const avgdl = Math.max(1, docs.reduce((s, d) => s + d.terms.length, 0) / Math.max(1, n));
-  const query = queryIndexTerms(tokens);
+  const dfOf = (term: string) => docs.filter((x) => x.terms.counts.has(term)).length;
+  // Rarest term first (ties by term), the order the index sums in: the same double to the last bit.
+  const query = queryIndexTerms(tokens).sort((x, y) => dfOf(x) - dfOf(y) || (x < y ? -1 : 1));
   const out: Ref[] = [];
   for (const d of docs) {
     let score = 0;
@@ -42,7 +44,7 @@ function reference(store: Store, agent: string, tokens: readonly string[], match
     for (const term of query) {
       const tf = d.terms.counts.get(term) ?? 0;
       if (tf === 0) continue;
-      const df = docs.filter((x) => x.terms.counts.has(term)).length;
+      const df = dfOf(term);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.terms.length) / avgdl));
       matched++;
@@ -217,6 +219,28 @@ describe('scoped BM25 against the formula', () => {
     store.close();
   });
 
+  it('a row’s score is the same number in every ranking: parts are summed rarest term first', async () => {
+    const store = await createTestStore();
+    // Found by search: for this row the three parts summed in the opposite order differ in the last bit.
+    insertRaw(store, [
+      { agent: 'a', text: 'okapi okapi march march garden garden' },
+      { agent: 'a', text: 'march' },
+      { agent: 'a', text: 'garden' },
+      { agent: 'a', text: 'garden' },
+    ]);
+    const tokens = ['garden', 'march', 'okapi'];
+    const rank = (options) => store.read((sql) => rankScopedText(sql, 'memory', 'a', tokens, options)).rows[0];
+    const full = rank({});
+    const want = reference(store, 'a', tokens)[0];
+    expect(full?.row).toBe(1);
+    // The reference sums rarest first as well (okapi, march, garden): equal to the last bit.
+    expect(full?.score).toBe(want?.score);
+    expect(rank({ depth: 1 })).toEqual(full);
+    expect(rank({ matching: 'all' })).toEqual(full);
+    expect(rank({ rows: [1] })).toEqual(full);
+    store.close();
+  });
+
   it('a ranking that read every term is complete; one cut at the depth is not', async () => {
     const store = await createTestStore();
     insertRaw(store, [
@@ -256,7 +280,7 @@ describe('scoped BM25 against the formula', () => {
 });
 
 describe('what the ranking reads', () => {
-  it('with a depth, the common term is looked up for the open rows only, never read in full', async () => {
+  it('with a depth, the common term is looked up for the open rows only, never read in full; absent terms never', async () => {
     const store = await createTestStore();
     insertRaw(store, [
       ...Array.from({ length: 60 }, (_, i) => ({ agent: 'a', text: `tea garden ${i % 2 ? 'march' : 'dana'}` })),
@@ -264,8 +288,9 @@ describe('what the ranking reads', () => {
       { agent: 'a', text: 'okapi okapi tea tea' },
       { agent: 'a', text: 'okapi atlas quartz' },
     ]);
+    // `zebra` is in no row of a's: never read.
     const { result, reads } = readsOf(store, (sql) =>
-      rankScopedText(sql, 'memory', 'a', ['tea', 'okapi'], { depth: 3 }),
+      rankScopedText(sql, 'memory', 'a', ['tea', 'zebra', 'okapi'], { depth: 3 }),
     );
     expect(reads).toEqual([
       { term: 'okapi', rows: null, n: 3 },
@@ -275,7 +300,7 @@ describe('what the ranking reads', () => {
     expect(result.rows).toEqual(full.rows.slice(0, 3));
     expect(result.complete).toBe(false);
     // Without a depth every term is read in full, rarest first.
-    const all = readsOf(store, (sql) => rankScopedText(sql, 'memory', 'a', ['tea', 'okapi']));
+    const all = readsOf(store, (sql) => rankScopedText(sql, 'memory', 'a', ['tea', 'okapi', 'zebra']));
     expect(all.reads).toEqual([
       { term: 'okapi', rows: null, n: 3 },
       { term: 'tea', rows: null, n: 62 },
@@ -303,6 +328,9 @@ describe('what the ranking reads', () => {
       { term: 'tea', rows: [31, 32], n: 1 },
     ]);
     expectSameRanking(result.rows, reference(store, 'a', ['tea', 'okapi'], 'all'));
+    // A term in none of the agent's rows: nothing can match all, nothing is read.
+    const absent = readsOf(store, (sql) => rankScopedText(sql, 'memory', 'a', ['okapi', 'zebra'], { matching: 'all' }));
+    expect(absent).toEqual({ result: { rows: [], terms: 2, complete: true }, reads: [] });
     store.close();
   });
 
@@ -323,10 +351,9 @@ describe('what the ranking reads', () => {
     // Row 5 is agent b's: not in a's scope, never returned.
     expect(result).toEqual({ rows: full.rows.filter((r) => r.row === 2 || r.row === 3), terms: 3, complete: true });
     expect(reads.every((r) => r.rows !== null)).toBe(true);
-    expect(store.read((sql) => rankScopedText(sql, 'memory', 'a', tokens, { rows: [] }))).toEqual({
-      rows: [],
-      terms: 3,
-      complete: true,
+    expect(readsOf(store, (sql) => rankScopedText(sql, 'memory', 'a', tokens, { rows: [] }))).toEqual({
+      result: { rows: [], terms: 3, complete: true },
+      reads: [],
     });
     store.close();
   });
@@ -530,42 +557,179 @@ describe('the memory writer’s text index batch', () => {
     }
   });
 
-  it('writes postings 32 to a statement, the rest one by one, and one count update per agent', async () => {
+  it('writes postings 32 to a statement, sorted by term then row, the rest one by one, one count update per agent', async () => {
     const { TextIndexBatch } = await import('../src/memory-writer/text-index-batch.js');
     const store = await createTestStore();
     const batch = new TextIndexBatch();
-    // 40 + 30 distinct terms: 70 postings for agent a; 3 for agent b.
-    batch.add('a', 1, words(0, 40));
-    batch.add('a', 2, words(100, 30, 2));
+    // Agent a: 41 + 23 = 64 postings (exactly two statements), `tea` in both rows; b: 3; c: 33.
+    batch.add('a', 1, `${words(0, 40)} tea`);
     batch.add('b', 3, 'tea garden okapi');
+    batch.add('a', 2, `${words(100, 22, 2)} tea`);
+    batch.add('c', 4, words(200, 33));
     const runs: number[] = [];
+    const inserted: string[][] = [];
     store.write((sql) =>
       batch.flush({
         get: (q) => sql.get(q),
         run: (q) => {
           runs.push(q.parameters.length);
+          if (q.sql.includes('text_postings')) {
+            const one: string[] = [];
+            for (let i = 0; i < q.parameters.length; i += 5) one.push(`${q.parameters[i + 1]}@${q.parameters[i + 2]}`);
+            inserted.push(one);
+          }
           return sql.run(q);
         },
       }),
     );
-    // Agent a: the scope, two statements of 32 postings (5 values each), 6 single ones, the counts.
-    expect(runs).toEqual([2, 160, 160, 5, 5, 5, 5, 5, 5, 3, 2, 5, 5, 5, 3]);
-    expect(indexOf(store).scopes).toEqual(['a 2 100', 'b 1 3']);
-    // Sorted by term, then row: the first statement holds t0, t1, t10, t100, ...
+    // Per agent: the scope, statements of 32 postings (5 values each), single ones, the counts.
+    expect(runs).toEqual([2, 160, 160, 3, 2, 5, 5, 5, 3, 2, 160, 5, 3]);
+    expect(indexOf(store).scopes).toEqual(['a 2 86', 'b 1 3', 'c 1 33']);
+    // Sorted by term, then row (consecutive inserts land on the same index pages).
+    const a = [...(inserted[0] ?? []), ...(inserted[1] ?? [])];
+    const byTermThenRow = (x: string, y: string) => {
+      const [tx, rx] = x.split('@');
+      const [ty, ry] = y.split('@');
+      return tx < ty ? -1 : tx > ty ? 1 : Number(rx) - Number(ry);
+    };
+    expect(a).toEqual([...a].sort(byTermThenRow));
+    expect(a.slice(0, 4)).toEqual(['t0@1', 't1@1', 't10@1', 't100@2']);
+    expect(a.slice(-2)).toEqual(['tea@1', 'tea@2']);
     const postings = store.read((sql) =>
       sql.all<{ term: string; row: number; tf: number; len: number }>(
-        raw("SELECT term, row, tf, len FROM text_postings WHERE term IN ('t0', 't100', 't129', 't39')"),
+        raw(
+          "SELECT term, row, tf, len FROM text_postings WHERE term IN ('t0', 't100', 't121', 't39', 'tea') ORDER BY term, row",
+        ),
       ),
     );
-    expect(postings.sort((x, y) => (x.term < y.term ? -1 : 1))).toEqual([
-      { term: 't0', row: 1, tf: 1, len: 40 },
-      { term: 't100', row: 2, tf: 2, len: 60 },
-      { term: 't129', row: 2, tf: 2, len: 60 },
-      { term: 't39', row: 1, tf: 1, len: 40 },
+    expect(postings).toEqual([
+      { term: 't0', row: 1, tf: 1, len: 41 },
+      { term: 't100', row: 2, tf: 2, len: 45 },
+      { term: 't121', row: 2, tf: 2, len: 45 },
+      { term: 't39', row: 1, tf: 1, len: 41 },
+      { term: 'tea', row: 1, tf: 1, len: 41 },
+      { term: 'tea', row: 2, tf: 1, len: 45 },
+      { term: 'tea', row: 3, tf: 1, len: 3 },
     ]);
     // Flushed: a second flush writes nothing new and counts nothing twice.
     store.write((sql) => batch.flush(sql));
-    expect(indexOf(store).scopes).toEqual(['a 2 100', 'b 1 3']);
+    expect(indexOf(store).scopes).toEqual(['a 2 86', 'b 1 3', 'c 1 33']);
+    store.close();
+  });
+});
+
+describe('lexical search over the scoped ranking', () => {
+  /** Rows of agent a: `okapi` padded with i other words, so scores fall with i; types as given. */
+  async function padded(types: string[]) {
+    const store = await createTestStore();
+    store.write((sql) => {
+      for (const [i, type] of types.entries()) {
+        const content = `okapi ${Array.from({ length: i }, (_, j) => `p${j}`).join(' ')}`;
+        sql.run(
+          raw(
+            `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+             VALUES (?, 'a', ?, ?, ?, ?, 0, 0)`,
+            `m${i}`,
+            type,
+            content,
+            content,
+            `h${i}`,
+          ),
+        );
+      }
+    });
+    return store;
+  }
+  /** The search, with the depth of each ranking it read (the pairs handed to the row query). */
+  function search(
+    store: Store,
+    params: { tokens: string[]; limit: number; types?: string[]; matching?: 'all' | 'any' },
+  ) {
+    const passes: number[] = [];
+    const hits = store.read((sql) =>
+      searchMemoriesLexical(
+        {
+          get: (q) => sql.get(q),
+          arrays: (q) => sql.arrays(q),
+          all: (q) => {
+            passes.push(JSON.parse(q.parameters[0] as string).length);
+            return sql.all(q);
+          },
+        },
+        {
+          agentId: 'a',
+          terms: { tokens: params.tokens },
+          matching: params.matching ?? 'any',
+          filters: params.types ? { types: params.types } : {},
+          now: 0,
+          limit: params.limit,
+        },
+      ),
+    );
+    return { hits, passes };
+  }
+
+  it('reads the limit plus a margin first: 16 more, or half again the limit when that is more', async () => {
+    const { firstDepth } = await import('../src/repositories/lexical-search.js');
+    expect([1, 10, 31, 32, 33, 100].map(firstDepth)).toEqual([17, 26, 47, 48, 50, 150]);
+    const store = await padded(Array(200).fill('fact'));
+    expect(search(store, { tokens: ['okapi'], limit: 10 }).passes).toEqual([26]);
+    expect(search(store, { tokens: ['okapi'], limit: 100 }).passes).toEqual([150]);
+    store.close();
+  });
+
+  it('one pass when the filters leave exactly the limit; a deeper one when they leave fewer', async () => {
+    const ids = (types: string[], type: string) => types.flatMap((t, i) => (t === type ? [`m${i}`] : []));
+    // Of the first 26 ranked rows (limit 10), exactly 10 are facts; 30 more facts further down.
+    const exactTypes = [
+      ...[...Array(26).keys()].map((i) => (i % 13 < 5 ? 'fact' : 'decision')),
+      ...Array(30).fill('fact'),
+    ];
+    const exact = await padded(exactTypes);
+    const one = search(exact, { tokens: ['okapi'], limit: 10, types: ['fact'] });
+    expect(one.passes).toEqual([26]);
+    expect(one.hits.map((h) => h.id)).toEqual(ids(exactTypes, 'fact').slice(0, 10));
+    exact.close();
+    // Only 3 facts among the first 26: the next ranking is 8 times deeper (here: every match).
+    const fewTypes = [
+      ...[...Array(26).keys()].map((i) => (i % 9 === 4 ? 'fact' : 'decision')),
+      ...Array(60).fill('fact'),
+    ];
+    const few = await padded(fewTypes);
+    const two = search(few, { tokens: ['okapi'], limit: 10, types: ['fact'] });
+    expect(two.passes).toEqual([26, 86]);
+    expect(two.hits.map((h) => h.id)).toEqual(ids(fewTypes, 'fact').slice(0, 10));
+    // Fewer matches than the limit: one complete ranking, every match.
+    const all = search(few, { tokens: ['okapi'], limit: 100, types: ['fact'] });
+    expect(all.passes).toEqual([86]);
+    expect(all.hits.map((h) => h.id)).toEqual(ids(fewTypes, 'fact'));
+    few.close();
+  });
+
+  it('orders by score, then row; matches every term with `all`; hands back minus the score', async () => {
+    const store = await createTestStore();
+    insertRaw(store, [
+      { agent: 'a', text: 'okapi tea' },
+      { agent: 'a', text: 'okapi' },
+      { agent: 'a', text: 'okapi tea' },
+      { agent: 'a', text: 'tea garden march' },
+      { agent: 'a', text: 'okapi' },
+      { agent: 'b', text: 'okapi tea' },
+    ]);
+    const lexical = (tokens: string[], matching: 'all' | 'any', limit = 10) =>
+      store.read((sql) =>
+        searchMemoriesLexical(sql, { agentId: 'a', terms: { tokens }, matching, filters: {}, now: 0, limit }),
+      );
+    const any = lexical(['okapi', 'tea'], 'any');
+    const want = reference(store, 'a', ['okapi', 'tea']);
+    expect(any.map((h) => h.seq)).toEqual(want.map((r) => r.row));
+    for (const [i, h] of any.entries()) expect(h.bm25).toBeCloseTo(-(want[i]?.score as number), 9);
+    // Ties (identical rows: m0 and m2, m1 and m4) in row order.
+    expect(any.map((h) => h.id)).toEqual(['m0', 'm2', 'm3', 'm1', 'm4']);
+    expect(lexical(['okapi', 'tea'], 'all').map((h) => h.id)).toEqual(['m0', 'm2']);
+    expect(lexical(['okapi', 'tea'], 'any', 3).map((h) => h.id)).toEqual(['m0', 'm2', 'm3']);
+    expect(lexical(['okapi', 'tea'], 'all', 1).map((h) => h.id)).toEqual(['m0']);
+    expect(lexical(['zebra'], 'any')).toEqual([]);
     store.close();
   });
 });
