@@ -217,23 +217,72 @@ describe('scoped BM25 against the formula', () => {
       expect(early.complete).toBe(false);
     }
     store.close();
+    // A tie between rows found through different terms (same document frequency): row 2 is read
+    // first (okapi before quartz), row 1 still wins the cut.
+    const crossed = await createTestStore();
+    insertRaw(crossed, [
+      { agent: 'a', text: 'quartz' },
+      { agent: 'a', text: 'okapi' },
+      ...Array.from({ length: 10 }, () => ({ agent: 'a', text: 'tea' })),
+    ]);
+    const rank = (options) =>
+      crossed.read((sql) => rankScopedText(sql, 'memory', 'a', ['okapi', 'quartz'], options)).rows.map((r) => r.row);
+    expect(rank({})).toEqual([1, 2]);
+    expect(rank({ depth: 1 })).toEqual([1]);
+    crossed.close();
+    // Rows above the cut and a tie at it: only as many of the tie as the depth has room for.
+    const above = await createTestStore();
+    insertRaw(above, [
+      { agent: 'a', text: 'okapi' },
+      ...Array.from({ length: 3 }, () => ({ agent: 'a', text: 'okapi tea' })),
+      ...Array.from({ length: 8 }, () => ({ agent: 'a', text: 'garden' })),
+    ]);
+    for (const depth of [2, 3]) {
+      const top = above.read((sql) => rankScopedText(sql, 'memory', 'a', ['okapi'], { depth }));
+      expect(top.rows.map((r) => r.row)).toEqual([1, 2, 3].slice(0, depth));
+    }
+    above.close();
   });
 
-  it('a row’s score is the same number in every ranking: parts are summed rarest term first', async () => {
+  it('a row holding only a commoner term can still win: the early stop waits until unread terms cannot reach the floor', async () => {
     const store = await createTestStore();
-    // Found by search: for this row the three parts summed in the opposite order differ in the last bit.
     insertRaw(store, [
-      { agent: 'a', text: 'okapi okapi march march garden garden' },
-      { agent: 'a', text: 'march' },
-      { agent: 'a', text: 'garden' },
-      { agent: 'a', text: 'garden' },
+      // okapi (3 rows, long) is rarer than tea (4 rows), but the short `tea tea tea` row outscores them.
+      ...Array.from({ length: 3 }, (_, i) => ({
+        agent: 'a',
+        text: `okapi garden march dana atlas quartz w${i} x y z`,
+      })),
+      { agent: 'a', text: 'tea tea tea' },
+      ...Array.from({ length: 3 }, () => ({ agent: 'a', text: 'tea lantern' })),
+      ...Array.from({ length: 13 }, () => ({ agent: 'a', text: 'harbor' })),
     ]);
-    const tokens = ['garden', 'march', 'okapi'];
+    const full = store.read((sql) => rankScopedText(sql, 'memory', 'a', ['okapi', 'tea']));
+    expect(full.rows[0]?.row).toBe(4);
+    expectSameRanking(full.rows, reference(store, 'a', ['okapi', 'tea']));
+    for (const depth of [1, 2, 4]) {
+      const top = store.read((sql) => rankScopedText(sql, 'memory', 'a', ['okapi', 'tea'], { depth }));
+      expect(top.rows).toEqual(full.rows.slice(0, depth));
+    }
+    store.close();
+  });
+
+  it.each([
+    // Found by search: summed in the opposite order, the three parts of row 1 differ in the last bit.
+    { case: 'rarest first', rows: ['okapi okapi march march garden garden', 'march', 'garden', 'garden'] },
+    // garden and march have the same document frequency: ties are read in term order.
+    { case: 'ties by term', rows: ['okapi okapi garden march march march', 'garden march'] },
+  ])('a row’s score is the same number in every ranking: parts summed rarest term first ($case)', async ({ rows }) => {
+    const store = await createTestStore();
+    insertRaw(
+      store,
+      rows.map((text) => ({ agent: 'a', text })),
+    );
+    const tokens = ['march', 'garden', 'okapi'];
     const rank = (options) => store.read((sql) => rankScopedText(sql, 'memory', 'a', tokens, options)).rows[0];
     const full = rank({});
     const want = reference(store, 'a', tokens)[0];
     expect(full?.row).toBe(1);
-    // The reference sums rarest first as well (okapi, march, garden): equal to the last bit.
+    // The reference sums in the same order: equal to the last bit.
     expect(full?.score).toBe(want?.score);
     expect(rank({ depth: 1 })).toEqual(full);
     expect(rank({ matching: 'all' })).toEqual(full);
@@ -561,11 +610,14 @@ describe('the memory writer’s text index batch', () => {
     const { TextIndexBatch } = await import('../src/memory-writer/text-index-batch.js');
     const store = await createTestStore();
     const batch = new TextIndexBatch();
-    // Agent a: 41 + 23 = 64 postings (exactly two statements), `tea` in both rows; b: 3; c: 33.
-    batch.add('a', 1, `${words(0, 40)} tea`);
+    // Agent a: 39 + 23 + 1 + 1 = 64 postings (exactly two statements), `tea` in all four rows, added
+    // in descending row order; b: 3; c: 33.
+    batch.add('a', 6, 'tea');
     batch.add('b', 3, 'tea garden okapi');
+    batch.add('a', 5, 'tea');
     batch.add('a', 2, `${words(100, 22, 2)} tea`);
     batch.add('c', 4, words(200, 33));
+    batch.add('a', 1, `${words(0, 38)} tea`);
     const runs: number[] = [];
     const inserted: string[][] = [];
     store.write((sql) =>
@@ -584,7 +636,7 @@ describe('the memory writer’s text index batch', () => {
     );
     // Per agent: the scope, statements of 32 postings (5 values each), single ones, the counts.
     expect(runs).toEqual([2, 160, 160, 3, 2, 5, 5, 5, 3, 2, 160, 5, 3]);
-    expect(indexOf(store).scopes).toEqual(['a 2 86', 'b 1 3', 'c 1 33']);
+    expect(indexOf(store).scopes).toEqual(['a 4 86', 'b 1 3', 'c 1 33']);
     // Sorted by term, then row (consecutive inserts land on the same index pages).
     const a = [...(inserted[0] ?? []), ...(inserted[1] ?? [])];
     const byTermThenRow = (x: string, y: string) => {
@@ -594,26 +646,28 @@ describe('the memory writer’s text index batch', () => {
     };
     expect(a).toEqual([...a].sort(byTermThenRow));
     expect(a.slice(0, 4)).toEqual(['t0@1', 't1@1', 't10@1', 't100@2']);
-    expect(a.slice(-2)).toEqual(['tea@1', 'tea@2']);
+    expect(a.slice(-4)).toEqual(['tea@1', 'tea@2', 'tea@5', 'tea@6']);
     const postings = store.read((sql) =>
       sql.all<{ term: string; row: number; tf: number; len: number }>(
         raw(
-          "SELECT term, row, tf, len FROM text_postings WHERE term IN ('t0', 't100', 't121', 't39', 'tea') ORDER BY term, row",
+          "SELECT term, row, tf, len FROM text_postings WHERE term IN ('t0', 't100', 't121', 't37', 'tea') ORDER BY term, row",
         ),
       ),
     );
     expect(postings).toEqual([
-      { term: 't0', row: 1, tf: 1, len: 41 },
+      { term: 't0', row: 1, tf: 1, len: 39 },
       { term: 't100', row: 2, tf: 2, len: 45 },
       { term: 't121', row: 2, tf: 2, len: 45 },
-      { term: 't39', row: 1, tf: 1, len: 41 },
-      { term: 'tea', row: 1, tf: 1, len: 41 },
+      { term: 't37', row: 1, tf: 1, len: 39 },
+      { term: 'tea', row: 1, tf: 1, len: 39 },
       { term: 'tea', row: 2, tf: 1, len: 45 },
       { term: 'tea', row: 3, tf: 1, len: 3 },
+      { term: 'tea', row: 5, tf: 1, len: 1 },
+      { term: 'tea', row: 6, tf: 1, len: 1 },
     ]);
     // Flushed: a second flush writes nothing new and counts nothing twice.
     store.write((sql) => batch.flush(sql));
-    expect(indexOf(store).scopes).toEqual(['a 2 86', 'b 1 3', 'c 1 33']);
+    expect(indexOf(store).scopes).toEqual(['a 4 86', 'b 1 3', 'c 1 33']);
     store.close();
   });
 });
