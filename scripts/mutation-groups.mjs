@@ -34,6 +34,7 @@ export const MUTATION_GROUPS = {
       'packages/store/test/lexical-search.test.ts',
       'packages/store/test/repositories.test.ts',
       'packages/store/test/hints.test.ts',
+      'packages/store/test/hints-search.test.ts',
       'packages/engine/test/scope-isolation.property.test.ts',
       'packages/engine/test/recall-scope.property.test.ts',
       'packages/engine/test/scope.test.ts',
