@@ -24,7 +24,7 @@ export const MUTATION_GROUPS = {
     ],
   },
   'scope-filters': {
-    why: 'store reads that apply the agent scope: lexical search, hints, recall reads, transcripts',
+    why: 'store reads that apply the agent scope: hints, recall reads, transcripts',
     mutate: [
       'packages/store/src/repositories/hints.ts',
       'packages/store/src/repositories/recall-reads.ts',
