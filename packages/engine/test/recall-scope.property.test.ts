@@ -40,7 +40,12 @@ describe('recall scope isolation (property)', () => {
               database: { database: db },
               clock: createManualClock(T0),
               embedder: createHashingEmbedder({ dimensions: 32 }),
-              config: { store: { vectorExtension }, recall: { vectorScanWindow: 10, searchWindowDays: null } },
+              config: {
+                store: { vectorExtension },
+                recall: { vectorScanWindow: 10, searchWindowDays: null },
+                // The walk's 25 ms default is wall-clock time: under load it stops early and warns.
+                traversal: { timeBudgetMs: 10_000 },
+              },
             });
             const sql = new SqlExecutor(db);
             // Every agent gets the same entity names, so name resolution must be scoped to succeed.
