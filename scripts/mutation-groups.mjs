@@ -42,6 +42,7 @@ export const MUTATION_GROUPS = {
       'packages/engine/test/hybrid-recall.test.ts',
       'packages/engine/test/transcripts.test.ts',
       'packages/engine/test/transcripts-scope.test.ts',
+      'packages/engine/test/transcripts-search-order.test.ts',
       'packages/engine/test/recall-reads.test.ts',
       'packages/engine/test/hints-worker.test.ts',
       'packages/engine/test/memory-writer.property.test.ts',
