@@ -30,6 +30,10 @@ describe('transcript search order, limit and completion', () => {
     expect(all).toHaveLength(4);
     const scores = all.map((h) => h.score);
     expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+    // Best first in fact, not only sorted: three mentions beat one, and every hit scores.
+    expect(all[0]).toMatchObject({ sessionKey: 's1', content: 'the kayak kayak kayak rental' });
+    expect(scores.every((score) => score > 0)).toBe(true);
+    expect(scores[0]).toBeGreaterThan(scores[scores.length - 1] ?? 1);
     // The two identical turns tie: they come in turn order (session s1's, then s2's).
     const ties = all.filter((h) => h.content === 'kayak trip planning');
     expect(ties.map((h) => [h.sessionKey, h.seq])).toEqual(
@@ -69,7 +73,8 @@ describe('transcript search order, limit and completion', () => {
     await session(engine, 'b', 'trip', ['the canyon trip']);
     const category = await engine.registry.create({ agentId: 'a', name: 'Travel plans' });
     await engine.registry.link({ agentId: 'a', id: category.id, object: { kind: 'transcript', id: 'trip' } });
-    await engine.registry.delete({ agentId: 'a', id: category.id });
+    const deleted = await engine.registry.delete({ agentId: 'a', id: category.id });
+    expect(deleted.remove).toEqual([{ kind: 'transcript', id: 'trip' }]);
     expect(await engine.transcripts.search({ agentId: 'a', query: 'canyon' })).toEqual([]);
     expect(await engine.transcripts.get({ agentId: 'a', sessionKey: 'trip' })).toBeUndefined();
     expect((await engine.transcripts.search({ agentId: 'b', query: 'canyon' })).map((h) => h.sessionKey)).toEqual([
