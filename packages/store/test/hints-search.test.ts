@@ -50,4 +50,33 @@ describe('hint search', () => {
     expect(search([], 10)).toEqual([]);
     store.close();
   });
+
+  it('orders any number of tied memories by id, whatever order their hints were written in', async () => {
+    for (const written of [
+      ['m-4', 'm-3', 'm-2', 'm-1'],
+      ['m-2', 'm-4', 'm-1', 'm-3'],
+      ['m-3', 'm-1', 'm-4', 'm-2'],
+    ]) {
+      const store = await createTestStore();
+      store.write((sql) => {
+        for (const id of written) {
+          sql.run(
+            raw(
+              `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+               VALUES (?, 'a', 'fact', ?, ?, ?, 0, 0)`,
+              id,
+              `memory ${id}`,
+              `memory ${id}`,
+              `h-${id}`,
+            ),
+          );
+          insertHints(sql, 'a', id, ['okapi'], 0);
+        }
+      });
+      const hits = store.read((sql) => searchHints(sql, 'a', { tokens: ['okapi'] }, 10));
+      expect(new Set(hits.map((h) => h.bm25)).size).toBe(1);
+      expect(hits.map((h) => h.memoryId)).toEqual(['m-1', 'm-2', 'm-3', 'm-4']);
+      store.close();
+    }
+  });
 });
