@@ -67,10 +67,12 @@ export interface ChangedMemory {
  * committed meanwhile.
  */
 export function historyMark(sql: SqlExecutor): { readonly version: number; readonly seq: number } {
-  return {
-    version: dataVersion(sql),
-    seq: sql.get<{ seq: number | null }>(raw('SELECT max(seq) AS seq FROM memory_history'))?.seq ?? 0,
-  };
+  // One statement, so both come from one snapshot: read apart, another connection's commit could
+  // fall between them and its history rows be counted as seen (or as this connection's own).
+  const row = sql.get<{ version: number; seq: number | null }>(
+    raw('SELECT data_version AS version, (SELECT max(seq) FROM memory_history) AS seq FROM pragma_data_version'),
+  );
+  return { version: row?.version ?? 0, seq: row?.seq ?? 0 };
 }
 
 /** The memories changed by history rows with `afterSeq < seq <= toSeq` (a rowid range). */
