@@ -1,4 +1,4 @@
-import { idSchema, MemoryError } from '@memory/core';
+import { idSchema, MemoryError, parseInput } from '@memory/core';
 import type { CategoryRecord, WrittenExport } from '@memory/ingest';
 import {
   ACTOR_TYPES,
@@ -54,13 +54,6 @@ const eventRowSchema = z.strictObject({
   created_at: time,
 });
 
-function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new MemoryError('INVALID_INPUT', `${what}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`);
-}
-
 function aliasesOfRecord(text: string, name: string): string[] {
   let value: unknown;
   try {
@@ -70,7 +63,7 @@ function aliasesOfRecord(text: string, name: string): string[] {
   }
   // Repeats of the name or of an earlier alias are dropped, as `registry.create` would refuse them.
   const seen = new Set([normalizeCategoryName(name)]);
-  return parsed(aliasesSchema, value, 'category aliases').filter((alias) => {
+  return parseInput(aliasesSchema, value, 'category aliases').filter((alias) => {
     const normalized = normalizeCategoryName(alias);
     if (seen.has(normalized)) return false;
     seen.add(normalized);
@@ -86,7 +79,7 @@ function objectOfLink(row: z.output<typeof linkRowSchema>): CategoryObject {
     row.object_kind === 'host'
       ? { kind: 'host', type: row.host_type, refId: row.object_ref }
       : { kind: row.object_kind, id: row.object_ref };
-  return parsed(categoryObjectSchema, object, 'category link');
+  return parseInput(categoryObjectSchema, object, 'category link');
 }
 
 /**
@@ -104,12 +97,12 @@ export function importCategoryRecord(
   record: CategoryRecord,
 ): WrittenExport {
   const { kind: _kind, links, events, ...columns } = record;
-  const row = parsed(categoryRowSchema, columns, 'category');
+  const row = parseInput(categoryRowSchema, columns, 'category');
   const linkObjects = links.map((link) => {
-    const linkRow = parsed(linkRowSchema, link, 'category link');
+    const linkRow = parseInput(linkRowSchema, link, 'category link');
     return { linkRow, object: objectOfLink(linkRow) };
   });
-  const eventRows = events.map((event) => parsed(eventRowSchema, event, 'category event'));
+  const eventRows = events.map((event) => parseInput(eventRowSchema, event, 'category event'));
   const aliases = aliasesOfRecord(row.aliases_json, row.name);
 
   const owner = findScopeRowOwner(sql, 'registry_categories', row.id, agentId);
