@@ -5,3 +5,19 @@
  * Hosts have no reason to import it.
  */
 export { queryBuilder, type RawQuery, type RunResult, raw, SqlExecutor } from './internal/sql.js';
+
+// Programs: units of work written once for both dialects (see `program/program.ts`).
+export {
+  all,
+  type BuiltQuery,
+  type Dialect,
+  type DialectQuery,
+  get,
+  type PortableQuery,
+  type Program,
+  perDialect,
+  run,
+  type Step,
+  statementFor,
+} from './program/program.js';
+export { runSqliteProgram } from './program/run-sqlite.js';

@@ -1,0 +1,80 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { MemoryError } from '@memory/core';
+import pg from 'pg';
+import type { RawQuery } from '../internal/sql.js';
+
+/** A checked-out connection, as `pg`'s `PoolClient` has it. */
+export interface PostgresClient {
+  query(config: { text: string; values?: unknown[] }): Promise<{
+    rows: unknown[];
+    rowCount: number | null;
+    fields?: ReadonlyArray<{ name: string; dataTypeID: number }>;
+  }>;
+  release(destroy?: boolean | Error): void;
+}
+
+/** A connection pool, as `pg`'s `Pool` has it. */
+export interface PostgresPool {
+  connect(): Promise<PostgresClient>;
+  end(): Promise<void>;
+}
+
+/** An in-process PGlite database (from `@electric-sql/pglite`), as far as the store needs it. */
+export interface PGliteDatabase {
+  readonly waitReady: Promise<void>;
+  readonly closed: boolean;
+}
+
+/**
+ * Where a PostgreSQL store lives: a connection string (the store owns its pool), a host's `pg.Pool`
+ * (left open on close), or an in-process PGlite database (one connection; left open on close).
+ */
+export type PostgresTarget =
+  | { readonly connectionString: string; readonly maxConnections?: number }
+  | { readonly pool: PostgresPool }
+  | { readonly pglite: PGliteDatabase };
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * Runs one statement on a client. Rows come back as SQLite's driver returns them, so one program
+ * reads the same shapes on both: 64-bit integers and numerics as numbers (counts, seqs and epoch-ms
+ * times stay below 2^53), everything else as `pg` parses it. The conversion reads the result's column
+ * types, so it needs no change to pg's process-wide parsers or to a host's pool.
+ */
+export async function execute(
+  client: PostgresClient,
+  statement: RawQuery,
+): Promise<{ rows: unknown[]; rowCount: number }> {
+  const result = await client.query({ text: statement.sql, values: [...statement.parameters] });
+  const numeric = (result.fields ?? []).filter((f) => f.dataTypeID === INT8 || f.dataTypeID === NUMERIC);
+  if (numeric.length > 0) {
+    for (const row of result.rows as Array<Record<string, unknown>>) {
+      for (const { name } of numeric) {
+        const value = row[name];
+        if (typeof value === 'string') row[name] = Number(value);
+      }
+    }
+  }
+  return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+}
+
+/** A pool for the target, and whether the store owns (and so ends) it. */
+export async function poolFor(target: PostgresTarget): Promise<{ pool: PostgresPool; owned: boolean }> {
+  if ('pool' in target) return { pool: target.pool, owned: false };
+  if ('connectionString' in target) {
+    if (typeof target.connectionString !== 'string' || target.connectionString.length === 0)
+      throw new MemoryError('INVALID_INPUT', 'postgres.connectionString must be a non-empty string');
+    return {
+      pool: new pg.Pool({ connectionString: target.connectionString, max: target.maxConnections ?? 10 }),
+      owned: true,
+    };
+  }
+  if (target.pglite.closed) throw new MemoryError('INVALID_INPUT', 'the PGlite database is closed');
+  await target.pglite.waitReady;
+  // PGlite has one connection: a pool of one hands it to one transaction at a time.
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const config = createPgConfig(target.pglite as unknown as PGlite);
+  return { pool: new pg.Pool({ ...config, max: 1 }), owned: true };
+}

@@ -1,0 +1,100 @@
+import { MemoryError } from '@memory/core';
+import {
+  type Compilable,
+  type CompiledQuery,
+  createQueryId,
+  isCompilable,
+  PostgresQueryCompiler,
+  type RootOperationNode,
+  SqliteQueryCompiler,
+} from 'kysely';
+import type { RawQuery, RunResult } from '../internal/sql.js';
+
+/** The SQL dialects a store runs on. */
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * One statement written for each dialect, for SQL the query builder cannot express portably (full
+ * text, vectors, locking clauses). SQLite binds `?`, PostgreSQL binds `$1`, `$2`, ...
+ */
+export interface DialectQuery {
+  readonly sqlite: RawQuery;
+  readonly postgres: RawQuery;
+}
+
+/**
+ * A statement a program can run: a Kysely builder (compiled for whichever dialect runs it), a
+ * statement per dialect, or a raw SQLite statement (a program using one runs on SQLite only).
+ */
+/** A Kysely builder: compiles, and exposes the dialect-neutral tree it compiles from. */
+export interface BuiltQuery<R = unknown> extends Compilable<R> {
+  toOperationNode(): RootOperationNode;
+}
+
+export type PortableQuery<R = unknown> = BuiltQuery<R> | DialectQuery | RawQuery;
+
+/** What a program asks its runner to do. Programs never see a connection. */
+export type Step =
+  | { readonly kind: 'all'; readonly query: PortableQuery }
+  | { readonly kind: 'get'; readonly query: PortableQuery }
+  | { readonly kind: 'run'; readonly query: PortableQuery };
+
+/**
+ * A unit of database work written once for every dialect: a generator that yields statements and
+ * receives their results. SQLite runs it synchronously inside one transaction; PostgreSQL runs it
+ * with an await per statement. It cannot await anything else, so no provider call (LLM, embedder,
+ * fetch) can happen inside the transaction that runs it: the boundary rule holds by construction.
+ *
+ * @example
+ * ```ts
+ * function* countMemories(agentId: string): Program<number> {
+ *   const row = yield* get<{ n: number }>(
+ *     queryBuilder.selectFrom('memories').select((eb) => eb.fn.countAll<number>().as('n')).where('agent_id', '=', agentId),
+ *   );
+ *   return row?.n ?? 0;
+ * }
+ * ```
+ */
+export type Program<R> = Generator<Step, R, unknown>;
+
+/** Rows of a query. */
+export function* all<R>(query: PortableQuery<R>): Program<R[]> {
+  return (yield { kind: 'all', query }) as R[];
+}
+
+/** The first row of a query, or undefined. */
+export function* get<R>(query: PortableQuery<R>): Program<R | undefined> {
+  return (yield { kind: 'get', query }) as R | undefined;
+}
+
+/** Runs a statement; resolves with the number of rows it changed. */
+export function* run(query: PortableQuery): Program<RunResult> {
+  return (yield { kind: 'run', query }) as RunResult;
+}
+
+/** Builds a {@link DialectQuery}. */
+export function perDialect(sqlite: RawQuery, postgres: RawQuery): DialectQuery {
+  return { sqlite, postgres };
+}
+
+const compilers = { sqlite: new SqliteQueryCompiler(), postgres: new PostgresQueryCompiler() } as const;
+
+function isDialectQuery(query: PortableQuery): query is DialectQuery {
+  return typeof query === 'object' && query !== null && 'sqlite' in query && 'postgres' in query;
+}
+
+/**
+ * The text and parameters of a statement in one dialect. A raw SQLite statement asked for
+ * PostgreSQL is a `STORAGE_ERROR`: the program using it has no PostgreSQL form yet.
+ */
+export function statementFor(query: PortableQuery, dialect: Dialect): RawQuery {
+  if (isCompilable(query)) {
+    const compiled: CompiledQuery = compilers[dialect].compileQuery(query.toOperationNode(), createQueryId());
+    return compiled;
+  }
+  if (isDialectQuery(query)) return query[dialect];
+  if (dialect === 'sqlite') return query;
+  throw new MemoryError('STORAGE_ERROR', 'this operation has no PostgreSQL form yet (a raw SQLite statement)', {
+    details: { statement: query.sql.slice(0, 80) },
+  });
+}
