@@ -8,3 +8,6 @@ export { isSerializationFailure, sqlState, wrapPostgresError } from './postgres/
 export { runPostgresMigrations } from './postgres/migrations.js';
 export type { OpenPostgresStoreOptions, PostgresStore, ProgramFactory } from './postgres/open-postgres-store.js';
 export { openPostgresStore } from './postgres/open-postgres-store.js';
+export type { PostgresVectorQuery, PostgresVectorSearch } from './postgres/vector-search.js';
+export { searchPostgresVectors } from './postgres/vector-search.js';
+export type { PostgresVectorSupport } from './postgres/vector-support.js';

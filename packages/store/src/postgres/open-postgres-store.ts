@@ -18,6 +18,7 @@ import { TransactionGuard } from '../transaction-guard.js';
 import { execute, type PostgresClient, type PostgresTarget, poolFor } from './connection.js';
 import { isSerializationFailure, wrapPostgresError } from './errors.js';
 import { runPostgresMigrations } from './migrations.js';
+import { createHnswIndex, type PostgresVectorSupport, setUpPostgresVectors } from './vector-support.js';
 
 export interface OpenPostgresStoreOptions {
   readonly target: PostgresTarget;
@@ -37,6 +38,12 @@ export interface OpenPostgresStoreOptions {
    * @default 8
    */
   readonly maxWriteAttempts?: number;
+  /**
+   * Use pgvector when the server offers it (`auto`: created with `CREATE EXTENSION IF NOT EXISTS
+   * vector`, which needs the right privileges), or never (`off`: vector search compares the agent's
+   * newest vectors exactly in JavaScript). @default 'auto'
+   */
+  readonly vectorExtension?: 'auto' | 'off';
 }
 
 /** A program to run, made fresh for each attempt (a generator runs once). */
@@ -52,6 +59,13 @@ export interface PostgresStore {
   readonly migrations: readonly MigrationResult[];
   /** Provider wrappers that refuse calls from inside a write transaction. */
   readonly guard: TransactionGuard;
+  /** Whether pgvector is in use, and why not when it is not. */
+  readonly vector: PostgresVectorSupport;
+  /**
+   * Builds the HNSW index for vectors of one dimension if it is missing (`CREATE INDEX
+   * CONCURRENTLY`: writes go on meanwhile). Does nothing without pgvector.
+   */
+  createVectorIndex(dimensions: number): Promise<void>;
   /**
    * Runs a program in one SERIALIZABLE transaction: where SQLite relies on its single writer,
    * PostgreSQL aborts whichever of two conflicting transactions commits second, and the store runs
@@ -111,6 +125,19 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
   for (const m of migrations)
     if (m.status === 'applied')
       logger.info('migration applied', { version: m.version, name: m.name, durationMs: m.durationMs });
+  let vector: PostgresVectorSupport;
+  try {
+    vector = await withClient(pool, (client) =>
+      setUpPostgresVectors(client, options.vectorExtension ?? 'auto', logger),
+    );
+  } catch (error) {
+    if (owned) await pool.end().catch(() => undefined);
+    throw wrapPostgresError(error);
+  }
+  if (!vector.available)
+    logger.warn('pgvector is not in use; vector search will compare the newest vectors exactly', {
+      reason: vector.reason,
+    });
 
   const guard = new TransactionGuard();
   let closed = false;
@@ -155,6 +182,18 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     logger,
     migrations,
     guard,
+    vector,
+    async createVectorIndex(dimensions) {
+      assertOpen();
+      if (!vector.available) return;
+      await track(
+        withClient(pool, (client) => createHnswIndex(client, dimensions)).catch((error: unknown) => {
+          throw error instanceof RangeError
+            ? new MemoryError('INVALID_INPUT', error.message)
+            : wrapPostgresError(error);
+        }),
+      );
+    },
     get closed() {
       return closed;
     },

@@ -18,7 +18,8 @@ export type Dialect = 'sqlite' | 'postgres';
  * text, vectors, locking clauses). SQLite binds `?`, PostgreSQL binds `$1`, `$2`, ...
  */
 export interface DialectQuery {
-  readonly sqlite: RawQuery;
+  /** Absent for work that exists on PostgreSQL only (pgvector's mirror, for one). */
+  readonly sqlite?: RawQuery;
   readonly postgres: RawQuery;
 }
 
@@ -77,10 +78,15 @@ export function perDialect(sqlite: RawQuery, postgres: RawQuery): DialectQuery {
   return { sqlite, postgres };
 }
 
+/** A statement that exists on PostgreSQL only; on SQLite it fails with `STORAGE_ERROR`. */
+export function postgresOnly(postgres: RawQuery): DialectQuery {
+  return { postgres };
+}
+
 const compilers = { sqlite: new SqliteQueryCompiler(), postgres: new PostgresQueryCompiler() } as const;
 
 function isDialectQuery(query: PortableQuery): query is DialectQuery {
-  return typeof query === 'object' && query !== null && 'sqlite' in query && 'postgres' in query;
+  return typeof query === 'object' && query !== null && 'postgres' in query;
 }
 
 /**
@@ -92,7 +98,13 @@ export function statementFor(query: PortableQuery, dialect: Dialect): RawQuery {
     const compiled: CompiledQuery = compilers[dialect].compileQuery(query.toOperationNode(), createQueryId());
     return compiled;
   }
-  if (isDialectQuery(query)) return query[dialect];
+  if (isDialectQuery(query)) {
+    const statement = query[dialect];
+    if (statement) return statement;
+    throw new MemoryError('STORAGE_ERROR', 'this operation exists on PostgreSQL only', {
+      details: { statement: query.postgres.sql.slice(0, 80) },
+    });
+  }
   if (dialect === 'sqlite') return query;
   throw new MemoryError('STORAGE_ERROR', 'this operation has no PostgreSQL form yet (a raw SQLite statement)', {
     details: { statement: query.sql.slice(0, 80) },
