@@ -4,6 +4,8 @@
  * and on SQLite synchronously.
  */
 export type { PGliteDatabase, PostgresClient, PostgresPool, PostgresTarget } from './postgres/connection.js';
+export type { SqliteCopyReport, TableCopy } from './postgres/copy-from-sqlite.js';
+export { copySqliteToPostgres } from './postgres/copy-from-sqlite.js';
 export { isSerializationFailure, sqlState, wrapPostgresError } from './postgres/errors.js';
 export { runPostgresMigrations } from './postgres/migrations.js';
 export type { OpenPostgresStoreOptions, PostgresStore, ProgramFactory } from './postgres/open-postgres-store.js';
