@@ -5,7 +5,7 @@
  * Hosts have no reason to import it.
  */
 export { queryBuilder, type RawQuery, type RunResult, raw, SqlExecutor } from './internal/sql.js';
-
+export { type Database, sqliteDatabase } from './program/database.js';
 // Programs: units of work written once for both dialects (see `program/program.ts`).
 export {
   all,

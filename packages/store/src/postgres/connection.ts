@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { MemoryError } from '@memory/core';
+import { type Logger, MemoryError } from '@memory/core';
 import pg from 'pg';
 import type { RawQuery } from '../internal/sql.js';
 
@@ -60,21 +60,31 @@ export async function execute(
   return { rows: result.rows, rowCount: result.rowCount ?? 0 };
 }
 
-/** A pool for the target, and whether the store owns (and so ends) it. */
-export async function poolFor(target: PostgresTarget): Promise<{ pool: PostgresPool; owned: boolean }> {
+/**
+ * A pool for the target, and whether the store owns (and so ends) it. A pool the store creates logs
+ * the errors of its idle connections (a restarted server, a dropped network): unhandled, pg's
+ * `error` event would end the host's process.
+ */
+export async function poolFor(
+  target: PostgresTarget,
+  logger: Logger,
+): Promise<{ pool: PostgresPool; owned: boolean }> {
   if ('pool' in target) return { pool: target.pool, owned: false };
+  const onIdleError = (error: Error) =>
+    logger.warn('an idle PostgreSQL connection failed; the pool replaces it', { reason: error.message });
   if ('connectionString' in target) {
     if (typeof target.connectionString !== 'string' || target.connectionString.length === 0)
       throw new MemoryError('INVALID_INPUT', 'postgres.connectionString must be a non-empty string');
-    return {
-      pool: new pg.Pool({ connectionString: target.connectionString, max: target.maxConnections ?? 10 }),
-      owned: true,
-    };
+    const pool = new pg.Pool({ connectionString: target.connectionString, max: target.maxConnections ?? 10 });
+    pool.on('error', onIdleError);
+    return { pool, owned: true };
   }
   if (target.pglite.closed) throw new MemoryError('INVALID_INPUT', 'the PGlite database is closed');
   await target.pglite.waitReady;
   // PGlite has one connection: a pool of one hands it to one transaction at a time.
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   const config = createPgConfig(target.pglite as unknown as PGlite);
-  return { pool: new pg.Pool({ ...config, max: 1 }), owned: true };
+  const pool = new pg.Pool({ ...config, max: 1 });
+  pool.on('error', onIdleError);
+  return { pool, owned: true };
 }

@@ -12,6 +12,7 @@ import {
 import { MIGRATIONS } from '../migrations/index.js';
 import type { Migration } from '../migrations/migration.js';
 import type { MigrationResult } from '../migrations/runner.js';
+import type { Database } from '../program/database.js';
 import type { Program } from '../program/program.js';
 import { runPostgresProgram } from '../program/run-postgres.js';
 import { TransactionGuard } from '../transaction-guard.js';
@@ -50,7 +51,7 @@ export interface OpenPostgresStoreOptions {
 export type ProgramFactory<R> = () => Program<R>;
 
 /** A migrated PostgreSQL database and the seams every package writes through. */
-export interface PostgresStore {
+export interface PostgresStore extends Database {
   readonly dialect: 'postgres';
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -99,7 +100,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
   const maxAttempts = options.maxWriteAttempts ?? 8;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
     throw new MemoryError('INVALID_INPUT', 'maxWriteAttempts must be a positive integer');
-  const { pool, owned } = await poolFor(options.target);
+  const { pool, owned } = await poolFor(options.target, logger);
 
   let migrations: MigrationResult[];
   try {

@@ -5,7 +5,7 @@ import type { Migration } from '../../src/migrations/migration.js';
 import { openPostgresStore, type PostgresStore } from '../../src/postgres.js';
 import { all, get, type Program, perDialect, run } from '../../src/program/program.js';
 import { runSqliteProgram } from '../../src/program/run-sqlite.js';
-import { queryBuilder, raw } from '../../src/sql.js';
+import { type Database, queryBuilder, raw, sqliteDatabase } from '../../src/sql.js';
 import { createTestStore } from '../../src/testing.js';
 
 // One in-process PostgreSQL (PGlite) for the file: creating one costs seconds.
@@ -226,5 +226,40 @@ describe('opening PostgreSQL', () => {
     await expect(store.read(() => get(perDialect(raw('SELECT 1'), raw('SELECT 1'))))).rejects.toMatchObject({
       code: 'ENGINE_CLOSED',
     });
+  });
+});
+
+describe('Database: one interface over both dialects', () => {
+  const setups: Array<[string, () => Promise<{ db: Database; close: () => Promise<void> }>]> = [
+    [
+      'sqlite',
+      async () => {
+        const store = await createTestStore();
+        const db = sqliteDatabase(store);
+        await db.write(() => run(raw(notesMigration.statements[0] ?? '')));
+        return { db, close: async () => store.close() };
+      },
+    ],
+    [
+      'postgres',
+      async () => {
+        const store = await openPostgresStore({ target: { pglite }, migrations: [notesMigration] });
+        await store.write(() => run(perDialect(raw('SELECT 1'), raw('TRUNCATE program_notes'))));
+        return { db: store, close: () => store.close() };
+      },
+    ],
+  ];
+
+  it.each(setups)('%s: writes commit, a throwing program rolls back, reads see the result', async (_, setUp) => {
+    const { db, close } = await setUp();
+    expect(await db.write(() => addNotes('z', ['first', 'second']))).toBe(2);
+    function* halfThenFail(): Program<void> {
+      yield* addNotes('y', ['lost']);
+      throw new Error('stop');
+    }
+    await expect(db.write(() => halfThenFail())).rejects.toThrow();
+    expect(await db.read(() => listNotes('z'))).toEqual(['first', 'second']);
+    expect(await db.read(() => listNotes('y'))).toEqual([]);
+    await close();
   });
 });
