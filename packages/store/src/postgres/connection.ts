@@ -75,7 +75,10 @@ export async function poolFor(
   if ('connectionString' in target) {
     if (typeof target.connectionString !== 'string' || target.connectionString.length === 0)
       throw new MemoryError('INVALID_INPUT', 'postgres.connectionString must be a non-empty string');
-    const pool = new pg.Pool({ connectionString: target.connectionString, max: target.maxConnections ?? 10 });
+    const max = target.maxConnections ?? 10;
+    if (!Number.isInteger(max) || max < 1)
+      throw new MemoryError('INVALID_INPUT', 'postgres.maxConnections must be a positive integer');
+    const pool = new pg.Pool({ connectionString: target.connectionString, max });
     pool.on('error', onIdleError);
     return { pool, owned: true };
   }
