@@ -127,12 +127,24 @@ function sweepStale(parentDir) {
   }
 }
 
-function run(binary, args, user, setpriv) {
+/** Runs a binary to completion without blocking the event loop (the test runner lives on it). */
+function run(binary, args, user, setpriv, signal) {
   const [file, argv] = command(binary, args, user, setpriv);
-  const out = spawnSync(file, argv, { encoding: 'utf8' });
-  if (out.status !== 0) {
-    throw new Error(`postgres-server: ${binary} failed (${out.status}): ${(out.stderr || out.stdout || '').trim()}`);
-  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], signal });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`postgres-server: ${binary} failed (${code}): ${output.trim()}`));
+    });
+  });
 }
 
 /** pg_isready exits 0 once the server accepts connections (it does not need to authenticate). */
@@ -149,9 +161,9 @@ const BIND_FAILURE = /could not bind|Address already in use|could not create any
 
 /**
  * Initialises a fresh cluster in a temporary directory and starts it on a free port of 127.0.0.1.
- * Resolves once the server accepts connections.
- * @param {{ binaries?: { binDir: string, version: string }, parentDir?: string, maxConnections?: number,
- *   readyTimeoutMs?: number }} [options]
+ * Resolves once the server accepts connections; `signal` abandons a start in progress (and cleans up).
+ * @param {{ binaries?: { binDir: string, version: string }, parentDir?: string, port?: number,
+ *   maxConnections?: number, readyTimeoutMs?: number, signal?: AbortSignal }} [options]
  */
 export async function startPostgresServer(options = {}) {
   const binaries = options.binaries ?? findPostgresBinaries();
@@ -176,9 +188,10 @@ export async function startPostgresServer(options = {}) {
     if (user) for (const path of [dir, pwfile]) chownSync(path, user.uid, user.gid);
     const initdbArgs = [`--pgdata=${dataDir}`, `--username=${POSTGRES_TEST_USER}`, `--pwfile=${pwfile}`];
     initdbArgs.push('--auth-local=trust', '--auth-host=scram-sha-256', '--encoding=UTF8', '--no-locale', '--no-sync');
-    run(bin('initdb'), initdbArgs, user, setpriv);
+    await run(bin('initdb'), initdbArgs, user, setpriv, options.signal);
     rmSync(pwfile);
     for (let attempt = 1; ; attempt++) {
+      options.signal?.throwIfAborted();
       const port = options.port ?? (await freePort());
       const settings = {
         listen_addresses: '127.0.0.1',
@@ -203,6 +216,7 @@ export async function startPostgresServer(options = {}) {
       });
       const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
       while (!ended && Date.now() < deadline) {
+        options.signal?.throwIfAborted();
         if (await accepting(bin('pg_isready'), port)) break;
         await sleep(100);
       }
@@ -218,7 +232,10 @@ export async function startPostgresServer(options = {}) {
       throw new Error(`postgres-server: postgres exited (${ended.code ?? ended.signal}); log:\n${logTail}`);
     }
   } catch (error) {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGQUIT');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
     remove();
     throw error;
   }
@@ -252,7 +269,13 @@ function serverHandle({ child, exited, dir, remove, port, password, binaries }) 
             ['SIGKILL', 5_000],
           ]) {
             child.kill(signal);
-            const done = await Promise.race([exited.then(() => true), sleep(waitMs).then(() => false)]);
+            let timer;
+            const timeout = new Promise((resolve) => {
+              timer = setTimeout(resolve, waitMs, false);
+            });
+            const done = await Promise.race([exited.then(() => true), timeout]);
+            // A pending timer would keep the owner (the test runner) alive after the server is gone.
+            clearTimeout(timer);
             if (done) break;
           }
         }
