@@ -8,6 +8,7 @@ import { findPostgresBinaries, type PostgresServer, startPostgresServer } from '
  * What a test worker learns about the run's PostgreSQL server, through environment variables that
  * the workers inherit (they fork after global setup):
  * - `MEMORY_TEST_POSTGRES_URL`, set by whoever runs the suite: use that server, start none.
+ * - `MEMORY_TEST_POSTGRES=off`, set by whoever runs the suite: start none, skip what needs one.
  * - `MEMORY_TEST_POSTGRES_UNAVAILABLE`: no server binaries here; the value says why.
  * - `MEMORY_TEST_POSTGRES_STATE`: a JSON file, `{ state: 'starting' }` until the server is up, then
  *   `{ state: 'ready', connectionString }` or `{ state: 'failed', reason }`.
@@ -32,6 +33,10 @@ function writeState(file: string, state: PostgresTestState): void {
  */
 export default function setup(): (() => Promise<void>) | undefined {
   if (process.env.MEMORY_TEST_POSTGRES_URL) return undefined;
+  if (process.env.MEMORY_TEST_POSTGRES === 'off') {
+    process.env.MEMORY_TEST_POSTGRES_UNAVAILABLE = 'MEMORY_TEST_POSTGRES=off';
+    return undefined;
+  }
   const binaries = findPostgresBinaries();
   if (!binaries) {
     process.env.MEMORY_TEST_POSTGRES_UNAVAILABLE =

@@ -52,10 +52,12 @@ describe('findPostgresBinaries', () => {
   });
 });
 
-const binaries = findPostgresBinaries();
+const off = process.env.MEMORY_TEST_POSTGRES === 'off';
+const binaries = off ? undefined : findPostgresBinaries();
 if (!binaries && process.env.MEMORY_REQUIRE_POSTGRES === '1') {
-  throw new Error('MEMORY_REQUIRE_POSTGRES=1 but no PostgreSQL server binaries were found');
+  throw new Error(`MEMORY_REQUIRE_POSTGRES=1 but ${off ? 'MEMORY_TEST_POSTGRES=off' : 'no PostgreSQL binaries found'}`);
 }
+const skipReason = off ? 'MEMORY_TEST_POSTGRES=off' : 'no PostgreSQL server binaries here';
 
 const alive = (pid: number): boolean => {
   try {
@@ -76,7 +78,7 @@ async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boole
 }
 
 describe.skipIf(!binaries)(
-  `postgres-server.mjs with real binaries${binaries ? '' : ' (skipped: no PostgreSQL server binaries here)'}`,
+  `postgres-server.mjs with real binaries${binaries ? '' : ` (skipped: ${skipReason})`}`,
   () => {
     // The run's temp root is private (0700) and the server runs as `postgres` when we are root, so
     // these servers live in a directory of their own that `postgres` can enter.
