@@ -139,9 +139,16 @@ function run(binary, args, user, setpriv, signal) {
     child.stderr.on('data', (chunk) => {
       output += chunk;
     });
-    child.once('error', reject);
+    let failure;
+    child.once('error', (error) => {
+      failure = error;
+      // Not started at all: no 'close' to wait for.
+      if (child.pid === undefined) reject(error);
+    });
+    // An aborted initdb is waited for, so the directory is not deleted under its feet.
     child.once('close', (code) => {
-      if (code === 0) resolve();
+      if (failure) reject(failure);
+      else if (code === 0) resolve();
       else reject(new Error(`postgres-server: ${binary} failed (${code}): ${output.trim()}`));
     });
   });
