@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPostgresBinaries, type PostgresServer, startPostgresServer } from '../postgres-server.mjs';
@@ -26,6 +26,21 @@ function writeState(file: string, state: PostgresTestState): void {
   renameSync(`${file}.tmp`, file);
 }
 
+const STATE_FILE = /^memory-pg-state-(\d+)-[0-9a-f]+\.json$/;
+
+/** State files of killed runs (their server directories are swept by postgres-server.mjs). */
+function sweepStateFiles(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const owner = Number(STATE_FILE.exec(name)?.[1] ?? 0);
+    if (!owner || owner === process.pid) continue;
+    try {
+      process.kill(owner, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(dir, name), { force: true });
+    }
+  }
+}
+
 /**
  * Vitest global setup: one private PostgreSQL server for the whole run (scripts/postgres-server.mjs),
  * stopped and deleted when the run ends. Listed before temp-root.ts so that its directory lives in the
@@ -43,6 +58,7 @@ export default function setup(): (() => Promise<void>) | undefined {
       'no PostgreSQL server binaries on PATH or in /usr/lib/postgresql/*/bin (Debian: apt-get install postgresql)';
     return undefined;
   }
+  sweepStateFiles(tmpdir());
   const stateFile = join(tmpdir(), `memory-pg-state-${process.pid}-${randomBytes(6).toString('hex')}.json`);
   writeState(stateFile, { state: 'starting' });
   process.env.MEMORY_TEST_POSTGRES_STATE = stateFile;
