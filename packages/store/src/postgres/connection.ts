@@ -65,10 +65,7 @@ export async function execute(
  * the errors of its idle connections (a restarted server, a dropped network): unhandled, pg's
  * `error` event would end the host's process.
  */
-export async function poolFor(
-  target: PostgresTarget,
-  logger: Logger,
-): Promise<{ pool: PostgresPool; owned: boolean }> {
+export async function poolFor(target: PostgresTarget, logger: Logger): Promise<{ pool: PostgresPool; owned: boolean }> {
   if ('pool' in target) return { pool: target.pool, owned: false };
   const onIdleError = (error: Error) =>
     logger.warn('an idle PostgreSQL connection failed; the pool replaces it', { reason: error.message });
