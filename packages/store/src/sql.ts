@@ -9,6 +9,7 @@ export { queryBuilder, type RawQuery, type RunResult, raw, SqlExecutor } from '.
 // Programs: units of work written once for both dialects (see `program/program.ts`).
 export {
   all,
+  arrays,
   type BuiltQuery,
   type Dialect,
   type DialectQuery,
@@ -16,6 +17,7 @@ export {
   type PortableQuery,
   type Program,
   perDialect,
+  portable,
   run,
   type Step,
   statementFor,
