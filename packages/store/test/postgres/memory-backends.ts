@@ -1,0 +1,57 @@
+import { PGlite } from '@electric-sql/pglite';
+import { createSequentialIds } from '@memory/core';
+import type { MemoryWriteDeps, WriterTarget } from '../../src/memory-writer/context.js';
+import { POSTGRES_WRITER } from '../../src/memory-writer/context.js';
+import { openPostgresStore } from '../../src/postgres.js';
+import type { Dialect, Program } from '../../src/program/program.js';
+import { runSqliteProgram } from '../../src/program/run-sqlite.js';
+import { createTestStore } from '../../src/testing.js';
+
+/** One store the memory contract runs against: programs in, results out, on either dialect. */
+export interface MemoryBackend {
+  readonly name: string;
+  readonly dialect: Dialect;
+  /** Whether SQLite's vec0 index is there (the writer mirrors vectors into it then). */
+  readonly vectorAvailable: boolean;
+  write<R>(program: (target: WriterTarget) => Program<R>): Promise<R>;
+  read<R>(program: () => Program<R>): Promise<R>;
+  close(): Promise<void>;
+}
+
+/** A fresh SQLite file store; writer programs run as `createMemories` runs them (trigger deferred). */
+export async function openSqliteBackend(): Promise<MemoryBackend> {
+  const store = await createTestStore();
+  return {
+    name: 'sqlite',
+    dialect: 'sqlite',
+    vectorAvailable: store.vector.available,
+    write: async (program) =>
+      store.write((sql) =>
+        sql.withMemoryTextIndexDeferred(() => runSqliteProgram(sql, program({ dialect: 'sqlite', sql }))),
+      ),
+    read: async (program) => store.read((sql) => runSqliteProgram(sql, program())),
+    close: async () => store.close(),
+  };
+}
+
+/** A fresh in-process PostgreSQL (PGlite) database with every PostgreSQL migration applied. */
+export async function openPgliteBackend(): Promise<MemoryBackend> {
+  const pglite = await PGlite.create();
+  const store = await openPostgresStore({ target: { pglite } });
+  return {
+    name: 'postgres (PGlite)',
+    dialect: 'postgres',
+    vectorAvailable: false,
+    write: (program) => store.write(() => program(POSTGRES_WRITER)),
+    read: (program) => store.read(program),
+    close: async () => {
+      await store.close();
+      await pglite.close();
+    },
+  };
+}
+
+/** Writer dependencies for a backend, with sequential ids (the same ids on every backend). */
+export function writerDeps(backend: MemoryBackend, prefix = 'm', linking = true): MemoryWriteDeps {
+  return { ids: createSequentialIds(prefix), vectorAvailable: backend.vectorAvailable, inlineEntityLinking: linking };
+}
