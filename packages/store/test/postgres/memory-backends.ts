@@ -25,9 +25,13 @@ export async function openSqliteBackend(): Promise<MemoryBackend> {
     name: 'sqlite',
     dialect: 'sqlite',
     vectorAvailable: store.vector.available,
-    write: async (program) =>
-      store.write((sql) =>
-        sql.withMemoryTextIndexDeferred(() => runSqliteProgram(sql, program({ dialect: 'sqlite', sql }))),
+    // The store's write refuses promise results by type; a program's result is never one.
+    write: async <R>(program: (target: WriterTarget) => Program<R>) =>
+      store.write<R>(
+        (sql) =>
+          sql.withMemoryTextIndexDeferred(() =>
+            runSqliteProgram(sql, program({ dialect: 'sqlite', sql })),
+          ) as R extends PromiseLike<unknown> ? never : R,
       ),
     read: async (program) => store.read((sql) => runSqliteProgram(sql, program())),
     close: async () => store.close(),

@@ -2,7 +2,7 @@ import { isMemoryError } from '@memory/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachMemoryVectorProgram } from '../../src/memory-writer/attach-vector.js';
 import { changeMemoryProgram } from '../../src/memory-writer/change-memory.js';
-import type { MemoryWriteDeps } from '../../src/memory-writer/context.js';
+import type { MemoryWriteDeps, WriterTarget } from '../../src/memory-writer/context.js';
 import { createMemoriesProgram, type NewMemory, prepareContent } from '../../src/memory-writer/create-memories.js';
 import { forgetMemoryProgram, recoverMemoryProgram } from '../../src/memory-writer/forget-memory.js';
 import { all, get, type Program, portable, run } from '../../src/program/program.js';
@@ -321,12 +321,11 @@ describe.each(BACKENDS)('memory writer contract: $name', ({ open }) => {
     expect(await db.read(() => search('s2', ['okapi']))).toEqual([]);
     const page = await db.read(() => listMemoryPageProgram({ agentId: 's2', limit: 10, now: NOW }));
     expect(page).toEqual([]);
-    for (const attempt of [
-      (t: Parameters<typeof changeMemoryProgram>[0]) =>
-        changeMemoryProgram(t, deps, { agentId: 's2', id, importance: 0.1, audit: {} }, NOW),
-      (t: Parameters<typeof changeMemoryProgram>[0]) =>
-        forgetMemoryProgram(t, deps, { agentId: 's2', id, audit: {} }, NOW),
-    ]) {
+    const attempts: Array<(t: WriterTarget) => Program<unknown>> = [
+      (t) => changeMemoryProgram(t, deps, { agentId: 's2', id, importance: 0.1, audit: {} }, NOW),
+      (t) => forgetMemoryProgram(t, deps, { agentId: 's2', id, audit: {} }, NOW),
+    ];
+    for (const attempt of attempts) {
       const error = await db.write(attempt).catch((e: unknown) => e);
       expect(isMemoryError(error, 'NOT_FOUND')).toBe(true);
     }
