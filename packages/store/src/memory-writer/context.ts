@@ -64,3 +64,13 @@ export interface MemoryVector {
   readonly model: string;
   readonly vector: Float32Array;
 }
+
+/**
+ * The lock keys of a write to these agents' memories on PostgreSQL (`PostgresWriteOptions.lockKeys`):
+ * writers of one scope then take turns instead of failing serialization on the scope's shared rows
+ * (its text statistics and counts). Correctness does not depend on them (SERIALIZABLE and the
+ * store's retry do that); throughput under many writers of one scope does.
+ */
+export function memoryScopeLockKeys(agentIds: Iterable<string>): string[] {
+  return [...new Set(agentIds)].map((agentId) => `memory-scope:${agentId}`);
+}

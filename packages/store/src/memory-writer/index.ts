@@ -6,6 +6,7 @@ export {
   type MemoryAudit,
   type MemoryVector,
   type MemoryWriteDeps,
+  memoryScopeLockKeys,
   POSTGRES_WRITER,
   type WriterTarget,
 } from './context.js';

@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createSequentialIds } from '@memory/core';
 import type { MemoryWriteDeps, WriterTarget } from '../../src/memory-writer/context.js';
 import { POSTGRES_WRITER } from '../../src/memory-writer/context.js';
-import { openPostgresStore } from '../../src/postgres.js';
+import { openPostgresStore, type PostgresStore } from '../../src/postgres.js';
 import type { Dialect, Program } from '../../src/program/program.js';
 import { runSqliteProgram } from '../../src/program/run-sqlite.js';
 import { createTestStore } from '../../src/testing.js';
@@ -58,4 +58,20 @@ export async function openPgliteBackend(): Promise<MemoryBackend> {
 /** Writer dependencies for a backend, with sequential ids (the same ids on every backend). */
 export function writerDeps(backend: MemoryBackend, prefix = 'm', linking = true): MemoryWriteDeps {
   return { ids: createSequentialIds(prefix), vectorAvailable: backend.vectorAvailable, inlineEntityLinking: linking };
+}
+
+/** A PostgreSQL store on a real server (a database of its own), opened `stores` times (separate pools). */
+export async function openServerStores(
+  connectionString: string,
+  stores: number,
+): Promise<{ stores: PostgresStore[]; close(): Promise<void> }> {
+  const opened: PostgresStore[] = [];
+  for (let i = 0; i < stores; i++)
+    opened.push(await openPostgresStore({ target: { connectionString, maxConnections: 4 } }));
+  return {
+    stores: opened,
+    close: async () => {
+      await Promise.all(opened.map((s) => s.close()));
+    },
+  };
 }
