@@ -375,6 +375,118 @@ describe.each(BACKENDS)('memory writer contract: $name', ({ open }) => {
     expect(ids).toHaveLength(4);
   });
 
+  it('attaches a vector to a memory written without one, replacing other models, unless the content moved on', async () => {
+    const [m] = await db.write((t) =>
+      createMemoriesProgram(
+        t,
+        deps,
+        [memory('v1', 'Vectors come later.', { embedding: { model: 'old', vector: new Float32Array([1, 2]) } })],
+        NOW,
+      ),
+    );
+    const id = m?.id as string;
+    const row = await db.read(() => findMemoryProgram('v1', id));
+    const hash = row?.content_hash as string;
+    const attached = await db.write((t) =>
+      attachMemoryVectorProgram(
+        t,
+        deps,
+        { agentId: 'v1', id, contentHash: hash },
+        { model: 'new', vector: new Float32Array([3, 4, 5]) },
+        NOW + 1,
+      ),
+    );
+    expect(attached).toBe(true);
+    const models = await db.read(() =>
+      all(
+        portable(
+          "SELECT model, dimensions FROM embeddings WHERE source_type = 'memory' AND source_id = ? ORDER BY model",
+          id,
+        ),
+      ),
+    );
+    expect(models).toEqual([{ model: 'new', dimensions: 3 }]);
+    expect((await db.read(() => findMemoryProgram('v1', id)))?.embedding_model).toBe('new');
+    const stale = await db.write((t) =>
+      attachMemoryVectorProgram(
+        t,
+        deps,
+        { agentId: 'v1', id, contentHash: 'not-the-hash' },
+        { model: 'x', vector: new Float32Array([1]) },
+        NOW,
+      ),
+    );
+    expect(stale).toBe(false);
+    const bad = await db
+      .write((t) =>
+        attachMemoryVectorProgram(
+          t,
+          deps,
+          { agentId: 'v1', id, contentHash: hash },
+          { model: 'nan', vector: new Float32Array([Number.NaN]) },
+          NOW,
+        ),
+      )
+      .catch((e: unknown) => e);
+    expect(isMemoryError(bad, 'PROVIDER_ERROR')).toBe(true);
+  });
+
+  it('runs the host hook as a program inside the write, on every path that makes content live', async () => {
+    const seen: string[] = [];
+    const hooked: MemoryWriteDeps = {
+      ...deps,
+      onContentLiveProgram: function* (live) {
+        seen.push(`${live.cause}:${live.id}`);
+        // The hook writes in the same transaction (the engine queues derived work here).
+        yield* insertHintsProgram(db.dialect, live.agentId, live.id, [`hook ${live.cause}`], NOW);
+      },
+    };
+    const [m] = await db.write((t) => createMemoriesProgram(t, hooked, [memory('k1', 'Hooked memory.')], NOW));
+    const id = m?.id as string;
+    await db.write((t) =>
+      changeMemoryProgram(
+        t,
+        hooked,
+        { agentId: 'k1', id, content: prepareContent('Hooked memory, changed.'), audit: {} },
+        NOW,
+      ),
+    );
+    await db.write((t) => forgetMemoryProgram(t, hooked, { agentId: 'k1', id, audit: {} }, NOW));
+    await db.write((t) => recoverMemoryProgram(t, hooked, { agentId: 'k1', id, windowMs: 10, audit: {} }, NOW));
+    expect(seen).toEqual([`created:${id}`, `replaced:${id}`, `recovered:${id}`]);
+    // Each content change dropped the previous hook's hint; the last one is there.
+    const hints = await db.read(() => all(portable('SELECT hint FROM memory_hints WHERE memory_id = ?', id)));
+    expect(hints).toEqual([{ hint: 'hook recovered' }]);
+    const state = await db.read(() =>
+      textIndexState(
+        'hint',
+        'k1',
+        all<{ seq: number; text: string }>(
+          portable('SELECT seq, hint AS text FROM memory_hints WHERE agent_id = ?', 'k1'),
+        ),
+      ),
+    );
+    expect(state.stored).toEqual(state.expected);
+    expect(state.stored.docs).toBe(1);
+  });
+
+  it('an executor-only hook runs on SQLite and is refused on PostgreSQL, rolling the write back', async () => {
+    const calls: string[] = [];
+    const legacy: MemoryWriteDeps = { ...deps, onContentLive: (_sql, live) => calls.push(live.id) };
+    const result = await db
+      .write((t) => createMemoriesProgram(t, legacy, [memory('k2', 'Executor hook.')], NOW))
+      .catch((e: unknown) => e);
+    if (db.dialect === 'sqlite') {
+      expect(calls).toHaveLength(1);
+      expect(await db.read(() => countRows('memories', 'k2'))).toBe(1);
+    } else {
+      expect(isMemoryError(result, 'STORAGE_ERROR')).toBe(true);
+      expect((result as Error).message).toContain('onContentLiveProgram');
+      expect(calls).toEqual([]);
+      expect(await db.read(() => countRows('memories', 'k2'))).toBe(0);
+    }
+  });
+
   it('keeps hint postings in step on insert and delete', async () => {
     const [m] = await db.write((t) => createMemoriesProgram(t, deps, [memory('h1', 'The gate code is 4417.')], NOW));
     const id = m?.id as string;
