@@ -1,5 +1,4 @@
 import { createSequentialIds } from '@memory/core';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryScopeLockKeys, POSTGRES_WRITER } from '../../src/memory-writer/context.js';
 import { createMemoriesProgram, prepareContent } from '../../src/memory-writer/create-memories.js';
@@ -7,38 +6,27 @@ import { forgetMemoryProgram } from '../../src/memory-writer/forget-memory.js';
 import type { PostgresStore } from '../../src/postgres.js';
 import { all, get, portable } from '../../src/program/program.js';
 import { textTerms } from '../../src/text-terms.js';
+import { postgresTestServer } from '../support/postgres.js';
 import { openServerStores } from './memory-backends.js';
 
 // Many writers on one PostgreSQL database: SQLite's single writer made scoped dedup trivially
 // exact; here SERIALIZABLE transactions, the unique partial index and the store's retry must make it
 // so. Needs a real server (PGlite has one connection).
 
-const url = process.env.MEMORY_TEST_POSTGRES_URL;
+const server = await postgresTestServer();
 const NOW = Date.UTC(2026, 0, 1);
 
-describe.skipIf(!url)(
-  `concurrent memory writers on a PostgreSQL server${url ? '' : ' (skipped: set MEMORY_TEST_POSTGRES_URL)'}`,
+describe.skipIf(!server.available)(
+  `concurrent memory writers on a PostgreSQL server${server.available ? '' : ` (skipped: ${server.reason})`}`,
   () => {
-    let database: string;
     let opened: Awaited<ReturnType<typeof openServerStores>>;
     let stores: PostgresStore[];
     beforeAll(async () => {
-      database = `t_memory_${process.pid}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`create database "${database}"`);
-      await admin.end();
-      const target = new URL(url as string);
-      target.pathname = `/${database}`;
-      opened = await openServerStores(target.toString(), 2);
+      opened = await openServerStores(2);
       stores = opened.stores;
     }, 120_000);
     afterAll(async () => {
       await opened?.close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`drop database if exists "${database}" with (force)`);
-      await admin.end();
     });
 
     const remember = (store: PostgresStore, writer: string, agentId: string, content: string, locked = true) =>

@@ -6,7 +6,8 @@ import type { MemoryWriteDeps } from '../../src/memory-writer/context.js';
 import { createMemoriesProgram, type NewMemory, prepareContent } from '../../src/memory-writer/create-memories.js';
 import { forgetMemoryProgram } from '../../src/memory-writer/forget-memory.js';
 import { searchMemoriesLexicalProgram } from '../../src/repositories/lexical-search.js';
-import { type MemoryBackend, openPgliteBackend, openSqliteBackend } from './memory-backends.js';
+import { postgresTestServer } from '../support/postgres.js';
+import { type MemoryBackend, openPgliteBackend, openServerBackend, openSqliteBackend } from './memory-backends.js';
 
 // Lexical search on PostgreSQL is the same per-agent BM25 as on SQLite (same terms, same
 // statistics, same arithmetic): both return the same ids with the same scores, and one agent's
@@ -42,13 +43,20 @@ const searchOf = (agentId: string, tokens: string[], matching: 'any' | 'all', li
     limit,
   });
 
+// PGlite always; the run's PostgreSQL server too when there is one.
+const server = await postgresTestServer();
 let sqlite: MemoryBackend;
 let postgres: MemoryBackend;
+let postgresServer: MemoryBackend | undefined;
 beforeAll(async () => {
-  [sqlite, postgres] = await Promise.all([openSqliteBackend(), openPgliteBackend()]);
+  [sqlite, postgres, postgresServer] = await Promise.all([
+    openSqliteBackend(),
+    openPgliteBackend(),
+    server.available ? openServerBackend() : undefined,
+  ]);
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([sqlite?.close(), postgres?.close()]);
+  await Promise.all([sqlite?.close(), postgres?.close(), postgresServer?.close()]);
 });
 
 /** Applies one history of writes (creates, then a change and a forget) to a backend. */
@@ -94,15 +102,18 @@ describe('lexical search: SQLite and PostgreSQL agree', () => {
         fc.integer({ min: 1, max: 8 }),
         async (agents, edits, tokens, matching, limit) => {
           const run = `r${++runs}`;
+          const others = postgresServer ? [postgres, postgresServer] : [postgres];
           await applyHistory(sqlite, run, agents, edits);
-          await applyHistory(postgres, run, agents, edits);
+          for (const db of others) await applyHistory(db, run, agents, edits);
           for (let a = 0; a < agents.length; a++) {
             const agentId = `${run}-a${a}`;
             const onSqlite = await sqlite.read(() => searchOf(agentId, tokens, matching, limit));
-            const onPostgres = await postgres.read(() => searchOf(agentId, tokens, matching, limit));
-            expect(onPostgres.map((h) => [h.id, h.bm25, h.content])).toEqual(
-              onSqlite.map((h) => [h.id, h.bm25, h.content]),
-            );
+            for (const db of others) {
+              const onPostgres = await db.read(() => searchOf(agentId, tokens, matching, limit));
+              expect(onPostgres.map((h) => [h.id, h.bm25, h.content])).toEqual(
+                onSqlite.map((h) => [h.id, h.bm25, h.content]),
+              );
+            }
             hits += onSqlite.length;
           }
         },

@@ -6,6 +6,7 @@ import { openPostgresStore, type PostgresStore } from '../../src/postgres.js';
 import type { Dialect, Program } from '../../src/program/program.js';
 import { runSqliteProgram } from '../../src/program/run-sqlite.js';
 import { createTestStore } from '../../src/testing.js';
+import { postgresTestDatabase } from '../support/postgres.js';
 
 /** One store the memory contract runs against: programs in, results out, on either dialect. */
 export interface MemoryBackend {
@@ -55,23 +56,44 @@ export async function openPgliteBackend(): Promise<MemoryBackend> {
   };
 }
 
+/**
+ * A database of its own on the run's PostgreSQL server (the vitest global setup's), migrated. Call it
+ * only where `postgresTestServer()` said a server is available.
+ */
+export async function openServerBackend(): Promise<MemoryBackend> {
+  const database = await postgresTestDatabase();
+  const store = await openPostgresStore({ target: { connectionString: database.connectionString } });
+  return {
+    name: 'postgres (server)',
+    dialect: 'postgres',
+    vectorAvailable: false,
+    write: (program) => store.write(() => program(POSTGRES_WRITER)),
+    read: (program) => store.read(program),
+    close: async () => {
+      await store.close();
+      await database.drop();
+    },
+  };
+}
+
 /** Writer dependencies for a backend, with sequential ids (the same ids on every backend). */
 export function writerDeps(backend: MemoryBackend, prefix = 'm', linking = true): MemoryWriteDeps {
   return { ids: createSequentialIds(prefix), vectorAvailable: backend.vectorAvailable, inlineEntityLinking: linking };
 }
 
-/** A PostgreSQL store on a real server (a database of its own), opened `stores` times (separate pools). */
-export async function openServerStores(
-  connectionString: string,
-  stores: number,
-): Promise<{ stores: PostgresStore[]; close(): Promise<void> }> {
-  const opened: PostgresStore[] = [];
-  for (let i = 0; i < stores; i++)
-    opened.push(await openPostgresStore({ target: { connectionString, maxConnections: 4 } }));
+/** A fresh database on the run's PostgreSQL server, opened by `count` stores (each with its own pool). */
+export async function openServerStores(count: number): Promise<{ stores: PostgresStore[]; close(): Promise<void> }> {
+  const database = await postgresTestDatabase();
+  const stores: PostgresStore[] = [];
+  for (let i = 0; i < count; i++)
+    stores.push(
+      await openPostgresStore({ target: { connectionString: database.connectionString, maxConnections: 4 } }),
+    );
   return {
-    stores: opened,
+    stores,
     close: async () => {
-      await Promise.all(opened.map((s) => s.close()));
+      await Promise.all(stores.map((s) => s.close()));
+      await database.drop();
     },
   };
 }
