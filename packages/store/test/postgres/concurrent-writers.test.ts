@@ -98,6 +98,21 @@ describe.skipIf(!server.available)(
       expect(live).toEqual({ n: contents.length });
     }, 120_000);
 
+    it('writers of different scopes at once, without locks, all commit (conflicts between them are retried)', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 32 }, (_, i) =>
+          remember(stores[i % 2] as PostgresStore, `s-${i}`, `scope-${i}`, `First words of scope ${i}.`, false),
+        ),
+      );
+      expect(results.map((r) => r[0]?.deduped)).toEqual(Array(32).fill(false));
+      const scopes = await (stores[0] as PostgresStore).read(() =>
+        all<{ docs: number }>(
+          portable("SELECT docs FROM text_scopes WHERE corpus = 'memory' AND agent_id LIKE 'scope-%'"),
+        ),
+      );
+      expect(scopes.map((s) => s.docs)).toEqual(Array(32).fill(1));
+    }, 120_000);
+
     it('concurrent writes and forgets of one scope keep its text statistics exact', async () => {
       const store = stores[0] as PostgresStore;
       const created = await Promise.all(
