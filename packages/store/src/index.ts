@@ -215,7 +215,13 @@ export {
   supersedeClaim,
   updateDependency,
 } from './repositories/graph-writes.js';
-export { deleteHintsProgram, insertHints, insertHintsProgram, searchHints } from './repositories/hints.js';
+export {
+  deleteHintsProgram,
+  insertHints,
+  insertHintsProgram,
+  searchHints,
+  searchHintsProgram,
+} from './repositories/hints.js';
 export { listHistory, listHistoryProgram } from './repositories/history.js';
 export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';
 export {

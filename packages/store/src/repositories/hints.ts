@@ -1,8 +1,8 @@
 import type { QueryTerms } from '../fts-query.js';
 import { raw, type SqlExecutor } from '../internal/sql.js';
-import { all, type Dialect, get, type Program, portable, run } from '../program/program.js';
+import { all, type Dialect, get, type Program, perDialect, portable, run } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
-import { rankScopedText } from './scoped-text-search.js';
+import { rankScopedTextProgram } from './scoped-text-search.js';
 import { indexTextRowsProgram, unindexTextRowsProgram } from './text-index-writes.js';
 
 /** Stores prospective hints for a memory (duplicates ignored). Returns how many were new. */
@@ -98,6 +98,8 @@ const HINT_MEMORIES = `
   FROM json_each(?) AS top
   CROSS JOIN memory_hints AS h ON h.seq = top.value ->> '$[0]'
   WHERE h.agent_id = ?`;
+const HINT_MEMORIES_POSTGRES = `SELECT h.seq, h.memory_id AS "memoryId" FROM memory_hints AS h
+  WHERE h.seq = ANY($1::bigint[]) AND h.agent_id = $2`;
 
 /**
  * BM25 over one agent's hints matching any of `terms` (the agent's own statistics: other agents'
@@ -109,13 +111,26 @@ export function searchHints(
   terms: QueryTerms,
   limit: number,
 ): Array<{ memoryId: string; bm25: number }> {
-  const top = rankScopedText(sql, 'hint', agentId, terms.tokens, { depth: limit * 5 }).rows.slice(0, limit * 5);
+  return runSqliteProgram(sql, searchHintsProgram(agentId, terms, limit));
+}
+
+/** {@link searchHints} as a program (both dialects, the same scores on each). */
+export function* searchHintsProgram(
+  agentId: string,
+  terms: QueryTerms,
+  limit: number,
+): Program<Array<{ memoryId: string; bm25: number }>> {
+  const ranking = yield* rankScopedTextProgram('hint', agentId, terms.tokens, { depth: limit * 5 });
+  const top = ranking.rows.slice(0, limit * 5);
   if (top.length === 0) return [];
   const memoryOf = new Map<number, string>();
-  for (const r of sql.all<{ seq: number; memoryId: string }>(
-    raw(HINT_MEMORIES, JSON.stringify(top.map((r) => [r.row])), agentId),
-  ))
-    memoryOf.set(Number(r.seq), r.memoryId);
+  const rows = yield* all<{ seq: number; memoryId: string }>(
+    perDialect(
+      { sql: HINT_MEMORIES, parameters: [JSON.stringify(top.map((r) => [r.row])), agentId] },
+      { sql: HINT_MEMORIES_POSTGRES, parameters: [top.map((r) => r.row), agentId] },
+    ),
+  );
+  for (const r of rows) memoryOf.set(Number(r.seq), r.memoryId);
   const best = new Map<string, number>();
   for (const r of top) {
     const memoryId = memoryOf.get(r.row);

@@ -7,7 +7,7 @@ import { createMemoriesProgram, type NewMemory, prepareContent } from '../../src
 import { forgetMemoryProgram, recoverMemoryProgram } from '../../src/memory-writer/forget-memory.js';
 import { all, get, type Program, portable, run } from '../../src/program/program.js';
 import { blobToVector } from '../../src/repositories/embeddings.js';
-import { deleteHintsProgram, insertHintsProgram } from '../../src/repositories/hints.js';
+import { deleteHintsProgram, insertHintsProgram, searchHintsProgram } from '../../src/repositories/hints.js';
 import { listHistoryProgram } from '../../src/repositories/history.js';
 import { searchMemoriesLexicalProgram } from '../../src/repositories/lexical-search.js';
 import { findMemoryProgram } from '../../src/repositories/memories.js';
@@ -512,6 +512,10 @@ describe.each(BACKENDS)('memory writer contract: $name$skip', ({ open, skip }) =
     ).toBe(1);
     const ranked = await db.read(() => rankScopedTextProgram('hint', 'h1', ['gate']));
     expect(ranked.rows).toHaveLength(1);
+    const found = await db.read(() => searchHintsProgram('h1', { tokens: ['gate', 'code'], phrases: [] } as never, 5));
+    expect(found.map((h) => h.memoryId)).toEqual([id]);
+    expect(found[0]?.bm25).toBeLessThan(0);
+    expect(await db.read(() => searchHintsProgram('h2', { tokens: ['gate'], phrases: [] } as never, 5))).toEqual([]);
     expect(await db.write(() => deleteHintsProgram(db.dialect, 'h1', id))).toBe(1);
     expect((await db.read(() => rankScopedTextProgram('hint', 'h1', ['gate']))).rows).toEqual([]);
     const scope = await db.read(() =>
