@@ -142,6 +142,85 @@ describe('lexical search: SQLite and PostgreSQL agree', () => {
   });
 });
 
+describe('lexical search filters: SQLite and PostgreSQL agree', () => {
+  let runs = 0;
+  let hits = 0;
+  const TYPES = ['fact', 'decision', 'preference'] as const;
+  const TAGS = ['red', 'green', 'blue'];
+  const attributes = fc.record({
+    type: fc.constantFrom(...TYPES),
+    tags: fc.subarray(TAGS),
+    pinned: fc.boolean(),
+    importance: fc.constantFrom(0.1, 0.5, 0.9),
+    age: fc.integer({ min: 0, max: 5 }),
+    project: fc.constantFrom(undefined, 'kestrel'),
+    expires: fc.constantFrom(undefined, NOW - 1, NOW + 1),
+  });
+  // One or two filters at a time (all of them together leave nothing to compare).
+  const filterValues = fc.record({
+    types: fc.subarray([...TYPES], { minLength: 1 }),
+    tags: fc.subarray(TAGS, { minLength: 1, maxLength: 2 }),
+    pinned: fc.boolean(),
+    importanceMin: fc.constantFrom(0.3, 0.6),
+    since: fc.constant(NOW - 3),
+    until: fc.constant(NOW - 1),
+    windowStart: fc.constant(NOW - 2),
+    project: fc.constant('kestrel'),
+  });
+  const filters = fc
+    .tuple(
+      filterValues,
+      fc.subarray(['types', 'tags', 'pinned', 'importanceMin', 'since', 'until', 'windowStart', 'project'] as const, {
+        minLength: 1,
+        maxLength: 2,
+      }),
+    )
+    .map(([values, keys]) => Object.fromEntries(keys.map((k) => [k, values[k]])));
+
+  it('returns the same filtered ids and scores (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(doc, attributes), { minLength: 1, maxLength: 25 }),
+        query,
+        filters,
+        fc.integer({ min: 1, max: 8 }),
+        async (rows, tokens, chosen, limit) => {
+          const agentId = `flt${++runs}`;
+          const memories = rows.map(([content, a]) => ({
+            ...fact(agentId, content),
+            type: a.type,
+            tags: a.tags,
+            pinned: a.pinned,
+            importance: a.importance,
+            project: a.project ?? null,
+            expiresAt: a.expires ?? null,
+            createdAt: NOW - a.age,
+          }));
+          const others = postgresServer ? [postgres, postgresServer] : [postgres];
+          for (const db of [sqlite, ...others])
+            await db.write((t) => createMemoriesProgram(t, deps(`${agentId}-`), memories, NOW));
+          const params = {
+            agentId,
+            terms: { tokens, phrases: [] } as never,
+            matching: 'any' as const,
+            filters: chosen,
+            now: NOW,
+            limit,
+          };
+          const expected = await sqlite.read(() => searchMemoriesLexicalProgram(params));
+          for (const db of others) {
+            const got = await db.read(() => searchMemoriesLexicalProgram(params));
+            expect(got.map((h) => [h.id, h.bm25])).toEqual(expected.map((h) => [h.id, h.bm25]));
+          }
+          hits += expected.length;
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(hits).toBeGreaterThan(10);
+  }, 120_000);
+});
+
 describe('lexical search on PostgreSQL is scope-pure', () => {
   let runs = 0;
   let hits = 0;
