@@ -4,7 +4,8 @@ import { memoryScopeLockKeys, POSTGRES_WRITER } from '../../src/memory-writer/co
 import { createMemoriesProgram, prepareContent } from '../../src/memory-writer/create-memories.js';
 import { forgetMemoryProgram } from '../../src/memory-writer/forget-memory.js';
 import type { PostgresStore } from '../../src/postgres.js';
-import { all, get, portable } from '../../src/program/program.js';
+import { all, get, perDialect, portable } from '../../src/program/program.js';
+import { raw } from '../../src/sql.js';
 import { textTerms } from '../../src/text-terms.js';
 import { postgresTestServer } from '../support/postgres.js';
 import { openServerStores } from './memory-backends.js';
@@ -112,6 +113,46 @@ describe.skipIf(!server.available)(
       );
       expect(scopes.map((s) => s.docs)).toEqual(Array(32).fill(1));
     }, 120_000);
+
+    it('a write that fails releases its scope lock (the next writer of the scope is not kept waiting)', async () => {
+      const [a, b] = stores as [PostgresStore, PostgresStore];
+      const failing = await a
+        .write(
+          () =>
+            createMemoriesProgram(
+              POSTGRES_WRITER,
+              { ids: createSequentialIds('bad'), vectorAvailable: false, inlineEntityLinking: false },
+              // importance out of range: the CHECK constraint fails inside the transaction
+              [
+                {
+                  agentId: 'locked',
+                  content: prepareContent('Too important.'),
+                  type: 'fact',
+                  importance: 2,
+                  audit: {},
+                },
+              ],
+              NOW,
+            ),
+          { lockKeys: memoryScopeLockKeys(['locked']) },
+        )
+        .catch((e: unknown) => e);
+      expect((failing as { code?: string }).code).toBe('STORAGE_ERROR');
+      const held = await b.read(() =>
+        get<{ n: number }>(
+          perDialect(
+            raw('SELECT 1'),
+            raw(
+              `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted
+               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+            ),
+          ),
+        ),
+      );
+      expect(held).toEqual({ n: 0 });
+      const [created] = await remember(b, 'ok', 'locked', 'Fine importance.');
+      expect(created?.deduped).toBe(false);
+    }, 60_000);
 
     it('concurrent writes and forgets of one scope keep its text statistics exact', async () => {
       const store = stores[0] as PostgresStore;
