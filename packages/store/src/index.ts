@@ -5,34 +5,42 @@ export { bm25Score, ftsTokens, queryTerms } from './fts-query.js';
 export type { SqlExecutor } from './internal/sql.js';
 export type { SqliteDatabase } from './internal/sqlite.js';
 // The one memory writer: every path that creates, changes, forgets or recovers memories uses it.
+// Each function has a program form (`...Program`, issue 18) that runs on either dialect: the
+// synchronous function runs it on SQLite; a PostgreSQL store runs it with `store.write(() => program)`.
 export {
   attachMemoryVector,
+  attachMemoryVectorProgram,
   type ContentCause,
   type CreatedMemory,
   changeMemory,
+  changeMemoryProgram,
   createMemories,
+  createMemoriesProgram,
   type ForgetRequest,
+  forgetMemoryProgram,
   forgetMemoryRecord,
+  type LiveContent,
   type MemoryAudit,
   type MemoryChange,
   type MemoryVector,
   type MemoryWriteDeps,
   memoryNotFound,
+  memoryScopeLockKeys,
   type NewMemory,
+  POSTGRES_WRITER,
   type PreparedContent,
   prepareContent,
   type RecoverRequest,
+  recoverMemoryProgram,
   recoverMemoryRecord,
+  type WriterTarget,
 } from './memory-writer/index.js';
 
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
-
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
 export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
-
 export { archiveOrphanEntities, pruneColdCopies, pruneJobArchive } from './repositories/archives.js';
-
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
 // --- end of Dreaming's block
@@ -207,8 +215,14 @@ export {
   supersedeClaim,
   updateDependency,
 } from './repositories/graph-writes.js';
-export { insertHints, searchHints } from './repositories/hints.js';
-export { listHistory } from './repositories/history.js';
+export {
+  deleteHintsProgram,
+  insertHints,
+  insertHintsProgram,
+  searchHints,
+  searchHintsProgram,
+} from './repositories/hints.js';
+export { listHistory, listHistoryProgram } from './repositories/history.js';
 export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';
 export {
   failImportOfJob,
@@ -224,7 +238,11 @@ export {
   updateImportJob,
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
-export { searchMemoriesLexical } from './repositories/lexical-search.js';
+export {
+  type LexicalSearch,
+  searchMemoriesLexical,
+  searchMemoriesLexicalProgram,
+} from './repositories/lexical-search.js';
 export type { LinkedMemoryRow } from './repositories/linked-memories.js';
 export { findLiveLinkedMemories } from './repositories/linked-memories.js';
 export type { MaintenanceState } from './repositories/maintenance-state.js';
@@ -234,7 +252,12 @@ export {
   listMaintenanceState,
   saveMaintenanceState,
 } from './repositories/maintenance-state.js';
-export { findLiveMemoryHashes, findLiveMemoryIdByHash, findMemory } from './repositories/memories.js';
+export {
+  findLiveMemoryHashes,
+  findLiveMemoryIdByHash,
+  findMemory,
+  findMemoryProgram,
+} from './repositories/memories.js';
 export type { ScopeMemoryCounts } from './repositories/memory-counts.js';
 export {
   liveMemoriesByVectorKey,
@@ -252,7 +275,7 @@ export {
 export type { MemoryHealthCounts } from './repositories/memory-health.js';
 export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/memory-health.js';
 export type { MemoryListQuery } from './repositories/memory-list.js';
-export { listMemoryPage } from './repositories/memory-list.js';
+export { listMemoryPage, listMemoryPageProgram } from './repositories/memory-list.js';
 export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
 export { findMemoryNeighbours } from './repositories/memory-neighbours.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
@@ -376,7 +399,7 @@ export {
   scopeTurns,
 } from './repositories/scope-copy.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
-export { rankScopedText } from './repositories/scoped-text-search.js';
+export { rankScopedText, rankScopedTextProgram } from './repositories/scoped-text-search.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';

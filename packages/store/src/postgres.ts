@@ -8,7 +8,12 @@ export type { SqliteCopyReport, TableCopy } from './postgres/copy-from-sqlite.js
 export { copySqliteToPostgres } from './postgres/copy-from-sqlite.js';
 export { isSerializationFailure, sqlState, wrapPostgresError } from './postgres/errors.js';
 export { runPostgresMigrations } from './postgres/migrations.js';
-export type { OpenPostgresStoreOptions, PostgresStore, ProgramFactory } from './postgres/open-postgres-store.js';
+export type {
+  OpenPostgresStoreOptions,
+  PostgresStore,
+  PostgresWriteOptions,
+  ProgramFactory,
+} from './postgres/open-postgres-store.js';
 export { openPostgresStore } from './postgres/open-postgres-store.js';
 export type { PostgresVectorQuery, PostgresVectorSearch } from './postgres/vector-search.js';
 export { searchPostgresVectors } from './postgres/vector-search.js';

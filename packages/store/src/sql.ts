@@ -9,6 +9,7 @@ export { type Database, sqliteDatabase } from './program/database.js';
 // Programs: units of work written once for both dialects (see `program/program.ts`).
 export {
   all,
+  arrays,
   type BuiltQuery,
   type Dialect,
   type DialectQuery,
@@ -16,6 +17,8 @@ export {
   type PortableQuery,
   type Program,
   perDialect,
+  portable,
+  postgresOnly,
   run,
   type Step,
   statementFor,

@@ -1,7 +1,9 @@
 import type { SqlExecutor } from '../internal/sql.js';
-import { deleteSourceEmbeddingsExcept } from '../repositories/embeddings.js';
-import { findMemory, updateMemory } from '../repositories/memories.js';
-import type { MemoryVector, MemoryWriteDeps } from './context.js';
+import type { Program } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
+import { deleteSourceEmbeddingsExceptProgram } from '../repositories/embeddings.js';
+import { findMemoryProgram, updateMemoryProgram } from '../repositories/memories.js';
+import type { MemoryVector, MemoryWriteDeps, WriterTarget } from './context.js';
 import { storeMemoryVector, WriteSession } from './derived.js';
 
 /**
@@ -17,11 +19,26 @@ export function attachMemoryVector(
   embedding: MemoryVector,
   now: number,
 ): boolean {
-  const row = findMemory(sql, memory.agentId, memory.id);
+  return runSqliteProgram(sql, attachMemoryVectorProgram({ dialect: 'sqlite', sql }, deps, memory, embedding, now));
+}
+
+/** {@link attachMemoryVector} as a program (both dialects; PostgreSQL keeps the canonical vector only). */
+export function* attachMemoryVectorProgram(
+  target: WriterTarget,
+  deps: MemoryWriteDeps,
+  memory: { agentId: string; id: string; contentHash: string },
+  embedding: MemoryVector,
+  now: number,
+): Program<boolean> {
+  const row = yield* findMemoryProgram(memory.agentId, memory.id);
   if (!row || row.content_hash !== memory.contentHash) return false;
-  const session = new WriteSession(sql, deps, now);
-  deleteSourceEmbeddingsExcept(sql, { sourceType: 'memory', sourceId: row.id }, embedding.model, session.vectors);
-  storeMemoryVector(session, { id: row.id, agentId: row.agent_id, contentHash: row.content_hash }, embedding);
-  updateMemory(sql, row.agent_id, row.id, { embedding_model: embedding.model });
+  const session = new WriteSession(target, deps, now);
+  yield* deleteSourceEmbeddingsExceptProgram(
+    { sourceType: 'memory', sourceId: row.id },
+    embedding.model,
+    session.vectors,
+  );
+  yield* storeMemoryVector(session, { id: row.id, agentId: row.agent_id, contentHash: row.content_hash }, embedding);
+  yield* updateMemoryProgram(row.agent_id, row.id, { embedding_model: embedding.model });
   return true;
 }

@@ -1,10 +1,17 @@
 import { MemoryError } from '@memory/core';
 import type { SqlExecutor } from '../internal/sql.js';
-import { copyMemoryToCold, findLiveMemoryIdByHash, findMemory, updateMemory } from '../repositories/memories.js';
+import type { Program } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
+import {
+  copyMemoryToColdProgram,
+  findLiveMemoryIdByHashProgram,
+  findMemoryProgram,
+  updateMemoryProgram,
+} from '../repositories/memories.js';
 import type { MemoryRow, MemoryRowUpdate } from '../schema/memories.js';
-import type { MemoryAudit, MemoryVector, MemoryWriteDeps } from './context.js';
+import type { MemoryAudit, MemoryVector, MemoryWriteDeps, WriterTarget } from './context.js';
 import type { PreparedContent } from './create-memories.js';
-import { deriveLive, dropDerived, recordHistory, WriteSession } from './derived.js';
+import { deriveLive, dropDerived, followTextIndex, recordHistory, WriteSession } from './derived.js';
 
 /** A change to a live memory. Only the fields given change. */
 export interface MemoryChange {
@@ -60,20 +67,30 @@ function patchOf(row: MemoryRow, change: MemoryChange, now: number): { update: M
  * text index follows by trigger. History keeps old and new content. Returns the row after the change.
  */
 export function changeMemory(sql: SqlExecutor, deps: MemoryWriteDeps, change: MemoryChange, now: number): MemoryRow {
-  const row = findMemory(sql, change.agentId, change.id);
+  return runSqliteProgram(sql, changeMemoryProgram({ dialect: 'sqlite', sql }, deps, change, now));
+}
+
+/** {@link changeMemory} as a program (both dialects; on PostgreSQL it moves the text index rows itself). */
+export function* changeMemoryProgram(
+  target: WriterTarget,
+  deps: MemoryWriteDeps,
+  change: MemoryChange,
+  now: number,
+): Program<MemoryRow> {
+  const row = yield* findMemoryProgram(change.agentId, change.id);
   if (!row) throw memoryNotFound(change.id);
   const { update, changed } = patchOf(row, change, now);
   const contentChanged = changed.includes('content');
   const next = change.content;
   if (contentChanged && next) {
-    const clash = findLiveMemoryIdByHash(sql, row.agent_id, next.hash);
+    const clash = yield* findLiveMemoryIdByHashProgram(row.agent_id, next.hash);
     if (clash && clash !== row.id) {
       throw new MemoryError('CONFLICT', `memory ${clash} already holds this content`, {
         details: { id: row.id, existingId: clash },
       });
     }
   }
-  const historyId = recordHistory(sql, deps, {
+  const historyId = yield* recordHistory(deps, {
     memoryId: row.id,
     agentId: row.agent_id,
     event: 'updated',
@@ -86,21 +103,22 @@ export function changeMemory(sql: SqlExecutor, deps: MemoryWriteDeps, change: Me
     },
     now,
   });
-  const session = new WriteSession(sql, deps, now);
+  const session = new WriteSession(target, deps, now);
   if (contentChanged && next) {
-    copyMemoryToCold(sql, row, historyId, change.audit.reason ?? 'content replaced', now);
-    dropDerived(session, row);
+    yield* copyMemoryToColdProgram(row, historyId, change.audit.reason ?? 'content replaced', now);
+    yield* dropDerived(session, row);
   }
-  updateMemory(sql, row.agent_id, row.id, update);
+  yield* updateMemoryProgram(row.agent_id, row.id, update);
   if (contentChanged && next) {
-    deriveLive(
+    yield* followTextIndex(session, row, { remove: row.content, add: next.content });
+    yield* deriveLive(
       session,
       { id: row.id, agent_id: row.agent_id, type: row.type, content: next.content, content_hash: next.hash },
       'replaced',
       change.embedding,
     );
   }
-  const after = findMemory(sql, row.agent_id, row.id);
+  const after = yield* findMemoryProgram(row.agent_id, row.id);
   if (!after) throw memoryNotFound(change.id);
   return after;
 }

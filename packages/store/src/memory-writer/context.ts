@@ -1,5 +1,6 @@
 import type { IdGenerator } from '@memory/core';
 import type { SqlExecutor } from '../internal/sql.js';
+import type { Program } from '../program/program.js';
 import type { ActorType, MemoryType } from '../schema/memories.js';
 
 /** Why a memory's content became live: derived work (prospective hints) is queued for each. */
@@ -20,10 +21,33 @@ export interface MemoryWriteDeps {
    * Called inside the write transaction whenever content becomes live: the engine queues derived
    * work (prospective hints) here. Old hints were already removed by the writer.
    */
-  readonly onContentLive?:
-    | ((sql: SqlExecutor, memory: { id: string; agentId: string; type: MemoryType; cause: ContentCause }) => void)
-    | undefined;
+  readonly onContentLive?: ((sql: SqlExecutor, memory: LiveContent) => void) | undefined;
+  /**
+   * `onContentLive` as a program: runs inside the write transaction on either dialect. On
+   * PostgreSQL only this form can run (no executor callback exists there); on SQLite it runs
+   * instead of `onContentLive` when both are given.
+   */
+  readonly onContentLiveProgram?: ((memory: LiveContent) => Program<void>) | undefined;
 }
+
+/** A memory whose content just became live, as the writer's hooks see it. */
+export interface LiveContent {
+  readonly id: string;
+  readonly agentId: string;
+  readonly type: MemoryType;
+  readonly cause: ContentCause;
+}
+
+/**
+ * Where a writer program runs. SQLite gives its executor: the parts that exist only there (the vec0
+ * vector index, executor callbacks) run on it between the program's statements, in the same
+ * synchronous transaction. PostgreSQL has neither: the program writes the text index itself and
+ * stores vectors only in `embeddings`.
+ */
+export type WriterTarget = { readonly dialect: 'sqlite'; readonly sql: SqlExecutor } | { readonly dialect: 'postgres' };
+
+/** The target of a writer program running on PostgreSQL. */
+export const POSTGRES_WRITER: WriterTarget = Object.freeze({ dialect: 'postgres' });
 
 /** Who made a change and in which request, for the audit trail. */
 export interface MemoryAudit {
@@ -39,4 +63,14 @@ export interface MemoryAudit {
 export interface MemoryVector {
   readonly model: string;
   readonly vector: Float32Array;
+}
+
+/**
+ * The lock keys of a write to these agents' memories on PostgreSQL (`PostgresWriteOptions.lockKeys`):
+ * writers of one scope then take turns instead of failing serialization on the scope's shared rows
+ * (its text statistics and counts). Correctness does not depend on them (SERIALIZABLE and the
+ * store's retry do that); throughput under many writers of one scope does.
+ */
+export function memoryScopeLockKeys(agentIds: Iterable<string>): string[] {
+  return [...new Set(agentIds)].map((agentId) => `memory-scope:${agentId}`);
 }

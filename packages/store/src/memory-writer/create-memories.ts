@@ -1,9 +1,11 @@
 import { hashNormalized, MemoryError, type MemoryId, normalizeForHash, normalizeForStorage } from '@memory/core';
 import type { SqlExecutor } from '../internal/sql.js';
-import { type LinkRef, replaceMemoryLinks } from '../repositories/links.js';
-import { findLiveMemoryIdByHash, insertMemoryRow } from '../repositories/memories.js';
+import type { Program } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
+import { type LinkRef, replaceMemoryLinksProgram } from '../repositories/links.js';
+import { findLiveMemoryIdByHashProgram, insertMemoryRowProgram } from '../repositories/memories.js';
 import type { MemoryType } from '../schema/memories.js';
-import type { MemoryAudit, MemoryVector, MemoryWriteDeps } from './context.js';
+import type { MemoryAudit, MemoryVector, MemoryWriteDeps, WriterTarget } from './context.js';
 import { deriveLive, recordHistory, WriteSession } from './derived.js';
 import { TextIndexBatch } from './text-index-batch.js';
 
@@ -53,10 +55,10 @@ export interface CreatedMemory {
   readonly deduped: boolean;
 }
 
-function createOne(session: WriteSession, text: TextIndexBatch, memory: NewMemory): CreatedMemory {
-  const { sql, deps, now } = session;
+function* createOne(session: WriteSession, text: TextIndexBatch, memory: NewMemory): Program<CreatedMemory> {
+  const { deps, now } = session;
   const id = deps.ids.next() as MemoryId;
-  const seq = insertMemoryRow(sql, {
+  const seq = yield* insertMemoryRowProgram({
     id,
     agent_id: memory.agentId,
     project: memory.project ?? null,
@@ -80,14 +82,14 @@ function createOne(session: WriteSession, text: TextIndexBatch, memory: NewMemor
     updated_at: now,
   });
   if (seq === undefined) {
-    const existing = findLiveMemoryIdByHash(sql, memory.agentId, memory.content.hash);
+    const existing = yield* findLiveMemoryIdByHashProgram(memory.agentId, memory.content.hash);
     if (existing) return { id: existing, deduped: true };
     throw new MemoryError('STORAGE_ERROR', 'a memory insert was refused without a live duplicate', {
       details: { agentId: memory.agentId },
     });
   }
   text.add(memory.agentId, seq, memory.content.content);
-  recordHistory(sql, deps, {
+  yield* recordHistory(deps, {
     memoryId: id,
     agentId: memory.agentId,
     event: 'created',
@@ -98,9 +100,9 @@ function createOne(session: WriteSession, text: TextIndexBatch, memory: NewMemor
     now,
   });
   if (memory.linkedEntities && memory.linkedEntities.length > 0) {
-    replaceMemoryLinks(sql, memory.agentId, id, memory.linkedEntities);
+    yield* replaceMemoryLinksProgram(memory.agentId, id, memory.linkedEntities);
   }
-  deriveLive(
+  yield* deriveLive(
     session,
     {
       id,
@@ -128,12 +130,29 @@ export function createMemories(
   memories: readonly NewMemory[],
   now: number,
 ): CreatedMemory[] {
-  const session = new WriteSession(sql, deps, now, { batched: true });
+  return sql.withMemoryTextIndexDeferred(() =>
+    runSqliteProgram(sql, createMemoriesProgram({ dialect: 'sqlite', sql }, deps, memories, now)),
+  );
+}
+
+/**
+ * {@link createMemories} as a program. On SQLite run it inside `withMemoryTextIndexDeferred` (as
+ * `createMemories` does) or the insert trigger indexes each memory a second time; on PostgreSQL
+ * it is the only indexer of its inserts. Concurrent writers of the same content in one scope on
+ * PostgreSQL: the second one's insert waits on the unique index, then fails serialization and is
+ * run again by the store, and its retry sees the first one's row (`deduped: true`).
+ */
+export function* createMemoriesProgram(
+  target: WriterTarget,
+  deps: MemoryWriteDeps,
+  memories: readonly NewMemory[],
+  now: number,
+): Program<CreatedMemory[]> {
+  const session = new WriteSession(target, deps, now, { batched: true });
   const text = new TextIndexBatch();
-  return sql.withMemoryTextIndexDeferred(() => {
-    const created = memories.map((memory) => createOne(session, text, memory));
-    session.finish();
-    text.flush(sql);
-    return created;
-  });
+  const created: CreatedMemory[] = [];
+  for (const memory of memories) created.push(yield* createOne(session, text, memory));
+  session.finish();
+  yield* text.flushProgram();
+  return created;
 }

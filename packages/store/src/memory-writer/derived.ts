@@ -1,16 +1,17 @@
-import type { SqlExecutor } from '../internal/sql.js';
-import { deleteSourceEmbeddings, upsertEmbedding } from '../repositories/embeddings.js';
-import { deleteHints } from '../repositories/hints.js';
-import { insertHistory } from '../repositories/history.js';
-import { agentHasEntities, deleteMentionsOfMemory } from '../repositories/mentions.js';
+import { MemoryError } from '@memory/core';
+import type { Program } from '../program/program.js';
+import { deleteSourceEmbeddingsProgram, upsertEmbeddingProgram } from '../repositories/embeddings.js';
+import { deleteHintsProgram } from '../repositories/hints.js';
+import { insertHistoryProgram } from '../repositories/history.js';
+import { agentHasEntitiesProgram, deleteMentionsOfMemoryProgram } from '../repositories/mentions.js';
+import { indexTextRowsProgram, unindexTextRowsProgram } from '../repositories/text-index-writes.js';
 import type { HistoryEvent, MemoryRow } from '../schema/memories.js';
 import { VectorIndexWriter } from '../vector-index/index-writer.js';
-import type { ContentCause, MemoryAudit, MemoryVector, MemoryWriteDeps } from './context.js';
-import { linkMemoryToEntities } from './entity-mentions.js';
+import type { ContentCause, MemoryAudit, MemoryVector, MemoryWriteDeps, WriterTarget } from './context.js';
+import { linkMemoryToEntitiesProgram } from './entity-mentions.js';
 
 /** Appends the audit row for one change and returns its id (also the key of any cold copy). */
-export function recordHistory(
-  sql: SqlExecutor,
+export function* recordHistory(
   deps: MemoryWriteDeps,
   change: {
     memoryId: string;
@@ -22,10 +23,10 @@ export function recordHistory(
     metadata: Record<string, unknown>;
     now: number;
   },
-): string {
+): Program<string> {
   const id = deps.ids.next();
   const { audit } = change;
-  insertHistory(sql, {
+  yield* insertHistoryProgram({
     id,
     memory_id: change.memoryId,
     agent_id: change.agentId,
@@ -44,11 +45,11 @@ export function recordHistory(
 }
 
 /**
- * Per-transaction state of the writer: the vector index writer (which asks for indexes and
- * partitions once per transaction) and whether each agent has entities to link to.
+ * Per-transaction state of the writer: where it runs, the vector index writer (SQLite only; it asks
+ * for indexes and partitions once per transaction) and whether each agent has entities to link to.
  */
 export class WriteSession {
-  readonly sql: SqlExecutor;
+  readonly target: WriterTarget;
   readonly deps: MemoryWriteDeps;
   readonly now: number;
   readonly #hasEntities = new Map<string, boolean>();
@@ -56,16 +57,21 @@ export class WriteSession {
   #vectors: VectorIndexWriter | undefined;
 
   /** `batched`: per-partition vector counts wait for {@link finish} (a writer of many memories). */
-  constructor(sql: SqlExecutor, deps: MemoryWriteDeps, now: number, options: { batched?: boolean } = {}) {
-    this.sql = sql;
+  constructor(target: WriterTarget, deps: MemoryWriteDeps, now: number, options: { batched?: boolean } = {}) {
+    this.target = target;
     this.deps = deps;
     this.now = now;
     this.#batched = options.batched === true;
   }
 
-  /** The vector index writer of this transaction. */
-  get vectors(): VectorIndexWriter {
-    this.#vectors ??= new VectorIndexWriter(this.sql, this.deps.vectorAvailable, this.now, {
+  get dialect(): WriterTarget['dialect'] {
+    return this.target.dialect;
+  }
+
+  /** The vector index writer of this transaction: SQLite only (PostgreSQL keeps canonical vectors alone). */
+  get vectors(): VectorIndexWriter | undefined {
+    if (this.target.dialect !== 'sqlite') return undefined;
+    this.#vectors ??= new VectorIndexWriter(this.target.sql, this.deps.vectorAvailable, this.now, {
       deferCounts: this.#batched,
     });
     return this.#vectors;
@@ -76,11 +82,11 @@ export class WriteSession {
     this.#vectors?.flushCounts();
   }
 
-  shouldLink(agentId: string): boolean {
+  *shouldLink(agentId: string): Program<boolean> {
     if (!this.deps.inlineEntityLinking) return false;
     let has = this.#hasEntities.get(agentId);
     if (has === undefined) {
-      has = agentHasEntities(this.sql, agentId);
+      has = yield* agentHasEntitiesProgram(agentId);
       this.#hasEntities.set(agentId, has);
     }
     return has;
@@ -91,14 +97,13 @@ export class WriteSession {
  * Stores the canonical vector of a memory's current content and adds it to the vector index.
  * Vectors of older content or other models were removed by {@link dropDerived} when the content changed.
  */
-export function storeMemoryVector(
+export function* storeMemoryVector(
   session: WriteSession,
   memory: { id: string; agentId: string; contentHash: string },
   embedding: MemoryVector,
   cause?: ContentCause,
-): void {
-  upsertEmbedding(
-    session.sql,
+): Program<void> {
+  yield* upsertEmbeddingProgram(
     {
       agentId: memory.agentId,
       sourceType: 'memory',
@@ -119,28 +124,57 @@ export function storeMemoryVector(
  * entity mentions. Runs when content is replaced or stops being live. Host links stay: they mirror
  * the row's own `linked_entities`, which a forgotten row keeps for recovery.
  */
-export function dropDerived(session: WriteSession, row: Pick<MemoryRow, 'id' | 'agent_id'>): void {
-  const { sql } = session;
-  deleteSourceEmbeddings(sql, { sourceType: 'memory', sourceId: row.id }, session.vectors);
-  deleteHints(sql, row.agent_id, row.id);
-  deleteMentionsOfMemory(sql, row.agent_id, row.id);
+export function* dropDerived(session: WriteSession, row: Pick<MemoryRow, 'id' | 'agent_id'>): Program<void> {
+  yield* deleteSourceEmbeddingsProgram({ sourceType: 'memory', sourceId: row.id }, session.vectors);
+  yield* deleteHintsProgram(session.dialect, row.agent_id, row.id);
+  yield* deleteMentionsOfMemoryProgram(row.agent_id, row.id);
+}
+
+/**
+ * The memory's text index rows, where no trigger keeps them (PostgreSQL): `live` content is added,
+ * content that stops being live is taken out. On SQLite the update triggers do this.
+ */
+export function* followTextIndex(
+  session: WriteSession,
+  row: Pick<MemoryRow, 'seq' | 'agent_id'>,
+  change: { readonly remove?: string | undefined; readonly add?: string | undefined },
+): Program<void> {
+  if (session.dialect === 'sqlite') return;
+  if (change.remove !== undefined)
+    yield* unindexTextRowsProgram('memory', row.agent_id, [{ row: row.seq, text: change.remove }]);
+  if (change.add !== undefined)
+    yield* indexTextRowsProgram('memory', row.agent_id, [{ row: row.seq, text: change.add }]);
 }
 
 /**
  * Derives what live content needs: the vector when one was computed, entity mentions, and the
  * host's derived work (hints) through `onContentLive`. The caller sets `embedding_model` on the row.
  */
-export function deriveLive(
+export function* deriveLive(
   session: WriteSession,
   row: Pick<MemoryRow, 'id' | 'agent_id' | 'type' | 'content' | 'content_hash'>,
   cause: ContentCause,
   embedding: MemoryVector | undefined,
-): void {
-  const { sql, deps } = session;
+): Program<void> {
+  const { deps, target } = session;
   if (embedding)
-    storeMemoryVector(session, { id: row.id, agentId: row.agent_id, contentHash: row.content_hash }, embedding, cause);
-  if (session.shouldLink(row.agent_id)) {
-    linkMemoryToEntities(sql, { id: row.id, agentId: row.agent_id, content: row.content, now: session.now });
+    yield* storeMemoryVector(
+      session,
+      { id: row.id, agentId: row.agent_id, contentHash: row.content_hash },
+      embedding,
+      cause,
+    );
+  if (yield* session.shouldLink(row.agent_id)) {
+    yield* linkMemoryToEntitiesProgram({ id: row.id, agentId: row.agent_id, content: row.content, now: session.now });
   }
-  deps.onContentLive?.(sql, { id: row.id, agentId: row.agent_id, type: row.type, cause });
+  const live = { id: row.id, agentId: row.agent_id, type: row.type, cause };
+  if (deps.onContentLiveProgram) yield* deps.onContentLiveProgram(live);
+  else if (deps.onContentLive) {
+    if (target.dialect !== 'sqlite')
+      throw new MemoryError(
+        'STORAGE_ERROR',
+        'onContentLive is a SQLite executor callback; give the writer onContentLiveProgram to run on PostgreSQL',
+      );
+    deps.onContentLive(target.sql, live);
+  }
 }

@@ -1,6 +1,8 @@
 import type { SqlExecutor } from '../internal/sql.js';
+import type { Program } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import { canonicalEntityName } from '../repositories/entities.js';
-import { insertMention, matchEntitiesByName } from '../repositories/mentions.js';
+import { insertMentionProgram, matchEntitiesByNameProgram } from '../repositories/mentions.js';
 
 // Runs of capitalized words ("Alice", "Acme Corp", "São Paulo", "O'Brien"), possibly joined by
 // short lower-case connectors inside a name ("Bank of America").
@@ -34,11 +36,21 @@ export function linkMemoryToEntities(
   sql: SqlExecutor,
   memory: { id: string; agentId: string; content: string; now: number },
 ): number {
+  return runSqliteProgram(sql, linkMemoryToEntitiesProgram(memory));
+}
+
+/** {@link linkMemoryToEntities} as a program (both dialects). */
+export function* linkMemoryToEntitiesProgram(memory: {
+  id: string;
+  agentId: string;
+  content: string;
+  now: number;
+}): Program<number> {
   const candidates = properNounCandidates(memory.content);
   if (candidates.size === 0) return 0;
   let linked = 0;
-  for (const match of matchEntitiesByName(sql, memory.agentId, [...candidates.keys()])) {
-    const inserted = insertMention(sql, {
+  for (const match of yield* matchEntitiesByNameProgram(memory.agentId, [...candidates.keys()])) {
+    const inserted = yield* insertMentionProgram({
       memoryId: memory.id,
       entityId: match.entityId,
       agentId: memory.agentId,

@@ -1,10 +1,17 @@
 import { MemoryError } from '@memory/core';
 import type { SqlExecutor } from '../internal/sql.js';
-import { copyMemoryToCold, findLiveMemoryIdByHash, findMemory, updateMemory } from '../repositories/memories.js';
+import type { Program } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
+import {
+  copyMemoryToColdProgram,
+  findLiveMemoryIdByHashProgram,
+  findMemoryProgram,
+  updateMemoryProgram,
+} from '../repositories/memories.js';
 import type { MemoryRow } from '../schema/memories.js';
 import { memoryNotFound } from './change-memory.js';
-import type { MemoryAudit, MemoryVector, MemoryWriteDeps } from './context.js';
-import { deriveLive, dropDerived, recordHistory, WriteSession } from './derived.js';
+import type { MemoryAudit, MemoryVector, MemoryWriteDeps, WriterTarget } from './context.js';
+import { deriveLive, dropDerived, followTextIndex, recordHistory, WriteSession } from './derived.js';
 
 export interface ForgetRequest {
   readonly agentId: string;
@@ -27,7 +34,17 @@ export function forgetMemoryRecord(
   request: ForgetRequest,
   now: number,
 ): boolean {
-  const row = findMemory(sql, request.agentId, request.id, { includeDeleted: true });
+  return runSqliteProgram(sql, forgetMemoryProgram({ dialect: 'sqlite', sql }, deps, request, now));
+}
+
+/** {@link forgetMemoryRecord} as a program (both dialects; on PostgreSQL it unindexes the text itself). */
+export function* forgetMemoryProgram(
+  target: WriterTarget,
+  deps: MemoryWriteDeps,
+  request: ForgetRequest,
+  now: number,
+): Program<boolean> {
+  const row = yield* findMemoryProgram(request.agentId, request.id, { includeDeleted: true });
   if (!row) throw memoryNotFound(request.id);
   if (row.is_deleted === 1) return false;
   if (row.pinned === 1 && !request.force) {
@@ -35,7 +52,7 @@ export function forgetMemoryRecord(
       details: { id: request.id },
     });
   }
-  const historyId = recordHistory(sql, deps, {
+  const historyId = yield* recordHistory(deps, {
     memoryId: row.id,
     agentId: row.agent_id,
     event: 'deleted',
@@ -45,9 +62,16 @@ export function forgetMemoryRecord(
     metadata: { force: request.force === true },
     now,
   });
-  if (request.coldCopy) copyMemoryToCold(sql, row, historyId, request.audit.reason ?? 'forgotten', now);
-  dropDerived(new WriteSession(sql, deps, now), row);
-  updateMemory(sql, row.agent_id, row.id, { is_deleted: 1, deleted_at: now, updated_at: now, embedding_model: null });
+  if (request.coldCopy) yield* copyMemoryToColdProgram(row, historyId, request.audit.reason ?? 'forgotten', now);
+  const session = new WriteSession(target, deps, now);
+  yield* dropDerived(session, row);
+  yield* updateMemoryProgram(row.agent_id, row.id, {
+    is_deleted: 1,
+    deleted_at: now,
+    updated_at: now,
+    embedding_model: null,
+  });
+  yield* followTextIndex(session, row, { remove: row.content });
   return true;
 }
 
@@ -72,7 +96,17 @@ export function recoverMemoryRecord(
   request: RecoverRequest,
   now: number,
 ): MemoryRow {
-  const row = findMemory(sql, request.agentId, request.id, { includeDeleted: true });
+  return runSqliteProgram(sql, recoverMemoryProgram({ dialect: 'sqlite', sql }, deps, request, now));
+}
+
+/** {@link recoverMemoryRecord} as a program (both dialects; on PostgreSQL it indexes the text itself). */
+export function* recoverMemoryProgram(
+  target: WriterTarget,
+  deps: MemoryWriteDeps,
+  request: RecoverRequest,
+  now: number,
+): Program<MemoryRow> {
+  const row = yield* findMemoryProgram(request.agentId, request.id, { includeDeleted: true });
   if (!row) throw memoryNotFound(request.id);
   if (row.is_deleted === 0) {
     throw new MemoryError('CONFLICT', `memory ${request.id} is not forgotten`, { details: { id: request.id } });
@@ -85,19 +119,19 @@ export function recoverMemoryRecord(
       { details: { id: request.id, deletedAt: row.deleted_at } },
     );
   }
-  const clash = findLiveMemoryIdByHash(sql, row.agent_id, row.content_hash);
+  const clash = yield* findLiveMemoryIdByHashProgram(row.agent_id, row.content_hash);
   if (clash) {
     throw new MemoryError('CONFLICT', `memory ${clash} already holds this content; recovering would duplicate it`, {
       details: { id: request.id, existingId: clash },
     });
   }
-  updateMemory(sql, row.agent_id, row.id, {
+  yield* updateMemoryProgram(row.agent_id, row.id, {
     is_deleted: 0,
     deleted_at: null,
     updated_at: now,
     embedding_model: request.embedding?.model ?? null,
   });
-  recordHistory(sql, deps, {
+  yield* recordHistory(deps, {
     memoryId: row.id,
     agentId: row.agent_id,
     event: 'recovered',
@@ -107,8 +141,10 @@ export function recoverMemoryRecord(
     metadata: {},
     now,
   });
-  deriveLive(new WriteSession(sql, deps, now), row, 'recovered', request.embedding);
-  const after = findMemory(sql, row.agent_id, row.id);
+  const session = new WriteSession(target, deps, now);
+  yield* followTextIndex(session, row, { add: row.content });
+  yield* deriveLive(session, row, 'recovered', request.embedding);
+  const after = yield* findMemoryProgram(row.agent_id, row.id);
   if (!after) throw memoryNotFound(request.id);
   return after;
 }

@@ -1,11 +1,7 @@
 import type { SqlExecutor } from '../internal/sql.js';
-import {
-  addTextScopeCounts,
-  ensureTextScope,
-  insertTextPostings,
-  type TextPosting,
-} from '../repositories/text-index-writes.js';
-import { textTerms } from '../text-terms.js';
+import type { Program } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
+import { indexTextRowsProgram } from '../repositories/text-index-writes.js';
 
 /**
  * The scoped text index rows of the memories one writer call inserts, written together at the end
@@ -14,7 +10,7 @@ import { textTerms } from '../text-terms.js';
  * per statement, and terms computed in plain JavaScript instead of through a table-valued function.
  */
 export class TextIndexBatch {
-  readonly #byAgent = new Map<string, Array<{ row: number; content: string }>>();
+  readonly #byAgent = new Map<string, Array<{ row: number; text: string }>>();
 
   /** A live memory inserted in this call (`row` is its seq). */
   add(agentId: string, row: number, content: string): void {
@@ -23,24 +19,17 @@ export class TextIndexBatch {
       rows = [];
       this.#byAgent.set(agentId, rows);
     }
-    rows.push({ row, content });
+    rows.push({ row, text: content });
   }
 
   /** Writes the postings and counts of every memory added; the batch is empty afterwards. */
   flush(sql: SqlExecutor): void {
-    for (const [agentId, rows] of this.#byAgent) {
-      const postings: TextPosting[] = [];
-      let tokens = 0;
-      for (const { row, content } of rows) {
-        const { counts, length } = textTerms(content);
-        tokens += length;
-        for (const [term, tf] of counts) postings.push({ term, row, tf, len: length });
-      }
-      postings.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : a.row - b.row));
-      const scope = ensureTextScope(sql, 'memory', agentId);
-      insertTextPostings(sql, scope, postings);
-      addTextScopeCounts(sql, scope, rows.length, tokens);
-    }
+    runSqliteProgram(sql, this.flushProgram());
+  }
+
+  /** {@link flush} as a program (both dialects). */
+  *flushProgram(): Program<void> {
+    for (const [agentId, rows] of this.#byAgent) yield* indexTextRowsProgram('memory', agentId, rows);
     this.#byAgent.clear();
   }
 }

@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_TEXT_INDEX } from './postgres/text-index.js';
 
 // A text index whose ranking statistics are per agent (issue 12). FTS5's bm25() takes document
 // counts, term frequencies across documents and average lengths from the whole file, so one agent's
@@ -98,4 +99,5 @@ export const scopedTextIndex: Migration = {
     ...backfill('turn', 'session_transcript_turns', 'content', '1'),
     ...backfill('hint', 'memory_hints', 'hint', '1'),
   ],
+  postgres: [...POSTGRES_TEXT_INDEX],
 };

@@ -214,12 +214,12 @@ function* copyTable(from: Store, table: TargetTable): Program<number> {
   return total;
 }
 
-/** Moves every serial counter past the largest id copied into its column. */
+/** Moves every serial and identity counter past the largest id copied into its column. */
 function* resetSerials(): Program<void> {
   const serials = yield* all<{ table_name: string; column_name: string }>(
     postgresOnly(
       raw(`SELECT table_name, column_name FROM information_schema.columns
-           WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'`),
+           WHERE table_schema = current_schema() AND (column_default LIKE 'nextval(%' OR is_identity = 'YES')`),
     ),
   );
   for (const { table_name, column_name } of serials) {

@@ -47,6 +47,19 @@ export interface OpenPostgresStoreOptions {
   readonly vectorExtension?: 'auto' | 'off';
 }
 
+/** How a write runs. */
+export interface PostgresWriteOptions {
+  /**
+   * Keys the write holds a session advisory lock on (every process sharing the database agrees on
+   * them), taken in sorted order before the transaction begins and released after it ends. Writes
+   * sharing a key then run one at a time instead of failing serialization against each other on
+   * the rows they all update (an agent's text statistics and counts): without it, many writers of
+   * one scope at once retry until some run out of attempts. Taken before BEGIN, so the transaction's
+   * snapshot already sees the previous holder's commit.
+   */
+  readonly lockKeys?: readonly string[];
+}
+
 /** A program to run, made fresh for each attempt (a generator runs once). */
 export type ProgramFactory<R> = () => Program<R>;
 
@@ -73,7 +86,7 @@ export interface PostgresStore extends Database {
    * that program again (up to `maxWriteAttempts`). Errors other than {@link MemoryError} are wrapped
    * as `STORAGE_ERROR`; the transaction rolls back.
    */
-  write<R>(program: ProgramFactory<R>): Promise<R>;
+  write<R>(program: ProgramFactory<R>, options?: PostgresWriteOptions): Promise<R>;
   /** Runs a read-only program on one snapshot (REPEATABLE READ, READ ONLY). */
   read<R>(program: ProgramFactory<R>): Promise<R>;
   /** True once `close()` ran. */
@@ -153,9 +166,34 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     return work;
   };
 
-  const transaction = async <R>(begin: string, program: ProgramFactory<R>, writing: boolean): Promise<R> => {
+  const transaction = async <R>(
+    begin: string,
+    program: ProgramFactory<R>,
+    writing: boolean,
+    lockKeys: readonly string[] = [],
+  ): Promise<R> => {
     assertOpen();
+    const keys = [...new Set(lockKeys)].sort();
     return withClient(pool, async (client, markBroken) => {
+      const held: string[] = [];
+      try {
+        for (const key of keys) {
+          await execute(client, { sql: 'SELECT pg_advisory_lock(hashtextextended($1, 0))', parameters: [key] });
+          held.push(key);
+        }
+        return await attempts(client, markBroken);
+      } catch (error) {
+        throw wrapPostgresError(error);
+      } finally {
+        for (const key of held.reverse())
+          await execute(client, { sql: 'SELECT pg_advisory_unlock(hashtextextended($1, 0))', parameters: [key] }).catch(
+            // A connection that cannot unlock is closed instead: the server drops its locks with it.
+            markBroken,
+          );
+      }
+    });
+
+    async function attempts(client: PostgresClient, markBroken: () => void): Promise<R> {
       for (let attempt = 1; ; attempt++) {
         try {
           await execute(client, { sql: begin, parameters: [] });
@@ -173,7 +211,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
           throw wrapPostgresError(error);
         }
       }
-    });
+    }
   };
 
   return {
@@ -198,7 +236,8 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     get closed() {
       return closed;
     },
-    write: (program) => track(transaction('BEGIN ISOLATION LEVEL SERIALIZABLE', program, true)),
+    write: (program, options) =>
+      track(transaction('BEGIN ISOLATION LEVEL SERIALIZABLE', program, true, options?.lockKeys)),
     read: (program) => track(transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', program, false)),
     async close() {
       if (closed) return;

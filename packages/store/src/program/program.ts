@@ -37,6 +37,7 @@ export type PortableQuery<R = unknown> = BuiltQuery<R> | DialectQuery | RawQuery
 /** What a program asks its runner to do. Programs never see a connection. */
 export type Step =
   | { readonly kind: 'all'; readonly query: PortableQuery }
+  | { readonly kind: 'arrays'; readonly query: PortableQuery }
   | { readonly kind: 'get'; readonly query: PortableQuery }
   | { readonly kind: 'run'; readonly query: PortableQuery };
 
@@ -63,6 +64,14 @@ export function* all<R>(query: PortableQuery<R>): Program<R[]> {
   return (yield { kind: 'all', query }) as R[];
 }
 
+/**
+ * Rows of a query as arrays of column values, in column order: no object per row on SQLite, for
+ * long scans (on PostgreSQL the driver's objects are turned into arrays).
+ */
+export function* arrays(query: PortableQuery): Program<unknown[][]> {
+  return (yield { kind: 'arrays', query }) as unknown[][];
+}
+
 /** The first row of a query, or undefined. */
 export function* get<R>(query: PortableQuery<R>): Program<R | undefined> {
   return (yield { kind: 'get', query }) as R | undefined;
@@ -81,6 +90,24 @@ export function perDialect(sqlite: RawQuery, postgres: RawQuery): DialectQuery {
 /** A statement that exists on PostgreSQL only; on SQLite it fails with `STORAGE_ERROR`. */
 export function postgresOnly(postgres: RawQuery): DialectQuery {
   return { postgres };
+}
+
+const placeholders = new Map<string, string>();
+
+/**
+ * A statement whose text is valid on both dialects once placeholders are numbered: each `?`
+ * becomes `$1`, `$2`, ... on PostgreSQL (so the text must hold no other `?`). The numbered text is
+ * cached per statement text (statements are constants, so the cache stays small).
+ */
+export function portable(sql: string, ...parameters: unknown[]): DialectQuery {
+  let numbered = placeholders.get(sql);
+  if (numbered === undefined) {
+    let n = 0;
+    numbered = sql.replace(/\?/g, () => `$${++n}`);
+    if (placeholders.size >= 1024) placeholders.clear();
+    placeholders.set(sql, numbered);
+  }
+  return { sqlite: { sql, parameters }, postgres: { sql: numbered, parameters } };
 }
 
 const compilers = { sqlite: new SqliteQueryCompiler(), postgres: new PostgresQueryCompiler() } as const;

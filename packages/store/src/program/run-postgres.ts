@@ -21,7 +21,14 @@ export async function runPostgresProgram<R>(
     let result: unknown;
     try {
       const { rows, rowCount } = await execute(client, statementFor(query, 'postgres'));
-      result = kind === 'all' ? rows : kind === 'get' ? rows[0] : { changes: rowCount };
+      result =
+        kind === 'all'
+          ? rows
+          : kind === 'get'
+            ? rows[0]
+            : kind === 'arrays'
+              ? (rows as Array<Record<string, unknown>>).map((row) => Object.values(row))
+              : { changes: rowCount };
     } catch (error) {
       next = advance(() => program.throw(error));
       continue;

@@ -13,7 +13,14 @@ export function runSqliteProgram<R>(sql: SqlExecutor, program: Program<R>): R {
     let result: unknown;
     try {
       const statement = statementFor(step.query, 'sqlite');
-      result = step.kind === 'all' ? sql.all(statement) : step.kind === 'get' ? sql.get(statement) : sql.run(statement);
+      result =
+        step.kind === 'all'
+          ? sql.all(statement)
+          : step.kind === 'get'
+            ? sql.get(statement)
+            : step.kind === 'arrays'
+              ? sql.arrays(statement)
+              : sql.run(statement);
     } catch (error) {
       next = program.throw(error);
       continue;

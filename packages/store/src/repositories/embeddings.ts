@@ -1,5 +1,7 @@
 import { MemoryError } from '@memory/core';
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import { all, get, type Program, portable, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import type { VectorIndexWriter } from '../vector-index/index-writer.js';
 
 function vectorBlob(vector: Float32Array): Buffer {
@@ -18,18 +20,34 @@ function allFinite(vector: Float32Array): boolean {
  */
 export function upsertEmbedding(
   sql: SqlExecutor,
-  row: {
-    agentId: string;
-    sourceType: string;
-    sourceId: string;
-    contentHash: string;
-    model: string;
-    vector: Float32Array;
-    now: number;
-  },
+  row: EmbeddingToStore,
   index?: VectorIndexWriter,
   options: { fresh?: boolean } = {},
 ): number {
+  return runSqliteProgram(sql, upsertEmbeddingProgram(row, index, options));
+}
+
+/** A canonical vector to store for a source. */
+export interface EmbeddingToStore {
+  readonly agentId: string;
+  readonly sourceType: string;
+  readonly sourceId: string;
+  readonly contentHash: string;
+  readonly model: string;
+  readonly vector: Float32Array;
+  readonly now: number;
+}
+
+/**
+ * {@link upsertEmbedding} as a program. `index` is SQLite's vector index writer (it runs on the
+ * SQLite executor between the program's statements); on PostgreSQL pass none: the canonical row
+ * (bytea) is the whole store of vectors there for now.
+ */
+export function* upsertEmbeddingProgram(
+  row: EmbeddingToStore,
+  index?: VectorIndexWriter,
+  options: { fresh?: boolean } = {},
+): Program<number> {
   if (!(row.vector instanceof Float32Array) || !allFinite(row.vector)) {
     throw new MemoryError('PROVIDER_ERROR', 'a vector must be a Float32Array of finite values', {
       details: { sourceId: row.sourceId, model: row.model },
@@ -37,8 +55,8 @@ export function upsertEmbedding(
   }
   const previous = options.fresh
     ? undefined
-    : sql.get<{ seq: number }>(
-        raw(
+    : yield* get<{ seq: number }>(
+        portable(
           'SELECT seq FROM embeddings WHERE source_type = ? AND source_id = ? AND model = ?',
           row.sourceType,
           row.sourceId,
@@ -46,12 +64,12 @@ export function upsertEmbedding(
         ),
       );
   if (previous) {
-    sql.run(raw('DELETE FROM embeddings WHERE seq = ?', previous.seq));
+    yield* run(portable('DELETE FROM embeddings WHERE seq = ?', previous.seq));
     index?.remove({ agentId: row.agentId, model: row.model, dimensions: row.vector.length, seq: previous.seq });
   }
   index?.prepare(row.model, row.vector.length);
-  const seq = sql.get<{ seq: number }>(
-    raw(
+  const inserted = yield* get<{ seq: number }>(
+    portable(
       `INSERT INTO embeddings (agent_id, source_type, source_id, content_hash, model, dimensions, vector, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
       row.agentId,
@@ -63,7 +81,8 @@ export function upsertEmbedding(
       vectorBlob(row.vector),
       row.now,
     ),
-  )?.seq as number;
+  );
+  const seq = inserted?.seq as number;
   index?.add({ agentId: row.agentId, model: row.model, seq, vector: row.vector });
   return seq;
 }
@@ -99,15 +118,23 @@ export function deleteSourceEmbeddings(
   source: { sourceType: string; sourceId: string },
   index?: VectorIndexWriter,
 ): number {
-  const rows = sql.all<{ seq: number; agentId: string; model: string; dimensions: number }>(
-    raw(
-      'SELECT seq, agent_id AS agentId, model, dimensions FROM embeddings WHERE source_type = ? AND source_id = ?',
+  return runSqliteProgram(sql, deleteSourceEmbeddingsProgram(source, index));
+}
+
+/** {@link deleteSourceEmbeddings} as a program (`index`: SQLite only, as in {@link upsertEmbeddingProgram}). */
+export function* deleteSourceEmbeddingsProgram(
+  source: { sourceType: string; sourceId: string },
+  index?: VectorIndexWriter,
+): Program<number> {
+  const rows = yield* all<{ seq: number; agentId: string; model: string; dimensions: number }>(
+    portable(
+      'SELECT seq, agent_id AS "agentId", model, dimensions FROM embeddings WHERE source_type = ? AND source_id = ?',
       source.sourceType,
       source.sourceId,
     ),
   );
   for (const row of rows) {
-    sql.run(raw('DELETE FROM embeddings WHERE seq = ?', row.seq));
+    yield* run(portable('DELETE FROM embeddings WHERE seq = ?', row.seq));
     index?.remove(row);
   }
   return rows.length;
@@ -124,9 +151,18 @@ export function deleteSourceEmbeddingsExcept(
   keep: string,
   index?: VectorIndexWriter,
 ): number {
-  const rows = sql.all<{ seq: number; agentId: string; model: string; dimensions: number }>(
-    raw(
-      `SELECT seq, agent_id AS agentId, model, dimensions FROM embeddings
+  return runSqliteProgram(sql, deleteSourceEmbeddingsExceptProgram(source, keep, index));
+}
+
+/** {@link deleteSourceEmbeddingsExcept} as a program (`index`: SQLite only). */
+export function* deleteSourceEmbeddingsExceptProgram(
+  source: { sourceType: string; sourceId: string },
+  keep: string,
+  index?: VectorIndexWriter,
+): Program<number> {
+  const rows = yield* all<{ seq: number; agentId: string; model: string; dimensions: number }>(
+    portable(
+      `SELECT seq, agent_id AS "agentId", model, dimensions FROM embeddings
        WHERE source_type = ? AND source_id = ? AND model <> ?`,
       source.sourceType,
       source.sourceId,
@@ -134,7 +170,7 @@ export function deleteSourceEmbeddingsExcept(
     ),
   );
   for (const row of rows) {
-    sql.run(raw('DELETE FROM embeddings WHERE seq = ?', row.seq));
+    yield* run(portable('DELETE FROM embeddings WHERE seq = ?', row.seq));
     index?.remove(row);
   }
   return rows.length;

@@ -1,4 +1,7 @@
-import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import { queryBuilder } from '../internal/sql.js';
+import { all, type Program, portable, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import type { MemoryHistoryRow, NewMemoryHistoryRow } from '../schema/memories.js';
 
 const INSERT_HISTORY = `INSERT INTO memory_history (
@@ -8,8 +11,13 @@ const INSERT_HISTORY = `INSERT INTO memory_history (
 
 /** Appends one audit row. History is never updated or deleted by this module. */
 export function insertHistory(sql: SqlExecutor, row: Omit<NewMemoryHistoryRow, 'seq'>): void {
-  sql.run(
-    raw(
+  runSqliteProgram(sql, insertHistoryProgram(row));
+}
+
+/** {@link insertHistory} as a program (both dialects). */
+export function* insertHistoryProgram(row: Omit<NewMemoryHistoryRow, 'seq'>): Program<void> {
+  yield* run(
+    portable(
       INSERT_HISTORY,
       row.id,
       row.memory_id,
@@ -30,13 +38,17 @@ export function insertHistory(sql: SqlExecutor, row: Omit<NewMemoryHistoryRow, '
 
 /** The audit trail of one memory in `agentId`'s scope, oldest first. */
 export function listHistory(sql: SqlExecutor, agentId: string, memoryId: string): MemoryHistoryRow[] {
-  return sql.all(
+  return runSqliteProgram(sql, listHistoryProgram(agentId, memoryId));
+}
+
+/** {@link listHistory} as a program (both dialects): another agent's memory has no history here. */
+export function* listHistoryProgram(agentId: string, memoryId: string): Program<MemoryHistoryRow[]> {
+  return yield* all(
     queryBuilder
       .selectFrom('memory_history')
       .selectAll()
       .where('memory_id', '=', memoryId)
       .where('agent_id', '=', agentId)
-      .orderBy('seq')
-      .compile(),
+      .orderBy('seq'),
   );
 }

@@ -1,5 +1,7 @@
 import type { MemoryId } from '@memory/core';
 import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import { get, type Program, perDialect, portable, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import type { MemoryRow, MemoryRowUpdate, NewMemoryRow } from '../schema/memories.js';
 
 // Hot path: one prepared statement per remember, so raw SQL rather than a compiled builder query.
@@ -10,6 +12,8 @@ const INSERT_MEMORY = `INSERT INTO memories (
 ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, 0, NULL, 0, ?, ?, ?)
 ON CONFLICT (agent_id, content_hash) WHERE is_deleted = 0 DO NOTHING`;
 const INSERT_MEMORY_RETURNING = `${INSERT_MEMORY} RETURNING seq`;
+// The same insert on PostgreSQL: ON CONFLICT names the partial unique index's columns and predicate.
+const INSERT_MEMORY_RETURNING_PG = portable(INSERT_MEMORY_RETURNING).postgres.sql;
 
 /** The columns a new memory is written with; lifecycle counters start at their defaults. */
 export type NewLiveMemory = Omit<
@@ -27,32 +31,38 @@ export function insertMemory(sql: SqlExecutor, row: NewLiveMemory): boolean {
 
 /** {@link insertMemory}, returning the new row's seq (undefined for a duplicate). */
 export function insertMemoryRow(sql: SqlExecutor, row: NewLiveMemory): number | undefined {
-  return sql.get<{ seq: number }>(
-    raw(
-      INSERT_MEMORY_RETURNING,
-      row.id,
-      row.agent_id,
-      row.project ?? null,
-      row.type,
-      row.category ?? null,
-      row.content,
-      row.normalized_content,
-      row.content_hash,
-      row.confidence ?? 1,
-      row.importance ?? 0.5,
-      row.source_type ?? null,
-      row.source_id ?? null,
-      row.tags ?? '[]',
-      row.who ?? null,
-      row.why ?? null,
-      row.linked_entities ?? '[]',
-      row.pinned ?? 0,
-      row.expires_at ?? null,
-      row.embedding_model ?? null,
-      row.created_at,
-      row.updated_at,
-    ),
-  )?.seq;
+  return runSqliteProgram(sql, insertMemoryRowProgram(row));
+}
+
+/** {@link insertMemoryRow} as a program (both dialects). */
+export function* insertMemoryRowProgram(row: NewLiveMemory): Program<number | undefined> {
+  const parameters = [
+    row.id,
+    row.agent_id,
+    row.project ?? null,
+    row.type,
+    row.category ?? null,
+    row.content,
+    row.normalized_content,
+    row.content_hash,
+    row.confidence ?? 1,
+    row.importance ?? 0.5,
+    row.source_type ?? null,
+    row.source_id ?? null,
+    row.tags ?? '[]',
+    row.who ?? null,
+    row.why ?? null,
+    row.linked_entities ?? '[]',
+    row.pinned ?? 0,
+    row.expires_at ?? null,
+    row.embedding_model ?? null,
+    row.created_at,
+    row.updated_at,
+  ];
+  const inserted = yield* get<{ seq: number }>(
+    perDialect({ sql: INSERT_MEMORY_RETURNING, parameters }, { sql: INSERT_MEMORY_RETURNING_PG, parameters }),
+  );
+  return inserted?.seq;
 }
 
 const FIND_LIVE_BY_HASH = 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND is_deleted = 0';
@@ -60,6 +70,11 @@ const FIND_LIVE_BY_HASH = 'SELECT id FROM memories WHERE agent_id = ? AND conten
 /** The live memory with this content hash in this agent's scope, if any. */
 export function findLiveMemoryIdByHash(sql: SqlExecutor, agentId: string, contentHash: string): MemoryId | undefined {
   return sql.get<{ id: MemoryId }>(raw(FIND_LIVE_BY_HASH, agentId, contentHash))?.id;
+}
+
+/** {@link findLiveMemoryIdByHash} as a program (both dialects). */
+export function* findLiveMemoryIdByHashProgram(agentId: string, contentHash: string): Program<MemoryId | undefined> {
+  return (yield* get<{ id: MemoryId }>(portable(FIND_LIVE_BY_HASH, agentId, contentHash)))?.id;
 }
 
 const FIND_LIVE_HASHES = `SELECT content_hash AS hash FROM memories
@@ -82,16 +97,33 @@ export function findMemory(
   id: string,
   options: { includeDeleted?: boolean } = {},
 ): MemoryRow | undefined {
+  return runSqliteProgram(sql, findMemoryProgram(agentId, id, options));
+}
+
+/**
+ * {@link findMemory} as a program (both dialects): another agent's id reads as missing. On
+ * PostgreSQL the row has no `fts_scope` (a SQLite FTS5 artifact nothing reads).
+ */
+export function* findMemoryProgram(
+  agentId: string,
+  id: string,
+  options: { includeDeleted?: boolean } = {},
+): Program<MemoryRow | undefined> {
   let query = queryBuilder.selectFrom('memories').selectAll().where('id', '=', id).where('agent_id', '=', agentId);
   if (!options.includeDeleted) query = query.where('is_deleted', '=', 0);
-  return sql.get(query.compile());
+  return yield* get(query);
 }
 
 /** Updates columns of a memory in `agentId`'s scope. Returns the number of rows changed (0 or 1). */
 export function updateMemory(sql: SqlExecutor, agentId: string, id: string, patch: MemoryRowUpdate): number {
-  return sql.run(
-    queryBuilder.updateTable('memories').set(patch).where('id', '=', id).where('agent_id', '=', agentId).compile(),
-  ).changes;
+  return runSqliteProgram(sql, updateMemoryProgram(agentId, id, patch));
+}
+
+/** {@link updateMemory} as a program (both dialects). */
+export function* updateMemoryProgram(agentId: string, id: string, patch: MemoryRowUpdate): Program<number> {
+  return (yield* run(
+    queryBuilder.updateTable('memories').set(patch).where('id', '=', id).where('agent_id', '=', agentId),
+  )).changes;
 }
 
 /** Keeps a lossless JSON copy of a memory row before it changes or is removed, keyed by the history event. */
@@ -102,10 +134,19 @@ export function copyMemoryToCold(
   reason: string,
   now: number,
 ): void {
-  sql.run(
+  runSqliteProgram(sql, copyMemoryToColdProgram(row, historyId, reason, now));
+}
+
+/** {@link copyMemoryToCold} as a program (both dialects). */
+export function* copyMemoryToColdProgram(
+  row: MemoryRow,
+  historyId: string,
+  reason: string,
+  now: number,
+): Program<void> {
+  yield* run(
     queryBuilder
       .insertInto('memories_cold')
-      .values({ id: historyId, agent_id: row.agent_id, row_json: JSON.stringify(row), reason, archived_at: now })
-      .compile(),
+      .values({ id: historyId, agent_id: row.agent_id, row_json: JSON.stringify(row), reason, archived_at: now }),
   );
 }

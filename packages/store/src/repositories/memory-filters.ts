@@ -39,6 +39,24 @@ export const MEMORY_FILTERS_SQL = `
           SELECT 1 FROM json_each(?) AS wanted
           WHERE wanted.value NOT IN (SELECT value FROM json_each(m.tags))))`;
 
+/**
+ * {@link MEMORY_FILTERS_SQL} for PostgreSQL, with the same parameters in the same order (`?` here,
+ * numbered by `portable` where it is used): typed NULL tests, JSON lists through jsonb.
+ */
+export const MEMORY_FILTERS_SQL_POSTGRES = `
+    m.agent_id = ?
+    AND m.is_deleted = 0
+    AND (m.expires_at IS NULL OR m.expires_at > ?::bigint)
+    AND (?::text IS NULL OR m.type IN (SELECT jsonb_array_elements_text(?::jsonb)))
+    AND (?::text IS NULL OR m.project = ?)
+    AND (?::text IS NULL OR m.who = ?)
+    AND (?::integer IS NULL OR m.pinned = ?)
+    AND (?::double precision IS NULL OR m.importance >= ?)
+    AND (?::bigint IS NULL OR m.created_at >= ?)
+    AND (?::bigint IS NULL OR m.created_at < ?)
+    AND (?::bigint IS NULL OR m.created_at >= ? OR m.pinned = 1)
+    AND (?::text IS NULL OR m.tags::jsonb @> ?::jsonb)`;
+
 /** Columns every channel reads for a candidate memory. */
 export const MEMORY_CANDIDATE_COLUMNS =
   'm.seq, m.id, m.content, m.type, m.tags, m.project, m.who, m.importance, m.pinned, m.source_type, m.source_id, m.linked_entities, m.created_at, m.updated_at, m.content_hash';

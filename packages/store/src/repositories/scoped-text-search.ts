@@ -1,4 +1,6 @@
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import { arrays, get, type Program, perDialect, portable } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import { queryIndexTerms } from '../text-terms.js';
 
 /**
@@ -19,6 +21,7 @@ function statements(scopes: string, postings: string) {
     postings: `SELECT row, tf, len FROM ${postings} WHERE scope = ? AND term = ? /* arrays */`,
     docFrequency: `SELECT count(*) AS n FROM ${postings} WHERE scope = ? AND term = ?`,
     postingsOfRows: `SELECT row, tf, len FROM ${postings} WHERE scope = ? AND term = ? AND row IN (SELECT value FROM json_each(?)) /* arrays */`,
+    postingsOfRowsPostgres: `SELECT row, tf, len FROM ${postings} WHERE scope = $1 AND term = $2 AND row = ANY($3::bigint[])`,
   };
 }
 const SHARED = statements('text_scopes', 'text_postings');
@@ -86,17 +89,33 @@ export function rankScopedText(
   tokens: readonly string[],
   options: RankOptions = {},
 ): ScopedRanking {
+  return runSqliteProgram(sql, rankScopedTextProgram(corpus, agentId, tokens, options));
+}
+
+/**
+ * {@link rankScopedText} as a program: the same statistics, reading order and arithmetic on both
+ * dialects, so SQLite and PostgreSQL give the same rows the same scores (bit for bit) for the same
+ * indexed text. (Working notes' corpus has no PostgreSQL tables yet.)
+ */
+export function* rankScopedTextProgram(
+  corpus: TextCorpus,
+  agentId: string,
+  tokens: readonly string[],
+  options: RankOptions = {},
+): Program<ScopedRanking> {
   const q = corpus === 'note' ? NOTES : SHARED;
   const distinct = queryIndexTerms(tokens);
   const none = { rows: [], terms: distinct.length, complete: true };
-  const scope = sql.get<{ scope: number; docs: number; tokens: number }>(raw(q.scope, corpus, agentId));
+  const scope = yield* get<{ scope: number; docs: number; tokens: number }>(portable(q.scope, corpus, agentId));
   if (!scope || scope.docs <= 0 || distinct.length === 0) return none;
+  const scopeId = scope.scope;
   const n = scope.docs;
   const avgdl = Math.max(1, scope.tokens / n);
-  const terms: Term[] = distinct.map((term) => {
-    const df = sql.get<{ n: number }>(raw(q.docFrequency, scope.scope, term))?.n ?? 0;
-    return { term, df, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) };
-  });
+  const terms: Term[] = [];
+  for (const term of distinct) {
+    const df = (yield* get<{ n: number }>(portable(q.docFrequency, scopeId, term)))?.n ?? 0;
+    terms.push({ term, df, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) });
+  }
   // Parts are added in reading order (rarest term first, then by term): the same order whether the
   // ranking stops early or not, so a row's score is the same number either way.
   const scores = new Map<number, number>();
@@ -110,8 +129,16 @@ export function rankScopedText(
       matched.set(row, (matched.get(row) ?? 0) + 1);
     }
   };
-  const lookup = (t: Term, rows: readonly number[]) =>
-    rows.length === 0 ? [] : sql.arrays(raw(q.postingsOfRows, scope.scope, t.term, JSON.stringify(rows)));
+  function* lookup(t: Term, rows: readonly number[]): Program<unknown[][]> {
+    if (rows.length === 0) return [];
+    return yield* arrays(
+      perDialect(
+        { sql: q.postingsOfRows, parameters: [scopeId, t.term, JSON.stringify(rows)] },
+        { sql: q.postingsOfRowsPostgres, parameters: [scopeId, t.term, rows] },
+      ),
+    );
+  }
+  const postingsOf = (t: Term) => arrays(portable(q.postings, scopeId, t.term));
   const depth = options.depth;
   /** The ranking of `rows` (every found row by default): the top `depth` when a depth is asked for. */
   const finish = (exhaustive: boolean, rows: Iterable<number> = scores.keys()): ScopedRanking => {
@@ -131,7 +158,8 @@ export function rankScopedText(
   if (options.rows) {
     const rows = options.rows;
     // The same reading order as below (rarest first), so the sums are the same numbers.
-    for (const t of [...present].sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1))) add(t, lookup(t, rows));
+    for (const t of [...present].sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1)))
+      add(t, yield* lookup(t, rows));
     return finish(true);
   }
   // Rarest (highest bound) first.
@@ -141,8 +169,8 @@ export function rankScopedText(
     // Every match contains the rarest term: read it, then look the others up for its rows only.
     const [rarest, ...others] = [...present].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
     if (!rarest) return none;
-    add(rarest, sql.arrays(raw(q.postings, scope.scope, rarest.term)));
-    for (const t of others) add(t, lookup(t, [...scores.keys()]));
+    add(rarest, yield* postingsOf(rarest));
+    for (const t of others) add(t, yield* lookup(t, [...scores.keys()]));
     return finish(true);
   }
 
@@ -150,7 +178,7 @@ export function rankScopedText(
   let rest = queue.reduce((sum, t) => sum + bound(t), 0);
   for (let i = 0; i < queue.length; i++) {
     const t = queue[i] as Term;
-    add(t, sql.arrays(raw(q.postings, scope.scope, t.term)));
+    add(t, yield* postingsOf(t));
     rest -= bound(t);
     if (i === queue.length - 1 || depth === undefined || scores.size < depth) continue;
     // The depth-th best score so far is a floor for the final top `depth` (scores only grow as
@@ -160,7 +188,7 @@ export function rankScopedText(
     // Only rows that could still reach the floor need the unread terms: look those up, score exactly.
     const open: number[] = [];
     for (const [row, score] of scores) if (score + rest >= floor) open.push(row);
-    for (const u of queue.slice(i + 1)) add(u, lookup(u, open));
+    for (const u of queue.slice(i + 1)) add(u, yield* lookup(u, open));
     return finish(false, open);
   }
   return finish(true);

@@ -1,4 +1,7 @@
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import { get, type Program, perDialect, portable, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
+import { textTerms } from '../text-terms.js';
 import type { TextCorpus } from './scoped-text-search.js';
 
 /** One posting of the scoped text index: a term of a row, its count in the row and the row's length. */
@@ -13,17 +16,31 @@ export interface TextPosting {
 // far under SQLite's limit), which halves the driver round trips of one statement per posting.
 const POSTINGS_PER_STATEMENT = 32;
 const POSTING_VALUES = '(?, ?, ?, ?, ?)';
-const insertPostings = (n: number) =>
-  `INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len) VALUES ${Array(n).fill(POSTING_VALUES).join(', ')}`;
+const insertPostings = (n: number) => {
+  const sqlite = `INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len) VALUES ${Array(n).fill(POSTING_VALUES).join(', ')}`;
+  const numbered = portable(sqlite.replace('INSERT OR IGNORE', 'INSERT')).postgres.sql;
+  return { sqlite, postgres: `${numbered} ON CONFLICT DO NOTHING` };
+};
 const INSERT_MANY = insertPostings(POSTINGS_PER_STATEMENT);
 const INSERT_ONE = insertPostings(1);
 
+const ENSURE_SCOPE = {
+  sqlite: 'INSERT OR IGNORE INTO text_scopes (corpus, agent_id) VALUES (?, ?)',
+  postgres: 'INSERT INTO text_scopes (corpus, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+};
+
 /** The scope of an agent's rows of `corpus`, created (empty) when it has none yet. */
 export function ensureTextScope(sql: SqlExecutor, corpus: TextCorpus, agentId: string): number {
-  sql.run(raw('INSERT OR IGNORE INTO text_scopes (corpus, agent_id) VALUES (?, ?)', corpus, agentId));
-  return sql.get<{ scope: number }>(
-    raw('SELECT scope FROM text_scopes WHERE corpus = ? AND agent_id = ?', corpus, agentId),
-  )?.scope as number;
+  return runSqliteProgram(sql, ensureTextScopeProgram(corpus, agentId));
+}
+
+/** {@link ensureTextScope} as a program (both dialects). */
+export function* ensureTextScopeProgram(corpus: TextCorpus, agentId: string): Program<number> {
+  const parameters = [corpus, agentId];
+  yield* run(perDialect({ sql: ENSURE_SCOPE.sqlite, parameters }, { sql: ENSURE_SCOPE.postgres, parameters }));
+  return (yield* get<{ scope: number }>(
+    portable('SELECT scope FROM text_scopes WHERE corpus = ? AND agent_id = ?', corpus, agentId),
+  ))?.scope as number;
 }
 
 /**
@@ -32,6 +49,11 @@ export function ensureTextScope(sql: SqlExecutor, corpus: TextCorpus, agentId: s
  * land on the same index pages.
  */
 export function insertTextPostings(sql: SqlExecutor, scope: number, postings: readonly TextPosting[]): void {
+  runSqliteProgram(sql, insertTextPostingsProgram(scope, postings));
+}
+
+/** {@link insertTextPostings} as a program (both dialects). */
+export function* insertTextPostingsProgram(scope: number, postings: readonly TextPosting[]): Program<void> {
   let i = 0;
   for (; i + POSTINGS_PER_STATEMENT <= postings.length; i += POSTINGS_PER_STATEMENT) {
     const parameters: unknown[] = [];
@@ -39,15 +61,79 @@ export function insertTextPostings(sql: SqlExecutor, scope: number, postings: re
       const p = postings[j] as TextPosting;
       parameters.push(scope, p.term, p.row, p.tf, p.len);
     }
-    sql.run(raw(INSERT_MANY, ...parameters));
+    yield* run(perDialect({ sql: INSERT_MANY.sqlite, parameters }, { sql: INSERT_MANY.postgres, parameters }));
   }
   for (; i < postings.length; i++) {
     const p = postings[i] as TextPosting;
-    sql.run(raw(INSERT_ONE, scope, p.term, p.row, p.tf, p.len));
+    const parameters = [scope, p.term, p.row, p.tf, p.len];
+    yield* run(perDialect({ sql: INSERT_ONE.sqlite, parameters }, { sql: INSERT_ONE.postgres, parameters }));
   }
 }
 
 /** Adds rows and tokens to a scope's counts (BM25's document count and average length). */
 export function addTextScopeCounts(sql: SqlExecutor, scope: number, docs: number, tokens: number): void {
-  sql.run(raw('UPDATE text_scopes SET docs = docs + ?, tokens = tokens + ? WHERE scope = ?', docs, tokens, scope));
+  runSqliteProgram(sql, addTextScopeCountsProgram(scope, docs, tokens));
+}
+
+/** {@link addTextScopeCounts} as a program (both dialects); negative numbers take rows away. */
+export function* addTextScopeCountsProgram(scope: number, docs: number, tokens: number): Program<void> {
+  yield* run(
+    portable('UPDATE text_scopes SET docs = docs + ?, tokens = tokens + ? WHERE scope = ?', docs, tokens, scope),
+  );
+}
+
+/** A row of an indexed table: its seq and its text. */
+export interface TextRow {
+  readonly row: number;
+  readonly text: string;
+}
+
+/**
+ * Indexes rows of one agent's scope of `corpus`: what SQLite's insert triggers (migration 13) do
+ * per row, for many rows at once: one scope lookup and one count update, postings in term order.
+ * On PostgreSQL every indexed write goes through this (no trigger can call the tokenizer there).
+ */
+export function* indexTextRowsProgram(corpus: TextCorpus, agentId: string, rows: readonly TextRow[]): Program<void> {
+  if (rows.length === 0) return;
+  const postings: TextPosting[] = [];
+  let tokens = 0;
+  for (const { row, text } of rows) {
+    const { counts, length } = textTerms(text);
+    tokens += length;
+    for (const [term, tf] of counts) postings.push({ term, row, tf, len: length });
+  }
+  postings.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : a.row - b.row));
+  const scope = yield* ensureTextScopeProgram(corpus, agentId);
+  yield* insertTextPostingsProgram(scope, postings);
+  yield* addTextScopeCountsProgram(scope, rows.length, tokens);
+}
+
+const DELETE_POSTINGS = {
+  sqlite: 'DELETE FROM text_postings WHERE scope = ? AND row = ? AND term IN (SELECT value FROM json_each(?))',
+  postgres: 'DELETE FROM text_postings WHERE scope = $1 AND row = $2 AND term = ANY($3::text[])',
+};
+
+/**
+ * Removes rows from one agent's scope of `corpus` (their postings and their share of the counts):
+ * what SQLite's delete and update triggers do. `text` must be the text the row was indexed with.
+ */
+export function* unindexTextRowsProgram(corpus: TextCorpus, agentId: string, rows: readonly TextRow[]): Program<void> {
+  if (rows.length === 0) return;
+  const found = yield* get<{ scope: number }>(
+    portable('SELECT scope FROM text_scopes WHERE corpus = ? AND agent_id = ?', corpus, agentId),
+  );
+  if (!found) return;
+  let tokens = 0;
+  for (const { row, text } of rows) {
+    const { counts, length } = textTerms(text);
+    tokens += length;
+    const terms = [...counts.keys()];
+    yield* run(
+      perDialect(
+        { sql: DELETE_POSTINGS.sqlite, parameters: [found.scope, row, JSON.stringify(terms)] },
+        { sql: DELETE_POSTINGS.postgres, parameters: [found.scope, row, terms] },
+      ),
+    );
+  }
+  yield* addTextScopeCountsProgram(found.scope, -rows.length, -tokens);
 }

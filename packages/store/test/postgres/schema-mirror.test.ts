@@ -1,0 +1,88 @@
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStore, type PostgresStore } from '../../src/postgres.js';
+import { all, type Program, perDialect } from '../../src/program/program.js';
+import { runSqliteProgram } from '../../src/program/run-sqlite.js';
+import { raw } from '../../src/sql.js';
+import { createTestStore } from '../../src/testing.js';
+
+// The PostgreSQL schema mirrors SQLite's: every table with a PostgreSQL form has the same name and
+// the same columns in the same order (programs read the same row shapes on both), and the indexes
+// the memory queries rely on exist under SQLite's names.
+
+// SQLite columns with no PostgreSQL form, and why: FTS5's scope token (nothing reads it since migration 20).
+const SQLITE_ONLY_COLUMNS = new Set(['memories.fts_scope']);
+
+let pglite: PGlite;
+let store: PostgresStore;
+beforeAll(async () => {
+  pglite = await PGlite.create();
+  store = await openPostgresStore({ target: { pglite } });
+}, 120_000);
+afterAll(async () => {
+  await store?.close();
+  await pglite?.close();
+});
+
+function* postgresColumns(): Program<Array<{ table_name: string; column_name: string }>> {
+  return yield* all(
+    perDialect(
+      raw('SELECT 1'),
+      raw(`SELECT table_name, column_name FROM information_schema.columns
+           WHERE table_schema = 'public' AND table_name NOT LIKE 'schema_migrations%'
+           ORDER BY table_name, ordinal_position`),
+    ),
+  );
+}
+
+describe('the PostgreSQL schema mirrors SQLite', () => {
+  it('has SQLite’s tables and columns, in order', async () => {
+    const pgRows = await store.read(() => postgresColumns());
+    const tables = [...new Set(pgRows.map((r) => r.table_name))];
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'memories',
+        'memory_history',
+        'memories_cold',
+        'memory_links',
+        'embeddings',
+        'memory_hints',
+        'text_scopes',
+        'text_postings',
+        'memory_counts',
+      ]),
+    );
+    const sqlite = await createTestStore({ vectorExtension: 'off' });
+    for (const table of tables) {
+      const sqliteColumns = sqlite
+        .read((sql) =>
+          runSqliteProgram(sql, all<{ name: string }>(raw(`SELECT name FROM pragma_table_xinfo(?)`, table))),
+        )
+        .map((c) => c.name)
+        .filter((name) => !SQLITE_ONLY_COLUMNS.has(`${table}.${name}`));
+      expect({ table, columns: pgRows.filter((r) => r.table_name === table).map((r) => r.column_name) }).toEqual({
+        table,
+        columns: sqliteColumns,
+      });
+    }
+    sqlite.close();
+  });
+
+  it('has the indexes scoped dedup and the memory reads use, under SQLite’s names', async () => {
+    const indexes = await pglite.query<{ indexname: string; indexdef: string }>(
+      "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'",
+    );
+    const byName = new Map(indexes.rows.map((r) => [r.indexname, r.indexdef]));
+    expect(byName.get('memories_agent_hash_live')).toMatch(
+      /UNIQUE INDEX .* \(agent_id, content_hash\) WHERE \(is_deleted = 0\)/,
+    );
+    for (const name of [
+      'memories_agent_created',
+      'memory_history_memory',
+      'embeddings_agent_model',
+      'memory_links_ref',
+      'memory_hints_agent',
+    ])
+      expect(byName.has(name)).toBe(true);
+  });
+});
