@@ -53,6 +53,8 @@ const { values } = parseArgs({
      * write audits and probe counts into it.
      */
     db: { type: 'string' },
+    /** Load only (with the stall figures of the load), then stop: no index build, no queries. */
+    'load-only': { type: 'boolean', default: false },
     /** Write every event-loop stall over 50 ms (phase, hrtime µs, wall and CPU ms) to this JSON file, to match with a CPU profile. */
     'stall-log': { type: 'string' },
   },
@@ -200,6 +202,16 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     }
     return (performance.now() - started) / 1000;
   });
+  if (values['load-only']) {
+    const over = stallLog.filter((g) => g.phase === 'load' && (g.cpuMs ?? 0) > STALL_LOG_MS);
+    console.log(
+      `  load only: ${fmt(load.value, 1)} s, longest stall ${fmt(load.stallMs, 0)} ms, longest slice ${fmt(load.sliceMs, 0)} ms CPU, ${over.length} slices over ${STALL_LOG_MS} ms CPU (${over.filter((g) => g.gcMs > 0).length} of them with a GC pause inside), longest GC ${fmt(load.gcMs, 0)} ms, load avg ${fmt(loadavg()[0] as number, 1)}`,
+    );
+    await engine.close();
+    if (!values.db) rmSync(dir, { recursive: true, force: true });
+    if (values['stall-log']) writeFileSync(values['stall-log'], JSON.stringify(stallLog));
+    process.exit(0);
+  }
   const build = await withStallMonitor('build', async () => {
     const started = performance.now();
     for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
