@@ -43,6 +43,8 @@ export interface LoopGap {
   readonly endUs: number;
   readonly ms: number;
   readonly cpuMs: number | undefined;
+  /** Garbage-collection pauses inside the gap (ms), filled in as the GC entries arrive. */
+  gcMs: number;
 }
 
 export function watchLoop(overMs = Number.POSITIVE_INFINITY, onOver?: (gap: LoopGap) => void): LoopWatch {
@@ -53,6 +55,9 @@ export function watchLoop(overMs = Number.POSITIVE_INFINITY, onOver?: (gap: Loop
   let longestSlice = 0;
   let longestGc = 0;
   let over = 0;
+  // Gaps over the threshold, with their performance.now() bounds, waiting for the GC entries
+  // (delivered after the gap) that fall inside them.
+  const recent: Array<{ gap: LoopGap; from: number; to: number }> = [];
   const timer = setInterval(() => {
     const now = performance.now();
     const cpu = threadCpu?.() ?? { cpu: 0, wait: 0 };
@@ -61,12 +66,16 @@ export function watchLoop(overMs = Number.POSITIVE_INFINITY, onOver?: (gap: Loop
       over++;
       // performance.now() and the profiler's clock differ by a constant: place the gap by hrtime.
       const endUs = Number(process.hrtime.bigint() / 1000n);
-      onOver?.({
+      const entry: LoopGap = {
         startUs: Math.round(endUs - (now - last) * 1000),
         endUs,
         ms: gap,
         cpuMs: threadCpu ? cpu.cpu - lastCpu.cpu : undefined,
-      });
+        gcMs: 0,
+      };
+      recent.push({ gap: entry, from: last, to: now });
+      if (recent.length > 64) recent.shift();
+      onOver?.(entry);
     }
     if (gap > longest) {
       longest = gap;
@@ -79,7 +88,13 @@ export function watchLoop(overMs = Number.POSITIVE_INFINITY, onOver?: (gap: Loop
   // Garbage-collection pauses of this thread, reported apart: they stall the loop too, but they
   // follow the heap's size, not how the work is sliced.
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) longestGc = Math.max(longestGc, entry.duration);
+    for (const entry of list.getEntries()) {
+      longestGc = Math.max(longestGc, entry.duration);
+      for (const r of recent) {
+        const overlap = Math.min(r.to, entry.startTime + entry.duration) - Math.max(r.from, entry.startTime);
+        if (overlap > 0) r.gap.gcMs += overlap;
+      }
+    }
   });
   observer.observe({ entryTypes: ['gc'] });
   return {

@@ -12,7 +12,8 @@
 //   npm run bench:recall -- --million                     # adds 1M (minutes per configuration)
 //   npm run bench:recall -- --sizes 20000 --embedders hashing --layouts 1 --queries 100
 //   npm run bench:recall -- --lexical --sizes 100000        # the lexical channel alone (no embedder), real text
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+//   npm run bench:recall -- --sizes 1000000 --embedders hashing --layouts 1 --db /tmp/1m.db   # keep (or reuse) the file
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -46,6 +47,14 @@ const { values } = parseArgs({
     repeats: { type: 'string', default: '1' },
     /** JSON merged into the engine configuration, e.g. '{"vectors":{"exactMaxVectors":5000}}'. */
     config: { type: 'string', default: '{}' },
+    /**
+     * One size and layout: keep the database at this path, or, when the file exists, query it as it
+     * is (no load; whatever upkeep is due still runs). Copy a kept file before reusing it: queries
+     * write audits and probe counts into it.
+     */
+    db: { type: 'string' },
+    /** Load only (with the stall figures of the load), then stop: no index build, no queries. */
+    'load-only': { type: 'boolean', default: false },
     /** Write every event-loop stall over 50 ms (phase, hrtime µs, wall and CPU ms) to this JSON file, to match with a CPU profile. */
     'stall-log': { type: 'string' },
   },
@@ -140,7 +149,8 @@ const WARM_UP = 128;
 
 async function runOne(fixture: VectorFixture, queryTexts: readonly string[], total: number, agents: number) {
   const dir = mkdtempSync(join(tmpdir(), 'memory-recall-bench-'));
-  const path = join(dir, 'recall.db');
+  const path = values.db ?? join(dir, 'recall.db');
+  const reuse = values.db !== undefined && existsSync(values.db);
   const dims = fixture.dims;
   const rssBefore = process.memoryUsage().rss;
   const engine = await createMemoryEngine({
@@ -152,9 +162,24 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
   const rowsOf = agentIds.map(() => [] as number[]);
   const rowOfId = new Map<string, number>();
 
+  if (reuse) {
+    // The rows behind a kept file's memories, by content (the fixture's texts are distinct).
+    const rowOfText = new Map(fixture.texts.map((t, i) => [t, i]));
+    const agentOf = new Map(agentIds.map((id, i) => [id, i]));
+    const kept = new Database(path, { readonly: true });
+    for (const m of kept.prepare('SELECT id, agent_id, content FROM memories WHERE deleted_at IS NULL').iterate()) {
+      const { id, agent_id, content } = m as { id: string; agent_id: string; content: string };
+      const row = rowOfText.get(content);
+      const a = agentOf.get(agent_id);
+      if (row === undefined || a === undefined) continue;
+      rowOfId.set(id, row);
+      rowsOf[a]?.push(row);
+    }
+    kept.close();
+  }
   const load = await withStallMonitor('load', async () => {
     const started = performance.now();
-    for (let done = 0; done < total; ) {
+    for (let done = reuse ? total : 0; done < total; ) {
       const n = Math.min(10_000, total - done);
       const byAgent = new Map<number, number[]>();
       for (let i = done; i < done + n; i++) {
@@ -177,6 +202,16 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     }
     return (performance.now() - started) / 1000;
   });
+  if (values['load-only']) {
+    const over = stallLog.filter((g) => g.phase === 'load' && (g.cpuMs ?? 0) > STALL_LOG_MS);
+    console.log(
+      `  load only: ${fmt(load.value, 1)} s, longest stall ${fmt(load.stallMs, 0)} ms, longest slice ${fmt(load.sliceMs, 0)} ms CPU, ${over.length} slices over ${STALL_LOG_MS} ms CPU (${over.filter((g) => g.gcMs > 0).length} of them with a GC pause inside), longest GC ${fmt(load.gcMs, 0)} ms, load avg ${fmt(loadavg()[0] as number, 1)}`,
+    );
+    await engine.close();
+    if (!values.db) rmSync(dir, { recursive: true, force: true });
+    if (values['stall-log']) writeFileSync(values['stall-log'], JSON.stringify(stallLog));
+    process.exit(0);
+  }
   const build = await withStallMonitor('build', async () => {
     const started = performance.now();
     for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
@@ -184,6 +219,7 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
   });
 
   const latencies: number[] = [];
+  const cpuMs: number[] = [];
   const responses: Array<{ agent: number; response: RecallResponse }> = [];
   const ask = async (i: number) => {
     const agent = i % agents;
@@ -206,7 +242,10 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
       // A turn of the event loop between queries, as between a host's requests (and so the stall
       // monitor samples at all).
       await nextTurn();
+      const cpu = process.cpuUsage();
       const r = await ask(i);
+      const used = process.cpuUsage(cpu);
+      cpuMs.push((used.user + used.system) / 1000);
       latencies.push(r.response.timings.totalMs);
       responses.push(r);
     }
@@ -252,6 +291,8 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     recall: recallSum / responses.length,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
+    cpu50: percentile(cpuMs, 50),
+    cpu95: percentile(cpuMs, 95),
     loadSeconds: load.value,
     loadStall: load.stallMs,
     loadSlice: load.sliceMs,
@@ -338,7 +379,7 @@ if (values.lexical) {
 }
 
 console.log(
-  `neighbour recall@10 vs exact cosine (ties counted), semantic channel only, limit 10, ${queryCount} queries; latency = recall() total`,
+  `neighbour recall@10 vs exact cosine (ties counted), semantic channel only, limit 10, ${queryCount} queries; latency = recall() total; cpu = process CPU time (all threads) per recall()`,
 );
 for (const name of values.embedders.split(',')) {
   const setup = EMBEDDERS[name];
@@ -353,7 +394,7 @@ for (const name of values.embedders.split(',')) {
     `\n${label}: ${texts.length.toLocaleString('en-US')} distinct texts embedded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   console.log(
-    '  size       agents  per agent  recall@10  p50 ms  p95 ms  reported            layout (most queries)              load s (stall/slice ms)  build s (stall/slice ms)  query stall/slice ms  longest GC ms  RSS MB/100k  DB MB/100k  load avg',
+    '  size       agents  per agent  recall@10  p50 ms  p95 ms  cpu p50/p95 ms  reported            layout (most queries)              load s (stall/slice ms)  build s (stall/slice ms)  query stall/slice ms  longest GC ms  RSS MB/100k  DB MB/100k  load avg',
   );
   for (const total of sizes) {
     const sub: VectorFixture = { ...fixture, texts: fixture.texts.slice(0, total) };
@@ -365,7 +406,7 @@ for (const name of values.embedders.split(',')) {
           .toLocaleString('en-US')
           .padStart(
             9,
-          )}  ${r.recall.toFixed(3).padStart(9)}  ${fmt(r.p50, 2).padStart(6)}  ${fmt(r.p95, 2).padStart(6)}  ${reported.padEnd(18)}  ${r.layout.padEnd(33)}  ${`${fmt(r.loadSeconds, 1)} (${fmt(r.loadStall, 0)}/${fmt(r.loadSlice, 0)})`.padStart(23)}  ${`${fmt(r.buildSeconds, 1)} (${fmt(r.buildStall, 0)}/${fmt(r.buildSlice, 0)})`.padStart(24)}  ${`${fmt(r.queryStall, 0)}/${fmt(r.querySlice, 0)}`.padStart(20)}  ${fmt(r.gc, 0).padStart(13)}  ${fmt(r.rssPer100k, 0).padStart(11)}  ${fmt(r.dbPer100k, 0).padStart(10)}  ${fmt(r.loadAverage, 1).padStart(8)}`,
+          )}  ${r.recall.toFixed(3).padStart(9)}  ${fmt(r.p50, 2).padStart(6)}  ${fmt(r.p95, 2).padStart(6)}  ${`${fmt(r.cpu50, 1)}/${fmt(r.cpu95, 1)}`.padStart(14)}  ${reported.padEnd(18)}  ${r.layout.padEnd(33)}  ${`${fmt(r.loadSeconds, 1)} (${fmt(r.loadStall, 0)}/${fmt(r.loadSlice, 0)})`.padStart(23)}  ${`${fmt(r.buildSeconds, 1)} (${fmt(r.buildStall, 0)}/${fmt(r.buildSlice, 0)})`.padStart(24)}  ${`${fmt(r.queryStall, 0)}/${fmt(r.querySlice, 0)}`.padStart(20)}  ${fmt(r.gc, 0).padStart(13)}  ${fmt(r.rssPer100k, 0).padStart(11)}  ${fmt(r.dbPer100k, 0).padStart(10)}  ${fmt(r.loadAverage, 1).padStart(8)}`,
       );
     }
   }

@@ -26,6 +26,7 @@ const rememberSchema = z.strictObject({
    * Memories written per transaction by `rememberMany`. Small batches keep each synchronous
    * transaction short (ARCHITECTURE §2.5); the engine yields to the event loop between batches.
    * 100 kept the longest event-loop stall near 40 ms in the 100k benchmark at the same throughput as 200.
+   * A maximum: after a transaction (body and commit) over ~25 ms the next holds proportionally fewer.
    * @default 100
    */
   batchSize: positiveInt(5000).default(100),

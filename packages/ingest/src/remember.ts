@@ -17,6 +17,7 @@ import {
   prepareContent,
   type SqlExecutor,
 } from '@memory/store';
+import { type BatchPacer, createBatchPacer } from './batch-pacer.js';
 import { conflictApplies, rememberChecked } from './conflict.js';
 import { batchKeys, commitWithConflicts, mayNeedVector, refreshBatchKeys } from './conflict-batch.js';
 import type { ParsedRemember } from './inputs.js';
@@ -101,8 +102,12 @@ export function newMemory(writer: MemoryWriter, item: Prepared, embedding: Memor
   };
 }
 
-/** Embeds what is new, then writes the batch in one transaction. */
-async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Promise<RememberResult[]> {
+/** Embeds what is new, then writes the batch in one transaction (timed by `pacer`, when given). */
+async function writeBatch(
+  writer: MemoryWriter,
+  items: readonly Prepared[],
+  pacer?: BatchPacer,
+): Promise<RememberResult[]> {
   // Conflict detection only when an item is of a checked kind (the plain path stays as it was).
   const checking = items.some((item) => conflictApplies(writer, item.input));
   const keys = checking ? batchKeys(writer, items) : undefined;
@@ -123,10 +128,16 @@ async function writeBatch(writer: MemoryWriter, items: readonly Prepared[]): Pro
     const vector = vectorOf.get(item);
     return vector && embedder ? { model: embedder.model, vector } : undefined;
   };
-  if (!keys || !fresh.some((item) => vectorOf.has(item) && conflictApplies(writer, item.input)))
-    return commitBatch(writer, items, embeddingOf);
+  if (!keys || !fresh.some((item) => vectorOf.has(item) && conflictApplies(writer, item.input))) {
+    pacer?.start();
+    const results = commitBatch(writer, items, embeddingOf);
+    pacer?.stop(items.length);
+    return results;
+  }
   const index = await refreshBatchKeys(writer, items);
+  pacer?.start();
   const results = commitWithConflicts(writer, items, embeddingOf, keys, index);
+  pacer?.stop(items.length);
   // The key index takes what was written from here rather than judging the rows' text again.
   for (const [i, result] of results.entries()) {
     const item = items[i] as Prepared;
@@ -240,17 +251,22 @@ async function prepareBatch(batch: readonly ParsedRemember[], first: number): Pr
   return prepared;
 }
 
-/** Consecutive runs of at most `count` items and (unless one item alone is larger) `bytes` content bytes. */
+/**
+ * Consecutive runs of at most `count` items and (unless one item alone is larger) `bytes` content
+ * bytes. A `count` function is read as each batch fills, so a consumer that changes it between
+ * batches (a pacer) sizes the next one.
+ */
 export function* batches<T extends { readonly content: string }>(
   items: readonly T[],
-  count: number,
+  count: number | (() => number),
   bytes: number,
 ): Generator<T[]> {
+  const limit = typeof count === 'number' ? () => count : count;
   let batch: T[] = [];
   let size = 0;
   for (const item of items) {
     const itemBytes = Buffer.byteLength(item.content, 'utf8');
-    if (batch.length > 0 && (batch.length >= count || size + itemBytes > bytes)) {
+    if (batch.length > 0 && (batch.length >= limit() || size + itemBytes > bytes)) {
       yield batch;
       batch = [];
       size = 0;
@@ -262,11 +278,13 @@ export function* batches<T extends { readonly content: string }>(
 }
 
 /**
- * Remembers many memories in bounded transactions (`config.remember.batchSize` memories or
- * `config.remember.batchBytes` content bytes each), yielding to
- * the event loop between batches. Conflict detection applies per item as in `remember`, against
- * stored memories and the batch's earlier items (results say `updated`/`previous` per item). Every input is validated before anything is written, so a bad
- * input fails the call with nothing stored. Results are in input order.
+ * Remembers many memories in bounded transactions (at most `config.remember.batchSize` memories
+ * and `config.remember.batchBytes` content bytes each, fewer while transactions run long: see
+ * {@link createBatchPacer}), yielding to the event loop between batches. Where the batches end
+ * changes no result. Conflict detection applies per item as in `remember`, against stored
+ * memories and the call's earlier items (results say `updated`/`previous` per item). Every input
+ * is validated before anything is written, so a bad input fails the call with nothing stored.
+ * Results are in input order.
  */
 export async function rememberMany(
   writer: MemoryWriter,
@@ -276,12 +294,13 @@ export async function rememberMany(
   const { batchSize, batchBytes } = writer.config.remember;
   const valid = await validateAll(writer, inputs);
   const results: RememberResult[] = [];
-  for (const batch of batches(valid, batchSize, batchBytes)) {
+  const pacer = createBatchPacer(batchSize);
+  for (const batch of batches(valid, () => pacer.size, batchBytes)) {
     if (results.length > 0) await yieldToEventLoop();
     // Before each batch's embedding call and transaction; batches already committed stay.
     throwIfAborted(signal, 'rememberMany');
     const items = await prepareBatch(batch, results.length);
-    results.push(...(await writeBatch(writer, items)));
+    results.push(...(await writeBatch(writer, items, pacer)));
   }
   return results;
 }

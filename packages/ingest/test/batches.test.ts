@@ -12,6 +12,17 @@ describe('rememberMany batching', () => {
     expect([...batches(items, 2, 1000)].map((b) => b.length)).toEqual([2, 2, 2]);
   });
 
+  it('reads a count function as each batch fills, so a pacer sizes the next batch', () => {
+    const items = Array.from({ length: 10 }, (_, i) => item(`m${i}`));
+    let count = 4;
+    const sizes: number[] = [];
+    for (const batch of batches(items, () => count, 1000)) {
+      sizes.push(batch.length);
+      count = count === 4 ? 1 : 3;
+    }
+    expect(sizes).toEqual([4, 1, 3, 2]);
+  });
+
   it('keeps every item once, in order, within both bounds (property)', () => {
     fc.assert(
       fc.property(

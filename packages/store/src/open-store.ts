@@ -84,12 +84,28 @@ export interface Store {
 // With background checkpoints the writer still checkpoints itself past this many WAL pages (about
 // 40 MiB), so the WAL stays bounded even if the worker falls behind or dies.
 const WRITER_CHECKPOINT_PAGES = 10_000;
-// Commits between two background checkpoint requests. A checkpoint copies every page the commits
-// since the last one wrote, and consecutive commits rewrite the same pages (index tails, postings,
-// vector chunks): asking after every commit made the worker copy them again each time (about a
-// sixth of a bulk write's CPU). A few commits' frames waiting in the WAL cost nothing: they are
-// durable, and the next request (or closing the file) copies them.
+// Commits between two background checkpoint requests, at most. A checkpoint copies every page the
+// commits since the last one wrote, and consecutive commits rewrite the same pages (index tails,
+// postings, vector chunks): asking after every commit made the worker copy them again each time
+// (about a sixth of a bulk write's CPU). A few commits' frames waiting in the WAL cost nothing: they
+// are durable, and the next request (or closing the file) copies them.
 const COMMITS_PER_CHECKPOINT = 8;
+// WAL frames the background checkpoint may fall behind by. In a large file a commit writes more
+// pages (at a million memories a bulk batch, or an index build step starting new vec0 chunks, wrote
+// ~500–1,500), so 8 commits passed the writer's own threshold before the worker was asked, and the
+// writer's checkpoint copied the rest inside a COMMIT on the event loop (54 ms of CPU for an 8-row
+// build step). Requests therefore come sooner when the worker's replies show large commits.
+const FRAMES_PER_CHECKPOINT = 2_000;
+
+/**
+ * Commits between background checkpoint requests: as many as write about
+ * {@link FRAMES_PER_CHECKPOINT} WAL frames at the pace the worker's last two replies measured
+ * (frames in the WAL grew by `frames` over `commits`), within 1 and {@link COMMITS_PER_CHECKPOINT}.
+ */
+export function commitsPerCheckpoint(frames: number, commits: number): number {
+  if (commits <= 0 || frames <= 0) return COMMITS_PER_CHECKPOINT;
+  return Math.max(1, Math.min(COMMITS_PER_CHECKPOINT, Math.floor((FRAMES_PER_CHECKPOINT * commits) / frames)));
+}
 
 function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile: boolean): void {
   db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
@@ -224,6 +240,21 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const guard = new TransactionGuard();
   let closed = false;
   let commitsSinceCheckpoint = 0;
+  // The checkpoint cadence, from the worker's replies: commits so far, and at the last reply the
+  // commits then and the frames in the WAL.
+  let commits = 0;
+  let cadence = COMMITS_PER_CHECKPOINT;
+  let lastReply: { commits: number; log: number } | undefined;
+  const requestCheckpoint = (worker: NonNullable<typeof checkpointer>): void => {
+    const asked = commits;
+    void worker.request().then((result) => {
+      if (!result || result.log < 0) return;
+      // A smaller WAL than last time was restarted in between: no pace to read from it.
+      if (lastReply && result.log > lastReply.log)
+        cadence = commitsPerCheckpoint(result.log - lastReply.log, asked - lastReply.commits);
+      lastReply = { commits: asked, log: result.log };
+    });
+  };
   const assertOpen = (): void => {
     if (closed) throw new MemoryError('ENGINE_CLOSED', 'the store is closed');
   };
@@ -261,9 +292,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       try {
         if (guard.inWriteTransaction() || db.inTransaction) return db.transaction(body)();
         const result = guard.runWriting(() => db.transaction(body).immediate());
-        if (checkpointer && ++commitsSinceCheckpoint >= COMMITS_PER_CHECKPOINT) {
+        commits++;
+        if (checkpointer && ++commitsSinceCheckpoint >= cadence) {
           commitsSinceCheckpoint = 0;
-          void checkpointer.request();
+          requestCheckpoint(checkpointer);
         }
         return result;
       } catch (error) {

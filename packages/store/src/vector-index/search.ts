@@ -8,7 +8,7 @@ import { memoryIdsOfSeqs } from './embedding-reads.js';
 import { findVectorIndex } from './indexes.js';
 import { nearestLists } from './kmeans.js';
 import { findPartition } from './partitions.js';
-import { knnInCell, knnInGeneration } from './vec-rows.js';
+import { knnInCells, knnInGeneration } from './vec-rows.js';
 
 /** What a search of the vector index found and how much of the partition it compared. */
 export interface VectorSearch {
@@ -29,6 +29,44 @@ export interface VectorSearch {
   readonly recallQueries?: number;
 }
 
+/** Lists `first..last` (cells of one generation), searched by one KNN. */
+interface ListRun {
+  readonly first: number;
+  readonly last: number;
+  readonly rows: number;
+}
+
+/**
+ * The probed lists (and the fresh list) as runs of consecutive list numbers, grouped into slices of
+ * about `sliceRows` vectors. A build numbers the lists of a coarse group consecutively, so a
+ * query's nearest lists often neighbour each other: one KNN per run saves a call's fixed cost.
+ */
+export function listRuns(lists: readonly number[], sizeOf: (list: number) => number, sliceRows: number): ListRun[][] {
+  const sorted = [...lists].sort((a, b) => a - b);
+  const runs: Array<{ first: number; last: number; rows: number }> = [];
+  for (const list of sorted) {
+    const run = runs[runs.length - 1];
+    // A run stays within one slice's rows (a slice is one synchronous read).
+    if (run && list === run.last + 1 && run.rows + sizeOf(list) <= sliceRows) {
+      run.last = list;
+      run.rows += sizeOf(list);
+    } else if (!run || list !== run.last) runs.push({ first: list, last: list, rows: sizeOf(list) });
+  }
+  const slices: ListRun[][] = [];
+  let rows = 0;
+  for (const run of runs) {
+    const last = slices[slices.length - 1];
+    if (last && rows + run.rows <= sliceRows) {
+      last.push(run);
+      rows += run.rows;
+    } else {
+      slices.push([run]);
+      rows = run.rows;
+    }
+  }
+  return slices;
+}
+
 /** Which lists a search reads, in slices of about `sliceRows` vectors, and what it reports. */
 interface SearchPlan {
   readonly table: string;
@@ -36,8 +74,11 @@ interface SearchPlan {
   readonly generation: number;
   readonly query: Float32Array;
   readonly k: number;
-  /** Lists per slice (FRESH_LIST is the fresh list; -1 = every list of the generation). */
-  readonly slices: readonly number[][];
+  /**
+   * Runs of consecutive lists per slice, each searched by one KNN (FRESH_LIST is the fresh list;
+   * undefined = every list of the generation).
+   */
+  readonly slices: ReadonlyArray<ReadonlyArray<ListRun | undefined>>;
   readonly report: Omit<VectorSearch, 'hits'>;
 }
 
@@ -63,7 +104,9 @@ function plan(
     // An exact partition has one list; an ivf one whose centroids are missing is searched whole.
     return {
       ...base,
-      slices: [[partition.layout === 'exact' ? FRESH_LIST : -1]],
+      slices: [
+        [partition.layout === 'exact' ? { first: FRESH_LIST, last: FRESH_LIST, rows: partition.vectors } : undefined],
+      ],
       report: { completeness: 'exact', layout: 'exact', vectors: partition.vectors, searched: partition.vectors },
     };
   }
@@ -74,20 +117,13 @@ function plan(
   for (const size of sizes) assigned += size;
   const fresh = Math.max(0, partition.vectors - assigned);
   let searched = fresh;
-  const slices: number[][] = [[FRESH_LIST]];
-  let rows = fresh;
-  for (const list of probed) {
-    const size = sizes[list] ?? 0;
-    searched += size;
-    const last = slices[slices.length - 1] as number[];
-    if (rows + size > sliceRows && last.length > 0) {
-      slices.push([list + 1]);
-      rows = size;
-    } else {
-      last.push(list + 1);
-      rows += size;
-    }
-  }
+  for (const list of probed) searched += sizes[list] ?? 0;
+  // Cells number the lists from 1 (0 is the fresh list).
+  const slices = listRuns(
+    [FRESH_LIST, ...Array.from(probed, (list) => list + 1)],
+    (cell) => (cell === FRESH_LIST ? fresh : (sizes[cell - 1] ?? 0)),
+    sliceRows,
+  );
   return {
     ...base,
     slices,
@@ -107,14 +143,13 @@ function plan(
 function searchSlice(
   sql: SqlExecutor,
   p: SearchPlan,
-  lists: readonly number[],
+  runs: ReadonlyArray<ListRun | undefined>,
 ): Array<{ seq: number; distance: number }> {
   const found: Array<{ seq: number; distance: number }> = [];
-  for (const list of lists) {
-    const hits =
-      list < 0
-        ? knnInGeneration(sql, p.table, p.agentId, p.generation, p.query, p.k)
-        : knnInCell(sql, p.table, p.agentId, p.generation, list, p.query, p.k);
+  for (const run of runs) {
+    const hits = run
+      ? knnInCells(sql, p.table, p.agentId, p.generation, run, p.query, p.k)
+      : knnInGeneration(sql, p.table, p.agentId, p.generation, p.query, p.k);
     for (const hit of hits) found.push(hit);
   }
   return found;
@@ -137,7 +172,7 @@ export function searchMemoryVectors(
   const p = plan(sql, agentId, model, query, k, Number.POSITIVE_INFINITY);
   if (p === undefined) return undefined;
   if (p === 'none') return { hits: [], completeness: 'exact', layout: 'exact', vectors: 0, searched: 0 };
-  const found = p.slices.flatMap((lists) => searchSlice(sql, p, lists));
+  const found = p.slices.flatMap((runs) => searchSlice(sql, p, runs));
   return { hits: withMemoryIds(sql, agentId, found, k), ...p.report };
 }
 
@@ -156,9 +191,9 @@ export async function searchMemoryVectorsInSlices(
   if (p === undefined) return undefined;
   if (p === 'none') return { hits: [], completeness: 'exact', layout: 'exact', vectors: 0, searched: 0 };
   const found: Array<{ seq: number; distance: number }> = [];
-  for (const [i, lists] of p.slices.entries()) {
+  for (const [i, runs] of p.slices.entries()) {
     if (i > 0) await yieldToEventLoop();
-    for (const hit of store.read((sql) => searchSlice(sql, p, lists))) found.push(hit);
+    for (const hit of store.read((sql) => searchSlice(sql, p, runs))) found.push(hit);
   }
   return { hits: store.read((sql) => withMemoryIds(sql, agentId, found, k)), ...p.report };
 }

@@ -33,24 +33,41 @@ export function deleteVecRow(sql: SqlExecutor, table: string, generation: number
   return sql.run(raw(`DELETE FROM ${table} WHERE rowid = ?`, rowidOf(generation, seq))).changes;
 }
 
-/** Exact cosine KNN inside one list of a generation: the seq and cosine distance of the `k` nearest. */
-export function knnInCell(
+/**
+ * Exact cosine KNN inside lists `first..last` of a generation (one list when they are equal): the
+ * seq and cosine distance of the `k` nearest. One KNN over a run of consecutive lists costs its
+ * vectors only; one per list adds a fixed cost per call (about 0.07 ms, a fifth of a 500-vector list).
+ */
+export function knnInCells(
   sql: SqlExecutor,
   table: string,
   agentId: string,
   generation: number,
-  list: number,
+  lists: { first: number; last: number },
   query: Float32Array,
   k: number,
 ): Array<{ seq: number; distance: number }> {
+  if (lists.first === lists.last)
+    return sql.all(
+      raw(
+        `SELECT rowid & ? AS seq, distance FROM ${table} WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell = ?`,
+        SEQ_MASK,
+        blob(query),
+        k,
+        agentId,
+        cellOf(generation, lists.first),
+      ),
+    );
   return sql.all(
     raw(
-      `SELECT rowid & ? AS seq, distance FROM ${table} WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell = ?`,
+      `SELECT rowid & ? AS seq, distance FROM ${table}
+       WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell >= ? AND cell <= ?`,
       SEQ_MASK,
       blob(query),
       k,
       agentId,
-      cellOf(generation, list),
+      cellOf(generation, lists.first),
+      cellOf(generation, lists.last),
     ),
   );
 }

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { listRuns } from '../src/vector-index/search.js';
+
+describe('ivf search runs', () => {
+  it('searches consecutive lists with one KNN each run, in slices of about sliceRows vectors', () => {
+    const size = (list: number) => (list === 0 ? 5 : 10);
+    // Probed in rank order 7, 3, 4, 9, 8 plus the fresh list (0): runs 0, 3–4, 7–9.
+    expect(listRuns([0, 7, 3, 4, 9, 8], size, 100)).toEqual([
+      [
+        { first: 0, last: 0, rows: 5 },
+        { first: 3, last: 4, rows: 20 },
+        { first: 7, last: 9, rows: 30 },
+      ],
+    ]);
+    // A run never holds more than a slice's rows; a slice closes before the run that would overflow it.
+    expect(listRuns([1, 2, 3, 4, 5], size, 25)).toEqual([
+      [{ first: 1, last: 2, rows: 20 }],
+      [{ first: 3, last: 4, rows: 20 }],
+      [{ first: 5, last: 5, rows: 10 }],
+    ]);
+    // A list larger than a slice is searched alone.
+    expect(listRuns([2, 1], (l) => (l === 1 ? 50 : 1), 10)).toEqual([
+      [{ first: 1, last: 1, rows: 50 }],
+      [{ first: 2, last: 2, rows: 1 }],
+    ]);
+  });
+
+  it('covers every probed list once and no other (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.func(fc.integer({ min: 0, max: 80 })),
+        (lists, sliceRows, sizes) => {
+          const sizeOf = (list: number) => sizes(list);
+          const slices = listRuns(lists, sizeOf, sliceRows);
+          const covered = slices
+            .flat()
+            .flatMap((r) => Array.from({ length: r.last - r.first + 1 }, (_, i) => r.first + i));
+          expect(covered).toEqual([...lists].sort((a, b) => a - b));
+          for (const run of slices.flat()) {
+            let rows = 0;
+            for (let l = run.first; l <= run.last; l++) rows += sizeOf(l);
+            expect(run.rows).toBe(rows);
+            if (run.first !== run.last) expect(run.rows).toBeLessThanOrEqual(sliceRows);
+          }
+          for (const slice of slices)
+            if (slice.length > 1) expect(slice.reduce((s, r) => s + r.rows, 0)).toBeLessThanOrEqual(sliceRows);
+        },
+      ),
+    );
+  });
+});
