@@ -6,5 +6,10 @@
 export type { PGliteDatabase, PostgresClient, PostgresPool, PostgresTarget } from './postgres/connection.js';
 export { isSerializationFailure, sqlState, wrapPostgresError } from './postgres/errors.js';
 export { runPostgresMigrations } from './postgres/migrations.js';
-export type { OpenPostgresStoreOptions, PostgresStore, ProgramFactory } from './postgres/open-postgres-store.js';
+export type {
+  OpenPostgresStoreOptions,
+  PostgresStore,
+  ProgramFactory,
+  WriteOptions,
+} from './postgres/open-postgres-store.js';
 export { openPostgresStore } from './postgres/open-postgres-store.js';

@@ -55,12 +55,15 @@ export function stopTimers(entry: InFlight): void {
 
 /** Heartbeats the lease every `heartbeatMs` while the attempt runs; a lost lease aborts the handler. */
 function beat(ctx: WorkerContext, entry: InFlight): void {
-  entry.heartbeat = ctx.scheduler.schedule(() => {
-    if (ctx.inFlight.get(entry.job.id) !== entry || entry.leaseLost) return;
+  const live = () => ctx.inFlight.get(entry.job.id) === entry && !entry.leaseLost;
+  entry.heartbeat = ctx.scheduler.schedule(async () => {
+    if (!live()) return;
     try {
-      ctx.queue.heartbeat(entry.job.id, entry.token);
-      beat(ctx, entry);
+      await ctx.queue.heartbeat(entry.job.id, entry.token);
+      // The attempt may have settled while the heartbeat was in flight.
+      if (live()) beat(ctx, entry);
     } catch (error) {
+      if (!live()) return;
       if (isMemoryError(error, 'LEASE_LOST')) {
         // Reaped, cancelled or released elsewhere: stop the handler; its outcome is discarded.
         entry.leaseLost = true;
@@ -74,11 +77,11 @@ function beat(ctx: WorkerContext, entry: InFlight): void {
 }
 
 /** Records an attempt's outcome: complete, release (interrupted by close) or fail (retry or dead). */
-function settle(
+async function settle(
   ctx: WorkerContext,
   entry: InFlight,
   outcome: { ok: true; result: unknown } | { ok: false; error: unknown },
-): void {
+): Promise<void> {
   const { queue, logger } = ctx;
   const { job, token } = entry;
   if (entry.leaseLost) {
@@ -86,14 +89,14 @@ function settle(
     return;
   }
   if (outcome.ok) {
-    if (safely(ctx, 'complete', job.id, () => queue.complete(job.id, token, outcome.result))) ctx.completed++;
+    if (await safely(ctx, 'complete', job.id, () => queue.complete(job.id, token, outcome.result))) ctx.completed++;
     ctx.consecutiveFailures = 0;
     return;
   }
   if (entry.closing) {
     // Interrupted by close, not failed: hand the job back with its attempt (a finished handler
     // completed above). A graceful shutdown never uses up a job's attempts.
-    safely(ctx, 'release', job.id, () => queue.release(job.id, token));
+    await safely(ctx, 'release', job.id, () => queue.release(job.id, token));
     ctx.releasedOnClose++;
     return;
   }
@@ -102,10 +105,11 @@ function settle(
   recordFailure(ctx, text);
   const permanent = isPermanent(error);
   let status: JobStatus | undefined;
-  safely(ctx, 'fail', job.id, () => {
-    if (permanent) status = queue.fail(job.id, token, text, { permanent: true });
-    else if (error instanceof RetryJobError) status = queue.fail(job.id, token, text, { retryDelayMs: error.delayMs });
-    else status = queue.fail(job.id, token, text);
+  await safely(ctx, 'fail', job.id, async () => {
+    if (permanent) status = await queue.fail(job.id, token, text, { permanent: true });
+    else if (error instanceof RetryJobError)
+      status = await queue.fail(job.id, token, text, { retryDelayMs: error.delayMs });
+    else status = await queue.fail(job.id, token, text);
   });
   if (status !== undefined) logger.warn(`${job.jobType} job failed`, failureFields(entry, error, text, status));
 }

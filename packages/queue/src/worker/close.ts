@@ -30,10 +30,13 @@ export async function closeWorker(ctx: WorkerContext, deadlineMs: number): Promi
   // Handlers that ignored the abort past the deadline: give their jobs back now, attempt included
   // (a handler that hangs is bounded by `jobDeadlineMs` while it runs, not by shutdowns). If such a
   // handler finishes later, its completion meets LEASE_LOST and changes nothing.
-  for (const entry of ctx.inFlight.values()) {
+  const stuck = [...ctx.inFlight.values()];
+  for (const entry of stuck) {
     entry.leaseLost = true;
     stopTimers(entry);
-    safely(ctx, 'release', entry.job.id, () => ctx.queue.release(entry.job.id, entry.token));
+  }
+  for (const entry of stuck) {
+    await safely(ctx, 'release', entry.job.id, () => ctx.queue.release(entry.job.id, entry.token));
     ctx.releasedOnClose++;
   }
   ctx.inFlight.clear();

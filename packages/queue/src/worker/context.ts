@@ -9,7 +9,7 @@ import {
 } from '@memory/core';
 import type PQueue from 'p-queue';
 import type { Job } from '../job.js';
-import type { Queue } from '../queue.js';
+import type { WorkerQueue } from '../queue.js';
 import type { JobHandler, WorkerState } from '../worker.js';
 
 /** One leased job while its handler runs. */
@@ -30,7 +30,7 @@ export interface InFlight {
  * functions (polling, attempts, close) share and update.
  */
 export interface WorkerContext {
-  readonly queue: Queue;
+  readonly queue: WorkerQueue;
   readonly config: MemoryConfig['queue'];
   readonly jobTypes: readonly string[];
   readonly handler: JobHandler;
@@ -42,6 +42,8 @@ export interface WorkerContext {
   readonly workerId: string;
   readonly admission: PQueue | undefined;
   readonly inFlight: Map<string, InFlight>;
+  /** Leases asked for and not yet answered: they count against `concurrency` like running jobs. */
+  leasing: number;
   state: WorkerState;
   /** The pending poll, if one is scheduled. */
   poll: ScheduledHandle | undefined;
@@ -80,11 +82,11 @@ export function recordFailure(ctx: WorkerContext, error: string): void {
 
 /**
  * Runs a queue call made after a job settles. Such calls can themselves fail (the store was closed,
- * the disk is full): they are logged, never thrown into the scheduler. Returns whether it succeeded.
+ * the disk is full): they are logged, never thrown into the scheduler. Resolves with whether it succeeded.
  */
-export function safely(ctx: WorkerContext, what: string, jobId: string, fn: () => void): boolean {
+export async function safely(ctx: WorkerContext, what: string, jobId: string, fn: () => unknown): Promise<boolean> {
   try {
-    fn();
+    await fn();
     return true;
   } catch (error) {
     if (isMemoryError(error, 'LEASE_LOST')) ctx.logger.info(`${what}: lease already lost`, { jobId });

@@ -1,3 +1,4 @@
+import type { Job } from '../job.js';
 import { pollBackoff } from '../retry.js';
 import { startAttempt } from './attempt.js';
 import { type InFlight, message, recordFailure, type WorkerContext } from './context.js';
@@ -23,17 +24,41 @@ function nextDelay(ctx: WorkerContext): number {
 async function tick(ctx: WorkerContext): Promise<void> {
   ctx.poll = undefined;
   if (ctx.state !== 'running') return;
-  fill(ctx, ctx.concurrency);
+  await fill(ctx, ctx.concurrency);
   schedulePoll(ctx, nextDelay(ctx));
 }
 
-/** Leases up to the free capacity (at most `limit` jobs) and starts them; returns the entries started. */
-export function fill(ctx: WorkerContext, limit: number): InFlight[] {
+/** Whether close has begun (read through a call: it changes while a lease is awaited). */
+function stopping(ctx: WorkerContext): boolean {
+  return ctx.state === 'closing' || ctx.state === 'closed';
+}
+
+/**
+ * Leases up to the free capacity (at most `limit` jobs) and starts them; resolves with the entries
+ * started. Fills may overlap (a poll, and a slot freed meanwhile): a lease in flight holds its slot.
+ */
+export async function fill(ctx: WorkerContext, limit: number): Promise<InFlight[]> {
   const started: InFlight[] = [];
   try {
-    while (ctx.inFlight.size < ctx.concurrency && started.length < limit) {
-      const job = ctx.queue.lease(ctx.jobTypes, ctx.workerId);
+    while (
+      ctx.state !== 'closing' &&
+      ctx.state !== 'closed' &&
+      ctx.inFlight.size + ctx.leasing < ctx.concurrency &&
+      started.length < limit
+    ) {
+      ctx.leasing++;
+      let job: Job | undefined;
+      try {
+        job = await ctx.queue.lease(ctx.jobTypes, ctx.workerId);
+      } finally {
+        ctx.leasing--;
+      }
       if (!job) break;
+      if (stopping(ctx)) {
+        // Closed while the lease was in flight: hand the job straight back, attempt included.
+        await ctx.queue.release(job.id, job.leaseToken ?? '');
+        break;
+      }
       started.push(
         startAttempt(ctx, job, () => {
           // A slot is free: look for more work now (or after the backoff) rather than at the next poll.

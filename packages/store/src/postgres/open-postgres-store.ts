@@ -39,6 +39,17 @@ export interface OpenPostgresStoreOptions {
   readonly maxWriteAttempts?: number;
 }
 
+/** How a write transaction runs. */
+export interface WriteOptions {
+  /**
+   * `read committed` is for programs whose correctness rests on row locks alone, such as a
+   * queue lease taking the oldest unlocked row with `FOR UPDATE SKIP LOCKED`: under SERIALIZABLE
+   * every concurrent leaser would conflict with the others over the rows they all scanned.
+   * @default 'serializable'
+   */
+  readonly isolation?: 'serializable' | 'read committed';
+}
+
 /** A program to run, made fresh for each attempt (a generator runs once). */
 export type ProgramFactory<R> = () => Program<R>;
 
@@ -58,7 +69,7 @@ export interface PostgresStore {
    * that program again (up to `maxWriteAttempts`). Errors other than {@link MemoryError} are wrapped
    * as `STORAGE_ERROR`; the transaction rolls back.
    */
-  write<R>(program: ProgramFactory<R>): Promise<R>;
+  write<R>(program: ProgramFactory<R>, options?: WriteOptions): Promise<R>;
   /** Runs a read-only program on one snapshot (REPEATABLE READ, READ ONLY). */
   read<R>(program: ProgramFactory<R>): Promise<R>;
   /** True once `close()` ran. */
@@ -158,7 +169,16 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     get closed() {
       return closed;
     },
-    write: (program) => track(transaction('BEGIN ISOLATION LEVEL SERIALIZABLE', program, true)),
+    write: (program, writeOptions) =>
+      track(
+        transaction(
+          writeOptions?.isolation === 'read committed'
+            ? 'BEGIN ISOLATION LEVEL READ COMMITTED'
+            : 'BEGIN ISOLATION LEVEL SERIALIZABLE',
+          program,
+          true,
+        ),
+      ),
     read: (program) => track(transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', program, false)),
     async close() {
       if (closed) return;
