@@ -5,9 +5,9 @@ import { dual } from './statement.js';
 
 /**
  * The job, if `token` is still its live lease; otherwise `LEASE_LOST` (reaped, cancelled, or taken by
- * another worker) and the caller changes nothing. PostgreSQL locks the row: a second holder of a
- * stale token waits for the first to commit, then fails serialization and is re-run from scratch
- * (and so sees the new state and gets `LEASE_LOST`).
+ * another worker) and the caller changes nothing. PostgreSQL locks the row: a second caller waits
+ * for the first to commit and then checks the committed state (READ COMMITTED reads the row's
+ * latest version; a SERIALIZABLE caller fails serialization and is re-run from scratch).
  */
 export function* requireLease(jobId: string, token: string): Program<JobRow> {
   const row = yield* get<JobRow>(

@@ -15,6 +15,7 @@ import { openStore } from '@memory/store';
 import { openPostgresStore, type PostgresStore } from '@memory/store/postgres';
 import { all, type Program, perDialect, raw, runSqliteProgram } from '@memory/store/sql';
 import { createPostgresQueue, createQueue, type PostgresQueue, type Queue } from '../../src/index.js';
+import { freshSchema } from '../support/postgres-schema.js';
 
 export const T0 = Date.UTC(2026, 0, 1);
 
@@ -156,7 +157,10 @@ function serverBackend(): Backend {
   return postgresBackend(
     'postgres server',
     serverUrl ? undefined : 'no PostgreSQL server configured (MEMORY_TEST_POSTGRES_URL is unset)',
-    async () => ({ target: { connectionString: serverUrl ?? '', maxConnections: 4 }, close: async () => undefined }),
+    async () => ({
+      target: { connectionString: await freshSchema(serverUrl ?? '', 'queue_contract'), maxConnections: 4 },
+      close: async () => undefined,
+    }),
   );
 }
 

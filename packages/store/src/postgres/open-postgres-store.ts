@@ -43,8 +43,9 @@ export interface OpenPostgresStoreOptions {
 export interface WriteOptions {
   /**
    * `read committed` is for programs whose correctness rests on row locks alone, such as a
-   * queue lease taking the oldest unlocked row with `FOR UPDATE SKIP LOCKED`: under SERIALIZABLE
-   * every concurrent leaser would conflict with the others over the rows they all scanned.
+   * queue lease taking the oldest unlocked row with `FOR UPDATE SKIP LOCKED`, or a completion that
+   * locks its job's row: under SERIALIZABLE, concurrent ones conflict over the index pages they
+   * all read, though each touches its own row.
    * @default 'serializable'
    */
   readonly isolation?: 'serializable' | 'read committed';
