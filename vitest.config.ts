@@ -14,7 +14,9 @@ export default defineConfig({
     ],
     environment: 'node',
     pool: 'forks',
-    globalSetup: ['scripts/test/temp-root.ts'],
+    // The PostgreSQL server goes first: its data directory must sit outside temp-root's private (0700)
+    // directory, which the `postgres` user cannot enter when the suite runs as root.
+    globalSetup: ['scripts/test/postgres-global-setup.ts', 'scripts/test/temp-root.ts'],
     testTimeout: 30_000,
   },
 });
