@@ -14,8 +14,8 @@ import {
 import { openStore } from '@memory/store';
 import { openPostgresStore, type PostgresStore } from '@memory/store/postgres';
 import { all, type Program, perDialect, raw, runSqliteProgram } from '@memory/store/sql';
+import { postgresTestDatabase, postgresTestServer } from '../../../store/test/support/postgres.js';
 import { createPostgresQueue, createQueue, type PostgresQueue, type Queue } from '../../src/index.js';
-import { freshSchema } from '../support/postgres-schema.js';
 
 export const T0 = Date.UTC(2026, 0, 1);
 
@@ -150,18 +150,21 @@ function pgliteBackend(): Backend {
   });
 }
 
-/** A real server's connection string, from the environment (`MEMORY_TEST_POSTGRES_URL`). */
-export const serverUrl = process.env['MEMORY_TEST_POSTGRES_URL'];
+// The run's private server (started by the vitest global setup), or why there is none; with
+// MEMORY_REQUIRE_POSTGRES=1 (CI) a missing server fails the file instead of skipping it.
+export const server = await postgresTestServer();
+
+/** A database of the run's server for one test file, dropped after it. */
+export async function serverDatabase(): Promise<{ connectionString: string; close(): Promise<void> }> {
+  const db = await postgresTestDatabase();
+  return { connectionString: db.connectionString, close: () => db.drop() };
+}
 
 function serverBackend(): Backend {
-  return postgresBackend(
-    'postgres server',
-    serverUrl ? undefined : 'no PostgreSQL server configured (MEMORY_TEST_POSTGRES_URL is unset)',
-    async () => ({
-      target: { connectionString: await freshSchema(serverUrl ?? '', 'queue_contract'), maxConnections: 4 },
-      close: async () => undefined,
-    }),
-  );
+  return postgresBackend('postgres server', server.available ? undefined : server.reason, async () => {
+    const db = await serverDatabase();
+    return { target: { connectionString: db.connectionString, maxConnections: 4 }, close: db.close };
+  });
 }
 
 export const BACKENDS: readonly Backend[] = [sqliteBackend(), pgliteBackend(), serverBackend()];
