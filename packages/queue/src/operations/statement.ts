@@ -1,9 +1,17 @@
 import { type DialectQuery, perDialect, raw } from '@memory/store/sql';
 
+// The queue issues a small, fixed set of statement texts: each is numbered once.
+const numberedCache = new Map<string, string>();
+
 /** SQLite's `?` placeholders as PostgreSQL's `$1..$n`, in order (no queue statement has a `?` in a literal). */
 function numbered(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
+  let text = numberedCache.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    if (numberedCache.size < 1024) numberedCache.set(sql, text);
+  }
+  return text;
 }
 
 /** One statement text that both dialects accept, written with `?` placeholders. */
