@@ -136,7 +136,8 @@ async function runOnce(ctx: WorkerContext, maxJobs: number): Promise<number> {
   if (ctx.state === 'closing' || ctx.state === 'closed') throw new MemoryError('ENGINE_CLOSED', 'the worker is closed');
   let ran = 0;
   while (ran < maxJobs) {
-    const started = await fill(ctx, Math.min(ctx.concurrency, maxJobs - ran));
+    const filling = fill(ctx, Math.min(ctx.concurrency, maxJobs - ran));
+    const started = filling instanceof Promise ? await filling : filling;
     if (started.length === 0) break;
     await Promise.all(started.map((e) => e.promise));
     ran += started.length;

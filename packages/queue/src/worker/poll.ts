@@ -1,7 +1,15 @@
 import type { Job } from '../job.js';
 import { pollBackoff } from '../retry.js';
 import { startAttempt } from './attempt.js';
-import { type InFlight, message, recordFailure, type WorkerContext } from './context.js';
+import {
+  type Awaitable,
+  andThen,
+  attempt,
+  type InFlight,
+  message,
+  recordFailure,
+  type WorkerContext,
+} from './context.js';
 
 /** Schedules the next poll unless the worker stopped running or one is already pending. */
 export function schedulePoll(ctx: WorkerContext, delayMs: number): void {
@@ -21,11 +29,10 @@ function nextDelay(ctx: WorkerContext): number {
   return ctx.consecutiveFailures > 0 ? pollBackoff(ctx.consecutiveFailures, ctx.random) : ctx.config.pollIntervalMs;
 }
 
-async function tick(ctx: WorkerContext): Promise<void> {
+function tick(ctx: WorkerContext): Awaitable<void> {
   ctx.poll = undefined;
   if (ctx.state !== 'running') return;
-  await fill(ctx, ctx.concurrency);
-  schedulePoll(ctx, nextDelay(ctx));
+  return andThen(fill(ctx, ctx.concurrency), () => schedulePoll(ctx, nextDelay(ctx)));
 }
 
 /** Whether close has begun (read through a call: it changes while a lease is awaited). */
@@ -34,41 +41,54 @@ function stopping(ctx: WorkerContext): boolean {
 }
 
 /**
- * Leases up to the free capacity (at most `limit` jobs) and starts them; resolves with the entries
- * started. Fills may overlap (a poll, and a slot freed meanwhile): a lease in flight holds its slot.
+ * Leases up to the free capacity (at most `limit` jobs) and starts them; answers the entries
+ * started (synchronously on the SQLite queue). Fills may overlap on PostgreSQL (a poll, and a slot
+ * freed meanwhile): a lease in flight holds its slot.
  */
-export async function fill(ctx: WorkerContext, limit: number): Promise<InFlight[]> {
+export function fill(ctx: WorkerContext, limit: number): Awaitable<InFlight[]> {
   const started: InFlight[] = [];
-  try {
-    while (
-      ctx.state !== 'closing' &&
-      ctx.state !== 'closed' &&
-      ctx.inFlight.size + ctx.leasing < ctx.concurrency &&
-      started.length < limit
-    ) {
-      ctx.leasing++;
-      let job: Job | undefined;
-      try {
-        job = await ctx.queue.lease(ctx.jobTypes, ctx.workerId);
-      } finally {
+  // Starts a leased job, or (closed while the lease was in flight) hands it straight back.
+  // Answers whether to lease again.
+  const take = (job: Job | undefined): Awaitable<boolean> => {
+    if (!job) return false;
+    if (stopping(ctx)) return andThen(ctx.queue.release(job.id, job.leaseToken ?? ''), () => false);
+    started.push(
+      startAttempt(ctx, job, () => {
+        // A slot is free: look for more work now (or after the backoff) rather than at the next poll.
+        if (ctx.state === 'running') reschedulePoll(ctx);
+      }),
+    );
+    return true;
+  };
+  const leaseOne = (): Awaitable<boolean> => {
+    ctx.leasing++;
+    return attempt(
+      () => ctx.queue.lease(ctx.jobTypes, ctx.workerId),
+      (job) => {
         ctx.leasing--;
-      }
-      if (!job) break;
-      if (stopping(ctx)) {
-        // Closed while the lease was in flight: hand the job straight back, attempt included.
-        await ctx.queue.release(job.id, job.leaseToken ?? '');
-        break;
-      }
-      started.push(
-        startAttempt(ctx, job, () => {
-          // A slot is free: look for more work now (or after the backoff) rather than at the next poll.
-          if (ctx.state === 'running') reschedulePoll(ctx);
-        }),
-      );
+        return take(job);
+      },
+      (error) => {
+        ctx.leasing--;
+        throw error;
+      },
+    );
+  };
+  const more = (): Awaitable<InFlight[]> => {
+    while (!stopping(ctx) && ctx.inFlight.size + ctx.leasing < ctx.concurrency && started.length < limit) {
+      const again = leaseOne();
+      if (again instanceof Promise) return again.then((yes) => (yes ? more() : started));
+      if (!again) break;
     }
-  } catch (error) {
-    recordFailure(ctx, message(error));
-    ctx.logger.warn('lease failed', { workerId: ctx.workerId, error: message(error) });
-  }
-  return started;
+    return started;
+  };
+  return attempt(
+    more,
+    (entries) => entries,
+    (error) => {
+      recordFailure(ctx, message(error));
+      ctx.logger.warn('lease failed', { workerId: ctx.workerId, error: message(error) });
+      return started;
+    },
+  );
 }
