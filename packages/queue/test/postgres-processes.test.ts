@@ -9,6 +9,7 @@ import { openPostgresStore, type PostgresStore } from '@memory/store/postgres';
 import { all, perDialect, raw, run } from '@memory/store/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresQueue, type PostgresQueue } from '../src/index.js';
+import { OLDEST_ELIGIBLE } from '../src/operations/lease.js';
 import { server, serverDatabase } from './contract/backends.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -185,6 +186,28 @@ describe.skipIf(!server.available)(
       } finally {
         await past.close();
       }
+    }, 60_000);
+
+    it('the lease reads the pending index in order: no scan of the backlog, no sort', async () => {
+      // 20,000 pending jobs over 5 types, statistics up to date.
+      await store.write(() =>
+        run(
+          perDialect(
+            raw('SELECT 1'),
+            raw(`INSERT INTO memory_jobs (id, job_type, status, payload, run_at, created_at, updated_at, max_interruptions)
+                 SELECT 'plan-' || i, 'type' || (i % 5), 'pending', '{}', 1000 + i, 0, 0, 3 FROM generate_series(1, 20000) AS i`),
+          ),
+        ),
+      );
+      await store.write(() => run(perDialect(raw('SELECT 1'), raw('ANALYZE memory_jobs'))));
+      const text = `EXPLAIN ${OLDEST_ELIGIBLE.replace('?', '$1').replace('?', '$2')} FOR UPDATE SKIP LOCKED`;
+      const plan = (
+        await store.read(() =>
+          all<{ 'QUERY PLAN': string }>(perDialect(raw('SELECT 1'), raw(text, 'type3', 1_000_000))),
+        )
+      ).map((r) => r['QUERY PLAN']);
+      expect(plan.join('\n')).toMatch(/Index Scan using memory_jobs_pending/);
+      expect(plan.join('\n')).not.toMatch(/Sort|Seq Scan/);
     }, 60_000);
   },
 );
