@@ -98,6 +98,7 @@ export function createWorker(options: WorkerOptions): Worker {
     admission: options.admission,
     inFlight: new Map(),
     leasing: 0,
+    fills: new Set(),
     state: 'idle',
     poll: undefined,
     consecutiveFailures: 0,

@@ -27,6 +27,8 @@ export async function closeWorker(ctx: WorkerContext, deadlineMs: number): Promi
     // Give handlers that stop at once (already aborted) a chance to settle.
     await yieldToEventLoop();
   }
+  // A lease still in flight (PostgreSQL) hands its job straight back once it lands: wait for that.
+  if (ctx.fills.size > 0) await Promise.allSettled([...ctx.fills]);
   // Handlers that ignored the abort past the deadline: give their jobs back now, attempt included
   // (a handler that hangs is bounded by `jobDeadlineMs` while it runs, not by shutdowns). If such a
   // handler finishes later, its completion meets LEASE_LOST and changes nothing.

@@ -44,6 +44,8 @@ export interface WorkerContext {
   readonly inFlight: Map<string, InFlight>;
   /** Leases asked for and not yet answered: they count against `concurrency` like running jobs. */
   leasing: number;
+  /** Fills waiting on an asynchronous lease (PostgreSQL): close waits for them to hand jobs back. */
+  readonly fills: Set<Promise<unknown>>;
   state: WorkerState;
   /** The pending poll, if one is scheduled. */
   poll: ScheduledHandle | undefined;

@@ -77,7 +77,13 @@ export function fill(ctx: WorkerContext, limit: number): Awaitable<InFlight[]> {
   const more = (): Awaitable<InFlight[]> => {
     while (!stopping(ctx) && ctx.inFlight.size + ctx.leasing < ctx.concurrency && started.length < limit) {
       const again = leaseOne();
-      if (again instanceof Promise) return again.then((yes) => (yes ? more() : started));
+      if (again instanceof Promise) {
+        const rest = again.then((yes) => (yes ? more() : started));
+        ctx.fills.add(rest);
+        const done = () => ctx.fills.delete(rest);
+        rest.then(done, done);
+        return rest;
+      }
       if (!again) break;
     }
     return started;

@@ -532,6 +532,19 @@ describe.each(BACKENDS)('queue contract on $name', (backend) => {
       await worker.close({ deadlineMs: 0 });
     });
 
+    test('close never strands a job, even one whose lease is still in flight', async () => {
+      const { queue, raw: q, scheduler, clock } = await backend.setup();
+      const { id } = await queue.enqueue({ jobType: 'x' });
+      const worker = createWorker({ queue: q, jobTypes: ['x'], scheduler, clock, handler: async () => 'ok' });
+      const running = worker.runOnce();
+      // On PostgreSQL the lease is still in flight here; SQLite leased and started the job already.
+      await worker.close();
+      const job = await queue.get(id); // as close leaves it, before anything else settles
+      await running.catch(() => undefined);
+      expect(['completed', 'pending']).toContain(job?.status);
+      if (job?.status === 'pending') expect(job).toMatchObject({ attempts: 0, leaseToken: null });
+    });
+
     test('the reaper requeues a job whose worker vanished; another worker completes it', async () => {
       const { queue, raw: q, scheduler, clock } = await backend.setup({ leaseMs: 5000 });
       const reaper = createReaper({ queue: q, scheduler });
