@@ -32,9 +32,10 @@ import {
  * The durable job queue on PostgreSQL: the {@link Queue}'s operations and semantics, as promises.
  * Any number of processes may share one database. Isolation per operation:
  * - the per-job hot path (lease, heartbeat, complete, release) runs READ COMMITTED on row locks:
- *   a lease takes the oldest eligible job with `FOR UPDATE SKIP LOCKED`, and the others lock the
- *   job's row (`FOR UPDATE`) and check status and token on its latest committed version, so two
- *   holders of one job are serialized by the lock and the second gets `LEASE_LOST`. SERIALIZABLE
+ *   a lease takes the oldest eligible job with `FOR UPDATE SKIP LOCKED`, and the others update the
+ *   job's row guarded by status and token (an UPDATE that waited on the row lock re-checks the guard
+ *   against the committed row), so two holders of one job are serialized by the lock and the
+ *   second gets `LEASE_LOST`. SERIALIZABLE
  *   adds nothing to that one-row invariant, but aborts concurrent completions of *different* jobs
  *   that share index pages (four processes exhausted eight retries within a few hundred jobs);
  * - everything that read-then-writes several rows, or where SQLite relied on its single writer,

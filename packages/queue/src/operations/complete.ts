@@ -1,8 +1,8 @@
 import { MemoryError } from '@memory/core';
-import { type Program, queryBuilder, run } from '@memory/store/sql';
+import { type Program, queryBuilder } from '@memory/store/sql';
 import type { ProgramContext, QueueContext } from '../context.js';
 import { CLEARED_LEASE } from '../job.js';
-import { requireLease } from './lease-guard.js';
+import { whileLeased } from './lease-guard.js';
 import { writeOnSqlite } from './run.js';
 
 /** A job result as stored: JSON text, or null. */
@@ -21,13 +21,16 @@ export function* completeProgram(
   token: string,
   text: string | null,
 ): Program<void> {
-  yield* requireLease(jobId, token);
   const now = ctx.store.clock.now();
-  yield* run(
+  yield* whileLeased(
+    jobId,
     queryBuilder
       .updateTable('memory_jobs')
       .set({ status: 'completed', result: text, completed_at: now, updated_at: now, error: null, ...CLEARED_LEASE })
-      .where('id', '=', jobId),
+      .where('id', '=', jobId)
+      .where('status', '=', 'leased')
+      .where('lease_token', '=', token)
+      .returning('id'),
   );
 }
 

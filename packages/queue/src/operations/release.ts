@@ -1,9 +1,8 @@
-import { type Program, queryBuilder, run } from '@memory/store/sql';
+import type { Program } from '@memory/store/sql';
 import type { ProgramContext, QueueContext } from '../context.js';
-import { CLEARED_LEASE } from '../job.js';
-import { requireLease } from './lease-guard.js';
+import { whileLeased } from './lease-guard.js';
 import { writeOnSqlite } from './run.js';
-import { GIVE_ATTEMPT_BACK, same } from './statement.js';
+import { CLEAR_LEASE, GIVE_ATTEMPT_BACK, same } from './statement.js';
 
 /**
  * Hands a leased job back as pending, eligible now, and gives the lease's attempt back: a graceful
@@ -17,16 +16,19 @@ export function* releaseProgram(
   token: string,
   options: { attemptConsumed?: boolean } = {},
 ): Program<void> {
-  yield* requireLease(jobId, token);
   const now = ctx.store.clock.now();
-  yield* run(
-    queryBuilder
-      .updateTable('memory_jobs')
-      .set({ status: 'pending', run_at: now, updated_at: now, ...CLEARED_LEASE })
-      .where('id', '=', jobId),
+  const giveBack = options.attemptConsumed === true ? '' : `, ${GIVE_ATTEMPT_BACK}`;
+  yield* whileLeased(
+    jobId,
+    same(
+      `UPDATE memory_jobs SET status = 'pending', run_at = ?, updated_at = ?, ${CLEAR_LEASE}${giveBack}
+       WHERE id = ? AND status = 'leased' AND lease_token = ? RETURNING id`,
+      now,
+      now,
+      jobId,
+      token,
+    ),
   );
-  if (options.attemptConsumed !== true)
-    yield* run(same(`UPDATE memory_jobs SET ${GIVE_ATTEMPT_BACK} WHERE id = ?`, jobId));
 }
 
 /** {@link releaseProgram} on SQLite. */
