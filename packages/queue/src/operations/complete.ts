@@ -1,9 +1,9 @@
 import { MemoryError } from '@memory/core';
-import { type Program, queryBuilder } from '@memory/store/sql';
+import type { Program } from '@memory/store/sql';
 import type { ProgramContext, QueueContext } from '../context.js';
-import { CLEARED_LEASE } from '../job.js';
 import { whileLeased } from './lease-guard.js';
 import { writeOnSqlite } from './run.js';
+import { CLEAR_LEASE, same } from './statement.js';
 
 /** A job result as stored: JSON text, or null. */
 export function resultText(result: unknown): string | null {
@@ -14,6 +14,9 @@ export function resultText(result: unknown): string | null {
   }
 }
 
+const COMPLETE = `UPDATE memory_jobs SET status = 'completed', result = ?, completed_at = ?, updated_at = ?, error = NULL,
+  ${CLEAR_LEASE} WHERE id = ? AND status = 'leased' AND lease_token = ? RETURNING id`;
+
 /** Marks a leased job completed with its result. `LEASE_LOST` (and no change) if the lease is gone. */
 export function* completeProgram(
   ctx: ProgramContext,
@@ -22,16 +25,8 @@ export function* completeProgram(
   text: string | null,
 ): Program<void> {
   const now = ctx.store.clock.now();
-  yield* whileLeased(
-    jobId,
-    queryBuilder
-      .updateTable('memory_jobs')
-      .set({ status: 'completed', result: text, completed_at: now, updated_at: now, error: null, ...CLEARED_LEASE })
-      .where('id', '=', jobId)
-      .where('status', '=', 'leased')
-      .where('lease_token', '=', token)
-      .returning('id'),
-  );
+  // Raw text rather than the builder: this is the hottest statement, and compiling costs more than it.
+  yield* whileLeased(jobId, same(COMPLETE, text, now, now, jobId, token));
 }
 
 /** {@link completeProgram} on SQLite. */
