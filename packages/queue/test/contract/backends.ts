@@ -100,7 +100,9 @@ function sqliteBackend(): Backend {
         },
         sql: async <R>(text: string, ...params: unknown[]) => {
           const statement = store.database.prepare(text);
-          return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as R[];
+          if (statement.reader) return statement.all(...params) as R[];
+          statement.run(...params);
+          return [];
         },
       };
     },
