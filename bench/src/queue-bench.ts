@@ -1,6 +1,8 @@
 // Queue throughput and lease latency.
 //   npm run bench:queue                 # defaults below
 //   npm run bench:queue -- --jobs 10000
+//   npm run bench:queue -- --postgres postgres://user@127.0.0.1:5432/db   # adds PostgreSQL cycles
+//   npm run bench:queue -- --only-cycles --postgres ...                    # the cycles table alone
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +11,18 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createQueue } from '@memory/queue';
 import { openStore } from '@memory/store';
+import { queueCycles } from './queue-cycles.js';
 import { fmt, percentile } from './stats.js';
 
 const { values } = parseArgs({
   allowPositionals: true,
-  options: { jobs: { type: 'string', default: '20000' }, samples: { type: 'string', default: '2000' } },
+  options: {
+    jobs: { type: 'string', default: '20000' },
+    samples: { type: 'string', default: '2000' },
+    postgres: { type: 'string' },
+    cycles: { type: 'string', default: '4000' },
+    'only-cycles': { type: 'boolean', default: false },
+  },
 });
 const jobs = Number(values.jobs);
 const samples = Number(values.samples);
@@ -33,7 +42,7 @@ function enqueueMany(q: Awaited<ReturnType<typeof freshQueue>>, count: number, t
 }
 
 // 1. lease + complete cycles in one process
-{
+if (!values['only-cycles']) {
   const q = await freshQueue('single');
   enqueueMany(q, jobs, () => 'bench');
   const t0 = performance.now();
@@ -50,7 +59,7 @@ function enqueueMany(q: Awaited<ReturnType<typeof freshQueue>>, count: number, t
 }
 
 // 2. four processes on one file
-{
+if (!values['only-cycles']) {
   const q = await freshQueue('multi');
   enqueueMany(q, jobs, () => 'bench');
   const path = join(dir, 'multi.db');
@@ -82,7 +91,7 @@ function enqueueMany(q: Awaited<ReturnType<typeof freshQueue>>, count: number, t
 }
 
 // 3. lease latency against a small and a large backlog of mixed types
-for (const backlog of [1000, 100_000]) {
+for (const backlog of values['only-cycles'] ? [] : [1000, 100_000]) {
   const q = await freshQueue(`latency-${backlog}`);
   const types = ['document_ingest', 'prospective_index', 'dreaming', 'maintenance', 'transcript_import'];
   enqueueMany(q, backlog, (i) => types[i % types.length] as string);
@@ -101,4 +110,6 @@ for (const backlog of [1000, 100_000]) {
   );
   q.store.close();
 }
+// 4. enqueue + lease + complete cycles by 1 and 4 processes, SQLite beside PostgreSQL
+await queueCycles({ dir, postgres: values.postgres, cycles: Number(values.cycles) });
 rmSync(dir, { recursive: true, force: true });

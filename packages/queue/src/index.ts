@@ -1,6 +1,6 @@
 export type { Admission } from './admission.js';
 export { createAdmission, LLM_CONCURRENCY_CEILING } from './admission.js';
-export type { DeadJobHook } from './context.js';
+export type { DeadJobHook, PostgresDeadJobHook } from './context.js';
 export { JobDeadlineError, PermanentJobError, RetryJobError } from './errors.js';
 export type { Job, JobStatus } from './job.js';
 export type { EnqueueInput, EnqueueResult } from './operations/enqueue.js';
@@ -9,7 +9,9 @@ export type { JobTypeHealth } from './operations/health.js';
 export type { PruneOptions, PruneReport } from './operations/prune.js';
 export type { ReapResult } from './operations/reap.js';
 export type { RepairFilter, RepairReport } from './operations/repair.js';
-export type { Queue } from './queue.js';
+export type { PostgresQueue } from './postgres-queue.js';
+export { createPostgresQueue } from './postgres-queue.js';
+export type { Queue, WorkerQueue } from './queue.js';
 export { createQueue } from './queue.js';
 export type { Reaper } from './reaper.js';
 export { createReaper } from './reaper.js';

@@ -54,6 +54,22 @@ export interface Queue {
   onDead(jobType: string, hook: DeadJobHook): void;
 }
 
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * What the worker and the reaper use of a queue: the SQLite {@link Queue} (synchronous) or the
+ * PostgreSQL one (promises). They await every call; awaiting a plain value costs a microtask.
+ */
+export interface WorkerQueue {
+  readonly config: MemoryConfig['queue'];
+  lease(jobTypes: readonly string[], workerId: string): Awaitable<Job | undefined>;
+  heartbeat(jobId: string, token: string): Awaitable<number>;
+  complete(jobId: string, token: string, result?: unknown): Awaitable<void>;
+  fail(jobId: string, token: string, error: string, options?: FailOptions): Awaitable<JobStatus>;
+  release(jobId: string, token: string, options?: { attemptConsumed?: boolean }): Awaitable<void>;
+  reapExpiredLeases(): Awaitable<ReapResult>;
+}
+
 /**
  * Creates the queue over a store's `memory_jobs` table.
  *

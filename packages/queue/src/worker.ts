@@ -9,7 +9,7 @@ import {
 } from '@memory/core';
 import type PQueue from 'p-queue';
 import type { Job } from './job.js';
-import type { Queue } from './queue.js';
+import type { WorkerQueue } from './queue.js';
 import { closeWorker } from './worker/close.js';
 import type { WorkerContext } from './worker/context.js';
 import { fill, schedulePoll } from './worker/poll.js';
@@ -26,7 +26,8 @@ export interface JobContext {
 export type JobHandler = (job: Job, context: JobContext) => Promise<unknown>;
 
 export interface WorkerOptions {
-  readonly queue: Queue;
+  /** The SQLite queue or the PostgreSQL one. */
+  readonly queue: WorkerQueue;
   /** Job types this worker leases. */
   readonly jobTypes: readonly string[];
   readonly handler: JobHandler;
@@ -96,6 +97,8 @@ export function createWorker(options: WorkerOptions): Worker {
     workerId: options.workerId ?? `worker-${options.jobTypes.join('+')}`,
     admission: options.admission,
     inFlight: new Map(),
+    leasing: 0,
+    fills: new Set(),
     state: 'idle',
     poll: undefined,
     consecutiveFailures: 0,
@@ -134,7 +137,8 @@ async function runOnce(ctx: WorkerContext, maxJobs: number): Promise<number> {
   if (ctx.state === 'closing' || ctx.state === 'closed') throw new MemoryError('ENGINE_CLOSED', 'the worker is closed');
   let ran = 0;
   while (ran < maxJobs) {
-    const started = fill(ctx, Math.min(ctx.concurrency, maxJobs - ran));
+    const filling = fill(ctx, Math.min(ctx.concurrency, maxJobs - ran));
+    const started = filling instanceof Promise ? await filling : filling;
     if (started.length === 0) break;
     await Promise.all(started.map((e) => e.promise));
     ran += started.length;

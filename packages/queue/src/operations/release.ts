@@ -1,7 +1,8 @@
-import { queryBuilder, raw } from '@memory/store/sql';
-import type { QueueContext } from '../context.js';
-import { CLEARED_LEASE } from '../job.js';
-import { requireLease } from './lease-guard.js';
+import type { Program } from '@memory/store/sql';
+import type { ProgramContext, QueueContext } from '../context.js';
+import { whileLeased } from './lease-guard.js';
+import { writeOnSqlite } from './run.js';
+import { CLEAR_LEASE, GIVE_ATTEMPT_BACK, same } from './statement.js';
 
 /**
  * Hands a leased job back as pending, eligible now, and gives the lease's attempt back: a graceful
@@ -9,24 +10,33 @@ import { requireLease } from './lease-guard.js';
  * `attemptConsumed: true` keeps the attempt, for hosts driving the queue by hand that want a
  * handed-back run to count.
  */
+export function* releaseProgram(
+  ctx: ProgramContext,
+  jobId: string,
+  token: string,
+  options: { attemptConsumed?: boolean } = {},
+): Program<void> {
+  const now = ctx.store.clock.now();
+  const giveBack = options.attemptConsumed === true ? '' : `, ${GIVE_ATTEMPT_BACK}`;
+  yield* whileLeased(
+    jobId,
+    same(
+      `UPDATE memory_jobs SET status = 'pending', run_at = ?, updated_at = ?, ${CLEAR_LEASE}${giveBack}
+       WHERE id = ? AND status = 'leased' AND lease_token = ? RETURNING id`,
+      now,
+      now,
+      jobId,
+      token,
+    ),
+  );
+}
+
+/** {@link releaseProgram} on SQLite. */
 export function release(
   ctx: QueueContext,
   jobId: string,
   token: string,
   options: { attemptConsumed?: boolean } = {},
 ): void {
-  ctx.store.write((sql) => {
-    requireLease(sql, jobId, token);
-    const now = ctx.store.clock.now();
-    sql.run(
-      queryBuilder
-        .updateTable('memory_jobs')
-        .set({ status: 'pending', run_at: now, updated_at: now, ...CLEARED_LEASE })
-        .where('id', '=', jobId)
-        .compile(),
-    );
-    if (options.attemptConsumed !== true) {
-      sql.run(raw('UPDATE memory_jobs SET attempts = max(0, attempts - 1) WHERE id = ?', jobId));
-    }
-  });
+  writeOnSqlite(ctx, releaseProgram(ctx, jobId, token, options));
 }

@@ -1,7 +1,7 @@
 import type { ManualScheduler } from '@memory/core';
 import { yieldToEventLoop } from '@memory/core';
 import type { Job, JobStatus } from '../job.js';
-import type { Queue } from '../queue.js';
+import type { JobTypeHealth } from '../operations/health.js';
 
 /** Lets pending promise callbacks and immediates run (handlers resolve across several turns). */
 export async function settle(rounds = 10): Promise<void> {
@@ -40,11 +40,14 @@ export async function waitForJob(
 }
 
 /** Advances the virtual clock until no job is pending or leased; throws after `maxSteps`. */
-export async function drainQueue(queue: Queue, options: DriveOptions): Promise<void> {
+export async function drainQueue(
+  queue: { health(): JobTypeHealth[] | Promise<JobTypeHealth[]> },
+  options: DriveOptions,
+): Promise<void> {
   const maxSteps = options.maxSteps ?? 10_000;
   for (let step = 0; ; step++) {
     await settle();
-    const live = queue.health().reduce((n, h) => n + h.pending + h.leased, 0);
+    const live = (await queue.health()).reduce((n, h) => n + h.pending + h.leased, 0);
     if (live === 0) return;
     if (step >= maxSteps) throw new Error(`queue did not drain: ${live} jobs still pending or leased`);
     await options.scheduler.advance(options.stepMs ?? 100);

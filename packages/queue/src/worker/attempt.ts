@@ -1,7 +1,17 @@
 import { isMemoryError, type LogFields } from '@memory/core';
 import { JobDeadlineError, PermanentJobError, RetryJobError } from '../errors.js';
 import type { Job, JobStatus } from '../job.js';
-import { type InFlight, jobErrorText, message, recordFailure, safely, type WorkerContext } from './context.js';
+import {
+  type Awaitable,
+  andThen,
+  attempt,
+  type InFlight,
+  jobErrorText,
+  message,
+  recordFailure,
+  safely,
+  type WorkerContext,
+} from './context.js';
 
 /**
  * Starts one attempt of a leased job: heartbeats, the deadline timer, and the handler (through the
@@ -55,21 +65,27 @@ export function stopTimers(entry: InFlight): void {
 
 /** Heartbeats the lease every `heartbeatMs` while the attempt runs; a lost lease aborts the handler. */
 function beat(ctx: WorkerContext, entry: InFlight): void {
+  const live = () => ctx.inFlight.get(entry.job.id) === entry && !entry.leaseLost;
   entry.heartbeat = ctx.scheduler.schedule(() => {
-    if (ctx.inFlight.get(entry.job.id) !== entry || entry.leaseLost) return;
-    try {
-      ctx.queue.heartbeat(entry.job.id, entry.token);
-      beat(ctx, entry);
-    } catch (error) {
-      if (isMemoryError(error, 'LEASE_LOST')) {
-        // Reaped, cancelled or released elsewhere: stop the handler; its outcome is discarded.
-        entry.leaseLost = true;
-        entry.controller.abort(error);
-      } else {
-        ctx.logger.warn('heartbeat failed; will retry', { jobId: entry.job.id, error: message(error) });
-        beat(ctx, entry);
-      }
-    }
+    if (!live()) return;
+    return attempt(
+      () => ctx.queue.heartbeat(entry.job.id, entry.token),
+      () => {
+        // The attempt may have settled while the heartbeat was in flight.
+        if (live()) beat(ctx, entry);
+      },
+      (error) => {
+        if (!live()) return;
+        if (isMemoryError(error, 'LEASE_LOST')) {
+          // Reaped, cancelled or released elsewhere: stop the handler; its outcome is discarded.
+          entry.leaseLost = true;
+          entry.controller.abort(error);
+        } else {
+          ctx.logger.warn('heartbeat failed; will retry', { jobId: entry.job.id, error: message(error) });
+          beat(ctx, entry);
+        }
+      },
+    );
   }, ctx.config.heartbeatMs);
 }
 
@@ -78,7 +94,7 @@ function settle(
   ctx: WorkerContext,
   entry: InFlight,
   outcome: { ok: true; result: unknown } | { ok: false; error: unknown },
-): void {
+): Awaitable<void> {
   const { queue, logger } = ctx;
   const { job, token } = entry;
   if (entry.leaseLost) {
@@ -86,28 +102,44 @@ function settle(
     return;
   }
   if (outcome.ok) {
-    if (safely(ctx, 'complete', job.id, () => queue.complete(job.id, token, outcome.result))) ctx.completed++;
-    ctx.consecutiveFailures = 0;
-    return;
+    return andThen(
+      safely(ctx, 'complete', job.id, () => queue.complete(job.id, token, outcome.result)),
+      (done) => {
+        if (done) ctx.completed++;
+        ctx.consecutiveFailures = 0;
+      },
+    );
   }
   if (entry.closing) {
     // Interrupted by close, not failed: hand the job back with its attempt (a finished handler
     // completed above). A graceful shutdown never uses up a job's attempts.
-    safely(ctx, 'release', job.id, () => queue.release(job.id, token));
-    ctx.releasedOnClose++;
-    return;
+    return andThen(
+      safely(ctx, 'release', job.id, () => queue.release(job.id, token)),
+      () => {
+        ctx.releasedOnClose++;
+      },
+    );
   }
   const error = outcome.error;
   const text = entry.deadlineHit ? `deadline of ${ctx.config.jobDeadlineMs} ms exceeded` : jobErrorText(error);
   recordFailure(ctx, text);
   const permanent = isPermanent(error);
   let status: JobStatus | undefined;
-  safely(ctx, 'fail', job.id, () => {
-    if (permanent) status = queue.fail(job.id, token, text, { permanent: true });
-    else if (error instanceof RetryJobError) status = queue.fail(job.id, token, text, { retryDelayMs: error.delayMs });
-    else status = queue.fail(job.id, token, text);
-  });
-  if (status !== undefined) logger.warn(`${job.jobType} job failed`, failureFields(entry, error, text, status));
+  const failJob = () => {
+    if (permanent) return queue.fail(job.id, token, text, { permanent: true });
+    if (error instanceof RetryJobError) return queue.fail(job.id, token, text, { retryDelayMs: error.delayMs });
+    return queue.fail(job.id, token, text);
+  };
+  return andThen(
+    safely(ctx, 'fail', job.id, () =>
+      andThen(failJob(), (s) => {
+        status = s;
+      }),
+    ),
+    () => {
+      if (status !== undefined) logger.warn(`${job.jobType} job failed`, failureFields(entry, error, text, status));
+    },
+  );
 }
 
 /**

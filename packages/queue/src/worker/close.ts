@@ -27,13 +27,18 @@ export async function closeWorker(ctx: WorkerContext, deadlineMs: number): Promi
     // Give handlers that stop at once (already aborted) a chance to settle.
     await yieldToEventLoop();
   }
+  // A lease still in flight (PostgreSQL) hands its job straight back once it lands: wait for that.
+  if (ctx.fills.size > 0) await Promise.allSettled([...ctx.fills]);
   // Handlers that ignored the abort past the deadline: give their jobs back now, attempt included
   // (a handler that hangs is bounded by `jobDeadlineMs` while it runs, not by shutdowns). If such a
   // handler finishes later, its completion meets LEASE_LOST and changes nothing.
-  for (const entry of ctx.inFlight.values()) {
+  const stuck = [...ctx.inFlight.values()];
+  for (const entry of stuck) {
     entry.leaseLost = true;
     stopTimers(entry);
-    safely(ctx, 'release', entry.job.id, () => ctx.queue.release(entry.job.id, entry.token));
+  }
+  for (const entry of stuck) {
+    await safely(ctx, 'release', entry.job.id, () => ctx.queue.release(entry.job.id, entry.token));
     ctx.releasedOnClose++;
   }
   ctx.inFlight.clear();

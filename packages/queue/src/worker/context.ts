@@ -9,7 +9,7 @@ import {
 } from '@memory/core';
 import type PQueue from 'p-queue';
 import type { Job } from '../job.js';
-import type { Queue } from '../queue.js';
+import type { WorkerQueue } from '../queue.js';
 import type { JobHandler, WorkerState } from '../worker.js';
 
 /** One leased job while its handler runs. */
@@ -30,7 +30,7 @@ export interface InFlight {
  * functions (polling, attempts, close) share and update.
  */
 export interface WorkerContext {
-  readonly queue: Queue;
+  readonly queue: WorkerQueue;
   readonly config: MemoryConfig['queue'];
   readonly jobTypes: readonly string[];
   readonly handler: JobHandler;
@@ -42,6 +42,10 @@ export interface WorkerContext {
   readonly workerId: string;
   readonly admission: PQueue | undefined;
   readonly inFlight: Map<string, InFlight>;
+  /** Leases asked for and not yet answered: they count against `concurrency` like running jobs. */
+  leasing: number;
+  /** Fills waiting on an asynchronous lease (PostgreSQL): close waits for them to hand jobs back. */
+  readonly fills: Set<Promise<unknown>>;
   state: WorkerState;
   /** The pending poll, if one is scheduled. */
   poll: ScheduledHandle | undefined;
@@ -78,17 +82,44 @@ export function recordFailure(ctx: WorkerContext, error: string): void {
   ctx.lastError = error;
 }
 
+/** A value, or a promise of one: what a queue call answers (SQLite: the value, PostgreSQL: a promise). */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * Continues with `next` once `value` is there: at once for a plain value, so the synchronous SQLite
+ * queue's path through the worker takes no extra promise ticks; after it resolves for a promise.
+ */
+export function andThen<T, R>(value: Awaitable<T>, next: (value: T) => Awaitable<R>): Awaitable<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** Calls `fn` and handles its result or failure, whether it answers synchronously or with a promise. */
+export function attempt<T, R>(
+  fn: () => Awaitable<T>,
+  ok: (value: T) => Awaitable<R>,
+  failed: (error: unknown) => Awaitable<R>,
+): Awaitable<R> {
+  let value: Awaitable<T>;
+  try {
+    value = fn();
+  } catch (error) {
+    return failed(error);
+  }
+  return value instanceof Promise ? value.then(ok, failed) : ok(value);
+}
+
 /**
  * Runs a queue call made after a job settles. Such calls can themselves fail (the store was closed,
- * the disk is full): they are logged, never thrown into the scheduler. Returns whether it succeeded.
+ * the disk is full): they are logged, never thrown into the scheduler. Answers whether it succeeded.
  */
-export function safely(ctx: WorkerContext, what: string, jobId: string, fn: () => void): boolean {
-  try {
-    fn();
-    return true;
-  } catch (error) {
-    if (isMemoryError(error, 'LEASE_LOST')) ctx.logger.info(`${what}: lease already lost`, { jobId });
-    else ctx.logger.error(`${what} failed`, { jobId, error: message(error) });
-    return false;
-  }
+export function safely(ctx: WorkerContext, what: string, jobId: string, fn: () => unknown): Awaitable<boolean> {
+  return attempt(
+    fn,
+    () => true,
+    (error) => {
+      if (isMemoryError(error, 'LEASE_LOST')) ctx.logger.info(`${what}: lease already lost`, { jobId });
+      else ctx.logger.error(`${what} failed`, { jobId, error: message(error) });
+      return false;
+    },
+  );
 }

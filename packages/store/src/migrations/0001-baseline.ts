@@ -1,5 +1,6 @@
 import type { Migration } from './migration.js';
 import { POSTGRES_MEMORIES } from './postgres/memories.js';
+import { POSTGRES_QUEUE } from './postgres/queue.js';
 
 // The baseline schema (ARCHITECTURE §4). Immutable once released: its checksum is recorded in
 // schema_migrations, and a change to this text is reported as drift. Later changes are new migrations.
@@ -340,5 +341,5 @@ export const baseline: Migration = {
   version: 1,
   name: 'baseline',
   statements: [...memories, ...retrieval, ...graph, ...transcripts, ...documents, ...queue],
-  postgres: [...POSTGRES_MEMORIES],
+  postgres: [...POSTGRES_MEMORIES, ...POSTGRES_QUEUE],
 };

@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_JOB_ARCHIVE } from './postgres/queue.js';
 
 // Queue upkeep: terminal jobs are archived (as JSON) before prune deletes them, and per-type health
 // counts read an index instead of the table.
@@ -16,4 +17,5 @@ export const jobArchive: Migration = {
     `CREATE INDEX IF NOT EXISTS memory_jobs_archive_archived ON memory_jobs_archive (archived_at)`,
     `CREATE INDEX IF NOT EXISTS memory_jobs_type_status ON memory_jobs (job_type, status)`,
   ],
+  postgres: POSTGRES_JOB_ARCHIVE,
 };

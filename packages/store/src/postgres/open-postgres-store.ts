@@ -58,6 +58,14 @@ export interface PostgresWriteOptions {
    * snapshot already sees the previous holder's commit.
    */
   readonly lockKeys?: readonly string[];
+  /**
+   * `read committed` is for programs whose correctness rests on row locks alone, such as a
+   * queue lease taking the oldest unlocked row with `FOR UPDATE SKIP LOCKED`, or a completion that
+   * locks its job's row: under SERIALIZABLE, concurrent ones conflict over the index pages they
+   * all read, though each touches its own row.
+   * @default 'serializable'
+   */
+  readonly isolation?: 'serializable' | 'read committed';
 }
 
 /** A program to run, made fresh for each attempt (a generator runs once). */
@@ -237,7 +245,16 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
       return closed;
     },
     write: (program, options) =>
-      track(transaction('BEGIN ISOLATION LEVEL SERIALIZABLE', program, true, options?.lockKeys)),
+      track(
+        transaction(
+          options?.isolation === 'read committed'
+            ? 'BEGIN ISOLATION LEVEL READ COMMITTED'
+            : 'BEGIN ISOLATION LEVEL SERIALIZABLE',
+          program,
+          true,
+          options?.lockKeys,
+        ),
+      ),
     read: (program) => track(transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', program, false)),
     async close() {
       if (closed) return;

@@ -1,0 +1,213 @@
+// Several processes sharing one PostgreSQL database: every job runs and completes exactly once, a
+// lease taken over after expiry leaves its old holder with LEASE_LOST, and two holders racing on
+// one job meet a serialization failure that the store's retry turns into LEASE_LOST.
+// Needs a real server (PGlite is one connection in one process): the run's test server.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { defaultConfig, isMemoryError } from '@memory/core';
+import { openPostgresStore, type PostgresStore } from '@memory/store/postgres';
+import { all, perDialect, raw, run } from '@memory/store/sql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresQueue, type PostgresQueue } from '../src/index.js';
+import { OLDEST_ELIGIBLE } from '../src/operations/lease.js';
+import { server, serverDatabase } from './contract/backends.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const fixture = join(import.meta.dirname, 'fixtures', 'pg-queue-child.ts');
+
+function child(args: string[]): {
+  proc: ChildProcess;
+  lines: string[];
+  exit: Promise<number | null>;
+  err: () => string;
+} {
+  const proc = spawn(process.execPath, ['--conditions=@memory/source', '--import', 'tsx', fixture, ...args], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let buf = '';
+  let err = '';
+  proc.stdout?.on('data', (d: Buffer) => {
+    buf += d.toString();
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      lines.push(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+    }
+  });
+  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, lines, exit, err: () => err };
+}
+
+async function lineFrom(c: { lines: string[]; exit: Promise<number | null>; err: () => string }, index: number) {
+  for (let i = 0; i < 600; i++) {
+    const line = c.lines[index];
+    if (line !== undefined) return line;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no line ${index} from the child: ${c.err()}`);
+}
+
+describe.skipIf(!server.available)(
+  `queue across processes on PostgreSQL${server.available ? '' : ` (skipped: ${server.reason})`}`,
+  () => {
+    let url: string;
+    let database: { close(): Promise<void> } | undefined;
+    let store: PostgresStore;
+    let queue: PostgresQueue;
+    beforeAll(async () => {
+      const db = await serverDatabase();
+      database = db;
+      url = db.connectionString;
+      store = await openPostgresStore({ target: { connectionString: url, maxConnections: 4 } });
+      queue = createPostgresQueue({ store });
+    }, 60_000);
+    afterAll(async () => {
+      await store?.close();
+      await database?.close();
+    });
+
+    it('four processes run 1,000 jobs with workers: each job runs and completes exactly once', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 1000; i++) ids.push((await queue.enqueue({ jobType: 'work', payload: { i } })).id);
+      const children = [0, 1, 2, 3].map((i) => child(['drain', url, `p${i}`]));
+      const reports = await Promise.all(
+        children.map(async (c) => {
+          const code = await c.exit;
+          if (code !== 0) throw new Error(`child exited ${code}: ${c.err()}`);
+          return JSON.parse(c.lines.at(-1) ?? '{}') as {
+            workerId: string;
+            ran: string[];
+            status: { completed: number; failed: number };
+          };
+        }),
+      );
+      const ran = reports.flatMap((r) => r.ran);
+      expect(ran).toHaveLength(1000); // no job ran twice ...
+      expect(new Set(ran)).toEqual(new Set(ids)); // ... and none was lost
+      expect(reports.filter((r) => r.ran.length > 0).length).toBeGreaterThan(1); // the work really was shared
+      for (const r of reports) expect(r.status).toMatchObject({ completed: r.ran.length, failed: 0 });
+      const rows = await store.read(() =>
+        all<{ id: string; status: string; attempts: number; result: string }>(
+          perDialect(raw('SELECT 1'), raw('SELECT id, status, attempts, result FROM memory_jobs')),
+        ),
+      );
+      expect(rows).toHaveLength(1000);
+      const byReport = new Map(reports.flatMap((r) => r.ran.map((id) => [id, r.workerId] as const)));
+      for (const row of rows) {
+        expect(row).toMatchObject({ status: 'completed', attempts: 1 });
+        expect(JSON.parse(row.result)).toEqual({ by: byReport.get(row.id) });
+      }
+    }, 180_000);
+
+    it('a lease taken over after expiry leaves the old holder with LEASE_LOST, changing nothing', async () => {
+      const { id } = await queue.enqueue({ jobType: 'work', payload: { takeover: true } });
+      const holder = child(['hold', url, 'old-holder', '300']);
+      expect(await lineFrom(holder, 0)).toBe(`LEASED ${id}`);
+      await new Promise((resolve) => setTimeout(resolve, 400)); // the holder's lease expires
+      expect(await queue.reapExpiredLeases()).toEqual({ requeued: 1, dead: 0 });
+      const taken = await queue.lease(['work'], 'new-holder');
+      expect(taken?.id).toBe(id);
+      holder.proc.stdin?.end('go\n');
+      expect(await lineFrom(holder, 1)).toBe('LEASE_LOST');
+      expect(await holder.exit).toBe(0);
+      expect(await queue.get(id)).toMatchObject({ status: 'leased', leasedBy: 'new-holder', interruptions: 1 });
+      await queue.complete(id, taken?.leaseToken ?? '', { by: 'new-holder' });
+      expect(await queue.get(id)).toMatchObject({ status: 'completed', result: { by: 'new-holder' } });
+    }, 60_000);
+
+    it('holders racing a committed change of their job: a serializable fail conflicts and is re-run, a completion waits on the row lock; both get LEASE_LOST', async () => {
+      const { id } = await queue.enqueue({ jobType: 'race' });
+      const job = await queue.lease(['race'], 'w');
+      const token = job?.leaseToken ?? '';
+      // Another transaction changes the job and holds its row lock a while before committing, so the
+      // calls below read the job as leased, wait on the lock, and then meet the commit.
+      const slowly = (s: PostgresStore, change: string) =>
+        s.write(function* () {
+          yield* run(perDialect(raw('SELECT 1'), raw(`UPDATE memory_jobs SET ${change} WHERE id = $1`, id)));
+          yield* run(perDialect(raw('SELECT 1'), raw('SELECT pg_sleep(0.4)')));
+        });
+      const noRetry = await openPostgresStore({
+        target: { connectionString: url, maxConnections: 2 },
+        maxWriteAttempts: 1,
+      });
+      try {
+        // Without the store's retry the conflict surfaces as a serialization failure (SQLSTATE 40001),
+        // and the fail changed nothing.
+        const touching = slowly(noRetry, 'updated_at = updated_at + 1');
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const bare = createPostgresQueue({ store: noRetry, config: defaultConfig.queue });
+        const error = await bare.fail(id, token, 'boom').catch((e: unknown) => e);
+        await touching;
+        expect(isMemoryError(error, 'STORAGE_ERROR')).toBe(true);
+        expect((error as { details: { sqlState?: string } }).details.sqlState).toBe('40001');
+        expect(await queue.get(id)).toMatchObject({ status: 'leased', attempts: 1, error: null });
+        // With it, the fail runs again and sees the cancel; the completion (READ COMMITTED) waited
+        // for the lock and read the committed row. Neither changes anything.
+        const cancelling = slowly(noRetry, "status = 'cancelled'");
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const started = Date.now();
+        const outcomes = await Promise.allSettled([queue.fail(id, token, 'late'), queue.complete(id, token, 'late')]);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(150); // they waited for the other commit
+        await cancelling;
+        for (const outcome of outcomes) {
+          expect(outcome.status).toBe('rejected');
+          expect(isMemoryError((outcome as PromiseRejectedResult).reason, 'LEASE_LOST')).toBe(true);
+        }
+        expect(await queue.get(id)).toMatchObject({ status: 'cancelled', result: null, error: null });
+      } finally {
+        await noRetry.close();
+      }
+    }, 60_000);
+
+    it('a reap racing a heartbeat of the same job is re-run and sees the extended lease', async () => {
+      const clock = { now: () => Date.now() - 120_000 }; // a job leased two minutes ago: expired now
+      const past = await openPostgresStore({ target: { connectionString: url, maxConnections: 2 }, clock });
+      try {
+        const then = createPostgresQueue({ store: past });
+        const { id } = await then.enqueue({ jobType: 'beat' });
+        const job = await then.lease(['beat'], 'w');
+        expect(job?.id).toBe(id);
+        // The heartbeat's row lock is held while the reaper looks at the expired lease.
+        const beating = store.write(function* () {
+          yield* run(
+            perDialect(
+              raw('SELECT 1'),
+              raw('UPDATE memory_jobs SET lease_expires_at = $1 WHERE id = $2', Date.now() + 60_000, id),
+            ),
+          );
+          yield* run(perDialect(raw('SELECT 1'), raw('SELECT pg_sleep(0.4)')));
+        });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        expect(await queue.reapExpiredLeases()).toEqual({ requeued: 0, dead: 0 });
+        await beating;
+        expect(await queue.get(id)).toMatchObject({ status: 'leased', leaseToken: job?.leaseToken, interruptions: 0 });
+      } finally {
+        await past.close();
+      }
+    }, 60_000);
+
+    it('the lease reads the pending index in order: no scan of the backlog, no sort', async () => {
+      // 20,000 pending jobs over 5 types, statistics up to date.
+      await store.write(() =>
+        run(
+          perDialect(
+            raw('SELECT 1'),
+            raw(`INSERT INTO memory_jobs (id, job_type, status, payload, run_at, created_at, updated_at, max_interruptions)
+                 SELECT 'plan-' || i, 'type' || (i % 5), 'pending', '{}', 1000 + i, 0, 0, 3 FROM generate_series(1, 20000) AS i`),
+          ),
+        ),
+      );
+      await store.write(() => run(perDialect(raw('SELECT 1'), raw('ANALYZE memory_jobs'))));
+      const text = `EXPLAIN ${OLDEST_ELIGIBLE.replace('?', '$1').replace('?', '$2')} FOR UPDATE SKIP LOCKED`;
+      const plan = (
+        await store.read(() =>
+          all<{ 'QUERY PLAN': string }>(perDialect(raw('SELECT 1'), raw(text, 'type3', 1_000_000))),
+        )
+      ).map((r) => r['QUERY PLAN']);
+      expect(plan.join('\n')).toMatch(/Index Scan using memory_jobs_pending/);
+      expect(plan.join('\n')).not.toMatch(/Sort|Seq Scan/);
+    }, 60_000);
+  },
+);
