@@ -12,6 +12,8 @@ import { createTestStore } from '../../src/testing.js';
 
 // SQLite columns with no PostgreSQL form, and why: FTS5's scope token (nothing reads it since migration 20).
 const SQLITE_ONLY_COLUMNS = new Set(['memories.fts_scope']);
+// The queue's insert order: SQLite's implicit rowid, made an explicit identity column on PostgreSQL.
+const POSTGRES_ONLY_COLUMNS = new Set(['memory_jobs.rowid']);
 
 let pglite: PGlite;
 let store: PostgresStore;
@@ -60,7 +62,10 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         )
         .map((c) => c.name)
         .filter((name) => !SQLITE_ONLY_COLUMNS.has(`${table}.${name}`));
-      expect({ table, columns: pgRows.filter((r) => r.table_name === table).map((r) => r.column_name) }).toEqual({
+      const postgresColumns = pgRows
+        .filter((r) => r.table_name === table && !POSTGRES_ONLY_COLUMNS.has(`${table}.${r.column_name}`))
+        .map((r) => r.column_name);
+      expect({ table, columns: postgresColumns }).toEqual({
         table,
         columns: sqliteColumns,
       });
