@@ -19,7 +19,7 @@ import type { SqliteDatabase } from './internal/sqlite.js';
 import { registerTextFunctions } from './internal/text-functions.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/migration.js';
-import { type MigrationResult, runMigrations } from './migrations/runner.js';
+import { logApplied, type MigrationResult, migrationFailure, runMigrations } from './migrations/runner.js';
 import { nativeBuildHint } from './native-build-hint.js';
 import { TransactionGuard } from './transaction-guard.js';
 import { loadVectorExtension, type VectorSupport } from './vector-extension.js';
@@ -217,22 +217,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     if (owned) db.close();
     throw wrapStorageError(error, 'MIGRATION_FAILED');
   }
-  const failed = migrations.find((m) => m.status === 'failed' || m.status === 'checksum-mismatch');
-  if (failed) {
+  const failure = migrationFailure(migrations);
+  if (failure) {
     if (owned) db.close();
-    // The statement's error text stays in the migration audit table and in `cause`, not the message.
-    throw new MemoryError(
-      'MIGRATION_FAILED',
-      `migration ${failed.version} (${failed.name}) ${failed.status === 'failed' ? 'failed' : 'changed after it was applied (checksum mismatch)'}; see schema_migrations_audit`,
-      {
-        ...(failed.error === undefined ? {} : { cause: new Error(failed.error) }),
-        details: { results: migrations.map((m) => `${m.version} ${m.name}: ${m.status}`) },
-      },
-    );
+    throw failure;
   }
-  for (const m of migrations)
-    if (m.status === 'applied')
-      logger.info('migration applied', { version: m.version, name: m.name, durationMs: m.durationMs });
+  logApplied(migrations, logger);
 
   const checkpointer = isFile && config.backgroundCheckpoint ? startCheckpointer(db.name, logger) : undefined;
   if (isFile && config.backgroundCheckpoint && !checkpointer) db.pragma('wal_autocheckpoint = 1000');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Clock } from '@memory/core';
+import { type Clock, type Logger, MemoryError } from '@memory/core';
 import type { SqliteDatabase } from '../internal/sqlite.js';
 import { registerTextFunctions } from '../internal/text-functions.js';
 import type { Migration } from './migration.js';
@@ -123,4 +123,28 @@ export function runMigrations(db: SqliteDatabase, migrations: readonly Migration
   });
   run.immediate();
   return results;
+}
+
+/**
+ * The `MIGRATION_FAILED` error for a run with a failed or edited migration, or undefined. The
+ * statement's error text stays in the audit table and in `cause`, not the message.
+ */
+export function migrationFailure(results: readonly MigrationResult[]): MemoryError | undefined {
+  const failed = results.find((m) => m.status === 'failed' || m.status === 'checksum-mismatch');
+  if (!failed) return undefined;
+  return new MemoryError(
+    'MIGRATION_FAILED',
+    `migration ${failed.version} (${failed.name}) ${failed.status === 'failed' ? 'failed' : 'changed after it was applied (checksum mismatch)'}; see schema_migrations_audit`,
+    {
+      ...(failed.error === undefined ? {} : { cause: new Error(failed.error) }),
+      details: { results: results.map((m) => `${m.version} ${m.name}: ${m.status}`) },
+    },
+  );
+}
+
+/** Logs each migration a run applied. */
+export function logApplied(results: readonly MigrationResult[], logger: Logger): void {
+  for (const m of results)
+    if (m.status === 'applied')
+      logger.info('migration applied', { version: m.version, name: m.name, durationMs: m.durationMs });
 }

@@ -11,7 +11,7 @@ import {
 } from '@memory/core';
 import { MIGRATIONS } from '../migrations/index.js';
 import type { Migration } from '../migrations/migration.js';
-import type { MigrationResult } from '../migrations/runner.js';
+import { logApplied, type MigrationResult, migrationFailure } from '../migrations/runner.js';
 import type { Database } from '../program/database.js';
 import type { Program } from '../program/program.js';
 import { runPostgresProgram } from '../program/run-postgres.js';
@@ -132,21 +132,12 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     if (owned) await pool.end().catch(() => undefined);
     throw wrapPostgresError(error, 'MIGRATION_FAILED');
   }
-  const failed = migrations.find((m) => m.status === 'failed' || m.status === 'checksum-mismatch');
-  if (failed) {
+  const failure = migrationFailure(migrations);
+  if (failure) {
     if (owned) await pool.end().catch(() => undefined);
-    throw new MemoryError(
-      'MIGRATION_FAILED',
-      `migration ${failed.version} (${failed.name}) ${failed.status === 'failed' ? 'failed' : 'changed after it was applied (checksum mismatch)'}; see schema_migrations_audit`,
-      {
-        ...(failed.error === undefined ? {} : { cause: new Error(failed.error) }),
-        details: { results: migrations.map((m) => `${m.version} ${m.name}: ${m.status}`) },
-      },
-    );
+    throw failure;
   }
-  for (const m of migrations)
-    if (m.status === 'applied')
-      logger.info('migration applied', { version: m.version, name: m.name, durationMs: m.durationMs });
+  logApplied(migrations, logger);
   let vector: PostgresVectorSupport;
   try {
     vector = await withClient(pool, (client) =>
