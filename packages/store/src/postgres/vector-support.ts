@@ -31,7 +31,7 @@ $$`;
 
 // The pgvector mirror of memory vectors: one row per `embeddings` row of a memory, kept by a trigger
 // (so every path that writes `embeddings` keeps it, with no change to the writer) and removed with
-// it by the foreign key. The HNSW indexes are per dimension (see ensurePostgresVectorIndex).
+// it by the foreign key. The HNSW indexes are per dimension (see createHnswIndex).
 const MIRROR = [
   `CREATE TABLE IF NOT EXISTS memory_vectors (
     seq bigint PRIMARY KEY REFERENCES embeddings (seq) ON DELETE CASCADE,
@@ -52,10 +52,14 @@ const MIRROR = [
     END IF;
     RETURN NULL;
   END $$`,
-  'DROP TRIGGER IF EXISTS embeddings_vector_mirror ON embeddings',
+];
+
+// Once per database: creating the trigger locks `embeddings` against writes, and the fill reads every
+// vector, so neither runs on an open that finds the trigger in place (it has kept the mirror since).
+const FIRST_SET_UP = [
   `CREATE TRIGGER embeddings_vector_mirror AFTER INSERT OR UPDATE OF vector, model, agent_id, source_id ON embeddings
     FOR EACH ROW EXECUTE FUNCTION memory_vectors_mirror()`,
-  // Vectors stored before pgvector was installed (or before this store version) join the mirror.
+  // Vectors stored before the trigger existed (before pgvector was installed) join the mirror.
   `INSERT INTO memory_vectors (seq, agent_id, model, dimensions, source_id, v)
     SELECT e.seq, e.agent_id, e.model, e.dimensions, e.source_id, memory_float4_bytes(e.vector)::vector
     FROM embeddings AS e
@@ -88,6 +92,10 @@ export async function setUpPostgresVectors(
     await sql('CREATE EXTENSION IF NOT EXISTS vector');
     await sql(DECODE_FUNCTION);
     for (const statement of MIRROR) await sql(statement);
+    const trigger = await sql(
+      "SELECT 1 FROM pg_trigger WHERE tgname = 'embeddings_vector_mirror' AND tgrelid = 'embeddings'::regclass",
+    );
+    if (trigger.rows.length === 0) for (const statement of FIRST_SET_UP) await sql(statement);
     const installed = (await sql("SELECT extversion FROM pg_extension WHERE extname = 'vector'")).rows[0] as {
       extversion: string;
     };

@@ -155,12 +155,24 @@ describe('pgvector on PostgreSQL (PGlite)', () => {
     expect(isMemoryError(error, 'INVALID_INPUT')).toBe(true);
   });
 
+  it('fills the mirror once: a later open neither recreates the trigger nor scans the vectors again', async () => {
+    await store.write(() => run(postgresOnly(raw("DELETE FROM memory_vectors WHERE source_id = 'b-1'"))));
+    const again = await openPostgresStore({ target: { pglite }, migrations: [embeddingsMigration] });
+    expect(again.vector).toMatchObject({ available: true });
+    const rows = await again.read(() =>
+      all<{ n: number }>(postgresOnly(raw("SELECT count(*) AS n FROM memory_vectors WHERE source_id = 'b-1'"))),
+    );
+    expect(rows[0]?.n).toBe(0);
+    await again.close();
+  });
+
   it('drops a mirrored vector with its embeddings row', async () => {
     await store.write(() => run(postgresOnly(raw("DELETE FROM embeddings WHERE source_id = 'b-0'"))));
     const rows = await store.read(() =>
       all<{ n: number }>(postgresOnly(raw("SELECT count(*) AS n FROM memory_vectors WHERE agent_id = 'b'"))),
     );
-    expect(rows[0]?.n).toBe(agentB.length - 1);
+    // b-0 deleted here, b-1 removed from the mirror by the test before.
+    expect(rows[0]?.n).toBe(agentB.length - 2);
   });
 });
 
