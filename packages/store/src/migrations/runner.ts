@@ -35,6 +35,25 @@ export function migrationChecksum(migration: Migration): string {
   return hash.digest('hex');
 }
 
+/**
+ * The result of a migration the run does not apply: `not-run` after an earlier failure, or the
+ * recorded state of one applied before (`already-applied`, or `checksum-mismatch` when its text
+ * changed since). Undefined for a migration to apply now. Both dialects' runners decide this way.
+ */
+export function skippedMigration(
+  base: Pick<MigrationResult, 'version' | 'name' | 'checksum'>,
+  earlierFailed: boolean,
+  appliedChecksum: string | undefined,
+): MigrationResult | undefined {
+  if (earlierFailed) return { ...base, status: 'not-run', durationMs: 0 };
+  if (appliedChecksum === undefined) return undefined;
+  return {
+    ...base,
+    status: appliedChecksum === base.checksum ? 'already-applied' : 'checksum-mismatch',
+    durationMs: 0,
+  };
+}
+
 const BOOKKEEPING = [
   `CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -81,17 +100,9 @@ export function runMigrations(db: SqliteDatabase, migrations: readonly Migration
     for (const migration of migrations) {
       const checksum = migrationChecksum(migration);
       const base = { version: migration.version, name: migration.name, checksum };
-      if (failed) {
-        results.push({ ...base, status: 'not-run', durationMs: 0 });
-        continue;
-      }
-      const previous = applied.get(migration.version);
-      if (previous !== undefined) {
-        results.push({
-          ...base,
-          status: previous === checksum ? 'already-applied' : 'checksum-mismatch',
-          durationMs: 0,
-        });
+      const skipped = skippedMigration(base, failed, applied.get(migration.version));
+      if (skipped) {
+        results.push(skipped);
         continue;
       }
       const startedAt = clock.now();

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '@memory/core';
 import type { Migration } from '../migrations/migration.js';
-import { type MigrationResult, migrationChecksum } from '../migrations/runner.js';
+import { type MigrationResult, migrationChecksum, skippedMigration } from '../migrations/runner.js';
 import { execute, type PostgresClient } from './connection.js';
 
 const BOOKKEEPING = [
@@ -63,17 +63,9 @@ export async function runPostgresMigrations(
       if (!form) continue;
       const checksum = migrationChecksum(form);
       const base = { version: migration.version, name: migration.name, checksum };
-      if (failed) {
-        results.push({ ...base, status: 'not-run', durationMs: 0 });
-        continue;
-      }
-      const previous = applied.get(migration.version);
-      if (previous !== undefined) {
-        results.push({
-          ...base,
-          status: previous === checksum ? 'already-applied' : 'checksum-mismatch',
-          durationMs: 0,
-        });
+      const skipped = skippedMigration(base, failed, applied.get(migration.version));
+      if (skipped) {
+        results.push(skipped);
         continue;
       }
       const startedAt = clock.now();
