@@ -35,9 +35,11 @@ export {
   recoverMemoryRecord,
   type WriterTarget,
 } from './memory-writer/index.js';
-
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
+// Either dialect: programs run through `store.db` (see `program/database.ts`).
+export type { Database, PortableStore, WriteOptions } from './program/database.js';
+export type { Dialect, Program } from './program/program.js';
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
 export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
 export { archiveOrphanEntities, pruneColdCopies, pruneJobArchive } from './repositories/archives.js';

@@ -21,6 +21,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/migration.js';
 import { logApplied, type MigrationResult, migrationFailure, runMigrations } from './migrations/runner.js';
 import { nativeBuildHint } from './native-build-hint.js';
+import { type PortableStore, type Database as ProgramDatabase, sqliteDatabase } from './program/database.js';
 import { TransactionGuard } from './transaction-guard.js';
 import { loadVectorExtension, type VectorSupport } from './vector-extension.js';
 
@@ -45,7 +46,10 @@ export interface OpenStoreOptions {
 export type WriteCallback<T> = (sql: SqlExecutor) => T extends PromiseLike<unknown> ? never : T;
 
 /** The opened, migrated database and the seams every package writes through. */
-export interface Store {
+export interface Store extends PortableStore {
+  readonly dialect: 'sqlite';
+  /** This store as a {@link Database}: programs run synchronously in one `write` / `read` call. */
+  readonly db: ProgramDatabase;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -249,7 +253,13 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     if (closed) throw new MemoryError('ENGINE_CLOSED', 'the store is closed');
   };
 
+  let portable: ProgramDatabase | undefined;
   const store: Store = {
+    dialect: 'sqlite',
+    get db() {
+      portable ??= sqliteDatabase(store);
+      return portable;
+    },
     clock,
     ids,
     logger,

@@ -12,7 +12,7 @@ import {
 import { MIGRATIONS } from '../migrations/index.js';
 import type { Migration } from '../migrations/migration.js';
 import { logApplied, type MigrationResult, migrationFailure } from '../migrations/runner.js';
-import type { Database } from '../program/database.js';
+import type { Database, PortableStore, WriteOptions } from '../program/database.js';
 import type { Program } from '../program/program.js';
 import { runPostgresProgram } from '../program/run-postgres.js';
 import { TransactionGuard } from '../transaction-guard.js';
@@ -48,32 +48,17 @@ export interface OpenPostgresStoreOptions {
 }
 
 /** How a write runs. */
-export interface PostgresWriteOptions {
-  /**
-   * Keys the write holds a session advisory lock on (every process sharing the database agrees on
-   * them), taken in sorted order before the transaction begins and released after it ends. Writes
-   * sharing a key then run one at a time instead of failing serialization against each other on
-   * the rows they all update (an agent's text statistics and counts): without it, many writers of
-   * one scope at once retry until some run out of attempts. Taken before BEGIN, so the transaction's
-   * snapshot already sees the previous holder's commit.
-   */
-  readonly lockKeys?: readonly string[];
-  /**
-   * `read committed` is for programs whose correctness rests on row locks alone, such as a
-   * queue lease taking the oldest unlocked row with `FOR UPDATE SKIP LOCKED`, or a completion that
-   * locks its job's row: under SERIALIZABLE, concurrent ones conflict over the index pages they
-   * all read, though each touches its own row.
-   * @default 'serializable'
-   */
-  readonly isolation?: 'serializable' | 'read committed';
-}
+/** How a write runs on PostgreSQL (see {@link WriteOptions}). */
+export type PostgresWriteOptions = WriteOptions;
 
 /** A program to run, made fresh for each attempt (a generator runs once). */
 export type ProgramFactory<R> = () => Program<R>;
 
 /** A migrated PostgreSQL database and the seams every package writes through. */
-export interface PostgresStore extends Database {
+export interface PostgresStore extends Database, PortableStore {
   readonly dialect: 'postgres';
+  /** The store itself: it already runs programs. */
+  readonly db: Database;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -213,8 +198,11 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     }
   };
 
-  return {
+  const store: PostgresStore = {
     dialect: 'postgres',
+    get db() {
+      return store;
+    },
     clock,
     ids,
     logger,
@@ -254,6 +242,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
       if (owned) await pool.end();
     },
   };
+  return store;
 }
 
 async function withClient<R>(

@@ -1,6 +1,30 @@
+import type { Clock, IdGenerator, Logger } from '@memory/core';
 import type { Store, WriteCallback } from '../open-store.js';
+import type { TransactionGuard } from '../transaction-guard.js';
 import type { Dialect, Program } from './program.js';
 import { runSqliteProgram } from './run-sqlite.js';
+
+/**
+ * How a write wants to run. PostgreSQL honours both; SQLite ignores them (its one writer already
+ * serializes every write).
+ */
+export interface WriteOptions {
+  /**
+   * Keys the write holds a session advisory lock on (every process sharing the database agrees on
+   * them), taken in sorted order before the transaction begins and released after it ends. Writes
+   * sharing a key then run one at a time instead of failing serialization against each other on
+   * the rows they all update (an agent's text statistics and counts): without it, many writers of
+   * one scope at once retry until some run out of attempts. Taken before BEGIN, so the transaction's
+   * snapshot already sees the previous holder's commit.
+   */
+  readonly lockKeys?: readonly string[];
+  /**
+   * `read committed` is for programs whose correctness rests on row locks alone, such as a
+   * queue lease taking the oldest unlocked row with `FOR UPDATE SKIP LOCKED`, or a completion that
+   * updates one row by its lease token. The default is SERIALIZABLE.
+   */
+  readonly isolation?: 'read committed';
+}
 
 /**
  * A store as code written for both dialects sees it: programs in, results out, asynchronously.
@@ -8,8 +32,12 @@ import { runSqliteProgram } from './run-sqlite.js';
  */
 export interface Database {
   readonly dialect: Dialect;
-  /** Runs a program in one write transaction; `program` makes a fresh generator per attempt. */
-  write<R>(program: () => Program<R>): Promise<R>;
+  /**
+   * Runs a program in one write transaction; `program` makes a fresh generator per attempt (on
+   * PostgreSQL a serialization failure runs it again from the start, so a program must not have JS
+   * side effects that cannot happen twice: do those after the promise resolves).
+   */
+  write<R>(program: () => Program<R>, options?: WriteOptions): Promise<R>;
   /** Runs a read-only program on one snapshot. */
   read<R>(program: () => Program<R>): Promise<R>;
 }
@@ -34,4 +62,22 @@ export function sqliteDatabase(store: Store): Database {
       settle(() => store.write<R>(((sql) => runSqliteProgram(sql, program())) as WriteCallback<R>)),
     read: (program) => settle(() => store.read((sql) => runSqliteProgram(sql, program()))),
   };
+}
+
+/**
+ * A store of either dialect, as dialect-neutral code sees it: a {@link Database} for programs, and
+ * the clock, ids, logger and provider guard it was opened with. A SQLite `Store` and a
+ * `PostgresStore` are both one, so a part written against this runs on either.
+ */
+export interface PortableStore {
+  readonly dialect: Dialect;
+  /** Programs in, results out, asynchronously (on SQLite the promise is already settled). */
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  /** Provider wrappers that refuse calls from inside a write transaction. */
+  readonly guard: TransactionGuard;
+  /** True once the store was closed. */
+  readonly closed: boolean;
 }
