@@ -84,6 +84,11 @@ describe.skipIf(!server.available)(`memory copy${server.available ? '' : ` (skip
         await store.close();
       }
 
+      // The copied database serves the CLI itself: --db takes the postgres:// URL.
+      const repair = await memoryOn(target.connectionString, '--json', 'jobs', 'requeue-dead');
+      expect(repair.code).toBe(0);
+      expect(JSON.parse(repair.stdout)).toMatchObject({ applied: false });
+
       const again = await memory('copy', '--to', target.connectionString);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/CONFLICT/);
