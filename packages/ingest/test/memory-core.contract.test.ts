@@ -225,7 +225,7 @@ for (const backend of BACKENDS) {
         ]);
         const embedder = bagOfWords(64, 'fill');
         const withEmbedder = { ...writer, embedder: store.guard.embedder(embedder) };
-        const [one, two, three] = results.map((r) => r.id) as [string, string, string];
+        const [one, two, three] = results.map((r) => r.id as string) as unknown as [string, string, string];
         expect(await embedStoredMemories(withEmbedder, a, [one])).toBe(1);
         expect(await vectorModels(store, a, one, 'fill')).toHaveLength(1);
         const report = await fillMissingVectors(withEmbedder, { batchSize: 1, maxAttempts: 2 });
