@@ -72,8 +72,10 @@ export function writeDeps(writer: MemoryWriter<PortableStore>): MemoryWriteDeps 
           hook?.(sql, memory);
         }
       : hook,
+    // On PostgreSQL an executor hook without a program form is refused by the store writer (loudly,
+    // never dropped): only with no hook at all does the index's touch run alone.
     onContentLiveProgram:
-      program || (conflictKeys && store.dialect !== 'sqlite')
+      program || (conflictKeys && store.dialect !== 'sqlite' && !hook)
         ? function* (memory) {
             touch(memory);
             if (program) yield* program(memory);
