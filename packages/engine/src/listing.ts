@@ -1,6 +1,6 @@
 import { agentIdSchema, invalidInput, labelSchema, parseInput, timeSchema } from '@memory/core';
 import { type Memory, toMemory } from '@memory/ingest';
-import { listMemoryPage, MEMORY_TYPES } from '@memory/store';
+import { listMemoryPageProgram, MEMORY_TYPES } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 
@@ -48,11 +48,12 @@ function decodeCursor(cursor: string): { createdAt: number; seq: number } {
  * one index range, however deep; memories written while paging appear on later pages only when
  * they sort after the cursor.
  */
-export function listMemories(ctx: EngineContext, input: unknown): MemoryPage {
+export async function listMemories(ctx: EngineContext, input: unknown): Promise<MemoryPage> {
   const q = parseInput(listSchema, input, 'list');
   const limit = q.limit ?? 50;
-  const rows = ctx.store.read((sql) =>
-    listMemoryPage(sql, {
+  const now = ctx.portable.clock.now();
+  const rows = await ctx.portable.db.read(() =>
+    listMemoryPageProgram({
       agentId: q.agentId,
       types: q.type === undefined ? undefined : Array.isArray(q.type) ? q.type : [q.type],
       tags: q.tags,
@@ -61,7 +62,7 @@ export function listMemories(ctx: EngineContext, input: unknown): MemoryPage {
       includeForgotten: q.includeForgotten,
       after: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
       limit: limit + 1,
-      now: ctx.store.clock.now(),
+      now,
     }),
   );
   const page = rows.slice(0, limit);

@@ -90,7 +90,7 @@ function splitRef(input: unknown, operation: string): { id: string; rest: Record
 }
 
 /** A memory in the agent's scope, or undefined. */
-export function readMemory(ctx: EngineContext, input: unknown): Memory | undefined {
+export function readMemory(ctx: EngineContext, input: unknown): Promise<Memory | undefined> {
   const { id, rest } = splitRef(input, 'getMemory');
   return getMemory(ctx.writer, id, rest);
 }
@@ -114,7 +114,7 @@ export function recover(ctx: EngineContext, input: unknown): Promise<Memory> {
 }
 
 /** A memory's audit trail, oldest first; `NOT_FOUND` outside the scope. */
-export function history(ctx: EngineContext, input: unknown): HistoryEntry[] {
+export function history(ctx: EngineContext, input: unknown): Promise<HistoryEntry[]> {
   const { id, rest } = splitRef(input, 'history');
   return memoryHistory(ctx.writer, id, rest);
 }

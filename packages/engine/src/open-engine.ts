@@ -73,7 +73,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const llm = options.llm ? store.guard.llm(tracer ? tracedLlm(tracer, options.llm) : options.llm) : undefined;
   const hintsOn = config.hints.enabled && llm !== undefined;
   const autoLinkOn = config.registry.autoLinkOnCreate && llm !== undefined;
-  const writer = createEngineWriter({ store, config, queue, embedder, hintsOn, autoLinkOn });
+  const writer = createEngineWriter({ store, config, queue, jobs, embedder, hintsOn, autoLinkOn });
   // One set of memory-writer dependencies for every path that writes memories.
   const memoryWrites = writeDeps(writer);
   // Dreaming searches evidence through the one recall path, without counting access.

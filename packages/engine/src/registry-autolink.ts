@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { agentIdSchema, idSchema, isMemoryError, type LlmProvider, type Logger, sessionKeySchema } from '@memory/core';
-import { type Job, type JobContext, type JobHandler, PermanentJobError, type Queue } from '@memory/queue';
+import {
+  type EnqueueInput,
+  type Job,
+  type JobContext,
+  type JobHandler,
+  PermanentJobError,
+  type Queue,
+} from '@memory/queue';
 import {
   findDocument,
   findDocumentPart,
@@ -45,20 +52,27 @@ const payloadSchema = z.strictObject({
 const AUTOLINK_ACTOR = { id: 'registry-autolink', type: 'engine' } as const;
 
 /**
- * Queues auto-linking of a new object (inside the caller's write transaction when one is open:
- * the job exists exactly when the object does). One live job per object: the dedup key hashes the
- * scope too, since session keys are only unique within a scope.
+ * The auto-linking job of a new object. One live job per object: the dedup key hashes the scope
+ * too, since session keys are only unique within a scope.
  */
-export function queueAutoLink(queue: Queue, agentId: string, object: AutoLinkObject): void {
+export function autoLinkJob(agentId: string, object: AutoLinkObject): EnqueueInput {
   const dedupKey = createHash('sha256').update(`${agentId}\u0000${object.kind}\u0000${object.id}`).digest('hex');
-  queue.enqueue({
+  return {
     jobType: REGISTRY_AUTOLINK_JOB,
     payload: { agentId, object },
     dedupKey,
     agentId,
     ...(object.kind === 'memory' ? { memoryId: object.id } : {}),
     ...(object.kind === 'document' ? { documentId: object.id } : {}),
-  });
+  };
+}
+
+/**
+ * Queues auto-linking of a new object (inside the caller's write transaction when one is open:
+ * the job exists exactly when the object does).
+ */
+export function queueAutoLink(queue: Queue, agentId: string, object: AutoLinkObject): void {
+  queue.enqueue(autoLinkJob(agentId, object));
 }
 
 /** The text the model reads for an object, or undefined when the object is gone or forgotten. */

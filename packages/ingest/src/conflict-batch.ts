@@ -1,7 +1,13 @@
-import { createMemories, findLiveMemoryIdByHash, type MemoryVector } from '@memory/store';
+import {
+  createMemoriesProgram,
+  findLiveMemoryIdByHashProgram,
+  type MemoryVector,
+  type PortableStore,
+  runMemoryWrite,
+} from '@memory/store';
 import { bestStoredMatch, conflictApplies, itemKeyHash, keyIndexOf, mergeConflict } from './conflict.js';
 import type { ConflictKeyIndex } from './conflict-keys.js';
-import { countDuplicates, newMemory, type Prepared, type RememberResult } from './remember.js';
+import { countDuplicatesProgram, newMemory, type Prepared, type RememberResult, scopesOf } from './remember.js';
 import { type MemoryWriter, writeDeps } from './writer.js';
 
 // Conflict detection for `rememberMany`: the same rule as `remember` (conflict.ts), applied to each
@@ -18,7 +24,7 @@ export interface BatchKeys {
 }
 
 /** Key hashes of the batch's items of checked kinds (opted-out items too: they can be merged into). */
-export function batchKeys(writer: MemoryWriter, items: readonly Prepared[]): BatchKeys {
+export function batchKeys(writer: MemoryWriter<PortableStore>, items: readonly Prepared[]): BatchKeys {
   const { types } = writer.config.remember.conflict;
   const hashes = new Map<Prepared, number>();
   if (!writer.embedder || !writer.config.remember.conflict.enabled) return { hashes };
@@ -36,7 +42,11 @@ export function batchKeys(writer: MemoryWriter, items: readonly Prepared[]): Bat
  * That item may update the live copy, and then remembering this one updates it again rather than
  * being a duplicate, as it would be one by one.
  */
-export function mayNeedVector(writer: MemoryWriter, items: readonly Prepared[], keys: BatchKeys): Set<Prepared> {
+export function mayNeedVector(
+  writer: MemoryWriter<PortableStore>,
+  items: readonly Prepared[],
+  keys: BatchKeys,
+): Set<Prepared> {
   const needed = new Set<Prepared>();
   const seen = new Set<string>();
   for (const item of items) {
@@ -53,7 +63,10 @@ export function mayNeedVector(writer: MemoryWriter, items: readonly Prepared[], 
  * Brings the key index up to date for the scopes of the batch's checked items (before the
  * transaction); returns it for {@link commitWithConflicts}.
  */
-export async function refreshBatchKeys(writer: MemoryWriter, items: readonly Prepared[]): Promise<ConflictKeyIndex> {
+export async function refreshBatchKeys(
+  writer: MemoryWriter<PortableStore>,
+  items: readonly Prepared[],
+): Promise<ConflictKeyIndex> {
   const index = keyIndexOf(writer);
   await index.refreshAll(
     writer.store,
@@ -70,14 +83,16 @@ export async function refreshBatchKeys(writer: MemoryWriter, items: readonly Pre
  * transaction and merged into the best one the rule accepts, or else stored as a new memory.
  */
 export function commitWithConflicts(
-  writer: MemoryWriter,
+  writer: MemoryWriter<PortableStore>,
   items: readonly Prepared[],
   embeddingOf: (item: Prepared) => MemoryVector | undefined,
   keys: BatchKeys,
   index: ConflictKeyIndex,
-): RememberResult[] {
+): Promise<RememberResult[]> {
   const { store } = writer;
-  return store.write((sql) => {
+  const deps = writeDeps(writer);
+  // Everything the program changes is made inside it: on PostgreSQL a re-run starts from scratch.
+  return runMemoryWrite(store, scopesOf(items), function* (target) {
     const now = store.clock.now();
     const results: RememberResult[] = [];
     // Memories this batch wrote or updated, by agent and key; keys of items waiting in the run.
@@ -87,11 +102,11 @@ export function commitWithConflicts(
     const pending = new Set<string>();
     const groupOf = (item: Prepared, hash: number) => `${item.input.agentId}\u0000${hash}`;
     let run: number[] = [];
-    const flush = (): void => {
+    const flush = function* () {
       if (run.length === 0) return;
-      const done = createMemories(
-        sql,
-        writeDeps(writer),
+      const done = yield* createMemoriesProgram(
+        target,
+        deps,
         run.map((i) => newMemory(writer, items[i] as Prepared, embeddingOf(items[i] as Prepared))),
         now,
       );
@@ -101,8 +116,7 @@ export function commitWithConflicts(
         const hash = keys.hashes.get(item);
         if (hash !== undefined) addTo(written, groupOf(item, hash), result.id);
       });
-      countDuplicates(
-        sql,
+      yield* countDuplicatesProgram(
         run.map((i) => items[i] as Prepared),
         done,
         now,
@@ -130,24 +144,28 @@ export function commitWithConflicts(
       }
       // Items waiting in the run are created first only when one may be this item's match (rare):
       // the stored memories and those the batch already wrote are what they are either way.
-      if (waiting.has(group)) flush();
+      if (waiting.has(group)) yield* flush();
       // Live already, or waiting to be created (one by one, the plain path returns a duplicate).
       const contentKey = `${item.input.agentId}\u0000${item.hash}`;
-      if (pending.has(contentKey) || findLiveMemoryIdByHash(sql, item.input.agentId, item.hash) !== undefined) {
+      if (
+        pending.has(contentKey) ||
+        (yield* findLiveMemoryIdByHashProgram(item.input.agentId, item.hash)) !== undefined
+      ) {
         waiting.add(group);
         pending.add(contentKey);
         run.push(i);
         continue;
       }
       const candidates = [...new Set([...stored, ...(written.get(group) ?? [])])];
-      const found = bestStoredMatch(sql, writer, item, embedding.vector, candidates, now);
+      const found = yield* bestStoredMatch(writer, item, embedding.vector, candidates, now);
       // An item waiting in the run that repeats the match's content is its duplicate (one by one it
       // came first): it is created (deduplicated) before the match takes the new content.
-      if (found && pending.has(`${item.input.agentId}\u0000${found.row.content_hash}`)) flush();
+      if (found && pending.has(`${item.input.agentId}\u0000${found.row.content_hash}`)) yield* flush();
       const merged = found
-        ? mergeConflict(
-            sql,
+        ? yield* mergeConflict(
+            target,
             writer,
+            deps,
             item,
             { id: found.row.id, contentHash: found.row.content_hash },
             embedding,
@@ -163,7 +181,7 @@ export function commitWithConflicts(
         run.push(i);
       }
     }
-    flush();
+    yield* flush();
     return results;
   });
 }

@@ -2,11 +2,17 @@ import { yieldToEventLoop } from '@memory/core';
 import {
   type ConflictSourceRow,
   conflictSourcesAfter,
+  conflictSourcesAfterProgram,
   conflictSourcesOf,
+  conflictSourcesOfProgram,
   dataVersion,
   historyMark,
+  isSqliteStore,
   memoryChangesBetween,
+  type PortableStore,
+  runScopeLocked,
   type Store,
+  scopeHistorySinceProgram,
 } from '@memory/store';
 import { conflictKey } from './conflict-rule.js';
 import { parseJsonColumn } from './memory-view.js';
@@ -26,6 +32,12 @@ import { parseJsonColumn } from './memory-view.js';
 // memory of the scope again: seconds at 100k). Only a long backlog, or history seqs that went
 // backwards (rows purged), drop the index. It holds hashes, so two keys may share an entry: whatever
 // it returns is judged again from the row itself.
+//
+// On PostgreSQL there is no `data_version`, and other engines are the rule rather than the exception:
+// each scope keeps its own history mark, and every refresh reads the scope's history rows past it
+// (holding the scope's lock keys, so no writer of the scope is in flight: rows below the new mark
+// cannot commit later) and reads those memories again. Rows the scope gained are read by seq as on
+// SQLite: a scope's writers take turns under its lock keys, so its seqs commit in order.
 
 const PAGE_ROWS = 2000;
 /** Scopes kept; the least recently used is dropped (and rebuilt on its next write). */
@@ -36,6 +48,8 @@ const MAX_CATCH_UP = 10_000;
 interface ScopeKeys {
   /** Highest memory seq read. */
   seq: number;
+  /** PostgreSQL: the highest `memory_history` seq accounted for in this scope. */
+  historySeq: number;
   readonly idsByKey: Map<number, Set<string>>;
   readonly keyOfId: Map<string, number>;
 }
@@ -96,20 +110,30 @@ export class ConflictKeyIndex {
    * Brings the scope's index up to date (building it on first use, in pages with the event loop
    * free between them). Call before {@link candidates}; nothing may be awaited in between.
    */
-  async refresh(store: Store, agentId: string, types: readonly string[]): Promise<void> {
+  async refresh(store: PortableStore, agentId: string, types: readonly string[]): Promise<void> {
+    if (isSqliteStore(store)) return this.#refreshSqlite(store, agentId, types);
+    return this.#refreshShared(store, agentId, types);
+  }
+
+  /** The scope's keys, made the most recently used (created empty on first use; LRU past {@link MAX_SCOPES}). */
+  #use(agentId: string): ScopeKeys {
+    let scope = this.#scopes.get(agentId);
+    if (scope) this.#scopes.delete(agentId);
+    else scope = { seq: 0, historySeq: -1, idsByKey: new Map(), keyOfId: new Map() };
+    this.#scopes.set(agentId, scope);
+    for (const other of this.#scopes.keys()) {
+      if (this.#scopes.size <= MAX_SCOPES) break;
+      if (this.#inUse.has(other)) continue;
+      this.#scopes.delete(other);
+      this.#touched.delete(other);
+    }
+    return scope;
+  }
+
+  async #refreshSqlite(store: Store, agentId: string, types: readonly string[]): Promise<void> {
     for (;;) {
       this.#catchUp(store);
-      let scope = this.#scopes.get(agentId);
-      if (scope) this.#scopes.delete(agentId);
-      else scope = { seq: 0, idsByKey: new Map(), keyOfId: new Map() };
-      this.#scopes.set(agentId, scope);
-      for (const other of this.#scopes.keys()) {
-        if (this.#scopes.size <= MAX_SCOPES) break;
-        if (this.#inUse.has(other)) continue;
-        this.#scopes.delete(other);
-        this.#touched.delete(other);
-      }
-      const current = scope;
+      const current = this.#use(agentId);
       let rows: ConflictSourceRow[];
       let paged = false;
       do {
@@ -144,8 +168,43 @@ export class ConflictKeyIndex {
     }
   }
 
+  /** {@link refresh} on a store other engines share as a rule (PostgreSQL): see the module note. */
+  async #refreshShared(store: PortableStore, agentId: string, types: readonly string[]): Promise<void> {
+    const current = this.#use(agentId);
+    // A new scope only takes the mark: the rows it reads next already hold every change before it.
+    const fresh = current.historySeq < 0;
+    const since = await runScopeLocked(store, [agentId], () =>
+      scopeHistorySinceProgram(agentId, fresh ? undefined : current.historySeq),
+    );
+    current.historySeq = since.mark;
+    const reread = new Set(since.memoryIds);
+    const touched = this.#touched.get(agentId);
+    for (const id of touched ?? []) reread.add(id);
+    touched?.clear();
+    let rows: ConflictSourceRow[];
+    do {
+      const after = current.seq;
+      rows = await store.db.read(() => conflictSourcesAfterProgram(agentId, after, PAGE_ROWS));
+      for (const row of rows) {
+        if (types.includes(row.type)) this.#index(current, row);
+        current.seq = Math.max(current.seq, row.seq);
+        reread.delete(row.id);
+      }
+      if (rows.length === PAGE_ROWS) await yieldToEventLoop();
+    } while (rows.length === PAGE_ROWS);
+    // Rows changed in place are read again; what this engine wrote is taken when the row still
+    // holds it (`#index` compares content hashes), so its own changes are not judged twice.
+    const ids = [...reread];
+    for (let i = 0; i < ids.length; i += PAGE_ROWS) {
+      const page = ids.slice(i, i + PAGE_ROWS);
+      for (const row of await store.db.read(() => conflictSourcesOfProgram(agentId, page)))
+        if (types.includes(row.type)) this.#index(current, row);
+    }
+    this.#written.clear();
+  }
+
   /** {@link refresh} for several scopes, again until no other connection committed in between. */
-  async refreshAll(store: Store, agentIds: Iterable<string>, types: readonly string[]): Promise<void> {
+  async refreshAll(store: PortableStore, agentIds: Iterable<string>, types: readonly string[]): Promise<void> {
     const scopes = [...new Set(agentIds)];
     for (const agentId of scopes) this.#inUse.add(agentId);
     try {

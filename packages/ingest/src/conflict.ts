@@ -1,13 +1,17 @@
 import {
   blobToVector,
-  bumpLifecycleCount,
-  changeMemory,
-  findLiveMemoryIdByHash,
-  findMemory,
+  bumpLifecycleCountProgram,
+  changeMemoryProgram,
+  conflictCandidateVectorsProgram,
+  findLiveMemoryIdByHashProgram,
+  findMemoryProgram,
   type MemoryRow,
   type MemoryVector,
-  memoryVectors,
-  type SqlExecutor,
+  type MemoryWriteDeps,
+  type PortableStore,
+  type Program,
+  runMemoryWrite,
+  type WriterTarget,
 } from '@memory/store';
 import { ConflictKeyIndex, keyHash, linksOf, rowLinks } from './conflict-keys.js';
 import { judgeConflict } from './conflict-rule.js';
@@ -18,7 +22,7 @@ import { auditOf, embedOne, type MemoryWriter, writeDeps } from './writer.js';
 export { linksOf };
 
 /** Whether conflict detection runs for this input: enabled, an embedder, a checked kind, not opted out. */
-export function conflictApplies(writer: MemoryWriter, input: ParsedRemember): boolean {
+export function conflictApplies(writer: MemoryWriter<PortableStore>, input: ParsedRemember): boolean {
   const { conflict } = writer.config.remember;
   return (
     writer.embedder !== undefined && conflict.enabled && input.conflict !== false && conflict.types.includes(input.type)
@@ -41,7 +45,7 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /** The writer's key index (an engine's, kept between calls), or one built for this call alone. */
-export function keyIndexOf(writer: MemoryWriter): ConflictKeyIndex {
+export function keyIndexOf(writer: MemoryWriter<PortableStore>): ConflictKeyIndex {
   return writer.conflictKeys ?? new ConflictKeyIndex();
 }
 
@@ -51,28 +55,28 @@ export function itemKeyHash(item: Prepared): number | undefined {
 }
 
 /**
- * Inside a read: the stored memory among `ids` (its key's candidates) this input restates or
- * updates: same kind, not pinned or expired, cosine at the embedder's threshold, and merged by the
- * conflict rule. The highest cosine wins (on a tie, the older memory).
+ * A program (in a read, or in the batch's write): the stored memory among `ids` (its key's
+ * candidates) this input restates or updates: same kind, not pinned or expired, cosine at the
+ * embedder's threshold, and merged by the conflict rule. The highest cosine wins (on a tie, the
+ * older memory).
  */
-export function bestStoredMatch(
-  sql: SqlExecutor,
-  writer: MemoryWriter,
+export function* bestStoredMatch(
+  writer: MemoryWriter<PortableStore>,
   item: Prepared,
   vector: Float32Array,
   ids: readonly string[],
   now: number,
-): { row: MemoryRow; cosine: number } | undefined {
+): Program<{ row: MemoryRow; cosine: number } | undefined> {
   const { config, embedder } = writer;
   if (!embedder || ids.length === 0) return undefined;
   const threshold = embedder.conflictThreshold ?? config.remember.conflict.threshold;
   const { agentId, type } = item.input;
   const incoming = { content: item.content, links: linksOf(item.input.linkedEntities ?? []) };
   let best: { row: MemoryRow; cosine: number } | undefined;
-  for (const stored of memoryVectors(sql, agentId, embedder.model, ids)) {
+  for (const stored of yield* conflictCandidateVectorsProgram(agentId, embedder.model, ids)) {
     const similarity = cosine(vector, blobToVector(stored.vector));
     if (!(similarity >= threshold) || (best && similarity < best.cosine)) continue;
-    const row = findMemory(sql, agentId, stored.memoryId);
+    const row = yield* findMemoryProgram(agentId, stored.memoryId);
     if (!row || row.type !== type || row.pinned === 1) continue;
     if (row.expires_at !== null && row.expires_at <= now) continue;
     if (best && similarity === best.cosine && row.seq > best.row.seq) continue;
@@ -89,7 +93,7 @@ export function bestStoredMatch(
  * threshold). Pinned memories are never merged into.
  */
 export async function findConflict(
-  writer: MemoryWriter,
+  writer: MemoryWriter<PortableStore>,
   item: Prepared,
   vector: Float32Array,
   hash: number | undefined = itemKeyHash(item),
@@ -101,7 +105,8 @@ export async function findConflict(
   await index.refresh(store, agentId, config.remember.conflict.types);
   const ids = index.candidates(agentId, hash);
   if (ids.length === 0) return undefined;
-  return store.read((sql) => bestStoredMatch(sql, writer, item, vector, ids, store.clock.now()));
+  const now = store.clock.now();
+  return store.db.read(() => bestStoredMatch(writer, item, vector, ids, now));
 }
 
 /**
@@ -110,52 +115,52 @@ export async function findConflict(
  * cosine) or stores it. Returns undefined when the plain path should handle it (an exact duplicate,
  * or no vector from the embedder).
  */
-export async function rememberChecked(writer: MemoryWriter, item: Prepared): Promise<RememberResult | undefined> {
+export async function rememberChecked(
+  writer: MemoryWriter<PortableStore>,
+  item: Prepared,
+): Promise<RememberResult | undefined> {
   const { store, embedder } = writer;
   const { agentId } = item.input;
-  if (!embedder || store.read((sql) => findLiveMemoryIdByHash(sql, agentId, item.hash)) !== undefined) return undefined;
+  if (!embedder || (await store.db.read(() => findLiveMemoryIdByHashProgram(agentId, item.hash))) !== undefined)
+    return undefined;
   const embedding = await embedOne(writer, item.content);
   if (!embedding) return undefined;
   const hash = itemKeyHash(item);
   const found = await findConflict(writer, item, embedding.vector, hash);
   let result: RememberResult | undefined;
   if (found) {
-    result = store.write((sql) =>
-      mergeConflict(
-        sql,
-        writer,
-        item,
-        { id: found.row.id, contentHash: found.row.content_hash },
-        embedding,
-        found.cosine,
-      ),
+    const target = { id: found.row.id, contentHash: found.row.content_hash };
+    const deps = writeDeps(writer);
+    result = await runMemoryWrite(store, [agentId], (writing) =>
+      mergeConflict(writing, writer, deps, item, target, embedding, found.cosine),
     );
   }
-  result ??= commitBatch(writer, [item], () => embedding)[0];
+  result ??= (await commitBatch(writer, [item], () => embedding))[0];
   if (result && !result.deduped) writer.conflictKeys?.noteWritten(result.id, item.hash, hash);
   return result;
 }
 
 /**
- * Inside a write transaction: gives the memory `target` the item's content (history keeps both
- * contents, the reason and the cosine) and counts the merge. Undefined, changing nothing, when the
- * target was changed or forgotten since it was judged (the caller stores the item instead).
+ * A writer program: gives the memory `target` the item's content (history keeps both contents, the
+ * reason and the cosine) and counts the merge. Undefined, changing nothing, when the target was
+ * changed or forgotten since it was judged (the caller stores the item instead).
  */
-export function mergeConflict(
-  sql: SqlExecutor,
-  writer: MemoryWriter,
+export function* mergeConflict(
+  writing: WriterTarget,
+  writer: MemoryWriter<PortableStore>,
+  deps: MemoryWriteDeps,
   item: Prepared,
   target: { id: string; contentHash: string },
   embedding: MemoryVector,
   similarity: number,
-): RememberResult | undefined {
+): Program<RememberResult | undefined> {
   const { agentId } = item.input;
   const now = writer.store.clock.now();
-  const row = findMemory(sql, agentId, target.id);
+  const row = yield* findMemoryProgram(agentId, target.id);
   if (!row || row.content_hash !== target.contentHash) return undefined;
-  changeMemory(
-    sql,
-    writeDeps(writer),
+  yield* changeMemoryProgram(
+    writing,
+    deps,
     {
       agentId,
       id: row.id,
@@ -170,6 +175,6 @@ export function mergeConflict(
     },
     now,
   );
-  bumpLifecycleCount(sql, agentId, 'conflict_merged', 1, now);
+  yield* bumpLifecycleCountProgram(agentId, 'conflict_merged', 1, now);
   return { id: row.id as RememberResult['id'], deduped: false, updated: true, previous: row.content };
 }

@@ -1,11 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { yieldToEventLoop } from '@memory/core';
 import {
-  attachMemoryVector,
-  clearEmbeddingFailures,
-  memoriesWithoutVector,
+  attachMemoryVectorProgram,
+  clearEmbeddingFailuresProgram,
+  memoriesWithoutVectorProgram,
   type OtherKeyScope,
-  recordEmbeddingFailure,
+  type PortableStore,
+  recordEmbeddingFailureProgram,
+  runMemoryWrite,
 } from '@memory/store';
 import { embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
@@ -29,7 +31,7 @@ export interface FillVectorsReport {
  * alone. An embedder that fails the whole call ends the run (an outage: the next run retries).
  */
 export async function fillMissingVectors(
-  writer: MemoryWriter,
+  writer: MemoryWriter<PortableStore>,
   options: {
     batchSize: number;
     maxAttempts: number;
@@ -45,8 +47,8 @@ export async function fillMissingVectors(
   let embedded = 0;
   let failed = 0;
   while (!options.signal?.aborted && performance.now() - started < (options.budgetMs ?? Number.POSITIVE_INFINITY)) {
-    const rows = store.read((sql) =>
-      memoriesWithoutVector(sql, embedder.model, options.batchSize, options.maxAttempts, options.otherKeys ?? 'all'),
+    const rows = await store.db.read(() =>
+      memoriesWithoutVectorProgram(embedder.model, options.batchSize, options.maxAttempts, options.otherKeys ?? 'all'),
     );
     if (rows.length === 0) return { embedded, failed, finished: true };
     const vectors = await embedTexts(
@@ -54,29 +56,33 @@ export async function fillMissingVectors(
       rows.map((r) => r.content),
     );
     if (!vectors) return { embedded, failed, finished: false };
-    const counts = store.write((sql) => {
-      const now = store.clock.now();
-      let ok = 0;
-      let bad = 0;
-      for (const [i, row] of rows.entries()) {
-        const vector = vectors[i];
-        if (!vector) {
-          recordEmbeddingFailure(
-            sql,
-            { memoryId: row.id, model: embedder.model, contentHash: row.contentHash, error: 'unusable vector' },
-            now,
-          );
-          bad++;
-          continue;
+    const deps = writeDeps(writer);
+    const counts = await runMemoryWrite(
+      store,
+      rows.map((row) => row.agentId),
+      function* (target) {
+        const now = store.clock.now();
+        let ok = 0;
+        let bad = 0;
+        for (const [i, row] of rows.entries()) {
+          const vector = vectors[i];
+          if (!vector) {
+            yield* recordEmbeddingFailureProgram(
+              { memoryId: row.id, model: embedder.model, contentHash: row.contentHash, error: 'unusable vector' },
+              now,
+            );
+            bad++;
+            continue;
+          }
+          const memory = { agentId: row.agentId, id: row.id, contentHash: row.contentHash };
+          if (yield* attachMemoryVectorProgram(target, deps, memory, { model: embedder.model, vector }, now)) {
+            yield* clearEmbeddingFailuresProgram(row.id);
+            ok++;
+          }
         }
-        const memory = { agentId: row.agentId, id: row.id, contentHash: row.contentHash };
-        if (attachMemoryVector(sql, writeDeps(writer), memory, { model: embedder.model, vector }, now)) {
-          clearEmbeddingFailures(sql, row.id);
-          ok++;
-        }
-      }
-      return { ok, bad };
-    });
+        return { ok, bad };
+      },
+    );
     embedded += counts.ok;
     failed += counts.bad;
     await yieldToEventLoop();

@@ -8,14 +8,16 @@ import {
   yieldToEventLoop,
 } from '@memory/core';
 import {
-  bumpLifecycleCount,
-  createMemories,
-  findLiveMemoryHashes,
+  bumpLifecycleCountProgram,
+  createMemoriesProgram,
+  findLiveMemoryHashesProgram,
   type MemoryVector,
   type NewMemory,
+  type PortableStore,
   type PreparedContent,
+  type Program,
   prepareContent,
-  type SqlExecutor,
+  runMemoryWrite,
 } from '@memory/store';
 import { type BatchPacer, createBatchPacer } from './batch-pacer.js';
 import { conflictApplies, rememberChecked } from './conflict.js';
@@ -58,7 +60,11 @@ export function prepare(input: ParsedRemember, operation: string, index?: number
  * Which prepared items to embed: the new ones (no live duplicate, first of their content in the
  * batch), read before any embedding is paid for, and `also` (see `mayNeedVector`).
  */
-function findNew(writer: MemoryWriter, items: readonly Prepared[], also: ReadonlySet<Prepared>): Prepared[] {
+async function findNew(
+  writer: MemoryWriter<PortableStore>,
+  items: readonly Prepared[],
+  also: ReadonlySet<Prepared>,
+): Promise<Prepared[]> {
   const byAgent = new Map<string, string[]>();
   for (const item of items) {
     const hashes = byAgent.get(item.input.agentId) ?? [];
@@ -66,9 +72,11 @@ function findNew(writer: MemoryWriter, items: readonly Prepared[], also: Readonl
     byAgent.set(item.input.agentId, hashes);
   }
   // One query per agent and batch, not one per item.
-  const live = writer.store.read(
-    (sql) => new Map([...byAgent].map(([agentId, hashes]) => [agentId, findLiveMemoryHashes(sql, agentId, hashes)])),
-  );
+  const live = await writer.store.db.read(function* () {
+    const found = new Map<string, Set<string>>();
+    for (const [agentId, hashes] of byAgent) found.set(agentId, yield* findLiveMemoryHashesProgram(agentId, hashes));
+    return found;
+  });
   const seen = new Set<string>();
   return items.filter((item) => {
     const key = `${item.input.agentId}\u0000${item.hash}`;
@@ -79,7 +87,11 @@ function findNew(writer: MemoryWriter, items: readonly Prepared[], also: Readonl
 }
 
 /** The store writer's view of one prepared input. */
-export function newMemory(writer: MemoryWriter, item: Prepared, embedding: MemoryVector | undefined): NewMemory {
+export function newMemory(
+  writer: MemoryWriter<PortableStore>,
+  item: Prepared,
+  embedding: MemoryVector | undefined,
+): NewMemory {
   const { input } = item;
   return {
     agentId: input.agentId,
@@ -104,14 +116,16 @@ export function newMemory(writer: MemoryWriter, item: Prepared, embedding: Memor
 
 /** Embeds what is new, then writes the batch in one transaction (timed by `pacer`, when given). */
 async function writeBatch(
-  writer: MemoryWriter,
+  writer: MemoryWriter<PortableStore>,
   items: readonly Prepared[],
   pacer?: BatchPacer,
 ): Promise<RememberResult[]> {
   // Conflict detection only when an item is of a checked kind (the plain path stays as it was).
   const checking = items.some((item) => conflictApplies(writer, item.input));
   const keys = checking ? batchKeys(writer, items) : undefined;
-  const fresh = writer.embedder ? findNew(writer, items, keys ? mayNeedVector(writer, items, keys) : new Set()) : [];
+  const fresh = writer.embedder
+    ? await findNew(writer, items, keys ? mayNeedVector(writer, items, keys) : new Set())
+    : [];
   const vectors = await embedTexts(
     writer,
     fresh.map((p) => p.content),
@@ -130,13 +144,13 @@ async function writeBatch(
   };
   if (!keys || !fresh.some((item) => vectorOf.has(item) && conflictApplies(writer, item.input))) {
     pacer?.start();
-    const results = commitBatch(writer, items, embeddingOf);
+    const results = await commitBatch(writer, items, embeddingOf);
     pacer?.stop(items.length);
     return results;
   }
   const index = await refreshBatchKeys(writer, items);
   pacer?.start();
-  const results = commitWithConflicts(writer, items, embeddingOf, keys, index);
+  const results = await commitWithConflicts(writer, items, embeddingOf, keys, index);
   pacer?.stop(items.length);
   // The key index takes what was written from here rather than judging the rows' text again.
   for (const [i, result] of results.entries()) {
@@ -148,36 +162,37 @@ async function writeBatch(
 }
 
 /** Counts the duplicates a write prevented (memory health shows them per agent and day). */
-export function countDuplicates(
-  sql: SqlExecutor,
+export function* countDuplicatesProgram(
   items: readonly Prepared[],
   results: readonly RememberResult[],
   now: number,
-): void {
+): Program<void> {
   const deduped = new Map<string, number>();
   for (const [i, result] of results.entries()) {
     const agentId = items[i]?.input.agentId;
     if (result.deduped && agentId !== undefined) deduped.set(agentId, (deduped.get(agentId) ?? 0) + 1);
   }
-  for (const [agentId, n] of deduped) bumpLifecycleCount(sql, agentId, 'duplicate_prevented', n, now);
+  for (const [agentId, n] of deduped) yield* bumpLifecycleCountProgram(agentId, 'duplicate_prevented', n, now);
+}
+
+/** The scopes a batch writes to (a PostgreSQL write holds their lock keys). */
+export function scopesOf(items: readonly Prepared[]): Set<string> {
+  return new Set(items.map((item) => item.input.agentId));
 }
 
 /** Writes prepared items (with their vectors) in one transaction, counting prevented duplicates. */
 export function commitBatch(
-  writer: MemoryWriter,
+  writer: MemoryWriter<PortableStore>,
   items: readonly Prepared[],
   embeddingOf: (item: Prepared) => MemoryVector | undefined,
-): RememberResult[] {
+): Promise<RememberResult[]> {
   const { store } = writer;
-  return store.write((sql) => {
+  const deps = writeDeps(writer);
+  const memories = items.map((item) => newMemory(writer, item, embeddingOf(item)));
+  return runMemoryWrite(store, scopesOf(items), function* (target) {
     const now = store.clock.now();
-    const results = createMemories(
-      sql,
-      writeDeps(writer),
-      items.map((item) => newMemory(writer, item, embeddingOf(item))),
-      now,
-    );
-    countDuplicates(sql, items, results, now);
+    const results = yield* createMemoriesProgram(target, deps, memories, now);
+    yield* countDuplicatesProgram(items, results, now);
     return results;
   });
 }
@@ -187,7 +202,7 @@ export function commitBatch(
  * write transaction (scoped dedup, insert, history, links, inline entity mentions, vector, scoped
  * text index). Remembering the same content again in the same scope returns the existing id.
  */
-export async function remember(writer: MemoryWriter, input: unknown): Promise<RememberResult> {
+export async function remember(writer: MemoryWriter<PortableStore>, input: unknown): Promise<RememberResult> {
   const item = prepare(parseInput(writer.schemas.remember, input, 'remember'), 'remember');
   if (conflictApplies(writer, item.input)) {
     const checked = await rememberChecked(writer, item);
@@ -211,7 +226,7 @@ function contentBytes(input: unknown): number {
  * count (a thousand 64 KiB items cost as much as a million short ones), so the loop yields to the
  * event loop whenever a slice has run ~10 ms or is about to pass {@link VALIDATE_SLICE_BYTES}.
  */
-async function validateAll(writer: MemoryWriter, inputs: unknown): Promise<ParsedRemember[]> {
+async function validateAll(writer: MemoryWriter<PortableStore>, inputs: unknown): Promise<ParsedRemember[]> {
   const max = writer.config.limits.maxBatchInputs;
   if (!Array.isArray(inputs))
     throw invalidInput('rememberMany', [{ path: [], message: 'rememberMany needs an array of inputs' }]);
@@ -287,7 +302,7 @@ export function* batches<T extends { readonly content: string }>(
  * Results are in input order.
  */
 export async function rememberMany(
-  writer: MemoryWriter,
+  writer: MemoryWriter<PortableStore>,
   inputs: unknown,
   signal?: AbortSignal,
 ): Promise<RememberResult[]> {

@@ -1,11 +1,22 @@
 import { type EmbeddingProvider, type MemoryConfig, toVector } from '@memory/core';
-import type { MemoryAudit, MemoryVector, MemoryWriteDeps, Store } from '@memory/store';
+import {
+  isSqliteStore,
+  type MemoryAudit,
+  type MemoryVector,
+  type MemoryWriteDeps,
+  type PortableStore,
+  type Store,
+} from '@memory/store';
 import type { ConflictKeyIndex } from './conflict-keys.js';
 import type { InputSchemas } from './inputs.js';
 
-/** What the memory writer needs; built once by the engine. */
-export interface MemoryWriter {
-  readonly store: Store;
+/**
+ * What the memory writer needs; built once by the engine. The memory core (remember, modify, forget,
+ * recover, reads, vector fill-in) runs on any `PortableStore` (SQLite or PostgreSQL); `S` defaults
+ * to SQLite's `Store` for the paths that still need its executor API (documents).
+ */
+export interface MemoryWriter<S extends PortableStore = Store> {
+  readonly store: S;
   readonly config: MemoryConfig;
   readonly schemas: InputSchemas;
   /** Already wrapped by the store's transaction guard. */
@@ -16,6 +27,13 @@ export interface MemoryWriter {
    * Old hints were already removed by the store's memory writer.
    */
   readonly onContentLive?: MemoryWriteDeps['onContentLive'];
+  /**
+   * `onContentLive` as a program, run inside the write transaction on either dialect (on PostgreSQL
+   * only this form can run; on SQLite it runs instead of `onContentLive` when both are given). It
+   * may run more than once for one write on PostgreSQL (a serialization failure re-runs the whole
+   * write), so its statements are the only effects that count.
+   */
+  readonly onContentLiveProgram?: MemoryWriteDeps['onContentLiveProgram'];
   /**
    * The last embedding failure logged at warn. A broken embedder (a model file a bundle left
    * behind) fails on every write: the same failure again is logged at debug, so it is reported
@@ -37,18 +55,32 @@ export interface AuditContext {
 }
 
 /** The store writer's dependencies for this engine's writes. */
-export function writeDeps(writer: MemoryWriter): MemoryWriteDeps {
+export function writeDeps(writer: MemoryWriter<PortableStore>): MemoryWriteDeps {
+  const { store, conflictKeys } = writer;
+  // Replaced or recovered content has a new key; the index reads it again before its next use.
+  // Repeating the touch (a re-run write on PostgreSQL, or one that rolled back) costs one read.
+  const touch = (memory: { agentId: string; id: string }) => conflictKeys?.touch(memory.agentId, memory.id);
+  const hook = writer.onContentLive;
+  const program = writer.onContentLiveProgram;
   return {
-    ids: writer.store.ids,
-    vectorAvailable: writer.store.vector.available,
+    ids: store.ids,
+    vectorAvailable: isSqliteStore(store) && store.vector.available,
     inlineEntityLinking: writer.config.remember.inlineEntityLinking,
-    onContentLive: writer.conflictKeys
+    onContentLive: conflictKeys
       ? (sql, memory) => {
-          // Replaced or recovered content has a new key; the index reads it again before its next use.
-          writer.conflictKeys?.touch(memory.agentId, memory.id);
-          writer.onContentLive?.(sql, memory);
+          touch(memory);
+          hook?.(sql, memory);
         }
-      : writer.onContentLive,
+      : hook,
+    // On PostgreSQL an executor hook without a program form is refused by the store writer (loudly,
+    // never dropped): only with no hook at all does the index's touch run alone.
+    onContentLiveProgram:
+      program || (conflictKeys && store.dialect !== 'sqlite' && !hook)
+        ? function* (memory) {
+            touch(memory);
+            if (program) yield* program(memory);
+          }
+        : undefined,
   };
 }
 
@@ -63,7 +95,7 @@ export function auditOf(input: AuditContext & { reason?: string | undefined }): 
 }
 
 /** The vector of one text for the store writer, or undefined when there is no (working) embedder. */
-export async function embedOne(writer: MemoryWriter, text: string): Promise<MemoryVector | undefined> {
+export async function embedOne(writer: MemoryWriter<PortableStore>, text: string): Promise<MemoryVector | undefined> {
   const vector = (await embedTexts(writer, [text]))?.[0];
   return vector && writer.embedder ? { model: writer.embedder.model, vector } : undefined;
 }
@@ -76,7 +108,7 @@ export async function embedOne(writer: MemoryWriter, text: string): Promise<Memo
  * later. Returns undefined when there is no embedder or the whole call failed.
  */
 export async function embedTexts(
-  writer: MemoryWriter,
+  writer: MemoryWriter<PortableStore>,
   texts: readonly string[],
 ): Promise<Array<Float32Array | undefined> | undefined> {
   const embedder = writer.embedder;

@@ -19,6 +19,7 @@ export {
   type ForgetRequest,
   forgetMemoryProgram,
   forgetMemoryRecord,
+  isSqliteStore,
   type LiveContent,
   type MemoryAudit,
   type MemoryChange,
@@ -33,6 +34,8 @@ export {
   type RecoverRequest,
   recoverMemoryProgram,
   recoverMemoryRecord,
+  runMemoryWrite,
+  runScopeLocked,
   type WriterTarget,
 } from './memory-writer/index.js';
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
@@ -65,11 +68,15 @@ export {
 export {
   type ChangedMemory,
   type ConflictSourceRow,
+  conflictCandidateVectorsProgram,
   conflictSourcesAfter,
+  conflictSourcesAfterProgram,
   conflictSourcesOf,
+  conflictSourcesOfProgram,
   dataVersion,
   historyMark,
   memoryChangesBetween,
+  scopeHistorySinceProgram,
 } from './repositories/conflict-reads.js';
 export type { ConnectorItemRow, ConnectorRow } from './repositories/connectors.js';
 export {
@@ -250,13 +257,16 @@ export { findLiveLinkedMemories } from './repositories/linked-memories.js';
 export type { MaintenanceState } from './repositories/maintenance-state.js';
 export {
   bumpLifecycleCount,
+  bumpLifecycleCountProgram,
   findMaintenanceState,
   listMaintenanceState,
   saveMaintenanceState,
 } from './repositories/maintenance-state.js';
 export {
   findLiveMemoryHashes,
+  findLiveMemoryHashesProgram,
   findLiveMemoryIdByHash,
+  findLiveMemoryIdByHashProgram,
   findMemory,
   findMemoryProgram,
 } from './repositories/memories.js';
@@ -287,8 +297,11 @@ export { matchEntitiesByName } from './repositories/mentions.js';
 export type { MemoryWithoutVector, OtherKeyScope } from './repositories/missing-vectors.js';
 export {
   clearEmbeddingFailures,
+  clearEmbeddingFailuresProgram,
   memoriesWithoutVector,
+  memoriesWithoutVectorProgram,
   recordEmbeddingFailure,
+  recordEmbeddingFailureProgram,
 } from './repositories/missing-vectors.js';
 export type { NoteLinkHit, NoteListFilter, NotePatch } from './repositories/notes.js';
 export {

@@ -27,3 +27,4 @@ export {
   recoverMemoryProgram,
   recoverMemoryRecord,
 } from './forget-memory.js';
+export { isSqliteStore, runMemoryWrite, runScopeLocked } from './run-writer.js';

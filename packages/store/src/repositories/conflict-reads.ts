@@ -1,8 +1,13 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import { all, get, type Program, perDialect, portable } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 
 // Reads for conflict detection's key index (ingest's conflict-keys.ts): the text of a scope's live
 // memories of the checked kinds, walked in seq order, so the index can be built in bounded pages and
-// caught up with rows written since (by any path) without reading the scope again.
+// caught up with rows written since (by any path) without reading the scope again. Each read has a
+// program form (`...Program`) for either dialect; SQLite's connection-level `data_version`
+// (`historyMark`, `dataVersion`) has none: on PostgreSQL the index catches up per scope instead
+// (`scopeHistorySinceProgram`).
 
 /** What the conflict rule reads of a memory. */
 export interface ConflictSourceRow {
@@ -14,9 +19,16 @@ export interface ConflictSourceRow {
   readonly linkedEntities: string;
 }
 
+// PostgreSQL folds unquoted aliases to lower case: quoted, the rows have the same keys on both.
 const columns = (m: string) =>
-  `${m}seq AS seq, ${m}id AS id, ${m}type AS type, ${m}content AS content, ${m}content_hash AS contentHash,
-   ${m}linked_entities AS linkedEntities`;
+  `${m}seq AS seq, ${m}id AS id, ${m}type AS type, ${m}content AS content, ${m}content_hash AS "contentHash",
+   ${m}linked_entities AS "linkedEntities"`;
+
+const SOURCES_AFTER = `SELECT ${columns('')} FROM memories
+  WHERE seq > ? AND +agent_id = ? AND is_deleted = 0 ORDER BY seq LIMIT ?`;
+// No `+` (SQLite's planner hint) on PostgreSQL: the seq primary key drives the range there too.
+const SOURCES_AFTER_POSTGRES = portable(`SELECT ${columns('')} FROM memories
+  WHERE seq > ? AND agent_id = ? AND is_deleted = 0 ORDER BY seq LIMIT ?`).postgres.sql;
 
 /**
  * Live memories of `agentId` with `seq > afterSeq`, in seq order (the caller keeps the kinds it
@@ -30,27 +42,64 @@ export function conflictSourcesAfter(
   afterSeq: number,
   limit: number,
 ): ConflictSourceRow[] {
-  return sql.all<ConflictSourceRow>(
-    raw(
-      `SELECT ${columns('')} FROM memories
-       WHERE seq > ? AND +agent_id = ? AND is_deleted = 0 ORDER BY seq LIMIT ?`,
-      afterSeq,
-      agentId,
-      limit,
+  return runSqliteProgram(sql, conflictSourcesAfterProgram(agentId, afterSeq, limit));
+}
+
+/** {@link conflictSourcesAfter} as a program (both dialects). */
+export function* conflictSourcesAfterProgram(
+  agentId: string,
+  afterSeq: number,
+  limit: number,
+): Program<ConflictSourceRow[]> {
+  const parameters = [afterSeq, agentId, limit];
+  return yield* all<ConflictSourceRow>(
+    perDialect({ sql: SOURCES_AFTER, parameters }, { sql: SOURCES_AFTER_POSTGRES, parameters }),
+  );
+}
+
+const SOURCES_OF = `SELECT ${columns('m.')}
+  FROM json_each(?) AS wanted CROSS JOIN memories AS m ON m.id = wanted.value
+  WHERE m.agent_id = ? AND m.is_deleted = 0`;
+const SOURCES_OF_POSTGRES = portable(`SELECT ${columns('m.')} FROM memories AS m
+  WHERE m.id = ANY(?::text[]) AND m.agent_id = ? AND m.is_deleted = 0`).postgres.sql;
+
+/** The live memories of `agentId` among `ids` (any kind; unordered). */
+export function conflictSourcesOf(sql: SqlExecutor, agentId: string, ids: readonly string[]): ConflictSourceRow[] {
+  return runSqliteProgram(sql, conflictSourcesOfProgram(agentId, ids));
+}
+
+/** {@link conflictSourcesOf} as a program (both dialects). */
+export function* conflictSourcesOfProgram(agentId: string, ids: readonly string[]): Program<ConflictSourceRow[]> {
+  if (ids.length === 0) return [];
+  return yield* all<ConflictSourceRow>(
+    perDialect(
+      { sql: SOURCES_OF, parameters: [JSON.stringify(ids), agentId] },
+      { sql: SOURCES_OF_POSTGRES, parameters: [[...ids], agentId] },
     ),
   );
 }
 
-/** The live memories of `agentId` among `ids` (any kind; unordered). */
-export function conflictSourcesOf(sql: SqlExecutor, agentId: string, ids: readonly string[]): ConflictSourceRow[] {
+const CANDIDATE_VECTORS = `SELECT e.source_id AS "memoryId", e.vector
+  FROM json_each(?) AS wanted
+  CROSS JOIN embeddings AS e ON e.source_type = 'memory' AND e.source_id = wanted.value AND e.model = ?
+  WHERE e.agent_id = ?`;
+const CANDIDATE_VECTORS_POSTGRES = portable(`SELECT e.source_id AS "memoryId", e.vector FROM embeddings AS e
+  WHERE e.source_type = 'memory' AND e.source_id = ANY(?::text[]) AND e.model = ? AND e.agent_id = ?`).postgres.sql;
+
+/**
+ * The `model` vectors of the candidate memories `ids` of `agentId` (unordered): what the conflict
+ * rule compares an input's vector with. (Recall reads the same rows for its own purposes.)
+ */
+export function* conflictCandidateVectorsProgram(
+  agentId: string,
+  model: string,
+  ids: readonly string[],
+): Program<Array<{ memoryId: string; vector: Buffer }>> {
   if (ids.length === 0) return [];
-  return sql.all<ConflictSourceRow>(
-    raw(
-      `SELECT ${columns('m.')}
-       FROM json_each(?) AS wanted CROSS JOIN memories AS m ON m.id = wanted.value
-       WHERE m.agent_id = ? AND m.is_deleted = 0`,
-      JSON.stringify(ids),
-      agentId,
+  return yield* all<{ memoryId: string; vector: Buffer }>(
+    perDialect(
+      { sql: CANDIDATE_VECTORS, parameters: [JSON.stringify(ids), model, agentId] },
+      { sql: CANDIDATE_VECTORS_POSTGRES, parameters: [[...ids], model, agentId] },
     ),
   );
 }
@@ -64,7 +113,7 @@ export interface ChangedMemory {
 /**
  * The highest `memory_history` seq, read with this connection's `data_version` in one read, so a
  * cache can tell which history rows came after it last looked and whether another connection
- * committed meanwhile.
+ * committed meanwhile. SQLite only (PostgreSQL has no `data_version`: see {@link scopeHistorySinceProgram}).
  */
 export function historyMark(sql: SqlExecutor): { readonly version: number; readonly seq: number } {
   // One statement, so both come from one snapshot: read apart, another connection's commit could
@@ -84,6 +133,31 @@ export function memoryChangesBetween(sql: SqlExecutor, afterSeq: number, toSeq: 
       toSeq,
     ),
   );
+}
+
+/**
+ * The memories of `agentId` changed by history rows past `afterSeq`, and the new mark (the highest
+ * history seq now), on either dialect; without `afterSeq`, only the mark. For PostgreSQL, where there is no `data_version`: run it in a
+ * write holding the scope's lock keys (`memoryScopeLockKeys`). Every memory writer of the scope holds
+ * them from before its transaction begins until after it commits, so while they are held no history
+ * row of the scope is in flight, and none below the mark can commit later.
+ */
+export function* scopeHistorySinceProgram(
+  agentId: string,
+  afterSeq: number | undefined,
+): Program<{ readonly mark: number; readonly memoryIds: string[] }> {
+  const top = yield* get<{ seq: number | null }>(portable('SELECT max(seq) AS seq FROM memory_history'));
+  const mark = Math.max(afterSeq ?? 0, top?.seq ?? 0);
+  if (afterSeq === undefined || mark === afterSeq) return { mark, memoryIds: [] };
+  const rows = yield* all<{ memoryId: string }>(
+    portable(
+      'SELECT memory_id AS "memoryId" FROM memory_history WHERE seq > ? AND seq <= ? AND agent_id = ?',
+      afterSeq,
+      mark,
+      agentId,
+    ),
+  );
+  return { mark, memoryIds: [...new Set(rows.map((r) => r.memoryId))] };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { MemoryId } from '@memory/core';
 import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
-import { get, type Program, perDialect, portable, run } from '../program/program.js';
+import { all, get, type Program, perDialect, portable, run } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
 import type { MemoryRow, MemoryRowUpdate, NewMemoryRow } from '../schema/memories.js';
 
@@ -80,14 +80,28 @@ export function* findLiveMemoryIdByHashProgram(agentId: string, contentHash: str
 const FIND_LIVE_HASHES = `SELECT content_hash AS hash FROM memories
   WHERE agent_id = ? AND is_deleted = 0 AND content_hash IN (SELECT value FROM json_each(?))`;
 
+const FIND_LIVE_HASHES_POSTGRES = portable(`SELECT content_hash AS hash FROM memories
+  WHERE agent_id = ? AND is_deleted = 0 AND content_hash = ANY(?::text[])`).postgres.sql;
+
 /** Which of these content hashes a live memory of this agent's scope already has (one query for a batch). */
 export function findLiveMemoryHashes(sql: SqlExecutor, agentId: string, hashes: readonly string[]): Set<string> {
+  return runSqliteProgram(sql, findLiveMemoryHashesProgram(agentId, hashes));
+}
+
+/** {@link findLiveMemoryHashes} as a program (both dialects). */
+export function* findLiveMemoryHashesProgram(agentId: string, hashes: readonly string[]): Program<Set<string>> {
   if (hashes.length === 0) return new Set();
   if (hashes.length === 1) {
     const [hash] = hashes as [string];
-    return new Set(findLiveMemoryIdByHash(sql, agentId, hash) === undefined ? [] : [hash]);
+    return new Set((yield* findLiveMemoryIdByHashProgram(agentId, hash)) === undefined ? [] : [hash]);
   }
-  return new Set(sql.all<{ hash: string }>(raw(FIND_LIVE_HASHES, agentId, JSON.stringify(hashes))).map((r) => r.hash));
+  const rows = yield* all<{ hash: string }>(
+    perDialect(
+      { sql: FIND_LIVE_HASHES, parameters: [agentId, JSON.stringify(hashes)] },
+      { sql: FIND_LIVE_HASHES_POSTGRES, parameters: [agentId, [...hashes]] },
+    ),
+  );
+  return new Set(rows.map((r) => r.hash));
 }
 
 /** A memory by id, only when it belongs to `agentId`. Deleted memories only with `includeDeleted`. */
