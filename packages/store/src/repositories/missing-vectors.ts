@@ -1,4 +1,6 @@
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import { all, type Program, portable, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 
 /** A live memory that has no vector of the current model. */
 export interface MemoryWithoutVector {
@@ -12,7 +14,7 @@ export interface MemoryWithoutVector {
 // sorting before the current one, one after it — so finding nothing costs three index probes, not
 // a scan of every live memory (`embedding_model <> ?` cannot use the index).
 const MISSING = (condition: string) => `
-  SELECT m.id, m.agent_id AS agentId, m.content, m.content_hash AS contentHash
+  SELECT m.id, m.agent_id AS "agentId", m.content, m.content_hash AS "contentHash"
   FROM memories AS m
   WHERE m.is_deleted = 0 AND ${condition}
     AND NOT EXISTS (
@@ -38,6 +40,16 @@ export function memoriesWithoutVector(
   maxAttempts: number,
   otherKeys: OtherKeyScope = 'all',
 ): MemoryWithoutVector[] {
+  return runSqliteProgram(sql, memoriesWithoutVectorProgram(model, limit, maxAttempts, otherKeys));
+}
+
+/** {@link memoriesWithoutVector} as a program (both dialects). */
+export function* memoriesWithoutVectorProgram(
+  model: string,
+  limit: number,
+  maxAttempts: number,
+  otherKeys: OtherKeyScope = 'all',
+): Program<MemoryWithoutVector[]> {
   const ranges: Array<readonly [string, readonly unknown[]]> = [['m.embedding_model IS NULL', []]];
   if (otherKeys === 'all') ranges.push(['m.embedding_model < ?', [model]], ['m.embedding_model > ?', [model]]);
   else if (otherKeys !== 'none')
@@ -51,7 +63,9 @@ export function memoriesWithoutVector(
   for (const [condition, params] of ranges) {
     if (out.length >= limit) break;
     out.push(
-      ...sql.all<MemoryWithoutVector>(raw(MISSING(condition), ...params, model, maxAttempts, limit - out.length)),
+      ...(yield* all<MemoryWithoutVector>(
+        portable(MISSING(condition), ...params, model, maxAttempts, limit - out.length),
+      )),
     );
   }
   return out;
@@ -63,12 +77,21 @@ export function recordEmbeddingFailure(
   failure: { memoryId: string; model: string; contentHash: string; error: string },
   now: number,
 ): void {
-  sql.run(
-    raw(
+  runSqliteProgram(sql, recordEmbeddingFailureProgram(failure, now));
+}
+
+/** {@link recordEmbeddingFailure} as a program (both dialects; columns qualified for PostgreSQL). */
+export function* recordEmbeddingFailureProgram(
+  failure: { memoryId: string; model: string; contentHash: string; error: string },
+  now: number,
+): Program<void> {
+  yield* run(
+    portable(
       `INSERT INTO embedding_failures (memory_id, model, content_hash, attempts, error, updated_at)
        VALUES (?, ?, ?, 1, ?, ?)
        ON CONFLICT (memory_id, model) DO UPDATE SET
-         attempts = CASE WHEN content_hash = excluded.content_hash THEN attempts + 1 ELSE 1 END,
+         attempts = CASE WHEN embedding_failures.content_hash = excluded.content_hash
+           THEN embedding_failures.attempts + 1 ELSE 1 END,
          content_hash = excluded.content_hash, error = excluded.error, updated_at = excluded.updated_at`,
       failure.memoryId,
       failure.model,
@@ -81,5 +104,10 @@ export function recordEmbeddingFailure(
 
 /** Forgets the failures of a memory once it has a vector. */
 export function clearEmbeddingFailures(sql: SqlExecutor, memoryId: string): void {
-  sql.run(raw('DELETE FROM embedding_failures WHERE memory_id = ?', memoryId));
+  runSqliteProgram(sql, clearEmbeddingFailuresProgram(memoryId));
+}
+
+/** {@link clearEmbeddingFailures} as a program (both dialects). */
+export function* clearEmbeddingFailuresProgram(memoryId: string): Program<void> {
+  yield* run(portable('DELETE FROM embedding_failures WHERE memory_id = ?', memoryId));
 }
