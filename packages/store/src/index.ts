@@ -458,12 +458,8 @@ export {
   restoreRowImage,
   restoreRowImageProgram,
 } from './repositories/row-images.js';
-export type { ScopeKeyedTable, ScopeOwnedTable, ScopeRow, ScopeTable } from './repositories/scope-copy.js';
+export type { ScopeKeyedTable, ScopeRow, ScopeTable } from './repositories/scope-copy.js';
 export {
-  findScopeRowOwner,
-  findScopeRowOwnerProgram,
-  insertScopeRow,
-  insertScopeRowProgram,
   scopeCategoryParts,
   scopeCategoryPartsProgram,
   scopeDocumentParts,
@@ -481,6 +477,13 @@ export {
   scopeTurns,
   scopeTurnsProgram,
 } from './repositories/scope-copy.js';
+export type { ScopeOwnedTable } from './repositories/scope-insert.js';
+export {
+  findScopeRowOwner,
+  findScopeRowOwnerProgram,
+  insertScopeRow,
+  insertScopeRowProgram,
+} from './repositories/scope-insert.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
 export { rankScopedText, rankScopedTextProgram } from './repositories/scoped-text-search.js';
 export { presentTablesProgram } from './repositories/table-presence.js';

@@ -47,12 +47,8 @@ import {
   recountEntityMentionsProgram,
   restoreRowImageProgram,
 } from '../../src/repositories/row-images.js';
-import {
-  findScopeRowOwnerProgram,
-  insertScopeRowProgram,
-  scopeMemoriesPageProgram,
-  scopeMemoryPartsProgram,
-} from '../../src/repositories/scope-copy.js';
+import { scopeMemoriesPageProgram, scopeMemoryPartsProgram } from '../../src/repositories/scope-copy.js';
+import { findScopeRowOwnerProgram, insertScopeRowProgram } from '../../src/repositories/scope-insert.js';
 import { postgresTestServer } from '../support/postgres.js';
 import {
   type LifecycleBackend,
