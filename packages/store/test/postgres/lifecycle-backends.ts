@@ -15,6 +15,8 @@ export interface LifecycleBackend {
   readonly vectorAvailable: boolean;
   /** Whether PostgreSQL's pgvector mirror (`memory_vectors`) is there. */
   readonly mirror: boolean;
+  /** PostgreSQL: builds the HNSW index of a dimension (a no-op without pgvector). */
+  readonly createVectorIndex?: (dimensions: number) => Promise<void>;
   write<R>(program: (target: WriterTarget) => Program<R>): Promise<R>;
   read<R>(program: () => Program<R>): Promise<R>;
   close(): Promise<void>;
@@ -43,6 +45,7 @@ function postgresBackend(store: PostgresStore, close: () => Promise<void>): Life
     dialect: 'postgres',
     vectorAvailable: false,
     mirror: store.vector.available,
+    createVectorIndex: (dimensions) => store.createVectorIndex(dimensions),
     write: (program) => store.write(() => program(POSTGRES_WRITER)),
     read: (program) => store.read(program),
     close: async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryWriteDeps } from '../../src/memory-writer/context.js';
 import { createMemoriesProgram, type NewMemory, prepareContent } from '../../src/memory-writer/create-memories.js';
 import { forgetMemoryProgram } from '../../src/memory-writer/forget-memory.js';
+import { postgresVectorIndexesDueProgram } from '../../src/postgres/vector-upkeep.js';
 import { all, get, type Program, perDialect, portable, run } from '../../src/program/program.js';
 import { archiveOrphanEntitiesProgram, pruneColdCopiesProgram } from '../../src/repositories/archives.js';
 import {
@@ -65,12 +66,14 @@ const NOW = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
 const server = await postgresTestServer();
 const BACKENDS = [
-  { name: 'sqlite', open: openSqliteLifecycleBackend, skip: '' },
-  { name: 'postgres (PGlite, pgvector)', open: openPgliteVectorBackend, skip: '' },
+  { name: 'sqlite', open: openSqliteLifecycleBackend, skip: '', mirror: false },
+  { name: 'postgres (PGlite, pgvector)', open: openPgliteVectorBackend, skip: '', mirror: true },
   {
     name: 'postgres (server)',
     open: openServerLifecycleBackend,
     skip: server.available ? '' : ` (skipped: ${server.reason})`,
+    // Debian's server packages have no pgvector.
+    mirror: false,
   },
 ];
 
@@ -118,7 +121,7 @@ function* tablesWithAgentId(): Program<string[]> {
   return rows.map((r) => r.name);
 }
 
-describe.each(BACKENDS)('lifecycle store contract: $name$skip', ({ open, skip }) => {
+describe.each(BACKENDS)('lifecycle store contract: $name$skip', ({ open, skip, mirror }) => {
   if (skip) {
     it.skip('needs a PostgreSQL server', () => {});
     return;
@@ -541,5 +544,29 @@ describe.each(BACKENDS)('lifecycle store contract: $name$skip', ({ open, skip })
     expect(await db.read(() => count('memories', 'agent_id = ?', 'kept'))).toBe(7);
     expect(await db.read(() => postingsOf('memory', 'kept', seqs))).toBeGreaterThan(0);
     if (db.mirror) expect(await db.read(() => count('memory_vectors', 'agent_id = ?', 'kept'))).toBe(7);
+  });
+
+  // Only where pgvector's mirror is: SQLite's index upkeep is its own (runVectorUpkeep).
+  it.skipIf(!mirror)('asks for an HNSW index once an agent passes the exact limit (pgvector)', async () => {
+    const fresh = await open();
+    try {
+      await fresh.write(() => useEmbedderIdentityProgram({ model: 'hnsw-toy', dimensions: 4 }, NOW));
+      await fresh.write((t) =>
+        createMemoriesProgram(
+          t,
+          { ...deps, ids: createSequentialIds('hn') },
+          Array.from({ length: 3 }, (_, i) =>
+            memory('hn1', `Indexed point ${i}.`, { embedding: { model: 'hnsw-toy', vector: vector(i) } }),
+          ),
+          NOW,
+        ),
+      );
+      expect(await fresh.read(() => postgresVectorIndexesDueProgram(3))).toEqual([]);
+      expect(await fresh.read(() => postgresVectorIndexesDueProgram(2))).toEqual([4]);
+      await fresh.createVectorIndex?.(4);
+      expect(await fresh.read(() => postgresVectorIndexesDueProgram(2))).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 });
