@@ -303,8 +303,10 @@ export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads
 export {
   findMemoryHead,
   findMemoryHeadEntries,
+  findMemoryHeadEntriesProgram,
   insertFirstMemoryHead,
   replaceMemoryHead,
+  replaceMemoryHeadProgram,
 } from './repositories/memory-heads.js';
 export type { MemoryHealthCounts } from './repositories/memory-health.js';
 export {
