@@ -62,6 +62,12 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'embedder_identities',
         'embedding_migrations',
         'embedding_reembeds',
+        'relations',
+        'entity_aspects',
+        'entity_attributes',
+        'entity_dependencies',
+        'entity_communities',
+        'entity_pinning',
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
