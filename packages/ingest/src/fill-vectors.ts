@@ -1,12 +1,17 @@
 import { performance } from 'node:perf_hooks';
 import { yieldToEventLoop } from '@memory/core';
 import {
-  attachMemoryVector,
-  clearEmbeddingFailures,
-  memoriesWithoutVector,
+  attachMemoryVectorProgram,
+  clearEmbeddingFailuresProgram,
+  memoriesWithoutVectorProgram,
   type OtherKeyScope,
-  recordEmbeddingFailure,
+  POSTGRES_WRITER,
+  type Program,
+  recordEmbeddingFailureProgram,
+  type Store,
+  type WriterTarget,
 } from '@memory/store';
+import { runSqliteProgram } from '@memory/store/sql';
 import { embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
 /** What one fill-in run did. */
@@ -45,8 +50,8 @@ export async function fillMissingVectors(
   let embedded = 0;
   let failed = 0;
   while (!options.signal?.aborted && performance.now() - started < (options.budgetMs ?? Number.POSITIVE_INFINITY)) {
-    const rows = store.read((sql) =>
-      memoriesWithoutVector(sql, embedder.model, options.batchSize, options.maxAttempts, options.otherKeys ?? 'all'),
+    const rows = await store.db.read(() =>
+      memoriesWithoutVectorProgram(embedder.model, options.batchSize, options.maxAttempts, options.otherKeys ?? 'all'),
     );
     if (rows.length === 0) return { embedded, failed, finished: true };
     const vectors = await embedTexts(
@@ -54,15 +59,15 @@ export async function fillMissingVectors(
       rows.map((r) => r.content),
     );
     if (!vectors) return { embedded, failed, finished: false };
-    const counts = store.write((sql) => {
+    const deps = writeDeps(writer);
+    const counts = await writeTargeted(store, function* (target) {
       const now = store.clock.now();
       let ok = 0;
       let bad = 0;
       for (const [i, row] of rows.entries()) {
         const vector = vectors[i];
         if (!vector) {
-          recordEmbeddingFailure(
-            sql,
+          yield* recordEmbeddingFailureProgram(
             { memoryId: row.id, model: embedder.model, contentHash: row.contentHash, error: 'unusable vector' },
             now,
           );
@@ -70,8 +75,8 @@ export async function fillMissingVectors(
           continue;
         }
         const memory = { agentId: row.agentId, id: row.id, contentHash: row.contentHash };
-        if (attachMemoryVector(sql, writeDeps(writer), memory, { model: embedder.model, vector }, now)) {
-          clearEmbeddingFailures(sql, row.id);
+        if (yield* attachMemoryVectorProgram(target, deps, memory, { model: embedder.model, vector }, now)) {
+          yield* clearEmbeddingFailuresProgram(row.id);
           ok++;
         }
       }
@@ -82,4 +87,17 @@ export async function fillMissingVectors(
     await yieldToEventLoop();
   }
   return { embedded, failed, finished: false };
+}
+
+/**
+ * One write on the store's dialect: SQLite's synchronous write with its executor (the vec0 index
+ * writer runs on it), or a PostgreSQL transaction through `db` (which a store of either dialect has).
+ */
+function writeTargeted<R>(store: Store, program: (target: WriterTarget) => Program<R>): Promise<R> {
+  if (store.dialect !== 'sqlite') return store.db.write(() => program(POSTGRES_WRITER));
+  return Promise.resolve(
+    store.write(
+      (sql) => runSqliteProgram(sql, program({ dialect: 'sqlite', sql })) as R extends PromiseLike<unknown> ? never : R,
+    ),
+  );
 }
