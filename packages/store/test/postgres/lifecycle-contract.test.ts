@@ -50,6 +50,7 @@ import {
 } from '../../src/repositories/row-images.js';
 import { scopeMemoriesPageProgram, scopeMemoryPartsProgram } from '../../src/repositories/scope-copy.js';
 import { findScopeRowOwnerProgram, insertScopeRowProgram } from '../../src/repositories/scope-insert.js';
+import { presentTablesProgram } from '../../src/repositories/table-presence.js';
 import { postgresTestServer } from '../support/postgres.js';
 import {
   type LifecycleBackend,
@@ -220,6 +221,87 @@ describe.each(BACKENDS)('lifecycle store contract: $name$skip', ({ open, skip, m
     expect(await db.read(() => count('memories', 'id = ?', other))).toBe(1);
     expect(await db.read(() => liveMemoriesByVectorKeyProgram('p1'))).toEqual([{ key: '', n: 1 }]);
     expect(await db.read(() => countDuePurgesProgram(later))).toEqual({ forgotten: 0, expired: 0 });
+  });
+
+  it('scrubs a purged memory’s quotes from claim evidence and marks claims left without evidence', async () => {
+    const [cited, other] = await db.write((t) =>
+      createMemoriesProgram(
+        t,
+        deps,
+        [memory('q1', 'Quoted memory about the pier.'), memory('q1', 'Another memory about the pier.')],
+        NOW,
+      ),
+    );
+    const citedRef = `memory:${cited?.id}`;
+    const evidence = (refs: string[]) => JSON.stringify(refs.map((sourceRef) => ({ sourceRef, quote: 'the pier' })));
+    await db.write(function* () {
+      yield* run(
+        portable(
+          `INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at)
+           VALUES ('ent-q1', 'q1', 'Pier', 'pier', ?, ?)`,
+          NOW,
+          NOW,
+        ),
+      );
+      yield* run(
+        portable(
+          `INSERT INTO entity_aspects (id, agent_id, entity_id, name, canonical_name, created_at, updated_at)
+           VALUES ('asp-q1', 'q1', 'ent-q1', 'facts', 'facts', ?, ?)`,
+          NOW,
+          NOW,
+        ),
+      );
+      for (const [id, refs] of [
+        ['claim-only', [citedRef]],
+        ['claim-both', [citedRef, `memory:${other?.id}`]],
+      ] as const)
+        yield* run(
+          portable(
+            `INSERT INTO entity_attributes (id, agent_id, aspect_id, entity_id, claim_key, content, evidence_json, created_at)
+             VALUES (?, 'q1', 'asp-q1', 'ent-q1', ?, 'The pier is old.', ?, ?)`,
+            id,
+            id,
+            evidence([...refs]),
+            NOW,
+          ),
+        );
+    });
+    await db.write((t) =>
+      forgetMemoryProgram(t, deps, { agentId: 'q1', id: cited?.id as string, audit: { reason: 'x' } }, NOW),
+    );
+    const due = (await db.read(() => duePurgesProgram(NOW + DAY, 100))).filter((d) => d.agentId === 'q1');
+    const attention = await db.read(() => presentTablesProgram(['dreaming_attention']));
+    const { counts } = await db.write((t) =>
+      purgeMemoriesProgram(t, { vectorAvailable: db.vectorAvailable, nextId: () => 'att-q1' }, due, NOW + DAY),
+    );
+    expect(counts.quotesScrubbed).toBe(2);
+    const claims = await db.read(() =>
+      all<{ id: string; evidence_json: string }>(
+        portable("SELECT id, evidence_json FROM entity_attributes WHERE agent_id = 'q1' ORDER BY id"),
+      ),
+    );
+    const quotes = (json: string) =>
+      (JSON.parse(json) as Array<{ sourceRef: string; quote: string | null }>).map((e) => [e.sourceRef, e.quote]);
+    expect(claims.map((c) => [c.id, quotes(c.evidence_json)])).toEqual([
+      [
+        'claim-both',
+        [
+          [citedRef, null],
+          [`memory:${other?.id}`, 'the pier'],
+        ],
+      ],
+      ['claim-only', [[citedRef, null]]],
+    ]);
+    // Where Dreaming's attention table exists (on PostgreSQL once its form lands), the claim whose
+    // only evidence went is marked for review; the other still has evidence.
+    if (attention.has('dreaming_attention')) {
+      expect(counts.markedForReview).toBe(1);
+      expect(
+        await db.read(() =>
+          count('dreaming_attention', "agent_id = 'q1' AND kind = 'review_due' AND subject_ref = 'claim:claim-only'"),
+        ),
+      ).toBe(1);
+    } else expect(counts.markedForReview).toBe(0);
   });
 
   it('reaps stale low-importance memories by cursor, with history, and counts them', async () => {
