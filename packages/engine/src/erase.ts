@@ -1,9 +1,8 @@
 import { agentIdSchema, createTimeSlicer, parseInput, throwIfAborted } from '@memory/core';
-import { beginErasureProgram, eraseStepProgram } from '@memory/store';
+import { beginErasureProgram, eraseStepProgram, writeWithTarget } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 import { scrubDeletedText } from './maintenance.js';
-import { writeWithTarget } from './write-with-target.js';
 
 /** `engine.erase`: a whole agent scope. */
 export interface EraseInput {
@@ -51,7 +50,7 @@ export async function eraseScope(ctx: EngineContext, input: unknown): Promise<Er
   let state = begun;
   while (state.status === 'running') {
     throwIfAborted(signal, 'erase');
-    state = await writeWithTarget(ctx, (target) =>
+    state = await writeWithTarget(ctx.portable, (target) =>
       eraseStepProgram(target, agentId, { limit: ERASE_BATCH, vectorAvailable, now: store.clock.now() }),
     );
     await slicer.yield();

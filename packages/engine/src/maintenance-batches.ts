@@ -16,9 +16,9 @@ import {
   reapMemoriesProgram,
   replaceMemoryHeadProgram,
   saveMaintenanceStateProgram,
+  writeWithTarget,
 } from '@memory/store';
 import type { EngineContext } from './context.js';
-import { writeWithTarget } from './write-with-target.js';
 
 // The maintenance tasks' transactions, each one program on either dialect.
 
@@ -85,7 +85,7 @@ function* dropHeadEntries(agentId: string, refs: ReadonlySet<string>, now: numbe
 export function purgeBatch(ctx: Ctx): Promise<PurgeCounts | undefined> {
   const { store, config } = ctx;
   const slice = PURGE_SLICE_MS[ctx.dialect];
-  return writeWithTarget(ctx, function* (target) {
+  return writeWithTarget(ctx.portable, function* (target) {
     const now = store.clock.now();
     const due = yield* duePurgesProgram(purgeCutoff(config, now), config.retention.purgeBatchSize);
     if (due.length === 0) return undefined;

@@ -5,13 +5,9 @@ import {
   clearEmbeddingFailuresProgram,
   memoriesWithoutVectorProgram,
   type OtherKeyScope,
-  POSTGRES_WRITER,
-  type Program,
   recordEmbeddingFailureProgram,
-  type Store,
-  type WriterTarget,
+  writeWithTarget,
 } from '@memory/store';
-import { runSqliteProgram } from '@memory/store/sql';
 import { embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
 /** What one fill-in run did. */
@@ -60,7 +56,7 @@ export async function fillMissingVectors(
     );
     if (!vectors) return { embedded, failed, finished: false };
     const deps = writeDeps(writer);
-    const counts = await writeTargeted(store, function* (target) {
+    const counts = await writeWithTarget(store, function* (target) {
       const now = store.clock.now();
       let ok = 0;
       let bad = 0;
@@ -87,17 +83,4 @@ export async function fillMissingVectors(
     await yieldToEventLoop();
   }
   return { embedded, failed, finished: false };
-}
-
-/**
- * One write on the store's dialect: SQLite's synchronous write with its executor (the vec0 index
- * writer runs on it), or a PostgreSQL transaction through `db` (which a store of either dialect has).
- */
-function writeTargeted<R>(store: Store, program: (target: WriterTarget) => Program<R>): Promise<R> {
-  if (store.dialect !== 'sqlite') return store.db.write(() => program(POSTGRES_WRITER));
-  return Promise.resolve(
-    store.write(
-      (sql) => runSqliteProgram(sql, program({ dialect: 'sqlite', sql })) as R extends PromiseLike<unknown> ? never : R,
-    ),
-  );
 }

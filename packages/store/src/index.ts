@@ -35,6 +35,7 @@ export {
   recoverMemoryRecord,
   type WriterTarget,
 } from './memory-writer/index.js';
+export { writeWithTarget } from './memory-writer/write-with-target.js';
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
 // Either dialect: programs run through `store.db` (see `program/database.ts`).
