@@ -191,6 +191,15 @@ describe.each(BACKENDS)('the lifecycle on $name', (backend) => {
       const [purge] = await engine.maintenance.run({ task: 'purge' });
       expect(purge).toMatchObject({ task: 'purge', done: true, purged: { memories: 1, historyScrubbed: 2 } });
       expect(await engine.health({ agentId: 'gone' })).toMatchObject({ forgotten: 0, purged: 1 });
+      // Reaping (importance 0.5 is above the default threshold: nothing to reap) and archiving run to the end.
+      const [reap, archive] = await engine.maintenance
+        .run({ task: 'reap' })
+        .then(async (r) => [...r, ...(await engine.maintenance.run({ task: 'archive' }))]);
+      expect(reap).toMatchObject({ task: 'reap', done: true, reaped: 0 });
+      expect(archive).toMatchObject({ task: 'archive', done: true, archived: { coldCopies: 0 } });
+      expect((await engine.diagnostics()).maintenance.tasks.map((t) => t.task)).toEqual(
+        expect.arrayContaining(['archive:run', 'purge:run', 'reap:run']),
+      );
 
       // The embedding migration's fill job gives the memories without a vector one.
       const asked = await engine.maintenance.reembed({});
