@@ -1,10 +1,5 @@
 import type { JobTypeHealth, WorkerStatus } from '@memory/queue';
-import {
-  countMemoriesWithoutVectorProgram,
-  type Dialect,
-  type MaintenanceState,
-  type VectorSupport,
-} from '@memory/store';
+import { countMemoriesWithoutVectorProgram, type MaintenanceState, type VectorSupport } from '@memory/store';
 import type { EngineContext } from './context.js';
 import { type EmbeddingStatus, embeddingStatus } from './embedding-migration.js';
 import { maintenanceStatus, purgeDueCount } from './maintenance.js';
@@ -12,10 +7,11 @@ import { maintenanceStatus, purgeDueCount } from './maintenance.js';
 /** What the engine can do right now, and why not where it cannot. */
 export interface EngineDiagnostics {
   /**
-   * The database the engine runs on. `providers.vector` says whether vectors have an index there:
-   * sqlite-vec on SQLite, pgvector on PostgreSQL (without it, searches compare the newest vectors exactly).
+   * `postgres` when the engine runs on PostgreSQL; absent on SQLite, the default. `providers.vector`
+   * says whether vectors have an index there: sqlite-vec on SQLite, pgvector on PostgreSQL (without
+   * it, searches compare the newest vectors exactly).
    */
-  readonly dialect: Dialect;
+  readonly dialect?: 'postgres';
   /** Whether `start()` has run (background workers polling). */
   readonly started: boolean;
   /** Queue health per job type. */
@@ -73,7 +69,7 @@ async function embedderStatus(embedder: NonNullable<EngineContext['providers']['
 export async function diagnostics(ctx: EngineContext): Promise<EngineDiagnostics> {
   const { embedder } = ctx.providers;
   return {
-    dialect: ctx.dialect,
+    ...(ctx.dialect === 'postgres' ? { dialect: 'postgres' as const } : {}),
     started: ctx.background.started,
     queue: await ctx.jobs.health(),
     workers: ctx.background.workerStatus(),

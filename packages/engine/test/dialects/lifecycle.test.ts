@@ -151,7 +151,7 @@ describe.each(BACKENDS)('the lifecycle on $name', (backend) => {
         clock,
       );
       const diagnostics = await engine.diagnostics();
-      expect(diagnostics.dialect).toBe(backend.dialect);
+      expect(diagnostics.dialect).toBe(backend.dialect === 'postgres' ? 'postgres' : undefined);
       expect(diagnostics.providers.vector.available).toBe(backend.vectorIndex);
       expect(diagnostics.maintenance.embedding).toMatchObject({ model: 'bow-test', vectorKey: 'bow-test' });
 
