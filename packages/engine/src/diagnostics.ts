@@ -1,11 +1,17 @@
 import type { JobTypeHealth, WorkerStatus } from '@memory/queue';
-import { countMemoriesWithoutVector, type MaintenanceState, type VectorSupport } from '@memory/store';
+import { countMemoriesWithoutVectorProgram, type MaintenanceState, type VectorSupport } from '@memory/store';
 import type { EngineContext } from './context.js';
 import { type EmbeddingStatus, embeddingStatus } from './embedding-migration.js';
 import { maintenanceStatus, purgeDueCount } from './maintenance.js';
 
 /** What the engine can do right now, and why not where it cannot. */
 export interface EngineDiagnostics {
+  /**
+   * `postgres` when the engine runs on PostgreSQL; absent on SQLite, the default. `providers.vector`
+   * says whether vectors have an index there: sqlite-vec on SQLite, pgvector on PostgreSQL (without
+   * it, searches compare the newest vectors exactly).
+   */
+  readonly dialect?: 'postgres';
   /** Whether `start()` has run (background workers polling). */
   readonly started: boolean;
   /** Queue health per job type. */
@@ -63,10 +69,11 @@ async function embedderStatus(embedder: NonNullable<EngineContext['providers']['
 export async function diagnostics(ctx: EngineContext): Promise<EngineDiagnostics> {
   const { embedder } = ctx.providers;
   return {
+    ...(ctx.dialect === 'postgres' ? { dialect: 'postgres' as const } : {}),
     started: ctx.background.started,
     queue: await ctx.jobs.health(),
     workers: ctx.background.workerStatus(),
-    maintenance: maintenanceDiagnostics(ctx),
+    maintenance: await maintenanceDiagnostics(ctx),
     providers: {
       llm: ctx.providers.llm
         ? { available: true }
@@ -83,13 +90,15 @@ export async function diagnostics(ctx: EngineContext): Promise<EngineDiagnostics
   };
 }
 
-function maintenanceDiagnostics(ctx: EngineContext): EngineDiagnostics['maintenance'] {
+async function maintenanceDiagnostics(ctx: EngineContext): Promise<EngineDiagnostics['maintenance']> {
   const key = ctx.providers.embedder?.vectorKey;
-  const embedding = embeddingStatus(ctx);
+  const embedding = await embeddingStatus(ctx);
   return {
-    tasks: maintenanceStatus(ctx.store),
-    purgeDue: purgeDueCount(ctx),
-    ...(key === undefined ? {} : { vectorsMissing: ctx.store.read((sql) => countMemoriesWithoutVector(sql, key)) }),
+    tasks: await maintenanceStatus(ctx),
+    purgeDue: await purgeDueCount(ctx),
+    ...(key === undefined
+      ? {}
+      : { vectorsMissing: await ctx.portable.db.read(() => countMemoriesWithoutVectorProgram(key)) }),
     ...(embedding ? { embedding } : {}),
   };
 }

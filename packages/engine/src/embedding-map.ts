@@ -1,11 +1,11 @@
 import { agentIdSchema, createSeededRandom, parseInput, yieldToEventLoop } from '@memory/core';
 import {
   blobToVector,
-  findProjection,
-  memoryMapLabels,
-  newestMemoryVectors,
-  projectionSignature,
-  saveProjection,
+  findProjectionProgram,
+  memoryMapLabelsProgram,
+  newestMemoryVectorsProgram,
+  projectionSignatureProgram,
+  saveProjectionProgram,
 } from '@memory/store';
 import { UMAP } from 'umap-js';
 import { z } from 'zod';
@@ -92,9 +92,10 @@ export async function embeddingMap(ctx: EngineContext, input: unknown): Promise<
   const model = ctx.providers.embedder?.vectorKey;
   if (model === undefined)
     return { model: null, points: [], cached: false, computedMs: 0, reason: 'no embedder configured' };
-  const read = ctx.store.read((sql) => {
-    const signature = projectionSignature(sql, agentId, model, limit);
-    const cached = findProjection(sql, agentId, model);
+  const { portable: store } = ctx;
+  const read = await store.db.read(function* () {
+    const signature = yield* projectionSignatureProgram(agentId, model, limit);
+    const cached = yield* findProjectionProgram(agentId, model);
     return { signature, cached: cached?.signature === signature ? cached : undefined };
   });
   let coordinates: Array<[string, number, number]>;
@@ -103,34 +104,25 @@ export async function embeddingMap(ctx: EngineContext, input: unknown): Promise<
     coordinates = JSON.parse(read.cached.resultJson) as Array<[string, number, number]>;
     computedMs = read.cached.computedMs;
   } else {
-    const rows = ctx.store.read((sql) => newestMemoryVectors(sql, agentId, model, limit));
+    const rows = await store.db.read(() => newestMemoryVectorsProgram(agentId, model, limit));
     const started = performance.now();
     const projected = await project(rows.map((r) => blobToVector(r.vector)));
     computedMs = performance.now() - started;
     coordinates = rows.map((r, i) => [r.memoryId, projected[i]?.[0] ?? 0, projected[i]?.[1] ?? 0]);
-    ctx.store.write((sql) =>
-      saveProjection(sql, {
-        agentId,
-        model,
-        signature: read.signature,
-        points: coordinates.length,
-        resultJson: JSON.stringify(coordinates),
-        computedMs,
-        now: ctx.store.clock.now(),
-      }),
-    );
+    const saved = {
+      agentId,
+      model,
+      signature: read.signature,
+      points: coordinates.length,
+      resultJson: JSON.stringify(coordinates),
+      computedMs,
+      now: store.clock.now(),
+    };
+    await store.db.write(() => saveProjectionProgram(saved));
   }
+  const ids = coordinates.map((c) => c[0]);
   const labels = new Map(
-    ctx.store
-      .read((sql) =>
-        memoryMapLabels(
-          sql,
-          agentId,
-          coordinates.map((c) => c[0]),
-          PREVIEW_CHARS,
-        ),
-      )
-      .map((l) => [l.id, l]),
+    (await store.db.read(() => memoryMapLabelsProgram(agentId, ids, PREVIEW_CHARS))).map((l) => [l.id, l]),
   );
   const points = coordinates.flatMap(([id, x, y]) => {
     const label = labels.get(id);

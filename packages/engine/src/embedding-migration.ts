@@ -1,18 +1,18 @@
 import { agentIdSchema, type EmbeddingProvider, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
 import {
-  clearReembedRequest,
+  clearReembedRequestProgram,
   type EmbedderIdentity,
   type EmbeddingMigration,
-  finishEmbeddingMigrations,
-  latestEmbeddingMigration,
-  liveMemoriesByVectorKey,
-  liveMemoriesByVectorKeyAll,
+  finishEmbeddingMigrationsProgram,
+  latestEmbeddingMigrationProgram,
+  liveMemoriesByVectorKeyAllProgram,
+  liveMemoriesByVectorKeyProgram,
   type OtherKeyScope,
-  reembedRequests,
-  requestReembed,
-  type SqlExecutor,
-  type Store,
-  useEmbedderIdentity,
+  type PortableStore,
+  type Program,
+  reembedRequestsProgram,
+  requestReembedProgram,
+  useEmbedderIdentityProgram,
 } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
@@ -46,11 +46,11 @@ export interface EmbeddingStatus {
  * embedder as the engine's parts see it: `model` is the identity's vector key. Throws
  * `INVALID_CONFIG` before writing anything when `vectors.pinnedEmbedder` names another embedder.
  */
-export function keyEmbedder(
-  store: Store,
+export async function keyEmbedder(
+  store: PortableStore,
   config: MemoryConfig,
   embedder: EmbeddingProvider,
-): { embedder: EmbeddingProvider; identity: EmbedderIdentity; change?: EmbeddingMigration } {
+): Promise<{ embedder: EmbeddingProvider; identity: EmbedderIdentity; change?: EmbeddingMigration }> {
   const pin = config.vectors.pinnedEmbedder;
   if (
     pin &&
@@ -62,8 +62,9 @@ export function keyEmbedder(
       { details: { pinnedModel: pin.model, model: embedder.model, dimensions: embedder.dimensions } },
     );
   }
-  const used = store.write((sql) =>
-    useEmbedderIdentity(sql, { model: embedder.model, dimensions: embedder.dimensions }, store.clock.now()),
+  const now = store.clock.now();
+  const used = await store.db.write(() =>
+    useEmbedderIdentityProgram({ model: embedder.model, dimensions: embedder.dimensions }, now),
   );
   if (used.change)
     store.logger.info('embedder changed; memories are re-embedded', {
@@ -85,9 +86,9 @@ export function keyEmbedder(
  * Which memories under another key the fill-in job re-embeds now: all of them in `background`
  * mode; in `manual` mode only the scopes a host asked for (none until asked).
  */
-export function reembedScope(sql: SqlExecutor, config: MemoryConfig, vectorKey: string): OtherKeyScope {
+export function* reembedScope(config: MemoryConfig, vectorKey: string): Program<OtherKeyScope> {
   if (config.vectors.reembed === 'background') return 'all';
-  const requested = reembedRequests(sql, vectorKey);
+  const requested = yield* reembedRequestsProgram(vectorKey);
   if (requested.includes('')) return 'all';
   return requested.length > 0 ? requested : 'none';
 }
@@ -96,21 +97,21 @@ export function reembedScope(sql: SqlExecutor, config: MemoryConfig, vectorKey: 
  * After a fill-in run found nothing left in `scope`: the host's requests it covered are done, and
  * when it covered every scope, so is the migration to this key.
  */
-export function settleReembed(sql: SqlExecutor, vectorKey: string, scope: OtherKeyScope, now: number): void {
+export function* settleReembed(vectorKey: string, scope: OtherKeyScope, now: number): Program<void> {
   if (scope === 'none') return;
-  const done = scope === 'all' ? reembedRequests(sql, vectorKey) : scope;
-  for (const agentId of done) clearReembedRequest(sql, agentId, vectorKey);
-  if (scope === 'all') finishEmbeddingMigrations(sql, vectorKey, now);
+  const done = scope === 'all' ? yield* reembedRequestsProgram(vectorKey) : scope;
+  for (const agentId of done) yield* clearReembedRequestProgram(agentId, vectorKey);
+  if (scope === 'all') yield* finishEmbeddingMigrationsProgram(vectorKey, now);
 }
 
 /** The embedding migration's state for diagnostics (the per-key live counts: a read of the maintained counts). */
-export function embeddingStatus(ctx: EngineContext): EmbeddingStatus | undefined {
+export async function embeddingStatus(ctx: EngineContext): Promise<EmbeddingStatus | undefined> {
   const described = ctx.providers.embedder;
   if (!described) return undefined;
   const { vectorKey } = described;
-  return ctx.store.read((sql) => {
-    const byKey = liveMemoriesByVectorKeyAll(sql);
-    const lastChange = latestEmbeddingMigration(sql);
+  return ctx.portable.db.read(function* () {
+    const byKey = yield* liveMemoriesByVectorKeyAllProgram();
+    const lastChange = yield* latestEmbeddingMigrationProgram();
     return {
       model: described.model,
       dimensions: described.dimensions,
@@ -119,7 +120,7 @@ export function embeddingStatus(ctx: EngineContext): EmbeddingStatus | undefined
       ...(lastChange ? { lastChange } : {}),
       embedded: byKey.find((k) => k.key === vectorKey)?.n ?? 0,
       total: byKey.reduce((sum, k) => sum + k.n, 0),
-      requested: reembedRequests(sql, vectorKey),
+      requested: yield* reembedRequestsProgram(vectorKey),
     };
   });
 }
@@ -141,19 +142,22 @@ const reembedSchema = z.strictObject({ agentId: agentIdSchema.optional() }).opti
  * request is stored (it survives a crash and is cleared once done) and the job is queued; the
  * started engine (or `runDue`) runs it in bounded batches. The way to migrate with `reembed: 'manual'`.
  */
-export function reembed(ctx: EngineContext, input: unknown): ReembedRequest {
+export async function reembed(ctx: EngineContext, input: unknown): Promise<ReembedRequest> {
   const parsed = parseInput(reembedSchema, input, 'maintenance.reembed') ?? {};
   const described = ctx.providers.embedder;
   if (!described) throw new MemoryError('CONFLICT', 'maintenance.reembed needs an embedder; this engine has none');
   const { vectorKey } = described;
-  const { store } = ctx;
-  const remaining = store.write((sql) => {
+  const { portable: store } = ctx;
+  const now = store.clock.now();
+  const remaining = await store.db.write(function* () {
     const byKey =
-      parsed.agentId === undefined ? liveMemoriesByVectorKeyAll(sql) : liveMemoriesByVectorKey(sql, parsed.agentId);
+      parsed.agentId === undefined
+        ? yield* liveMemoriesByVectorKeyAllProgram()
+        : yield* liveMemoriesByVectorKeyProgram(parsed.agentId);
     const left = byKey.filter((k) => k.key !== vectorKey).reduce((sum, k) => sum + k.n, 0);
-    if (left > 0) requestReembed(sql, parsed.agentId ?? '', vectorKey, store.clock.now());
+    if (left > 0) yield* requestReembedProgram(parsed.agentId ?? '', vectorKey, now);
     return left;
   });
-  if (remaining > 0) ctx.queue.enqueue({ jobType: FILL_VECTORS_JOB, dedupKey: `fill:${vectorKey}` });
+  if (remaining > 0) await ctx.jobs.enqueue({ jobType: FILL_VECTORS_JOB, dedupKey: `fill:${vectorKey}` });
   return { ...(parsed.agentId !== undefined ? { agentId: parsed.agentId } : {}), remaining, queued: remaining > 0 };
 }

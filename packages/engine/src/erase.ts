@@ -1,5 +1,5 @@
 import { agentIdSchema, createTimeSlicer, parseInput, throwIfAborted } from '@memory/core';
-import { beginErasure, eraseStep } from '@memory/store';
+import { beginErasureProgram, eraseStepProgram, writeWithTarget } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 import { scrubDeletedText } from './maintenance.js';
@@ -36,23 +36,26 @@ const ERASE_BATCH = 200;
  * transcripts, documents, imports, graph, Dreaming state, hints, vectors and their index, jobs,
  * telemetry), in bounded batches, each its own transaction that also saves the erase's position and
  * counts. Called again after a crash (or an abort), it continues and reports the counts of all runs.
- * Ends by merging the memory full-text index and truncating the WAL, so removed text leaves both.
+ * On SQLite it ends by truncating the WAL, so removed text leaves the file; on PostgreSQL the
+ * rows are gone at each commit and their old versions stay on disk until vacuum (docs/postgres.md).
  */
 export async function eraseScope(ctx: EngineContext, input: unknown): Promise<EraseResult> {
   const { agentId, signal } = parseInput(eraseSchema, input, 'erase');
-  const { store } = ctx;
-  const begun = store.write((sql) => beginErasure(sql, agentId, store.clock.now()));
+  const { portable: store } = ctx;
+  const begun = await store.db.write(() => beginErasureProgram(agentId, store.clock.now()));
+  // The vec0 index exists only on SQLite; PostgreSQL's pgvector mirror follows `embeddings` by cascade.
+  const vectorAvailable = ctx.dialect === 'sqlite' && ctx.vector.available;
   const resumed = begun.step > 0 || Object.keys(begun.counts).length > 0;
   const slicer = createTimeSlicer();
   let state = begun;
   while (state.status === 'running') {
     throwIfAborted(signal, 'erase');
-    state = store.write((sql) =>
-      eraseStep(sql, agentId, { limit: ERASE_BATCH, vectorAvailable: store.vector.available, now: store.clock.now() }),
+    state = await writeWithTarget(ctx.portable, (target) =>
+      eraseStepProgram(target, agentId, { limit: ERASE_BATCH, vectorAvailable, now: store.clock.now() }),
     );
     await slicer.yield();
   }
-  await scrubDeletedText(store);
+  await scrubDeletedText(ctx);
   const total = Object.values(state.counts).reduce((a, b) => a + b, 0);
   return {
     agentId,

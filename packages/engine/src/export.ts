@@ -1,16 +1,16 @@
 import { agentIdSchema, parseInput, throwIfAborted, yieldToEventLoop } from '@memory/core';
 import { EXPORT_FORMAT, EXPORT_VERSION } from '@memory/ingest';
 import {
-  type ScopeRow,
-  type SqlExecutor,
-  scopeCategoryParts,
-  scopeDocumentParts,
-  scopeEntityParts,
-  scopeKeyedPage,
-  scopeMemoriesPage,
-  scopeMemoryParts,
-  scopeNoteEvents,
-  scopeTurns,
+  type Program,
+  presentTablesProgram,
+  scopeCategoryPartsProgram,
+  scopeDocumentPartsProgram,
+  scopeEntityPartsProgram,
+  scopeKeyedPageProgram,
+  scopeMemoriesPageProgram,
+  scopeMemoryPartsProgram,
+  scopeNoteEventsProgram,
+  scopeTurnsProgram,
 } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
@@ -42,17 +42,22 @@ const line = (record: Record<string, unknown>): string => `${JSON.stringify(reco
  */
 export async function* exportScope(ctx: EngineContext, input: unknown): AsyncGenerator<string, void, undefined> {
   const { agentId, signal } = parseInput(exportSchema, input, 'export');
-  const { store } = ctx;
+  const { portable: store } = ctx;
   let records = 0;
   const emit = (record: Record<string, unknown>): string => {
     records++;
     return line(record);
   };
-  const page = async <T>(read: (sql: SqlExecutor) => T): Promise<T> => {
+  const page = async <T>(read: () => Program<T>): Promise<T> => {
     throwIfAborted(signal, 'export');
     await yieldToEventLoop();
-    return store.read(read);
+    return store.db.read(read);
   };
+  // On PostgreSQL a subject's tables exist once its form has landed; a scope has no rows in one
+  // that does not exist, so its section is empty.
+  const present = await store.db.read(() =>
+    presentTablesProgram(['session_transcripts', 'documents', 'notes', 'registry_categories']),
+  );
   yield emit({
     kind: 'header',
     format: EXPORT_FORMAT,
@@ -62,12 +67,12 @@ export async function* exportScope(ctx: EngineContext, input: unknown): AsyncGen
   });
 
   for (let after = ''; ; ) {
-    const entities = await page((sql) =>
-      scopeKeyedPage(sql, 'entities', agentId, after, PAGE).map((row) => ({
-        row,
-        ...scopeEntityParts(sql, agentId, String(row['id'])),
-      })),
-    );
+    const entities = await page(function* () {
+      const rows = yield* scopeKeyedPageProgram('entities', agentId, after, PAGE);
+      const out = [];
+      for (const row of rows) out.push({ row, ...(yield* scopeEntityPartsProgram(agentId, String(row['id']))) });
+      return out;
+    });
     for (const { row, aliases, aspects, claims } of entities)
       yield emit({ kind: 'entity', ...row, aliases, aspects, claims });
     if (entities.length < PAGE) break;
@@ -75,7 +80,7 @@ export async function* exportScope(ctx: EngineContext, input: unknown): AsyncGen
   }
 
   for (let after = ''; ; ) {
-    const links = await page((sql) => scopeKeyedPage(sql, 'entity_dependencies', agentId, after, PAGE));
+    const links = await page(() => scopeKeyedPageProgram('entity_dependencies', agentId, after, PAGE));
     for (const row of links) yield emit({ kind: 'link', ...row });
     if (links.length < PAGE) break;
     after = String(links[links.length - 1]?.['id']);
@@ -83,50 +88,50 @@ export async function* exportScope(ctx: EngineContext, input: unknown): AsyncGen
 
   for (let after: { createdAt: number; seq: number } | undefined; ; ) {
     const cursor = after;
-    const { rows, last } = await page((sql) => {
-      const result = scopeMemoriesPage(sql, agentId, cursor, PAGE);
-      return {
-        rows: result.rows.map((row) => ({ row, ...scopeMemoryParts(sql, agentId, String(row['id'])) })),
-        last: result.last,
-      };
+    const { rows, last } = await page(function* () {
+      const result = yield* scopeMemoriesPageProgram(agentId, cursor, PAGE);
+      const withParts = [];
+      for (const row of result.rows)
+        withParts.push({ row, ...(yield* scopeMemoryPartsProgram(agentId, String(row['id']))) });
+      return { rows: withParts, last: result.last };
     });
     for (const { row, history, mentions } of rows) yield emit({ kind: 'memory', ...row, history, mentions });
     if (rows.length < PAGE || !last) break;
     after = last;
   }
 
-  for (let after = ''; ; ) {
-    const transcripts = await page((sql) =>
-      scopeKeyedPage(sql, 'session_transcripts', agentId, after, PAGE).map((row) => ({
-        row,
-        turns: scopeTurns(sql, agentId, String(row['session_key'])),
-      })),
-    );
+  for (let after = ''; present.has('session_transcripts'); ) {
+    const transcripts = await page(function* () {
+      const rows = yield* scopeKeyedPageProgram('session_transcripts', agentId, after, PAGE);
+      const out = [];
+      for (const row of rows) out.push({ row, turns: yield* scopeTurnsProgram(agentId, String(row['session_key'])) });
+      return out;
+    });
     for (const { row, turns } of transcripts) yield emit({ kind: 'transcript', ...row, turns });
     if (transcripts.length < PAGE) break;
     after = String(transcripts[transcripts.length - 1]?.row['session_key']);
   }
 
   // Documents carry their whole text: one per page, so a large one is one read.
-  for (let after = ''; ; ) {
-    const [document] = await page((sql) =>
-      scopeKeyedPage(sql, 'documents', agentId, after, 1).map((row: ScopeRow) => ({
-        row,
-        ...scopeDocumentParts(sql, agentId, String(row['id'])),
-      })),
-    );
+  for (let after = ''; present.has('documents'); ) {
+    const [document] = await page(function* () {
+      const out = [];
+      for (const row of yield* scopeKeyedPageProgram('documents', agentId, after, 1))
+        out.push({ row, ...(yield* scopeDocumentPartsProgram(agentId, String(row['id']))) });
+      return out;
+    });
     if (!document) break;
     yield emit({ kind: 'document', ...document.row, content: document.content, memories: document.memories });
     after = String(document.row['id']);
   }
 
-  for (let after = ''; ; ) {
-    const notes = await page((sql) =>
-      scopeKeyedPage(sql, 'notes', agentId, after, PAGE).map((row) => ({
-        row,
-        events: scopeNoteEvents(sql, agentId, String(row['id'])),
-      })),
-    );
+  for (let after = ''; present.has('notes'); ) {
+    const notes = await page(function* () {
+      const rows = yield* scopeKeyedPageProgram('notes', agentId, after, PAGE);
+      const out = [];
+      for (const row of rows) out.push({ row, events: yield* scopeNoteEventsProgram(agentId, String(row['id'])) });
+      return out;
+    });
     for (const { row, events } of notes) yield emit({ kind: 'note', ...row, events });
     if (notes.length < PAGE) break;
     after = String(notes[notes.length - 1]?.row['id']);
@@ -134,13 +139,13 @@ export async function* exportScope(ctx: EngineContext, input: unknown): AsyncGen
 
   // Categories come last (their links point at the objects above), one per page like documents: a
   // category's links and audit events travel inside its record and can be many.
-  for (let after = ''; ; ) {
-    const [category] = await page((sql) =>
-      scopeKeyedPage(sql, 'registry_categories', agentId, after, 1).map((row) => ({
-        row,
-        ...scopeCategoryParts(sql, agentId, String(row['id'])),
-      })),
-    );
+  for (let after = ''; present.has('registry_categories'); ) {
+    const [category] = await page(function* () {
+      const out = [];
+      for (const row of yield* scopeKeyedPageProgram('registry_categories', agentId, after, 1))
+        out.push({ row, ...(yield* scopeCategoryPartsProgram(agentId, String(row['id']))) });
+      return out;
+    });
     if (!category) break;
     yield emit({ kind: 'category', ...category.row, links: category.links, events: category.events });
     after = String(category.row['id']);

@@ -1,5 +1,5 @@
 import { agentIdSchema, parseInput } from '@memory/core';
-import { memoryHealthCounts } from '@memory/store';
+import { memoryHealthCountsProgram } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 import { MAINTENANCE_JOB } from './maintenance.js';
@@ -55,12 +55,12 @@ const healthSchema = z.strictObject({ agentId: agentIdSchema });
  * in the store): cheap enough to call per request. Its cost follows the scope's embedding models,
  * its days with activity and the purge backlog, not its memories (`npm run bench:health`).
  */
-export function memoryHealth(ctx: EngineContext, input: unknown): MemoryHealth {
+export async function memoryHealth(ctx: EngineContext, input: unknown): Promise<MemoryHealth> {
   const { agentId } = parseInput(healthSchema, input, 'health');
-  const { store, config } = ctx;
+  const { portable: store, config } = ctx;
   const now = store.clock.now();
-  const counts = store.read((sql) =>
-    memoryHealthCounts(sql, agentId, {
+  const counts = await store.db.read(() =>
+    memoryHealthCountsProgram(agentId, {
       now,
       staleBefore: now - config.lifecycle.reapAfterDays * DAY_MS,
       countersSince: now - 30 * DAY_MS,
@@ -68,8 +68,7 @@ export function memoryHealth(ctx: EngineContext, input: unknown): MemoryHealth {
     }),
   );
   const described = ctx.providers.embedder;
-  const jobs = ctx.queue
-    .health()
+  const jobs = (await ctx.jobs.health())
     .filter((h) => h.jobType === MAINTENANCE_JOB)
     .reduce((sum, h) => sum + h.pending + h.leased, 0);
   return {

@@ -1,32 +1,21 @@
-import { contentHash, createTimeSlicer, type MemoryConfig, parseInput, throwIfAborted } from '@memory/core';
-import { renderMemoryHead } from '@memory/dreaming';
-import type { Queue } from '@memory/queue';
+import { createTimeSlicer, type MemoryConfig, parseInput, throwIfAborted } from '@memory/core';
+import type { PortableQueue } from '@memory/queue';
 import {
-  archiveOrphanEntities,
-  bumpLifecycleCount,
-  countDuePurges,
-  countReapCandidates,
-  duePurges,
+  countDuePurgesProgram,
+  countReapCandidatesProgram,
+  duePurgesProgram,
   emptyPurgeCounts,
-  findMaintenanceState,
-  findMemoryHeadEntries,
-  listMaintenanceState,
+  findMaintenanceStateProgram,
+  listMaintenanceStateProgram,
   type MaintenanceState,
   type PurgeCounts,
-  pruneColdCopies,
-  pruneJobArchive,
-  purgeMemories,
-  reapCandidates,
-  reapMemories,
-  replaceMemoryHead,
-  type SqlExecutor,
-  type Store,
-  saveMaintenanceState,
+  saveMaintenanceStateProgram,
 } from '@memory/store';
 import { z } from 'zod';
 import type { PeriodicTask } from './background.js';
 import type { EngineContext } from './context.js';
 import type { ReembedRequest } from './embedding-migration.js';
+import { archiveBatch, purgeBatch, purgeCutoff, reapBatch, reapRule } from './maintenance-batches.js';
 import { previewNoteReaping, reapNotesBatch } from './note-reaping.js';
 
 /** The engine's maintenance job type (reserved): its payload names the task. */
@@ -34,11 +23,7 @@ export const MAINTENANCE_JOB = 'maintenance';
 /** The maintenance tasks. */
 export type MaintenanceTask = 'purge' | 'reap' | 'archive';
 
-const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-// A purge transaction stops taking memories after this long (each memory's delete touches a dozen
-// indexes), so the event loop is never held much longer than this by one commit.
-const PURGE_SLICE_MS = 10;
 
 /** What a maintenance run would do now, without doing it (`engine.maintenance.preview()`). */
 export interface MaintenancePreview {
@@ -102,160 +87,49 @@ const runSchema = z.strictObject({
 
 const payloadSchema = z.looseObject({ task: z.enum(['purge', 'reap', 'archive']) });
 
-function purgeCutoff(config: MemoryConfig, now: number): number {
-  return now - config.retention.recoverWindowDays * DAY_MS;
-}
-
-function reapRule(config: MemoryConfig, now: number) {
-  const { reapAfterDays, reapMaxImportance } = config.lifecycle;
-  return { maxImportance: reapMaxImportance, staleBefore: now - reapAfterDays * DAY_MS, afterDays: reapAfterDays };
-}
-
 /** The dry run: two index range counts for the purge, one count each for memory and note reaping. */
-export function previewMaintenance(ctx: EngineContext): MaintenancePreview {
+export async function previewMaintenance(ctx: EngineContext): Promise<MaintenancePreview> {
   const { store, config } = ctx;
   const now = store.clock.now();
   const cutoff = purgeCutoff(config, now);
   const rule = reapRule(config, now);
-  const notes = previewNoteReaping(store, config);
-  return store.read((sql) => ({
-    purge: { enabled: config.retention.purgeEnabled, cutoff, ...countDuePurges(sql, cutoff) },
+  const notes = notePreview(ctx, now);
+  const counts = await ctx.portable.db.read(function* () {
+    return { due: yield* countDuePurgesProgram(cutoff), candidates: yield* countReapCandidatesProgram(rule) };
+  });
+  return {
+    purge: { enabled: config.retention.purgeEnabled, cutoff, ...counts.due },
     reap: {
       enabled: config.lifecycle.reapEnabled,
       staleBefore: rule.staleBefore,
       maxImportance: rule.maxImportance,
-      candidates: countReapCandidates(sql, rule),
+      candidates: counts.candidates,
       notes,
     },
-  }));
+  };
+}
+
+// Working notes have no PostgreSQL form yet: there, note reaping finds nothing to do (no note can
+// exist), and the reap task stops after the memories.
+function notePreview(ctx: EngineContext, now: number): MaintenancePreview['reap']['notes'] {
+  if (ctx.dialect === 'sqlite') return previewNoteReaping(ctx.store, ctx.config);
+  const afterDays = ctx.config.notes.reapAfterDays;
+  return { afterDays, staleBefore: now - afterDays * 86_400_000, candidates: 0 };
 }
 
 /** Memories due for purge now, in the whole file (two index range counts). */
-export function purgeDueCount(ctx: Pick<EngineContext, 'store' | 'config'>): number {
-  const cutoff = purgeCutoff(ctx.config, ctx.store.clock.now());
-  const due = ctx.store.read((sql) => countDuePurges(sql, cutoff));
+export async function purgeDueCount(ctx: Pick<EngineContext, 'portable' | 'config'>): Promise<number> {
+  const cutoff = purgeCutoff(ctx.config, ctx.portable.clock.now());
+  const due = await ctx.portable.db.read(() => countDuePurgesProgram(cutoff));
   return due.forgotten + due.expired;
-}
-
-interface HeadEntry {
-  readonly text: string;
-  readonly evidence?: ReadonlyArray<{ readonly sourceRef?: unknown }>;
-}
-
-/**
- * Rewrites the agent's MEMORY.md head without the entries that quote a purged memory (a new
- * revision by compare-and-swap), so no read shows them. Returns whether it changed.
- */
-function dropHeadEntries(sql: SqlExecutor, agentId: string, refs: ReadonlySet<string>, now: number): boolean {
-  const head = findMemoryHeadEntries(sql, agentId);
-  if (!head) return false;
-  let entries: HeadEntry[];
-  try {
-    entries = JSON.parse(head.entriesJson) as HeadEntry[];
-  } catch {
-    return false;
-  }
-  if (!Array.isArray(entries)) return false;
-  const kept = entries.filter(
-    (e) => !(e.evidence ?? []).some((c) => typeof c.sourceRef === 'string' && refs.has(c.sourceRef)),
-  );
-  if (kept.length === entries.length) return false;
-  const content = renderMemoryHead(kept.map((e) => e.text));
-  return (
-    replaceMemoryHead(
-      sql,
-      {
-        agentId,
-        revision: head.revision + 1,
-        content,
-        contentHash: contentHash(content),
-        entriesJson: JSON.stringify(kept),
-        passId: null,
-        now,
-      },
-      { revision: head.revision, contentHash: head.contentHash },
-    ) === 1
-  );
 }
 
 function addCounts(total: PurgeCounts, batch: PurgeCounts): void {
   for (const key of Object.keys(total) as Array<keyof PurgeCounts>) total[key] += batch[key];
 }
 
-/** One purge batch in one transaction: the rows, their derived data, heads, counters. */
-function purgeBatch(store: Store, config: MemoryConfig): PurgeCounts | undefined {
-  return store.write((sql) => {
-    const now = store.clock.now();
-    const due = duePurges(sql, purgeCutoff(config, now), config.retention.purgeBatchSize);
-    if (due.length === 0) return undefined;
-    const started = performance.now();
-    const { counts, purged } = purgeMemories(
-      sql,
-      {
-        vectorAvailable: store.vector.available,
-        nextId: () => store.ids.next(),
-        shouldStop: () => performance.now() - started >= PURGE_SLICE_MS,
-      },
-      due,
-      now,
-    );
-    const perAgent = new Map<string, Set<string>>();
-    for (const m of purged) {
-      const refs = perAgent.get(m.agentId) ?? new Set<string>();
-      refs.add(`memory:${m.id}`);
-      perAgent.set(m.agentId, refs);
-    }
-    for (const [agentId, refs] of perAgent) {
-      dropHeadEntries(sql, agentId, refs, now);
-      bumpLifecycleCount(sql, agentId, 'purged', refs.size, now);
-    }
-    return counts;
-  });
-}
-
-/** One reaping step: a bounded seq range, its matches expired, the cursor saved with them. */
-function reapBatch(store: Store, config: MemoryConfig): { reaped: number; wrapped: boolean } {
-  return store.write((sql) => {
-    const now = store.clock.now();
-    const rule = reapRule(config, now);
-    const { cursor } = findMaintenanceState(sql, 'reap');
-    const { candidates, next } = reapCandidates(sql, { after: cursor, scanRows: config.lifecycle.reapScanRows }, rule);
-    const reaped = reapMemories(sql, candidates, rule, now, () => store.ids.next());
-    const perAgent = new Map<string, number>();
-    for (const c of candidates) perAgent.set(c.agentId, (perAgent.get(c.agentId) ?? 0) + 1);
-    for (const [agentId, n] of perAgent) bumpLifecycleCount(sql, agentId, 'reaped', n, now);
-    saveMaintenanceState(sql, { task: 'reap', cursor: next, now });
-    return { reaped, wrapped: next === 0 };
-  });
-}
-
-const ARCHIVE_ROWS = 500;
-
-/** One archive step: a range of entities, and a batch each of old cold copies and archived jobs. */
-function archiveBatch(
-  store: Store,
-  config: MemoryConfig,
-): { entities: number; cold: number; jobs: number; done: boolean } {
-  return store.write((sql) => {
-    const now = store.clock.now();
-    const { cursor } = findMaintenanceState(sql, 'archive');
-    const orphans = archiveOrphanEntities(
-      sql,
-      { after: cursor, scanRows: ARCHIVE_ROWS },
-      now - config.retention.orphanEntityDays * DAY_MS,
-      now,
-    );
-    const cold = pruneColdCopies(sql, now - config.retention.coldCopyDays * DAY_MS, ARCHIVE_ROWS);
-    const jobs = pruneJobArchive(sql, now - config.queue.archiveRetentionDays * DAY_MS, ARCHIVE_ROWS);
-    saveMaintenanceState(sql, { task: 'archive', cursor: orphans.next, now });
-    return {
-      entities: orphans.archived,
-      cold,
-      jobs,
-      done: orphans.next === 0 && cold < ARCHIVE_ROWS && jobs < ARCHIVE_ROWS,
-    };
-  });
-}
+/** What a maintenance run needs of the engine. */
+export type MaintenanceContext = Pick<EngineContext, 'dialect' | 'store' | 'portable' | 'config' | 'vector'>;
 
 /**
  * Runs one task in bounded batches until it has nothing left or `budgetMs` is spent; yields to the
@@ -263,11 +137,11 @@ function archiveBatch(
  * purged content leave the WAL file too.
  */
 export async function runMaintenanceTask(
-  ctx: Pick<EngineContext, 'store' | 'config'>,
+  ctx: MaintenanceContext,
   task: MaintenanceTask,
   options: { signal?: AbortSignal | undefined; budgetMs?: number | undefined } = {},
 ): Promise<MaintenanceReport> {
-  const { store, config } = ctx;
+  const { portable } = ctx;
   const started = performance.now();
   const budget = options.budgetMs ?? 60_000;
   const slicer = createTimeSlicer();
@@ -282,19 +156,21 @@ export async function runMaintenanceTask(
   while (!done && performance.now() - started < budget) {
     throwIfAborted(options.signal, `maintenance ${task}`);
     if (task === 'purge') {
-      const counts = purgeBatch(store, config);
+      const counts = await purgeBatch(ctx);
       if (counts) addCounts(purged, counts);
       done = counts === undefined;
     } else if (task === 'reap' && !memoriesReaped) {
-      const step = reapBatch(store, config);
+      const step = await reapBatch(ctx);
       reaped += step.reaped;
       memoriesReaped = step.wrapped;
+      // No notes on PostgreSQL yet (see notePreview).
+      if (memoriesReaped && ctx.dialect !== 'sqlite') done = true;
     } else if (task === 'reap') {
-      const step = reapNotesBatch(store, config);
+      const step = reapNotesBatch(ctx.store, ctx.config);
       archivedNotes += step.archived;
       done = step.done;
     } else {
-      const step = archiveBatch(store, config);
+      const step = await archiveBatch(ctx);
       archived.entities += step.entities;
       archived.coldCopies += step.cold;
       archived.jobArchive += step.jobs;
@@ -310,20 +186,22 @@ export async function runMaintenanceTask(
       : task === 'reap'
         ? { task, batches, done, reaped, archivedNotes }
         : { task, batches, done, archived };
-  store.write((sql) =>
-    saveMaintenanceState(sql, { task: `${task}:run`, cursor: 0, report: { ...report }, now: store.clock.now() }),
+  await portable.db.write(() =>
+    saveMaintenanceStateProgram({ task: `${task}:run`, cursor: 0, report: { ...report }, now: portable.clock.now() }),
   );
-  if (task === 'purge' && purged.memories > 0) await scrubDeletedText(store);
+  if (task === 'purge' && purged.memories > 0) await scrubDeletedText(ctx);
   return report;
 }
 
 /**
- * Makes deleted memory text unrecoverable on disk: `secure_delete` already zeroed the pages that
- * held it in the file (rows, scoped text postings, history), and truncating the WAL removes the
- * copies of those pages it still held. (There is no FTS5 index left to merge since migration 20.)
+ * Makes deleted memory text unrecoverable on disk. SQLite: `secure_delete` already zeroed the pages
+ * that held it in the file (rows, scoped text postings, history), and truncating the WAL removes the
+ * copies of those pages it still held. PostgreSQL has no equivalent to run here: deleted rows are
+ * gone from every query at commit, and their old tuple versions stay in the data files until
+ * (auto)vacuum reuses the space (see docs/postgres.md).
  */
-export async function scrubDeletedText(store: Store): Promise<void> {
-  await store.checkpoint('truncate');
+export async function scrubDeletedText(ctx: Pick<EngineContext, 'dialect' | 'store'>): Promise<void> {
+  if (ctx.dialect === 'sqlite') await ctx.store.checkpoint('truncate');
 }
 
 /** `engine.maintenance.run`: the given task, or purge then reap. */
@@ -336,25 +214,29 @@ export async function runMaintenance(ctx: EngineContext, input: unknown): Promis
 }
 
 /** The state of every maintenance task, for diagnostics. */
-export function maintenanceStatus(store: Store): MaintenanceState[] {
-  return store.read((sql) => listMaintenanceState(sql));
+export function maintenanceStatus(ctx: Pick<EngineContext, 'portable'>): Promise<MaintenanceState[]> {
+  return ctx.portable.db.read(() => listMaintenanceStateProgram());
 }
 
 /**
  * The periodic checks that queue maintenance jobs: purge when something is due (an index lookup),
  * reaping once per `reapIntervalHours` (by its last finished run). Dedup keys keep one live job each.
  */
-export function maintenanceTasks(deps: { store: Store; queue: Queue; config: MemoryConfig }): PeriodicTask[] {
-  const { store, queue, config } = deps;
+export function maintenanceTasks(deps: {
+  portable: EngineContext['portable'];
+  jobs: PortableQueue;
+  config: MemoryConfig;
+}): PeriodicTask[] {
+  const { portable: store, jobs: queue, config } = deps;
   const tasks: PeriodicTask[] = [];
   if (config.retention.purgeEnabled)
     tasks.push({
       name: 'purge check',
       intervalMs: config.retention.purgeIntervalHours * HOUR_MS,
-      run: () => {
+      run: async () => {
         const cutoff = purgeCutoff(config, store.clock.now());
-        if (store.read((sql) => duePurges(sql, cutoff, 1).length > 0))
-          queue.enqueue({ jobType: MAINTENANCE_JOB, dedupKey: 'maintenance:purge', payload: { task: 'purge' } });
+        if ((await store.db.read(() => duePurgesProgram(cutoff, 1))).length > 0)
+          await queue.enqueue({ jobType: MAINTENANCE_JOB, dedupKey: 'maintenance:purge', payload: { task: 'purge' } });
       },
     });
   // Reaping and archiving run once per interval, by their last finished run. The first check only
@@ -362,13 +244,13 @@ export function maintenanceTasks(deps: { store: Store; queue: Queue; config: Mem
   const everyInterval = (task: 'reap' | 'archive', intervalHours: number): PeriodicTask => ({
     name: `${task} check`,
     intervalMs: Math.min(intervalHours * HOUR_MS, 6 * HOUR_MS),
-    run: () => {
+    run: async () => {
       const now = store.clock.now();
-      const last = store.read((sql) => findMaintenanceState(sql, `${task}:run`)).lastRunAt;
+      const last = (await store.db.read(() => findMaintenanceStateProgram(`${task}:run`))).lastRunAt;
       if (last === null)
-        store.write((sql) => saveMaintenanceState(sql, { task: `${task}:run`, cursor: 0, report: {}, now }));
+        await store.db.write(() => saveMaintenanceStateProgram({ task: `${task}:run`, cursor: 0, report: {}, now }));
       else if (now - last >= intervalHours * HOUR_MS)
-        queue.enqueue({ jobType: MAINTENANCE_JOB, dedupKey: `maintenance:${task}`, payload: { task } });
+        await queue.enqueue({ jobType: MAINTENANCE_JOB, dedupKey: `maintenance:${task}`, payload: { task } });
     },
   });
   if (config.lifecycle.reapEnabled) tasks.push(everyInterval('reap', config.lifecycle.reapIntervalHours));
@@ -377,7 +259,7 @@ export function maintenanceTasks(deps: { store: Store; queue: Queue; config: Mem
 }
 
 /** The maintenance job's handler: runs the payload's task within half the job deadline. */
-export function maintenanceHandler(ctx: Pick<EngineContext, 'store' | 'config'>) {
+export function maintenanceHandler(ctx: MaintenanceContext) {
   return async (job: { payload: unknown }, context: { signal: AbortSignal }): Promise<MaintenanceReport> => {
     const { task } = parseInput(payloadSchema, job.payload, 'maintenance job');
     return runMaintenanceTask(ctx, task, {

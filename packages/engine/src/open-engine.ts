@@ -1,11 +1,4 @@
-import {
-  agentIdSchema,
-  createTimerScheduler,
-  cryptoRandom,
-  type EmbeddingProvider,
-  type LlmProvider,
-  resolveConfig,
-} from '@memory/core';
+import { agentIdSchema, createTimerScheduler, cryptoRandom, type LlmProvider, resolveConfig } from '@memory/core';
 import {
   CONNECTOR_SYNC_JOB,
   createConnectors,
@@ -60,11 +53,13 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const { store, queue, portable, jobs } = opened;
   const sqlite = portable.dialect === 'sqlite';
   const { tracer } = options;
+  // What the lifecycle (maintenance, vector upkeep) needs, on either dialect.
+  const lifecycle = { dialect: portable.dialect, store, portable, config, vector: opened.vector };
   // The engine's parts see the embedder under its vector key (see embedding-migration.ts).
-  let keyed: ReturnType<typeof keyEmbedder> | undefined;
+  let keyed: Awaited<ReturnType<typeof keyEmbedder>> | undefined;
   try {
     const traced = options.embedder && tracer ? tracedEmbedder(tracer, options.embedder) : options.embedder;
-    keyed = traced ? (sqlite ? keyEmbedder(store, config, traced) : unkeyedEmbedder(traced)) : undefined;
+    keyed = traced ? await keyEmbedder(portable, config, traced) : undefined;
   } catch (error) {
     await opened.close();
     throw error;
@@ -110,10 +105,10 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
         },
       ]),
       // Vectors exist only with an embedder: without one there is nothing to index or fill in.
-      ...sqliteUpkeep(embedder ? [vectorUpkeepTask({ store, queue, config, embedder })] : []),
+      ...(embedder ? [vectorUpkeepTask({ ctx: lifecycle, jobs, config, embedder })] : []),
       ...sqliteUpkeep(dreamingTask),
       // Lifecycle maintenance (issue 13): purge past the recover window, reaping.
-      ...sqliteUpkeep(maintenanceTasks({ store, queue, config })),
+      ...maintenanceTasks({ portable, jobs, config }),
     ],
     queue: opened.workerQueue,
     scheduler,
@@ -140,7 +135,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   );
   background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
   background.register(
-    { jobTypes: [MAINTENANCE_JOB], handler: maintenanceHandler({ store, config }), name: 'maintenance' },
+    { jobTypes: [MAINTENANCE_JOB], handler: maintenanceHandler(lifecycle), name: 'maintenance' },
     true,
   );
   // When an ingest or import job dies (whatever killed it), its document or import says `failed`.
@@ -149,7 +144,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);
     queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
   }
-  if (embedder) registerVectorWorkers({ store, config, writer, background });
+  if (embedder) registerVectorWorkers({ ctx: lifecycle, config, writer, background });
   if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
   // Registered whenever a model is present: jobs queued before auto-linking was switched off still run.
   if (llm) registerAutoLinkWorker({ store, config, llm, background });
@@ -226,21 +221,4 @@ function registerHintsWorker(deps: {
     },
     true,
   );
-}
-
-/**
- * The embedder under its own model name, for PostgreSQL until the embedder identity (which keys
- * vectors per model and dimensions and records changes) has a PostgreSQL form.
- */
-function unkeyedEmbedder(embedder: EmbeddingProvider): ReturnType<typeof keyEmbedder> {
-  return {
-    embedder,
-    identity: {
-      vectorKey: embedder.model,
-      model: embedder.model,
-      dimensions: embedder.dimensions,
-      firstUsedAt: 0,
-      lastUsedAt: 0,
-    },
-  };
 }

@@ -1,14 +1,16 @@
 import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
 import { fillMissingVectors, type MemoryWriter } from '@memory/ingest';
-import type { Queue } from '@memory/queue';
+import type { PortableQueue } from '@memory/queue';
 import {
-  memoriesWithoutVector,
+  memoriesWithoutVectorProgram,
+  type PortableStore,
   runVectorUpkeep,
   type Store,
   type VectorUpkeepOptions,
   vectorUpkeepDue,
 } from '@memory/store';
 import type { Background, PeriodicTask } from './background.js';
+import type { EngineContext } from './context.js';
 import { reembedScope, settleReembed } from './embedding-migration.js';
 
 /** The vector index's upkeep: fills, partition rebuilds (exact ↔ ivf) and drains. */
@@ -42,58 +44,74 @@ function runBudget(config: MemoryConfig): number {
 
 /**
  * The periodic check (cheap reads) that queues the two vector jobs when they have work. Jobs carry
- * a dedup key, so several processes sharing the file queue each at most once.
+ * a dedup key, so several processes sharing the database queue each at most once. The index job
+ * is SQLite's vec0 upkeep, or on PostgreSQL with pgvector the HNSW index of a dimension once an
+ * agent passes the exact limit.
  */
 export function vectorUpkeepTask(deps: {
-  store: Store;
-  queue: Queue;
+  ctx: Pick<EngineContext, 'dialect' | 'store' | 'portable' | 'vector'>;
+  jobs: PortableQueue;
   config: MemoryConfig;
   embedder: EmbeddingProvider;
 }): PeriodicTask {
-  const { store, queue, config, embedder } = deps;
+  const { ctx, jobs, config, embedder } = deps;
   const options = vectorUpkeepOptions(config);
   return {
     name: 'vector upkeep check',
     intervalMs: config.vectors.upkeepIntervalMs,
-    run: () => {
-      if (store.vector.available && store.read((sql) => vectorUpkeepDue(sql, options)))
-        queue.enqueue({ jobType: VECTOR_INDEX_JOB, dedupKey: 'vector-index' });
-      if (
-        embedder &&
-        store.read(
-          (sql) =>
-            memoriesWithoutVector(
-              sql,
-              embedder.model,
-              1,
-              config.vectors.fillMaxAttempts,
-              reembedScope(sql, config, embedder.model),
-            ).length > 0,
-        )
-      )
-        queue.enqueue({ jobType: FILL_VECTORS_JOB, dedupKey: `fill:${embedder.model}` });
+    run: async () => {
+      if (ctx.vector.available && (await indexUpkeepDue(ctx, options)))
+        await jobs.enqueue({ jobType: VECTOR_INDEX_JOB, dedupKey: 'vector-index' });
+      const missing = await ctx.portable.db.read(function* () {
+        const scope = yield* reembedScope(config, embedder.model);
+        return yield* memoriesWithoutVectorProgram(embedder.model, 1, config.vectors.fillMaxAttempts, scope);
+      });
+      if (missing.length > 0) await jobs.enqueue({ jobType: FILL_VECTORS_JOB, dedupKey: `fill:${embedder.model}` });
     },
   };
 }
 
+async function indexUpkeepDue(
+  ctx: Pick<EngineContext, 'dialect' | 'store' | 'portable'>,
+  options: VectorUpkeepOptions,
+): Promise<boolean> {
+  if (ctx.dialect === 'sqlite') return ctx.store.read((sql) => vectorUpkeepDue(sql, options));
+  const { postgresVectorIndexesDueProgram } = await import('@memory/store/postgres');
+  return (await ctx.portable.db.read(() => postgresVectorIndexesDueProgram(options.exactMaxVectors))).length > 0;
+}
+
+/**
+ * PostgreSQL's index job: an HNSW index for each dimension an agent's vectors need one for (built
+ * concurrently: writes go on meanwhile).
+ */
+async function runPostgresIndexUpkeep(store: PortableStore, exactMaxVectors: number): Promise<{ indexed: number[] }> {
+  const { postgresVectorIndexesDueProgram } = await import('@memory/store/postgres');
+  const due = await store.db.read(() => postgresVectorIndexesDueProgram(exactMaxVectors));
+  const builder = store as PortableStore & { createVectorIndex?: (dimensions: number) => Promise<void> };
+  for (const dimensions of due) await builder.createVectorIndex?.(dimensions);
+  return { indexed: due };
+}
+
 /**
  * The workers of the two vector jobs (one job at a time each; steps yield to the event loop); the
- * index worker only when sqlite-vec is loaded.
+ * index worker only when vectors have an index (sqlite-vec, or pgvector).
  */
 export function registerVectorWorkers(deps: {
-  store: Store;
+  ctx: Pick<EngineContext, 'dialect' | 'store' | 'portable' | 'vector'>;
   config: MemoryConfig;
   writer: MemoryWriter;
   background: Background;
 }): void {
-  const { store, config, writer, background } = deps;
+  const { ctx, config, writer, background } = deps;
   const options = vectorUpkeepOptions(config);
-  if (store.vector.available)
+  if (ctx.vector.available)
     background.register(
       {
         jobTypes: [VECTOR_INDEX_JOB],
         handler: (_job, context) =>
-          runVectorUpkeep(store, options, { signal: context.signal, budgetMs: runBudget(config) }),
+          ctx.dialect === 'sqlite'
+            ? runVectorUpkeep(ctx.store as Store, options, { signal: context.signal, budgetMs: runBudget(config) })
+            : runPostgresIndexUpkeep(ctx.portable, options.exactMaxVectors),
         name: 'vector-index',
       },
       true,
@@ -105,7 +123,7 @@ export function registerVectorWorkers(deps: {
         const key = writer.embedder?.model;
         if (key === undefined) return;
         // Read at each run: a host's re-embed request (manual mode) widens what the run covers.
-        const scope = store.read((sql) => reembedScope(sql, config, key));
+        const scope = await ctx.portable.db.read(() => reembedScope(config, key));
         const report = await fillMissingVectors(writer, {
           batchSize: config.vectors.fillBatchSize,
           maxAttempts: config.vectors.fillMaxAttempts,
@@ -113,7 +131,10 @@ export function registerVectorWorkers(deps: {
           signal: context.signal,
           budgetMs: runBudget(config),
         });
-        if (report.finished) store.write((sql) => settleReembed(sql, key, scope, store.clock.now()));
+        if (report.finished) {
+          const now = ctx.portable.clock.now();
+          await ctx.portable.db.write(() => settleReembed(key, scope, now));
+        }
         return report;
       },
       name: 'vector-fill',

@@ -38,6 +38,7 @@ export {
   runScopeLocked,
   type WriterTarget,
 } from './memory-writer/index.js';
+export { writeWithTarget } from './memory-writer/write-with-target.js';
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
 // Either dialect: programs run through `store.db` (see `program/database.ts`).
@@ -45,7 +46,14 @@ export type { Database, PortableStore, WriteOptions } from './program/database.j
 export type { Dialect, Program } from './program/program.js';
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
 export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
-export { archiveOrphanEntities, pruneColdCopies, pruneJobArchive } from './repositories/archives.js';
+export {
+  archiveOrphanEntities,
+  archiveOrphanEntitiesProgram,
+  pruneColdCopies,
+  pruneColdCopiesProgram,
+  pruneJobArchive,
+  pruneJobArchiveProgram,
+} from './repositories/archives.js';
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
 // --- end of Dreaming's block
@@ -151,12 +159,19 @@ export {
 export type { EmbedderIdentity, EmbeddingMigration } from './repositories/embedder-identities.js';
 export {
   clearReembedRequest,
+  clearReembedRequestProgram,
   finishEmbeddingMigrations,
+  finishEmbeddingMigrationsProgram,
   latestEmbeddingMigration,
+  latestEmbeddingMigrationProgram,
   listEmbedderIdentities,
+  listEmbedderIdentitiesProgram,
   reembedRequests,
+  reembedRequestsProgram,
   requestReembed,
+  requestReembedProgram,
   useEmbedderIdentity,
+  useEmbedderIdentityProgram,
 } from './repositories/embedder-identities.js';
 export { blobToVector } from './repositories/embeddings.js';
 export {
@@ -168,8 +183,19 @@ export {
 } from './repositories/entities.js';
 // --- end of Dreaming's block
 // --- Memory lifecycle (issue 13): purge with tombstones, reaping, scope erasure, listing, health.
-export type { ErasureState } from './repositories/erase.js';
-export { beginErasure, ERASE_STEPS, eraseStep, findErasure, unfinishedErasures } from './repositories/erase.js';
+export type { EraseStep, ErasureState } from './repositories/erase.js';
+export {
+  beginErasure,
+  beginErasureProgram,
+  ERASE_STEPS,
+  eraseStep,
+  eraseStepProgram,
+  eraseStepsFor,
+  findErasure,
+  findErasureProgram,
+  unfinishedErasures,
+  unfinishedErasuresProgram,
+} from './repositories/erase.js';
 export type { AspectClaim, EntityLink, EntitySummary } from './repositories/graph-browse.js';
 export {
   entityAspectClaims,
@@ -259,8 +285,11 @@ export {
   bumpLifecycleCount,
   bumpLifecycleCountProgram,
   findMaintenanceState,
+  findMaintenanceStateProgram,
   listMaintenanceState,
+  listMaintenanceStateProgram,
   saveMaintenanceState,
+  saveMaintenanceStateProgram,
 } from './repositories/maintenance-state.js';
 export {
   findLiveMemoryHashes,
@@ -274,18 +303,28 @@ export type { ScopeMemoryCounts } from './repositories/memory-counts.js';
 export {
   liveMemoriesByVectorKey,
   liveMemoriesByVectorKeyAll,
+  liveMemoriesByVectorKeyAllProgram,
+  liveMemoriesByVectorKeyProgram,
   scopeMemoryCounts,
+  scopeMemoryCountsProgram,
 } from './repositories/memory-counts.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
 export {
   findMemoryHead,
   findMemoryHeadEntries,
+  findMemoryHeadEntriesProgram,
   insertFirstMemoryHead,
   replaceMemoryHead,
+  replaceMemoryHeadProgram,
 } from './repositories/memory-heads.js';
 export type { MemoryHealthCounts } from './repositories/memory-health.js';
-export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/memory-health.js';
+export {
+  countMemoriesWithoutVector,
+  countMemoriesWithoutVectorProgram,
+  memoryHealthCounts,
+  memoryHealthCountsProgram,
+} from './repositories/memory-health.js';
 export type { MemoryListQuery } from './repositories/memory-list.js';
 export { listMemoryPage, listMemoryPageProgram } from './repositories/memory-list.js';
 export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
@@ -324,13 +363,19 @@ export {
   rankNotesByText,
   upsertNoteVector,
 } from './repositories/notes-search.js';
+export type { CachedProjection, ProjectionToSave } from './repositories/projections.js';
 // --- end of the review block
 export {
   findProjection,
+  findProjectionProgram,
   memoryMapLabels,
+  memoryMapLabelsProgram,
   newestMemoryVectors,
+  newestMemoryVectorsProgram,
   projectionSignature,
+  projectionSignatureProgram,
   saveProjection,
+  saveProjectionProgram,
 } from './repositories/projections.js';
 export type { OpenContradiction, ProposalView } from './repositories/proposals.js';
 export {
@@ -350,9 +395,26 @@ export {
   markProvenanceReverted,
 } from './repositories/provenance.js';
 export type { PurgeCandidate, PurgeCounts } from './repositories/purge.js';
-export { countDuePurges, duePurges, emptyPurgeCounts, findTombstone, purgeMemories } from './repositories/purge.js';
+export {
+  countDuePurges,
+  countDuePurgesProgram,
+  duePurges,
+  duePurgesProgram,
+  emptyPurgeCounts,
+  findTombstone,
+  findTombstoneProgram,
+  purgeMemories,
+  purgeMemoriesProgram,
+} from './repositories/purge.js';
 export type { ReapCandidate } from './repositories/reap.js';
-export { countReapCandidates, reapCandidates, reapMemories } from './repositories/reap.js';
+export {
+  countReapCandidates,
+  countReapCandidatesProgram,
+  reapCandidates,
+  reapCandidatesProgram,
+  reapMemories,
+  reapMemoriesProgram,
+} from './repositories/reap.js';
 export {
   agentMemoryShare,
   claimCurrentness,
@@ -392,29 +454,51 @@ export {
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {
   aspectMergeFootprint,
+  aspectMergeFootprintProgram,
   dependentGraphRows,
+  dependentGraphRowsProgram,
   entityAliasRefs,
+  entityAliasRefsProgram,
   entityMergeFootprint,
+  entityMergeFootprintProgram,
   openAttentionAbout,
+  openAttentionAboutProgram,
   readRowImage,
+  readRowImageProgram,
   recountEntityMentions,
+  recountEntityMentionsProgram,
   restoreRowImage,
+  restoreRowImageProgram,
 } from './repositories/row-images.js';
-export type { ScopeRow, ScopeTable } from './repositories/scope-copy.js';
+export type { ScopeKeyedTable, ScopeRow, ScopeTable } from './repositories/scope-copy.js';
+export {
+  scopeCategoryParts,
+  scopeCategoryPartsProgram,
+  scopeDocumentParts,
+  scopeDocumentPartsProgram,
+  scopeEntityParts,
+  scopeEntityPartsProgram,
+  scopeKeyedPage,
+  scopeKeyedPageProgram,
+  scopeMemoriesPage,
+  scopeMemoriesPageProgram,
+  scopeMemoryParts,
+  scopeMemoryPartsProgram,
+  scopeNoteEvents,
+  scopeNoteEventsProgram,
+  scopeTurns,
+  scopeTurnsProgram,
+} from './repositories/scope-copy.js';
+export type { ScopeOwnedTable } from './repositories/scope-insert.js';
 export {
   findScopeRowOwner,
+  findScopeRowOwnerProgram,
   insertScopeRow,
-  scopeCategoryParts,
-  scopeDocumentParts,
-  scopeEntityParts,
-  scopeKeyedPage,
-  scopeMemoriesPage,
-  scopeMemoryParts,
-  scopeNoteEvents,
-  scopeTurns,
-} from './repositories/scope-copy.js';
+  insertScopeRowProgram,
+} from './repositories/scope-insert.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
 export { rankScopedText, rankScopedTextProgram } from './repositories/scoped-text-search.js';
+export { presentTablesProgram } from './repositories/table-presence.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';

@@ -18,3 +18,4 @@ export { openPostgresStore } from './postgres/open-postgres-store.js';
 export type { PostgresVectorQuery, PostgresVectorSearch } from './postgres/vector-search.js';
 export { searchPostgresVectors } from './postgres/vector-search.js';
 export type { PostgresVectorSupport } from './postgres/vector-support.js';
+export { postgresVectorIndexesDueProgram } from './postgres/vector-upkeep.js';

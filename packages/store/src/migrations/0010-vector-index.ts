@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_EMBEDDING_FAILURES } from './postgres/embedders.js';
 
 // The vector index: one vec0 table per embedding model (created at run time, since vec0 columns
 // have a fixed size), split per agent into partitions whose layout is chosen by size: `exact` (one
@@ -92,4 +93,6 @@ export const vectorIndex: Migration = {
     // No statement reads vectors by content hash; the index cost a random B-tree insert per vector.
     `DROP INDEX IF EXISTS embeddings_hash`,
   ],
+  // The vector index tables have no PostgreSQL form (see postgres/embedders.ts).
+  postgres: [...POSTGRES_EMBEDDING_FAILURES],
 };

@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_LIFECYCLE } from './postgres/lifecycle.js';
 
 // The memory lifecycle (issue 13): purge with tombstones, provable deletion, scope erasure, and the
 // bookkeeping of the maintenance jobs.
@@ -67,4 +68,5 @@ export const lifecycle: Migration = {
     `INSERT INTO memory_hints_fts (memory_hints_fts, rank) VALUES ('secure-delete', 1)`,
     `INSERT INTO session_transcript_turns_fts (session_transcript_turns_fts, rank) VALUES ('secure-delete', 1)`,
   ],
+  postgres: [...POSTGRES_LIFECYCLE],
 };

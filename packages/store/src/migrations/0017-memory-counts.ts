@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_EMBEDDERS } from './postgres/embedders.js';
 import { POSTGRES_MEMORY_COUNTS } from './postgres/memories.js';
 
 // Maintained per-scope memory counts and the embedder's identity (issue 13, parts 5 and 6).
@@ -129,5 +130,5 @@ export const memoryCounts: Migration = {
       PRIMARY KEY (agent_id, vector_key)
     )`,
   ],
-  postgres: [...POSTGRES_MEMORY_COUNTS],
+  postgres: [...POSTGRES_MEMORY_COUNTS, ...POSTGRES_EMBEDDERS],
 };

@@ -1,5 +1,9 @@
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import type { WriterTarget } from '../memory-writer/context.js';
+import { all, get, type Program, perDialect, portable, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import { VectorIndexWriter } from '../vector-index/index-writer.js';
+import { presentTablesProgram } from './table-presence.js';
 
 // Every table that holds a scope's rows, in the order a scope erasure empties them: rows that point
 // at others first, so counts are per table (nothing goes by cascade unseen). `where` selects the
@@ -10,11 +14,13 @@ const OF_MEMORIES = 'memory_id IN (SELECT id FROM memories WHERE agent_id = ?)';
 const OF_DOCUMENTS = 'document_id IN (SELECT id FROM documents WHERE agent_id = ?)';
 
 /** A table step of a scope erasure. */
-interface EraseStep {
+export interface EraseStep {
   readonly table: string;
   readonly where: string;
   /** The primary key of a WITHOUT ROWID table (deleted by key instead of rowid). */
   readonly key?: string;
+  /** `where` on PostgreSQL, when SQLite's uses its JSON functions. */
+  readonly postgresWhere?: string;
 }
 
 export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
@@ -69,7 +75,11 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'memory_md_heads', where: BY_AGENT },
   { table: 'recall_telemetry', where: BY_AGENT },
   { table: 'memory_jobs', where: BY_AGENT },
-  { table: 'memory_jobs_archive', where: "json_extract(row_json, '$.agent_id') = ?" },
+  {
+    table: 'memory_jobs_archive',
+    where: "json_extract(row_json, '$.agent_id') = ?",
+    postgresWhere: "row_json::json ->> 'agent_id' = ?",
+  },
   { table: 'lifecycle_counts', where: BY_AGENT },
   { table: 'embedding_projections', where: BY_AGENT },
   // The scope's maintained counts (zero once its memories are gone) and its re-embed request.
@@ -84,6 +94,21 @@ export const ERASE_STEPS: readonly EraseStep[] = Object.freeze([
   { table: 'text_scopes', where: BY_AGENT },
   { table: 'note_text_scopes', where: BY_AGENT },
 ]);
+
+// PostgreSQL has no trigger to take a deleted row's text postings (the tokenizer is JavaScript):
+// the scope's postings go in a step of their own, before the scopes that number them.
+const POSTGRES_ERASE_STEPS: readonly EraseStep[] = Object.freeze(
+  ERASE_STEPS.flatMap((step) =>
+    step.table === 'text_scopes'
+      ? [{ table: 'text_postings', where: 'scope IN (SELECT scope FROM text_scopes WHERE agent_id = ?)' }, step]
+      : [step],
+  ),
+);
+
+/** The steps of a scope erasure on a dialect (PostgreSQL's add the text postings). */
+export function eraseStepsFor(dialect: 'sqlite' | 'postgres'): readonly EraseStep[] {
+  return dialect === 'postgres' ? POSTGRES_ERASE_STEPS : ERASE_STEPS;
+}
 
 /** Where an erasure stands: the step it is on and the rows removed so far per table. */
 export interface ErasureState {
@@ -117,15 +142,26 @@ function toState(row: ErasureRow): ErasureState {
 
 /** The scope's erasure record, if one was ever started. */
 export function findErasure(sql: SqlExecutor, agentId: string): ErasureState | undefined {
-  const row = sql.get<ErasureRow>(raw('SELECT * FROM scope_erasures WHERE agent_id = ?', agentId));
+  return runSqliteProgram(sql, findErasureProgram(agentId));
+}
+
+/** {@link findErasure} as a program (both dialects). */
+export function* findErasureProgram(agentId: string): Program<ErasureState | undefined> {
+  const row = yield* get<ErasureRow>(portable('SELECT * FROM scope_erasures WHERE agent_id = ?', agentId));
   return row ? toState(row) : undefined;
 }
 
 /** Erasures that were started and not finished (a crash interrupted them). */
 export function unfinishedErasures(sql: SqlExecutor): string[] {
-  return sql
-    .all<{ agent_id: string }>(raw("SELECT agent_id FROM scope_erasures WHERE status = 'running'"))
-    .map((r) => r.agent_id);
+  return runSqliteProgram(sql, unfinishedErasuresProgram());
+}
+
+/** {@link unfinishedErasures} as a program (both dialects). */
+export function* unfinishedErasuresProgram(): Program<string[]> {
+  const rows = yield* all<{ agent_id: string }>(
+    portable("SELECT agent_id FROM scope_erasures WHERE status = 'running'"),
+  );
+  return rows.map((r) => r.agent_id);
 }
 
 /**
@@ -133,10 +169,15 @@ export function unfinishedErasures(sql: SqlExecutor): string[] {
  * continues from its step with its counts). A finished one starts over: rows written since go too.
  */
 export function beginErasure(sql: SqlExecutor, agentId: string, now: number): ErasureState {
-  const current = findErasure(sql, agentId);
+  return runSqliteProgram(sql, beginErasureProgram(agentId, now));
+}
+
+/** {@link beginErasure} as a program (both dialects). */
+export function* beginErasureProgram(agentId: string, now: number): Program<ErasureState> {
+  const current = yield* findErasureProgram(agentId);
   if (current?.status === 'running') return current;
-  sql.run(
-    raw(
+  yield* run(
+    portable(
       `INSERT INTO scope_erasures (agent_id, status, step, counts_json, started_at, updated_at, finished_at)
        VALUES (?, 'running', 0, '{}', ?, ?, NULL)
        ON CONFLICT (agent_id) DO UPDATE SET status = 'running', step = 0, counts_json = '{}',
@@ -146,23 +187,55 @@ export function beginErasure(sql: SqlExecutor, agentId: string, now: number): Er
       now,
     ),
   );
-  return findErasure(sql, agentId) as ErasureState;
+  return (yield* findErasureProgram(agentId)) as ErasureState;
 }
 
-function eraseEmbeddings(sql: SqlExecutor, agentId: string, limit: number, vectorAvailable: boolean, now: number) {
-  const rows = sql.all<{ seq: number; agentId: string; model: string; dimensions: number }>(
-    raw(
+// On SQLite each vector's vec0 row goes with it through the index writer; on PostgreSQL the pgvector
+// mirror's row goes with its `embeddings` row by cascade, so a batch is one statement.
+function* eraseEmbeddings(target: WriterTarget, agentId: string, limit: number, vectorAvailable: boolean, now: number) {
+  if (target.dialect === 'postgres')
+    return (yield* run(
+      portable(
+        'DELETE FROM embeddings WHERE seq IN (SELECT seq FROM embeddings WHERE agent_id = ? LIMIT ?)',
+        agentId,
+        limit,
+      ),
+    )).changes;
+  const rows = yield* all<{ seq: number; agentId: string; model: string; dimensions: number }>(
+    portable(
       'SELECT seq, agent_id AS agentId, model, dimensions FROM embeddings WHERE agent_id = ? LIMIT ?',
       agentId,
       limit,
     ),
   );
-  const index = new VectorIndexWriter(sql, vectorAvailable, now);
+  const index = new VectorIndexWriter(target.sql, vectorAvailable, now);
   for (const row of rows) {
-    sql.run(raw('DELETE FROM embeddings WHERE seq = ?', row.seq));
+    yield* run(portable('DELETE FROM embeddings WHERE seq = ?', row.seq));
     index.remove(row);
   }
   return rows.length;
+}
+
+/** Deletes up to `limit` of the scope's rows of one table; returns how many. */
+function* eraseRows(step: EraseStep, agentId: string, limit: number): Program<number> {
+  const binds = (where: string) => Array.from({ length: where.split('?').length - 1 }, () => agentId);
+  // PostgreSQL has no rowid: a row's physical address (ctid) picks the batch's rows instead.
+  const pgWhere = step.postgresWhere ?? step.where;
+  let n = 0;
+  const numbered =
+    `DELETE FROM ${step.table} WHERE ctid IN (SELECT ctid FROM ${step.table} WHERE ${pgWhere} LIMIT ?)`.replace(
+      /\?/g,
+      () => `$${++n}`,
+    );
+  return (yield* run(
+    perDialect(
+      {
+        sql: `DELETE FROM ${step.table} WHERE (${step.key ?? 'rowid'}) IN (SELECT ${step.key ?? 'rowid'} FROM ${step.table} WHERE ${step.where} LIMIT ?)`,
+        parameters: [...binds(step.where), limit],
+      },
+      { sql: numbered, parameters: [...binds(pgWhere), limit] },
+    ),
+  )).changes;
 }
 
 /**
@@ -176,28 +249,37 @@ export function eraseStep(
   agentId: string,
   options: { limit: number; vectorAvailable: boolean; now: number },
 ): ErasureState {
-  const state = findErasure(sql, agentId);
-  if (!state || state.status === 'done') return state ?? beginErasure(sql, agentId, options.now);
-  const step = ERASE_STEPS[state.step];
+  return runSqliteProgram(sql, eraseStepProgram({ dialect: 'sqlite', sql }, agentId, options));
+}
+
+/**
+ * {@link eraseStep} as a program. A table that does not exist (on PostgreSQL, a subject whose form
+ * has not landed) is passed over: it holds no rows of the scope.
+ */
+export function* eraseStepProgram(
+  target: WriterTarget,
+  agentId: string,
+  options: { limit: number; vectorAvailable: boolean; now: number },
+): Program<ErasureState> {
+  const state = yield* findErasureProgram(agentId);
+  if (!state || state.status === 'done') return state ?? (yield* beginErasureProgram(agentId, options.now));
+  const steps = eraseStepsFor(target.dialect);
+  const step = steps[state.step];
   let nextStep = state.step;
   const counts = { ...state.counts };
   if (step) {
-    const removed =
-      step.table === 'embeddings'
-        ? eraseEmbeddings(sql, agentId, options.limit, options.vectorAvailable, options.now)
-        : sql.run(
-            raw(
-              `DELETE FROM ${step.table} WHERE (${step.key ?? 'rowid'}) IN (SELECT ${step.key ?? 'rowid'} FROM ${step.table} WHERE ${step.where} LIMIT ?)`,
-              ...Array.from({ length: step.where.split('?').length - 1 }, () => agentId),
-              options.limit,
-            ),
-          ).changes;
+    const present = (yield* presentTablesProgram([step.table])).has(step.table);
+    const removed = !present
+      ? 0
+      : step.table === 'embeddings'
+        ? yield* eraseEmbeddings(target, agentId, options.limit, options.vectorAvailable, options.now)
+        : yield* eraseRows(step, agentId, options.limit);
     if (removed > 0) counts[step.table] = (counts[step.table] ?? 0) + removed;
     if (removed < options.limit) nextStep++;
   }
-  const done = nextStep >= ERASE_STEPS.length;
-  sql.run(
-    raw(
+  const done = nextStep >= steps.length;
+  yield* run(
+    portable(
       'UPDATE scope_erasures SET step = ?, counts_json = ?, status = ?, updated_at = ?, finished_at = ? WHERE agent_id = ?',
       nextStep,
       JSON.stringify(counts),
@@ -207,5 +289,5 @@ export function eraseStep(
       agentId,
     ),
   );
-  return findErasure(sql, agentId) as ErasureState;
+  return (yield* findErasureProgram(agentId)) as ErasureState;
 }

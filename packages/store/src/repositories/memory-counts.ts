@@ -1,4 +1,6 @@
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import { all, type Program, portable } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 
 // Reads of `memory_counts`, the per-scope counts the triggers of migration 17 keep in step with
 // `memories`. Each scope read is a range of the table's primary key within one agent: a row per
@@ -25,9 +27,14 @@ export interface ScopeMemoryCounts {
  * cutoff's own UTC day count as not stale.
  */
 export function scopeMemoryCounts(sql: SqlExecutor, agentId: string, staleBefore: number): ScopeMemoryCounts {
+  return runSqliteProgram(sql, scopeMemoryCountsProgram(agentId, staleBefore));
+}
+
+/** {@link scopeMemoryCounts} as a program (both dialects). */
+export function* scopeMemoryCountsProgram(agentId: string, staleBefore: number): Program<ScopeMemoryCounts> {
   // Summed in SQL: a few result rows (one per kind and model) instead of one per day.
-  const rows = sql.all<{ kind: string; model: string; n: number; never: number; stale: number }>(
-    raw(
+  const rows = yield* all<{ kind: string; model: string; n: number; never: number; stale: number }>(
+    portable(
       `SELECT kind, model, sum(n) AS n, sum(CASE WHEN recalled = 0 THEN n ELSE 0 END) AS never,
          sum(CASE WHEN day < ? THEN n ELSE 0 END) AS stale
        FROM memory_counts WHERE agent_id = ? GROUP BY kind, model HAVING sum(n) <> 0`,
@@ -50,8 +57,13 @@ export function scopeMemoryCounts(sql: SqlExecutor, agentId: string, staleBefore
 
 /** Live memories of a scope per vector key ('' = none): recall's vector coverage (one range read). */
 export function liveMemoriesByVectorKey(sql: SqlExecutor, agentId: string): Array<{ key: string; n: number }> {
-  return sql.all<{ key: string; n: number }>(
-    raw(
+  return runSqliteProgram(sql, liveMemoriesByVectorKeyProgram(agentId));
+}
+
+/** {@link liveMemoriesByVectorKey} as a program (both dialects). */
+export function* liveMemoriesByVectorKeyProgram(agentId: string): Program<Array<{ key: string; n: number }>> {
+  return yield* all<{ key: string; n: number }>(
+    portable(
       `SELECT model AS key, sum(n) AS n FROM memory_counts WHERE agent_id = ? AND kind = 'live'
        GROUP BY model HAVING sum(n) <> 0`,
       agentId,
@@ -61,7 +73,14 @@ export function liveMemoriesByVectorKey(sql: SqlExecutor, agentId: string): Arra
 
 /** Live memories of every scope per vector key ('' = none): the embedding migration's progress (reads every scope's rows). */
 export function liveMemoriesByVectorKeyAll(sql: SqlExecutor): Array<{ key: string; n: number }> {
-  return sql.all<{ key: string; n: number }>(
-    raw(`SELECT model AS key, sum(n) AS n FROM memory_counts WHERE kind = 'live' GROUP BY model HAVING sum(n) <> 0`),
+  return runSqliteProgram(sql, liveMemoriesByVectorKeyAllProgram());
+}
+
+/** {@link liveMemoriesByVectorKeyAll} as a program (both dialects). */
+export function* liveMemoriesByVectorKeyAllProgram(): Program<Array<{ key: string; n: number }>> {
+  return yield* all<{ key: string; n: number }>(
+    portable(
+      `SELECT model AS key, sum(n) AS n FROM memory_counts WHERE kind = 'live' GROUP BY model HAVING sum(n) <> 0`,
+    ),
   );
 }

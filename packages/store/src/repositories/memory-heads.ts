@@ -1,4 +1,5 @@
 import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import { get, type Program, run } from '../program/program.js';
 
 // The agent's MEMORY.md head: one row per agent, replaced only by compare-and-swap on the revision
 // and hash the writer read, so two writers never overwrite each other.
@@ -88,4 +89,38 @@ export function findMemoryHeadEntries(
       .where('agent_id', '=', agentId)
       .compile(),
   );
+}
+
+/** {@link findMemoryHeadEntries} as a program (both dialects). */
+export function* findMemoryHeadEntriesProgram(
+  agentId: string,
+): Program<{ revision: number; contentHash: string; entriesJson: string } | undefined> {
+  return yield* get<{ revision: number; contentHash: string; entriesJson: string }>(
+    queryBuilder
+      .selectFrom('memory_md_heads')
+      .select(['revision', 'content_hash as contentHash', 'entries_json as entriesJson'])
+      .where('agent_id', '=', agentId),
+  );
+}
+
+/** {@link replaceMemoryHead} as a program (both dialects): the rows changed, 0 when another writer got there first. */
+export function* replaceMemoryHeadProgram(
+  head: MemoryHeadWrite,
+  expected: { revision: number; contentHash: string },
+): Program<number> {
+  return (yield* run(
+    queryBuilder
+      .updateTable('memory_md_heads')
+      .set({
+        revision: head.revision,
+        content: head.content,
+        content_hash: head.contentHash,
+        entries_json: head.entriesJson,
+        pass_id: head.passId,
+        updated_at: head.now,
+      })
+      .where('agent_id', '=', head.agentId)
+      .where('revision', '=', expected.revision)
+      .where('content_hash', '=', expected.contentHash),
+  )).changes;
 }

@@ -1,8 +1,15 @@
 import { contentHash } from '@memory/core';
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import type { WriterTarget } from '../memory-writer/context.js';
+import { all, get, type Program, perDialect, portable, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import { VectorIndexWriter } from '../vector-index/index-writer.js';
-import { deleteSourceEmbeddings } from './embeddings.js';
-import { deleteMentionsOfMemory } from './mentions.js';
+import { deleteSourceEmbeddingsProgram } from './embeddings.js';
+import { deleteHintsProgram } from './hints.js';
+import { deleteMentionsOfMemoryProgram } from './mentions.js';
+import { reviewDerivedProgram } from './purge-review.js';
+import { presentTablesProgram } from './table-presence.js';
+import { unindexTextRowsProgram } from './text-index-writes.js';
 
 /** A memory whose recover window has passed: forgotten, or expired (and not pinned). */
 export interface PurgeCandidate {
@@ -15,37 +22,49 @@ export interface PurgeCandidate {
   readonly removedAt: number | null;
 }
 
+function* countOf(query: string, ...params: unknown[]): Program<number> {
+  return (yield* get<{ n: number }>(portable(query, ...params)))?.n ?? 0;
+}
+
 // Each half walks its own partial index (memories_deleted_at, memories_expiring) in time order, so
 // finding a batch never scans live memories. Pinned memories never expire into a purge.
 const DUE = `
-  SELECT * FROM (SELECT seq, id, agent_id AS agentId, content_hash AS contentHash, 'forgotten' AS reason,
-      deleted_at AS removedAt
-    FROM memories WHERE is_deleted = 1 AND deleted_at <= ? ORDER BY deleted_at LIMIT ?)
+  SELECT * FROM (SELECT seq, id, agent_id AS "agentId", content_hash AS "contentHash", 'forgotten' AS reason,
+      deleted_at AS "removedAt"
+    FROM memories WHERE is_deleted = 1 AND deleted_at <= ? ORDER BY deleted_at LIMIT ?) AS forgotten
   UNION ALL
   SELECT * FROM (SELECT seq, id, agent_id, content_hash, 'expired', expires_at
     FROM memories WHERE is_deleted = 0 AND expires_at IS NOT NULL AND expires_at <= ? AND pinned = 0
-    ORDER BY expires_at LIMIT ?)`;
+    ORDER BY expires_at LIMIT ?) AS expired`;
 
 /**
  * Up to `limit` memories due for purge: forgotten at or before `cutoff`, or expired at or before it
  * (the cutoff is now minus the recover window).
  */
 export function duePurges(sql: SqlExecutor, cutoff: number, limit: number): PurgeCandidate[] {
-  return sql.all<PurgeCandidate>(raw(DUE, cutoff, limit, cutoff, limit)).slice(0, limit);
+  return runSqliteProgram(sql, duePurgesProgram(cutoff, limit));
+}
+
+/** {@link duePurges} as a program (both dialects). */
+export function* duePurgesProgram(cutoff: number, limit: number): Program<PurgeCandidate[]> {
+  return (yield* all<PurgeCandidate>(portable(DUE, cutoff, limit, cutoff, limit))).slice(0, limit);
 }
 
 /** How many memories are due for purge (two index range counts). */
 export function countDuePurges(sql: SqlExecutor, cutoff: number): { forgotten: number; expired: number } {
-  const forgotten =
-    sql.get<{ n: number }>(raw('SELECT count(*) AS n FROM memories WHERE is_deleted = 1 AND deleted_at <= ?', cutoff))
-      ?.n ?? 0;
-  const expired =
-    sql.get<{ n: number }>(
-      raw(
-        'SELECT count(*) AS n FROM memories WHERE is_deleted = 0 AND expires_at IS NOT NULL AND expires_at <= ? AND pinned = 0',
-        cutoff,
-      ),
-    )?.n ?? 0;
+  return runSqliteProgram(sql, countDuePurgesProgram(cutoff));
+}
+
+/** {@link countDuePurges} as a program (both dialects). */
+export function* countDuePurgesProgram(cutoff: number): Program<{ forgotten: number; expired: number }> {
+  const forgotten = yield* countOf(
+    'SELECT count(*) AS n FROM memories WHERE is_deleted = 1 AND deleted_at <= ?',
+    cutoff,
+  );
+  const expired = yield* countOf(
+    'SELECT count(*) AS n FROM memories WHERE is_deleted = 0 AND expires_at IS NOT NULL AND expires_at <= ? AND pinned = 0',
+    cutoff,
+  );
   return { forgotten, expired };
 }
 
@@ -89,20 +108,20 @@ const hashOrNull = (text: string | null): string | null => (text === null ? null
  * metadata becomes the hashes of the content it replaced (it may have held evidence quotes). Cold
  * copies (keyed by history id) go first. Returns [history rows scrubbed, cold copies removed].
  */
-function scrubHistory(sql: SqlExecutor, memoryId: string): [number, number] {
-  const rows = sql.all<{ id: string; old_content: string | null; new_content: string | null }>(
-    raw('SELECT id, old_content, new_content FROM memory_history WHERE memory_id = ?', memoryId),
+function* scrubHistory(memoryId: string): Program<[number, number]> {
+  const rows = yield* all<{ id: string; old_content: string | null; new_content: string | null }>(
+    portable('SELECT id, old_content, new_content FROM memory_history WHERE memory_id = ?', memoryId),
   );
   let cold = 0;
   for (const row of rows) {
-    cold += sql.run(raw('DELETE FROM memories_cold WHERE id = ?', row.id)).changes;
+    cold += (yield* run(portable('DELETE FROM memories_cold WHERE id = ?', row.id))).changes;
     const metadata = JSON.stringify({
       purged: true,
       oldContentHash: hashOrNull(row.old_content),
       newContentHash: hashOrNull(row.new_content),
     });
-    sql.run(
-      raw(
+    yield* run(
+      portable(
         'UPDATE memory_history SET old_content = NULL, new_content = NULL, metadata = ? WHERE id = ?',
         metadata,
         row.id,
@@ -112,94 +131,70 @@ function scrubHistory(sql: SqlExecutor, memoryId: string): [number, number] {
   return [rows.length, cold];
 }
 
-const countOf = (sql: SqlExecutor, query: string, ...params: unknown[]): number =>
-  sql.get<{ n: number }>(raw(query, ...params))?.n ?? 0;
+const TOMBSTONE = {
+  sqlite: `INSERT OR REPLACE INTO memory_tombstones (memory_id, agent_id, content_hash, reason, removed_at, purged_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+  postgres: `INSERT INTO memory_tombstones (memory_id, agent_id, content_hash, reason, removed_at, purged_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (memory_id) DO UPDATE SET agent_id = excluded.agent_id, content_hash = excluded.content_hash,
+         reason = excluded.reason, removed_at = excluded.removed_at, purged_at = excluded.purged_at`,
+};
+
+const EVIDENCE_TABLES = ['dreaming_evidence_offsets', 'dreaming_evidence_exclusions', 'dreaming_evidence_reviews'];
+// Tables of other subjects a purge touches; on PostgreSQL each exists once its subject's form has landed.
+const OPTIONAL_TABLES = [
+  ...EVIDENCE_TABLES,
+  'document_memories',
+  'entity_attributes',
+  'dreaming_attention',
+  'dreaming_provenance',
+];
 
 /** Removes one memory and everything derived from it; leaves a tombstone. */
-function purgeOne(sql: SqlExecutor, vectors: VectorIndexWriter, memory: PurgeCandidate, now: number, c: PurgeCounts) {
+function* purgeOne(
+  target: WriterTarget,
+  vectors: VectorIndexWriter | undefined,
+  present: ReadonlySet<string>,
+  memory: PurgeCandidate,
+  now: number,
+  c: PurgeCounts,
+): Program<void> {
   const { id, agentId } = memory;
-  c.vectors += deleteSourceEmbeddings(sql, { sourceType: 'memory', sourceId: id }, vectors);
-  c.embeddingFailures += sql.run(raw('DELETE FROM embedding_failures WHERE memory_id = ?', id)).changes;
-  const [history, cold] = scrubHistory(sql, id);
+  // On PostgreSQL the pgvector mirror's rows go with their `embeddings` rows (foreign key cascade).
+  c.vectors += yield* deleteSourceEmbeddingsProgram({ sourceType: 'memory', sourceId: id }, vectors);
+  c.embeddingFailures += (yield* run(portable('DELETE FROM embedding_failures WHERE memory_id = ?', id))).changes;
+  const [history, cold] = yield* scrubHistory(id);
   c.historyScrubbed += history;
   c.coldCopies += cold;
   // Mentions go through the repository so entity mention counts drop with them.
-  c.mentions += deleteMentionsOfMemory(sql, agentId, id);
+  c.mentions += yield* deleteMentionsOfMemoryProgram(agentId, id);
   const ref = `memory:${id}`;
-  for (const table of ['dreaming_evidence_offsets', 'dreaming_evidence_exclusions', 'dreaming_evidence_reviews'])
-    c.evidenceRows += sql.run(raw(`DELETE FROM ${table} WHERE agent_id = ? AND source_ref = ?`, agentId, ref)).changes;
-  // The rest cascades from the row (hints with their text postings, links, document links); counted first.
-  c.hints += countOf(sql, 'SELECT count(*) AS n FROM memory_hints WHERE memory_id = ?', id);
-  c.links += countOf(sql, 'SELECT count(*) AS n FROM memory_links WHERE memory_id = ?', id);
-  c.documentLinks += countOf(sql, 'SELECT count(*) AS n FROM document_memories WHERE memory_id = ?', id);
-  // A forgotten row has no text postings left (they went when it was forgotten); `secure_delete`
-  // zeroes the row's bytes in the file.
-  c.memories += sql.run(raw('DELETE FROM memories WHERE seq = ?', memory.seq)).changes;
-  sql.run(
-    raw(
-      `INSERT OR REPLACE INTO memory_tombstones (memory_id, agent_id, content_hash, reason, removed_at, purged_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      id,
-      agentId,
-      memory.contentHash,
-      memory.reason,
-      memory.removedAt,
-      now,
-    ),
-  );
-}
-
-// Active claims that cited a purged memory (as their source memory or in their evidence) and cite
-// nothing else that still exists: their only support is gone, so a Dreaming pass must review them.
-const UNSUPPORTED_CLAIMS = `
-  SELECT c.id FROM entity_attributes AS c
-  WHERE c.agent_id = ? AND c.status = 'active'
-    AND (c.source_memory_id IN (SELECT value FROM json_each(?))
-      OR EXISTS (SELECT 1 FROM json_each(c.evidence_json) AS e WHERE e.value ->> '$.sourceRef' IN (SELECT value FROM json_each(?))))
-    AND NOT EXISTS (
-      SELECT 1 FROM json_each(c.evidence_json) AS e
-      WHERE e.value ->> '$.sourceRef' NOT IN (SELECT value FROM json_each(?))
-        AND NOT (e.value ->> '$.sourceRef' LIKE 'memory:%'
-          AND NOT EXISTS (SELECT 1 FROM memories AS m WHERE m.id = substr(e.value ->> '$.sourceRef', 8))))
-  LIMIT 10000`;
-
-// Replaces the quote of every citation of a purged memory with null, keeping the reference.
-const SCRUB_QUOTES = (table: string) => `
-  UPDATE ${table} SET evidence_json = (
-    SELECT json_group_array(CASE WHEN e.value ->> '$.sourceRef' IN (SELECT value FROM json_each(?))
-      THEN json_set(e.value, '$.quote', NULL) ELSE json(e.value) END)
-    FROM json_each(${table}.evidence_json) AS e)
-  WHERE agent_id = ? AND json_valid(evidence_json) AND EXISTS (
-    SELECT 1 FROM json_each(${table}.evidence_json) AS e WHERE e.value ->> '$.sourceRef' IN (SELECT value FROM json_each(?)))`;
-
-/**
- * Marks claims whose only evidence was purged for review (an open `review_due` attention record
- * each) and removes the purged memories' quotes from claim and provenance evidence.
- */
-function reviewDerived(
-  sql: SqlExecutor,
-  agentId: string,
-  ids: readonly string[],
-  now: number,
-  nextId: () => string,
-  c: PurgeCounts,
-): void {
-  const idsJson = JSON.stringify(ids);
-  const refsJson = JSON.stringify(ids.map((id) => `memory:${id}`));
-  for (const { id } of sql.all<{ id: string }>(raw(UNSUPPORTED_CLAIMS, agentId, idsJson, refsJson, refsJson))) {
-    c.markedForReview += sql.run(
-      raw(
-        `INSERT INTO dreaming_attention (id, agent_id, kind, subject_ref, priority, details, created_by, created_at)
-         VALUES (?, ?, 'review_due', ?, 70, 'its only evidence was purged', 'engine', ?) ON CONFLICT DO NOTHING`,
-        nextId(),
-        agentId,
-        `claim:${id}`,
-        now,
-      ),
-    ).changes;
-  }
-  for (const table of ['entity_attributes', 'dreaming_provenance'])
-    c.quotesScrubbed += sql.run(raw(SCRUB_QUOTES(table), refsJson, agentId, refsJson)).changes;
+  for (const table of EVIDENCE_TABLES)
+    if (present.has(table))
+      c.evidenceRows += (yield* run(
+        portable(`DELETE FROM ${table} WHERE agent_id = ? AND source_ref = ?`, agentId, ref),
+      )).changes;
+  // The rest cascades from the row (hints with their text postings, links, document links); counted
+  // first. PostgreSQL has no trigger to take hint postings: the hint program does.
+  if (target.dialect === 'postgres') c.hints += yield* deleteHintsProgram('postgres', agentId, id);
+  else c.hints += yield* countOf('SELECT count(*) AS n FROM memory_hints WHERE memory_id = ?', id);
+  c.links += yield* countOf('SELECT count(*) AS n FROM memory_links WHERE memory_id = ?', id);
+  if (present.has('document_memories'))
+    c.documentLinks += yield* countOf('SELECT count(*) AS n FROM document_memories WHERE memory_id = ?', id);
+  // A forgotten row has no text postings left (they went when it was forgotten); an expired one
+  // still has them: SQLite's delete trigger takes them, on PostgreSQL this program does. On SQLite
+  // `secure_delete` zeroes the row's bytes in the file.
+  if (target.dialect === 'postgres') {
+    const gone = yield* all<{ content: string; is_deleted: number }>(
+      portable('DELETE FROM memories WHERE seq = ? RETURNING content, is_deleted', memory.seq),
+    );
+    c.memories += gone.length;
+    const row = gone[0];
+    if (row && row.is_deleted === 0)
+      yield* unindexTextRowsProgram('memory', agentId, [{ row: memory.seq, text: row.content }]);
+  } else c.memories += (yield* run(portable('DELETE FROM memories WHERE seq = ?', memory.seq))).changes;
+  const parameters = [id, agentId, memory.contentHash, memory.reason, memory.removedAt, now];
+  yield* run(perDialect({ sql: TOMBSTONE.sqlite, parameters }, { sql: TOMBSTONE.postgres, parameters }));
 }
 
 /**
@@ -216,20 +211,36 @@ export function purgeMemories(
   memories: readonly PurgeCandidate[],
   now: number,
 ): { counts: PurgeCounts; purged: PurgeCandidate[] } {
+  return runSqliteProgram(sql, purgeMemoriesProgram({ dialect: 'sqlite', sql }, deps, memories, now));
+}
+
+/**
+ * {@link purgeMemories} as a program. On SQLite (`target` with its executor) the vec0 index rows go
+ * through the vector index writer; on PostgreSQL the pgvector mirror follows `embeddings` by
+ * cascade, and the program removes the text postings SQLite's triggers would (hints, expired rows).
+ */
+export function* purgeMemoriesProgram(
+  target: WriterTarget,
+  deps: { vectorAvailable: boolean; nextId: () => string; shouldStop?: () => boolean },
+  memories: readonly PurgeCandidate[],
+  now: number,
+): Program<{ counts: PurgeCounts; purged: PurgeCandidate[] }> {
   const counts = emptyPurgeCounts();
-  const vectors = new VectorIndexWriter(sql, deps.vectorAvailable, now);
+  const vectors =
+    target.dialect === 'sqlite' ? new VectorIndexWriter(target.sql, deps.vectorAvailable, now) : undefined;
+  const present = yield* presentTablesProgram(OPTIONAL_TABLES);
   const byAgent = new Map<string, string[]>();
   const purged: PurgeCandidate[] = [];
   for (const memory of memories) {
     // At least one per call, then only while the caller's time slice lasts.
     if (purged.length > 0 && deps.shouldStop?.()) break;
-    purgeOne(sql, vectors, memory, now, counts);
+    yield* purgeOne(target, vectors, present, memory, now, counts);
     purged.push(memory);
     const list = byAgent.get(memory.agentId) ?? [];
     list.push(memory.id);
     byAgent.set(memory.agentId, list);
   }
-  for (const [agentId, ids] of byAgent) reviewDerived(sql, agentId, ids, now, deps.nextId, counts);
+  for (const [agentId, ids] of byAgent) yield* reviewDerivedProgram(agentId, ids, now, deps.nextId, present, counts);
   return { counts, purged };
 }
 
@@ -239,9 +250,17 @@ export function findTombstone(
   agentId: string,
   memoryId: string,
 ): { contentHash: string; reason: string; purgedAt: number } | undefined {
-  return sql.get(
-    raw(
-      'SELECT content_hash AS contentHash, reason, purged_at AS purgedAt FROM memory_tombstones WHERE agent_id = ? AND memory_id = ?',
+  return runSqliteProgram(sql, findTombstoneProgram(agentId, memoryId));
+}
+
+/** {@link findTombstone} as a program (both dialects). */
+export function* findTombstoneProgram(
+  agentId: string,
+  memoryId: string,
+): Program<{ contentHash: string; reason: string; purgedAt: number } | undefined> {
+  return yield* get(
+    portable(
+      'SELECT content_hash AS "contentHash", reason, purged_at AS "purgedAt" FROM memory_tombstones WHERE agent_id = ? AND memory_id = ?',
       agentId,
       memoryId,
     ),

@@ -1,5 +1,6 @@
-import { MemoryError } from '@memory/core';
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import { all as allRows, get, type Program, perDialect, portable } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 
 // A scope's evidence and graph as plain rows, for `engine.export` and its import: each row keeps its
 // columns as in the schema, minus the scope (the importer's agent replaces it), rowids (`seq`, which
@@ -59,26 +60,38 @@ function strip(table: ScopeTable, rows: ReadonlyArray<Record<string, unknown>>):
   });
 }
 
-const all = (sql: SqlExecutor, table: ScopeTable, query: string, ...params: unknown[]): ScopeRow[] =>
-  strip(table, sql.all<Record<string, unknown>>(raw(query, ...params)));
+function* all(table: ScopeTable, query: string, ...params: unknown[]): Program<ScopeRow[]> {
+  return strip(table, yield* allRows<Record<string, unknown>>(portable(query, ...params)));
+}
+
+type Key = { createdAt: number; seq: number };
 
 /** A page of the scope's memories in (created_at, seq) order, with the key of the last row. */
 export function scopeMemoriesPage(
   sql: SqlExecutor,
   agentId: string,
-  after: { createdAt: number; seq: number } | undefined,
+  after: Key | undefined,
   limit: number,
-): { rows: ScopeRow[]; last: { createdAt: number; seq: number } | undefined } {
-  const rows = sql.all<Record<string, unknown> & { seq: number; created_at: number }>(
+): { rows: ScopeRow[]; last: Key | undefined } {
+  return runSqliteProgram(sql, scopeMemoriesPageProgram(agentId, after, limit));
+}
+
+/** {@link scopeMemoriesPage} as a program (both dialects). */
+export function* scopeMemoriesPageProgram(
+  agentId: string,
+  after: Key | undefined,
+  limit: number,
+): Program<{ rows: ScopeRow[]; last: Key | undefined }> {
+  const rows = yield* allRows<Record<string, unknown> & { seq: number; created_at: number }>(
     after
-      ? raw(
+      ? portable(
           'SELECT * FROM memories WHERE agent_id = ? AND (created_at, seq) > (?, ?) ORDER BY created_at, seq LIMIT ?',
           agentId,
           after.createdAt,
           after.seq,
           limit,
         )
-      : raw('SELECT * FROM memories WHERE agent_id = ? ORDER BY created_at, seq LIMIT ?', agentId, limit),
+      : portable('SELECT * FROM memories WHERE agent_id = ? ORDER BY created_at, seq LIMIT ?', agentId, limit),
   );
   const last = rows[rows.length - 1];
   return { rows: strip('memories', rows), last: last ? { createdAt: last.created_at, seq: last.seq } : undefined };
@@ -86,16 +99,22 @@ export function scopeMemoriesPage(
 
 /** A memory's history (oldest first) and entity mentions. */
 export function scopeMemoryParts(sql: SqlExecutor, agentId: string, memoryId: string) {
+  return runSqliteProgram(sql, scopeMemoryPartsProgram(agentId, memoryId));
+}
+
+/** {@link scopeMemoryParts} as a program (both dialects). */
+export function* scopeMemoryPartsProgram(
+  agentId: string,
+  memoryId: string,
+): Program<{ history: ScopeRow[]; mentions: ScopeRow[] }> {
   return {
-    history: all(
-      sql,
+    history: yield* all(
       'memory_history',
       'SELECT * FROM memory_history WHERE memory_id = ? AND agent_id = ? ORDER BY seq',
       memoryId,
       agentId,
     ),
-    mentions: all(
-      sql,
+    mentions: yield* all(
       'memory_entity_mentions',
       'SELECT * FROM memory_entity_mentions WHERE memory_id = ? AND agent_id = ? ORDER BY entity_id',
       memoryId,
@@ -104,29 +123,60 @@ export function scopeMemoryParts(sql: SqlExecutor, agentId: string, memoryId: st
   };
 }
 
+/** Tables paged by a text key. */
+export type ScopeKeyedTable =
+  | 'session_transcripts'
+  | 'documents'
+  | 'entities'
+  | 'entity_dependencies'
+  | 'notes'
+  | 'registry_categories';
+
 /** A page of rows keyed by text (`session_key` or `id`), after `after`, in key order. */
 export function scopeKeyedPage(
   sql: SqlExecutor,
-  table: 'session_transcripts' | 'documents' | 'entities' | 'entity_dependencies' | 'notes' | 'registry_categories',
+  table: ScopeKeyedTable,
   agentId: string,
   after: string,
   limit: number,
 ): ScopeRow[] {
+  return runSqliteProgram(sql, scopeKeyedPageProgram(table, agentId, after, limit));
+}
+
+/**
+ * {@link scopeKeyedPage} as a program (both dialects). The key is compared byte-wise on
+ * PostgreSQL too (`COLLATE "C"`, SQLite's own order), so a page never skips or repeats a row.
+ */
+export function* scopeKeyedPageProgram(
+  table: ScopeKeyedTable,
+  agentId: string,
+  after: string,
+  limit: number,
+): Program<ScopeRow[]> {
   const key = table === 'session_transcripts' ? 'session_key' : 'id';
-  return all(
-    sql,
+  const parameters = [agentId, after, limit];
+  return strip(
     table,
-    `SELECT * FROM ${table} WHERE agent_id = ? AND ${key} > ? ORDER BY ${key} LIMIT ?`,
-    agentId,
-    after,
-    limit,
+    yield* allRows<Record<string, unknown>>(
+      perDialect(
+        { sql: `SELECT * FROM ${table} WHERE agent_id = ? AND ${key} > ? ORDER BY ${key} LIMIT ?`, parameters },
+        {
+          sql: `SELECT * FROM ${table} WHERE agent_id = $1 AND ${key} COLLATE "C" > $2 ORDER BY ${key} COLLATE "C" LIMIT $3`,
+          parameters,
+        },
+      ),
+    ),
   );
 }
 
 /** A transcript's turns in order. */
 export function scopeTurns(sql: SqlExecutor, agentId: string, sessionKey: string): ScopeRow[] {
-  return all(
-    sql,
+  return runSqliteProgram(sql, scopeTurnsProgram(agentId, sessionKey));
+}
+
+/** {@link scopeTurns} as a program (both dialects). */
+export function* scopeTurnsProgram(agentId: string, sessionKey: string): Program<ScopeRow[]> {
+  return yield* all(
     'session_transcript_turns',
     'SELECT * FROM session_transcript_turns WHERE agent_id = ? AND session_key = ? ORDER BY seq',
     agentId,
@@ -136,16 +186,23 @@ export function scopeTurns(sql: SqlExecutor, agentId: string, sessionKey: string
 
 /** A document's whole text (its parts joined, or the row's own text) and its chunk memories. */
 export function scopeDocumentParts(sql: SqlExecutor, agentId: string, documentId: string) {
-  const own = sql.get<{ raw_content: string | null }>(
-    raw('SELECT raw_content FROM documents WHERE id = ? AND agent_id = ?', documentId, agentId),
+  return runSqliteProgram(sql, scopeDocumentPartsProgram(agentId, documentId));
+}
+
+/** {@link scopeDocumentParts} as a program (both dialects). */
+export function* scopeDocumentPartsProgram(
+  agentId: string,
+  documentId: string,
+): Program<{ content: string | null; memories: ScopeRow[] }> {
+  const own = yield* get<{ raw_content: string | null }>(
+    portable('SELECT raw_content FROM documents WHERE id = ? AND agent_id = ?', documentId, agentId),
   );
-  const parts = sql.all<{ text: string }>(
-    raw('SELECT text FROM document_content_parts WHERE document_id = ? ORDER BY part', documentId),
+  const parts = yield* allRows<{ text: string }>(
+    portable('SELECT text FROM document_content_parts WHERE document_id = ? ORDER BY part', documentId),
   );
   return {
     content: parts.length > 0 ? parts.map((p) => p.text).join('') : (own?.raw_content ?? null),
-    memories: all(
-      sql,
+    memories: yield* all(
       'document_memories',
       'SELECT * FROM document_memories WHERE document_id = ? ORDER BY chunk_index, memory_id',
       documentId,
@@ -155,8 +212,12 @@ export function scopeDocumentParts(sql: SqlExecutor, agentId: string, documentId
 
 /** A note's audit rows, oldest first. */
 export function scopeNoteEvents(sql: SqlExecutor, agentId: string, noteId: string): ScopeRow[] {
-  return all(
-    sql,
+  return runSqliteProgram(sql, scopeNoteEventsProgram(agentId, noteId));
+}
+
+/** {@link scopeNoteEvents} as a program (both dialects). */
+export function* scopeNoteEventsProgram(agentId: string, noteId: string): Program<ScopeRow[]> {
+  return yield* all(
     'note_events',
     'SELECT * FROM note_events WHERE note_id = ? AND agent_id = ? ORDER BY seq',
     noteId,
@@ -166,17 +227,23 @@ export function scopeNoteEvents(sql: SqlExecutor, agentId: string, noteId: strin
 
 /** A registry category's links (by kind and reference) and its audit events, oldest first. */
 export function scopeCategoryParts(sql: SqlExecutor, agentId: string, categoryId: string) {
+  return runSqliteProgram(sql, scopeCategoryPartsProgram(agentId, categoryId));
+}
+
+/** {@link scopeCategoryParts} as a program (both dialects). */
+export function* scopeCategoryPartsProgram(
+  agentId: string,
+  categoryId: string,
+): Program<{ links: ScopeRow[]; events: ScopeRow[] }> {
   return {
-    links: all(
-      sql,
+    links: yield* all(
       'registry_category_links',
       `SELECT * FROM registry_category_links WHERE agent_id = ? AND category_id = ?
        ORDER BY object_kind, host_type, object_ref`,
       agentId,
       categoryId,
     ),
-    events: all(
-      sql,
+    events: yield* all(
       'registry_events',
       'SELECT * FROM registry_events WHERE agent_id = ? AND category_id = ? ORDER BY seq',
       agentId,
@@ -187,67 +254,24 @@ export function scopeCategoryParts(sql: SqlExecutor, agentId: string, categoryId
 
 /** An entity's aliases, aspects and claims. */
 export function scopeEntityParts(sql: SqlExecutor, agentId: string, entityId: string) {
+  return runSqliteProgram(sql, scopeEntityPartsProgram(agentId, entityId));
+}
+
+/** {@link scopeEntityParts} as a program (both dialects). */
+export function* scopeEntityPartsProgram(
+  agentId: string,
+  entityId: string,
+): Program<{ aliases: ScopeRow[]; aspects: ScopeRow[]; claims: ScopeRow[] }> {
   const of = (table: ScopeTable, order: string) =>
-    all(sql, table, `SELECT * FROM ${table} WHERE entity_id = ? AND agent_id = ? ORDER BY ${order}`, entityId, agentId);
+    all(table, `SELECT * FROM ${table} WHERE entity_id = ? AND agent_id = ? ORDER BY ${order}`, entityId, agentId);
   return {
-    aliases: of('entity_aliases', 'canonical_alias'),
-    aspects: of('entity_aspects', 'id'),
-    claims: of('entity_attributes', 'id'),
+    aliases: yield* of('entity_aliases', 'canonical_alias'),
+    aspects: yield* of('entity_aspects', 'id'),
+    claims: yield* of('entity_attributes', 'id'),
   };
 }
 
-// Read per insert (a cached statement over the schema): column names are checked against the
-// table itself, so a record can only name columns that exist.
-function columnsOf(sql: SqlExecutor, table: ScopeTable): Set<string> {
-  return new Set(sql.all<{ name: string }>(raw('SELECT name FROM pragma_table_info(?)', table)).map((c) => c.name));
-}
-
-/**
- * Inserts one exported row into the scope: the row's columns (each must be a column of the table
- * and not one the export omits) plus `set` (the scope, parents, derived columns). Returns whether
- * it was inserted (`OR IGNORE`: an existing key is left as it is).
- */
-export function insertScopeRow(sql: SqlExecutor, table: ScopeTable, row: ScopeRow, set: ScopeRow): boolean {
-  const columns = columnsOf(sql, table);
-  const omit = OMIT[table];
-  const values: ScopeRow = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (!columns.has(key) || omit.includes(key))
-      throw new MemoryError('INVALID_INPUT', `${table} has no exported column ${key}`, { details: { table, key } });
-    values[key] = value;
-  }
-  Object.assign(values, set);
-  const keys = Object.keys(values);
-  return (
-    sql.run(
-      raw(
-        `INSERT OR IGNORE INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`,
-        ...keys.map((k) => values[k]),
-      ),
-    ).changes > 0
-  );
-}
-
-/** Whether a row with this id (or session key) exists anywhere in the file, and in which scope. */
-export function findScopeRowOwner(
-  sql: SqlExecutor,
-  table:
-    | 'memories'
-    | 'documents'
-    | 'entities'
-    | 'entity_dependencies'
-    | 'session_transcripts'
-    | 'notes'
-    | 'registry_categories',
-  key: string,
-  agentId: string,
-): 'this-scope' | 'other-scope' | undefined {
-  const row =
-    table === 'session_transcripts'
-      ? sql.get<{ agent_id: string }>(
-          raw('SELECT agent_id FROM session_transcripts WHERE agent_id = ? AND session_key = ?', agentId, key),
-        )
-      : sql.get<{ agent_id: string }>(raw(`SELECT agent_id FROM ${table} WHERE id = ?`, key));
-  if (!row) return undefined;
-  return row.agent_id === agentId ? 'this-scope' : 'other-scope';
+/** The columns an export leaves out of a table's rows (and an import refuses in a record). */
+export function omittedColumns(table: ScopeTable): readonly string[] {
+  return OMIT[table];
 }

@@ -12,8 +12,9 @@ import { createTestStore } from '../../src/testing.js';
 
 // SQLite columns with no PostgreSQL form, and why: FTS5's scope token (nothing reads it since migration 20).
 const SQLITE_ONLY_COLUMNS = new Set(['memories.fts_scope']);
-// The queue's insert order: SQLite's implicit rowid, made an explicit identity column on PostgreSQL.
-const POSTGRES_ONLY_COLUMNS = new Set(['memory_jobs.rowid']);
+// The queue's and the embedder identities' insert order: SQLite's implicit rowid, made an explicit
+// identity column on PostgreSQL.
+const POSTGRES_ONLY_COLUMNS = new Set(['memory_jobs.rowid', 'embedder_identities.rowid']);
 
 let pglite: PGlite;
 let store: PostgresStore;
@@ -52,6 +53,15 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'text_scopes',
         'text_postings',
         'memory_counts',
+        'memory_tombstones',
+        'maintenance_state',
+        'scope_erasures',
+        'lifecycle_counts',
+        'embedding_failures',
+        'embedding_projections',
+        'embedder_identities',
+        'embedding_migrations',
+        'embedding_reembeds',
         'relations',
         'entity_aspects',
         'entity_attributes',

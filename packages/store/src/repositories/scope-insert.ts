@@ -1,0 +1,102 @@
+import { MemoryError } from '@memory/core';
+import type { SqlExecutor } from '../internal/sql.js';
+import { all, get, type Program, perDialect, portable, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
+import { omittedColumns, type ScopeRow, type ScopeTable } from './scope-copy.js';
+
+// The import side of a scope copy: exported rows back into a scope, checked against the table's
+// own columns, and who owns an id already.
+
+// Read per insert (a cached statement over the schema): column names are checked against the
+// table itself, so a record can only name columns that exist.
+function* columnsOf(table: ScopeTable): Program<Set<string>> {
+  const rows = yield* all<{ name: string }>(
+    perDialect(
+      { sql: 'SELECT name FROM pragma_table_info(?)', parameters: [table] },
+      {
+        sql: `SELECT column_name AS name FROM information_schema.columns
+              WHERE table_schema = current_schema() AND table_name = $1`,
+        parameters: [table],
+      },
+    ),
+  );
+  return new Set(rows.map((c) => c.name));
+}
+
+/**
+ * Inserts one exported row into the scope: the row's columns (each must be a column of the table
+ * and not one the export omits) plus `set` (the scope, parents, derived columns). Returns whether
+ * it was inserted (`OR IGNORE`: an existing key is left as it is).
+ */
+export function insertScopeRow(sql: SqlExecutor, table: ScopeTable, row: ScopeRow, set: ScopeRow): boolean {
+  return runSqliteProgram(sql, insertScopeRowProgram(table, row, set));
+}
+
+/**
+ * {@link insertScopeRow} as a program. On PostgreSQL an existing key is left by `ON CONFLICT DO
+ * NOTHING` (SQLite's `OR IGNORE` also passes over a row that breaks a NOT NULL or CHECK
+ * constraint; PostgreSQL refuses such a row with an error instead).
+ */
+export function* insertScopeRowProgram(table: ScopeTable, row: ScopeRow, set: ScopeRow): Program<boolean> {
+  const columns = yield* columnsOf(table);
+  const omit = omittedColumns(table);
+  const values: ScopeRow = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (!columns.has(key) || omit.includes(key))
+      throw new MemoryError('INVALID_INPUT', `${table} has no exported column ${key}`, { details: { table, key } });
+    values[key] = value;
+  }
+  Object.assign(values, set);
+  const keys = Object.keys(values);
+  const parameters = keys.map((k) => values[k]);
+  const changed = yield* run(
+    perDialect(
+      {
+        sql: `INSERT OR IGNORE INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`,
+        parameters,
+      },
+      {
+        sql: `INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')})
+              ON CONFLICT DO NOTHING`,
+        parameters,
+      },
+    ),
+  );
+  return changed.changes > 0;
+}
+
+/** Tables whose rows carry an id (or session key) an import checks the owner of. */
+export type ScopeOwnedTable =
+  | 'memories'
+  | 'documents'
+  | 'entities'
+  | 'entity_dependencies'
+  | 'session_transcripts'
+  | 'notes'
+  | 'registry_categories';
+
+/** Whether a row with this id (or session key) exists anywhere in the file, and in which scope. */
+export function findScopeRowOwner(
+  sql: SqlExecutor,
+  table: ScopeOwnedTable,
+  key: string,
+  agentId: string,
+): 'this-scope' | 'other-scope' | undefined {
+  return runSqliteProgram(sql, findScopeRowOwnerProgram(table, key, agentId));
+}
+
+/** {@link findScopeRowOwner} as a program (both dialects). */
+export function* findScopeRowOwnerProgram(
+  table: ScopeOwnedTable,
+  key: string,
+  agentId: string,
+): Program<'this-scope' | 'other-scope' | undefined> {
+  const row =
+    table === 'session_transcripts'
+      ? yield* get<{ agent_id: string }>(
+          portable('SELECT agent_id FROM session_transcripts WHERE agent_id = ? AND session_key = ?', agentId, key),
+        )
+      : yield* get<{ agent_id: string }>(portable(`SELECT agent_id FROM ${table} WHERE id = ?`, key));
+  if (!row) return undefined;
+  return row.agent_id === agentId ? 'this-scope' : 'other-scope';
+}
