@@ -283,7 +283,7 @@ export { findMemoryNeighbours } from './repositories/memory-neighbours.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
-export { matchEntitiesByName } from './repositories/mentions.js';
+export { matchEntitiesByName, matchEntitiesByNameProgram } from './repositories/mentions.js';
 export type { MemoryWithoutVector, OtherKeyScope } from './repositories/missing-vectors.js';
 export {
   clearEmbeddingFailures,
@@ -352,6 +352,36 @@ export {
   resolveLinkLabels,
   sessionTurns,
 } from './repositories/recall-reads.js';
+// Recall's reads and writes as programs (issue 18): both dialects.
+export {
+  claimCurrentnessProgram,
+  countMemoryVectorsProgram,
+  findLinkedMemoriesProgram,
+  memoryVectorsProgram,
+  readMemoryCandidatesProgram,
+  recentMemoryVectorsProgram,
+  recordMemoryAccessProgram,
+  resolveLinkLabelsProgram,
+  sessionTurnsProgram,
+} from './repositories/recall-reads.js';
+export type { ActiveClaimRow } from './repositories/graph-reads.js';
+export {
+  activeClaimsForEntitiesProgram,
+  dependencyNeighborsProgram,
+  entitiesOfMemoriesProgram,
+  entityDegreePercentileProgram,
+  memoriesMentioningProgram,
+} from './repositories/graph-reads.js';
+export { findMemoryNeighboursProgram } from './repositories/memory-neighbours.js';
+export type { WindowExcludedQuery } from './repositories/window-excluded.js';
+export { findMatchesBeforeWindowProgram } from './repositories/window-excluded.js';
+export {
+  insertRecallTelemetryProgram,
+  listRecallTelemetryProgram,
+  purgeRecallTelemetryProgram,
+} from './repositories/telemetry.js';
+export { liveMemoriesByVectorKeyProgram } from './repositories/memory-counts.js';
+export { findChunkSourcesProgram } from './repositories/document-lineage.js';
 // The entity registry (issue 14): categories, their links to objects, and their audit trail.
 export {
   countRegistryCategories,

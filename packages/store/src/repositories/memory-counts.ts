@@ -1,4 +1,6 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import { all, type Program, portable } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 
 // Reads of `memory_counts`, the per-scope counts the triggers of migration 17 keep in step with
 // `memories`. Each scope read is a range of the table's primary key within one agent: a row per
@@ -50,8 +52,13 @@ export function scopeMemoryCounts(sql: SqlExecutor, agentId: string, staleBefore
 
 /** Live memories of a scope per vector key ('' = none): recall's vector coverage (one range read). */
 export function liveMemoriesByVectorKey(sql: SqlExecutor, agentId: string): Array<{ key: string; n: number }> {
-  return sql.all<{ key: string; n: number }>(
-    raw(
+  return runSqliteProgram(sql, liveMemoriesByVectorKeyProgram(agentId));
+}
+
+/** {@link liveMemoriesByVectorKey} as a program (both dialects). */
+export function* liveMemoriesByVectorKeyProgram(agentId: string): Program<Array<{ key: string; n: number }>> {
+  return yield* all<{ key: string; n: number }>(
+    portable(
       `SELECT model AS key, sum(n) AS n FROM memory_counts WHERE agent_id = ? AND kind = 'live'
        GROUP BY model HAVING sum(n) <> 0`,
       agentId,
