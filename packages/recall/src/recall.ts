@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { type EmbeddingProvider, MemoryError, type MemoryConfig, parseInput } from '@memory/core';
+import { type EmbeddingProvider, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
 import type { PortableStore } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
 import type { SemanticOutcome } from './channels/semantic.js';

@@ -94,6 +94,7 @@ export {
   beginNextConversion,
   countCurrentChunkLinks,
   findChunkSources,
+  findChunkSourcesProgram,
   findDocumentBySource,
   linkChunk,
   linkedChunkMemories,
@@ -188,23 +189,28 @@ export {
   listEntityLinks,
   listEntityMentions,
 } from './repositories/graph-inspect.js';
-export type { ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
+export type { ActiveClaimRow, ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
 export {
   activeAspectByName,
   activeClaimsForEntities,
+  activeClaimsForEntitiesProgram,
   activeEntityByCanonicalName,
   aspectEntityId,
   claimsAsOf,
   countActiveAspects,
   countActiveClaims,
   dependencyNeighbors,
+  dependencyNeighborsProgram,
   entitiesOfMemories,
+  entitiesOfMemoriesProgram,
   entityDegreePercentile,
+  entityDegreePercentileProgram,
   findClaimBasis,
   graphRowSnapshot,
   graphRowState,
   latestActiveClaim,
   memoriesMentioning,
+  memoriesMentioningProgram,
 } from './repositories/graph-reads.js';
 export type { GraphKind } from './repositories/graph-writes.js';
 export {
@@ -264,6 +270,7 @@ export type { ScopeMemoryCounts } from './repositories/memory-counts.js';
 export {
   liveMemoriesByVectorKey,
   liveMemoriesByVectorKeyAll,
+  liveMemoriesByVectorKeyProgram,
   scopeMemoryCounts,
 } from './repositories/memory-counts.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
@@ -279,7 +286,7 @@ export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/m
 export type { MemoryListQuery } from './repositories/memory-list.js';
 export { listMemoryPage, listMemoryPageProgram } from './repositories/memory-list.js';
 export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
-export { findMemoryNeighbours } from './repositories/memory-neighbours.js';
+export { findMemoryNeighbours, findMemoryNeighboursProgram } from './repositories/memory-neighbours.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
@@ -340,48 +347,28 @@ export type { PurgeCandidate, PurgeCounts } from './repositories/purge.js';
 export { countDuePurges, duePurges, emptyPurgeCounts, findTombstone, purgeMemories } from './repositories/purge.js';
 export type { ReapCandidate } from './repositories/reap.js';
 export { countReapCandidates, reapCandidates, reapMemories } from './repositories/reap.js';
+// Recall's reads and writes as programs (issue 18): both dialects.
 export {
   agentMemoryShare,
   claimCurrentness,
-  countMemoryVectors,
-  findLinkedMemories,
-  memoryVectors,
-  readMemoryCandidates,
-  recentMemoryVectors,
-  recordMemoryAccess,
-  resolveLinkLabels,
-  sessionTurns,
-} from './repositories/recall-reads.js';
-// Recall's reads and writes as programs (issue 18): both dialects.
-export {
   claimCurrentnessProgram,
+  countMemoryVectors,
   countMemoryVectorsProgram,
+  findLinkedMemories,
   findLinkedMemoriesProgram,
+  memoryVectors,
   memoryVectorsProgram,
+  readMemoryCandidates,
   readMemoryCandidatesProgram,
+  recentMemoryVectors,
   recentMemoryVectorsProgram,
+  recordMemoryAccess,
   recordMemoryAccessProgram,
+  resolveLinkLabels,
   resolveLinkLabelsProgram,
+  sessionTurns,
   sessionTurnsProgram,
 } from './repositories/recall-reads.js';
-export type { ActiveClaimRow } from './repositories/graph-reads.js';
-export {
-  activeClaimsForEntitiesProgram,
-  dependencyNeighborsProgram,
-  entitiesOfMemoriesProgram,
-  entityDegreePercentileProgram,
-  memoriesMentioningProgram,
-} from './repositories/graph-reads.js';
-export { findMemoryNeighboursProgram } from './repositories/memory-neighbours.js';
-export type { WindowExcludedQuery } from './repositories/window-excluded.js';
-export { findMatchesBeforeWindowProgram } from './repositories/window-excluded.js';
-export {
-  insertRecallTelemetryProgram,
-  listRecallTelemetryProgram,
-  purgeRecallTelemetryProgram,
-} from './repositories/telemetry.js';
-export { liveMemoriesByVectorKeyProgram } from './repositories/memory-counts.js';
-export { findChunkSourcesProgram } from './repositories/document-lineage.js';
 // The entity registry (issue 14): categories, their links to objects, and their audit trail.
 export {
   countRegistryCategories,
@@ -433,7 +420,14 @@ export {
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
 export { rankScopedText, rankScopedTextProgram } from './repositories/scoped-text-search.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
-export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
+export {
+  insertRecallTelemetry,
+  insertRecallTelemetryProgram,
+  listRecallTelemetry,
+  listRecallTelemetryProgram,
+  purgeRecallTelemetry,
+  purgeRecallTelemetryProgram,
+} from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
 export {
   completeTranscript,
@@ -451,7 +445,8 @@ export {
   transcriptExists,
   upsertTranscript,
 } from './repositories/transcripts.js';
-export { findMatchesBeforeWindow } from './repositories/window-excluded.js';
+export type { WindowExcludedQuery } from './repositories/window-excluded.js';
+export { findMatchesBeforeWindow, findMatchesBeforeWindowProgram } from './repositories/window-excluded.js';
 export type { DatabaseSchema } from './schema/database.js';
 export type { DocumentStatus } from './schema/documents.js';
 export type { EntityRow, MentionRow } from './schema/graph.js';

@@ -77,7 +77,9 @@ export function* findMemoryNeighboursProgram(params: {
       BEFORE([...filterParams, seed.source_type, at - params.gapMs, at, seed.seq]),
     );
     if (before) out.push({ seed: seed.seq, row: before });
-    const after = yield* get<MemoryCandidateRow>(AFTER([...filterParams, seed.source_type, at + params.gapMs, at, seed.seq]));
+    const after = yield* get<MemoryCandidateRow>(
+      AFTER([...filterParams, seed.source_type, at + params.gapMs, at, seed.seq]),
+    );
     if (after) out.push({ seed: seed.seq, row: after });
   }
   return out;

@@ -71,7 +71,10 @@ export function* purgeRecallTelemetryProgram(agentId: string, before?: number): 
   return (yield* run(
     perDialect(
       { sql: 'DELETE FROM recall_telemetry WHERE agent_id = ? AND (? IS NULL OR created_at < ?)', parameters },
-      { sql: 'DELETE FROM recall_telemetry WHERE agent_id = $1 AND ($2::bigint IS NULL OR created_at < $3)', parameters },
+      {
+        sql: 'DELETE FROM recall_telemetry WHERE agent_id = $1 AND ($2::bigint IS NULL OR created_at < $3)',
+        parameters,
+      },
     ),
   )).changes;
 }
