@@ -2,6 +2,7 @@ import {
   createManualScheduler,
   defaultConfig,
   type EmbeddingProvider,
+  type LlmProvider,
   type MemoryConfig,
   silentLogger,
 } from '@memory/core';
@@ -13,7 +14,13 @@ import {
   prepareContent,
 } from '@memory/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAfterResponseWriter, createRecall, type RecallResponse, type RecallResult } from '../../src/index.js';
+import {
+  createAfterResponseWriter,
+  createHintsHandler,
+  createRecall,
+  type RecallResponse,
+  type RecallResult,
+} from '../../src/index.js';
 import { type OpenBackend, recallBackends } from './backends.js';
 
 // One recall contract for every backend: each test writes the same data to SQLite, PGlite and the
@@ -86,6 +93,7 @@ function view(response: RecallResponse<RecallResult>) {
     scores: response.results.map((r) => r.score),
     tiers: response.results.map((r) => r.tier),
     channels: response.results.map((r) => r.channels),
+    entities: response.results.map((r) => r.entities ?? []),
     window: response.window,
     completeness: response.vectorCompleteness,
     warnings: response.warnings,
@@ -105,6 +113,7 @@ function expectSameAsSqlite(views: ReadonlyArray<{ name: string; view: View }>, 
     expect(other.view.tiers, context).toEqual(reference.view.tiers);
     expect(other.view.window, context).toEqual(reference.view.window);
     expect(other.view.warnings, context).toEqual(reference.view.warnings);
+    expect(other.view.entities, context).toEqual(reference.view.entities);
     other.view.scores.forEach((score, i) => {
       expect(score, context).toBeCloseTo(reference.view.scores[i] as number, digits);
     });
@@ -216,12 +225,39 @@ describe(`recall contract (${BACKENDS.map((b) => b.name).join(', ')}${skipped.le
     expectSameAsSqlite(views(outs));
   });
 
+  it('the hints worker: reads, asks the model outside the transaction, stores hints recall then finds', async () => {
+    const llm: LlmProvider = {
+      generate: async () => ({ text: '1. Where is the spare key hidden?\n2. Who has a copy of the key?' }),
+    };
+    const outs = await onEvery(async (b) => {
+      const [key] = await b.remember('worker-a', [memory('worker-a', 'The spare key is under the blue flowerpot')]);
+      const handler = createHintsHandler({ store: b.store, llm, config: defaultConfig });
+      const done = await handler({ agentId: 'worker-a', memoryId: key?.id ?? '' }, new AbortController().signal);
+      const again = await handler({ agentId: 'worker-a', memoryId: key?.id ?? '' }, new AbortController().signal);
+      const gone = await handler({ agentId: 'worker-b', memoryId: key?.id ?? '' }, new AbortController().signal);
+      const response = await recallOn(b)({ agentId: 'worker-a', query: 'copy', windowDays: null });
+      return { done, again, gone, key: key?.id, response };
+    });
+    for (const { name, out } of outs) {
+      expect(out.done, name).toEqual({ hints: 2 });
+      expect(out.again, name).toEqual({ hints: 0 });
+      expect(out.gone, name).toEqual({ hints: 0, skipped: 'memory not found' });
+      expect(
+        out.response.results.map((r) => r.id),
+        name,
+      ).toEqual([out.key]);
+      expect(out.response.results[0]?.channels.hint, name).toBe(1);
+    }
+    expectSameAsSqlite(views(outs));
+  });
+
   it('traversal: claims of the named entity and of its dependency bring their memories, in the linked tier', async () => {
     const outs = await onEvery(async (b) => {
-      const [m1, m2, m3] = await b.remember('trav-a', [
+      const [m1, m2, m3, m4] = await b.remember('trav-a', [
         memory('trav-a', 'Signed the new contract last week'),
         memory('trav-a', 'The launch slipped by two weeks'),
         memory('trav-a', 'Orion standup notes'),
+        memory('trav-a', 'Orion standup notes moved'),
       ]);
       const now = b.clock.now();
       await b.exec([
@@ -253,6 +289,9 @@ describe(`recall contract (${BACKENDS.map((b) => b.name).join(', ')}${skipped.le
         ],
         claim('trav-c1', 'trav-a', 'trav-s1', 'trav-e1', 'contract signed', m1?.id ?? '', now),
         claim('trav-c2', 'trav-a', 'trav-s2', 'trav-e2', 'launch slipped', m2?.id ?? '', now),
+        // A claim that was superseded: its memory ranks as no longer current.
+        claim('trav-c3', 'trav-a', 'trav-s1', 'trav-e1', 'standup moved', m4?.id ?? '', now),
+        ["UPDATE entity_attributes SET status = 'superseded', superseded_at = ? WHERE id = ?", now, 'trav-c3'],
         [
           `INSERT INTO entity_dependencies (id, agent_id, source_entity_id, target_entity_id, dependency_type, strength, confidence, status, created_at, updated_at)
            VALUES (?, ?, ?, ?, 'depends_on', 0.9, 1, 'active', ?, ?)`,
@@ -272,10 +311,19 @@ describe(`recall contract (${BACKENDS.map((b) => b.name).join(', ')}${skipped.le
           'Orion',
           now,
         ],
-        ['UPDATE entities SET mentions = 1 WHERE id = ?', 'trav-e1'],
+        [
+          `INSERT INTO memory_entity_mentions (memory_id, entity_id, agent_id, mention_text, confidence, created_at)
+           VALUES (?, ?, ?, ?, 1, ?)`,
+          m4?.id ?? '',
+          'trav-e1',
+          'trav-a',
+          'Orion',
+          now,
+        ],
+        ['UPDATE entities SET mentions = 2 WHERE id = ?', 'trav-e1'],
       ]);
       return {
-        ids: [m1?.id, m2?.id, m3?.id],
+        ids: [m1?.id, m2?.id, m3?.id, m4?.id],
         response: await recallOn(b, { config: UNHURRIED })({
           agentId: 'trav-a',
           query: 'what about orion',
@@ -286,11 +334,15 @@ describe(`recall contract (${BACKENDS.map((b) => b.name).join(', ')}${skipped.le
     });
     for (const { out } of outs) {
       const byId = new Map(out.response.results.map((r) => [r.id as string, r]));
-      const [m1, m2, m3] = out.ids;
+      const [m1, m2, m3, m4] = out.ids;
       expect(byId.get(m1 ?? '')?.explanation?.path).toMatchObject({ entityId: 'trav-e1', hops: 0, claimId: 'trav-c1' });
       expect(byId.get(m2 ?? '')?.explanation?.path).toMatchObject({ entityId: 'trav-e2', hops: 1, claimId: 'trav-c2' });
       expect(byId.get(m1 ?? '')?.tier).toBe('linked');
-      expect(byId.has(m3 ?? '')).toBe(true);
+      expect(byId.get(m3 ?? '')?.entities).toEqual([{ id: 'trav-e1', name: 'Orion' }]);
+      // Both standup notes match the query alike; the one whose claim was superseded ranks lower.
+      const order = out.response.results.map((r) => r.id);
+      expect(order.indexOf(m3 ?? '')).toBeLessThan(order.indexOf(m4 ?? ''));
+      expect(byId.get(m4 ?? '')?.explanation?.adjustments).toHaveProperty('currentness');
     }
     expectSameAsSqlite(views(outs));
   });
