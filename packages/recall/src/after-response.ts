@@ -55,10 +55,8 @@ export function createAfterResponseWriter(store: PortableStore, scheduler: Sched
 
   const schedule = (): void => {
     if (pending >= FLUSH_AT) void flush();
-    else
-      scheduled ??= scheduler.schedule(() => {
-        void flush();
-      }, 0);
+    // The promise (which never rejects) lets a manual scheduler wait for the write.
+    else scheduled ??= scheduler.schedule(flush, 0);
   };
 
   return {

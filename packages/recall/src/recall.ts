@@ -60,7 +60,7 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   const include = request.include ?? ['memories'];
   const sqlite = sqliteStoreOf(store);
   if (include.includes('notes') && !sqlite)
-    throw new MemoryError(NOTES_REFUSAL.code, NOTES_REFUSAL.message, { details: { dialect: store.dialect } });
+    throw new MemoryError(NOTES_REFUSAL.code, NOTES_REFUSAL.message, { details: { feature: 'recall.notes' } });
   const warnings: string[] = [];
   // Started first, awaited last: the other channels run while the embedder works.
   const vectorPromise =
@@ -154,8 +154,8 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
 
 /** Notes are on SQLite only for now (their store reads have no PostgreSQL form yet). */
 const NOTES_REFUSAL = {
-  code: 'STORAGE_ERROR',
-  message: "recall with include: ['notes'] is not available on PostgreSQL yet",
+  code: 'UNSUPPORTED',
+  message: "recall with include: ['notes'] is not available on PostgreSQL yet; use SQLite",
 } as const;
 
 /**

@@ -340,7 +340,7 @@ describe(`recall contract (${BACKENDS.map((b) => b.name).join(', ')}${skipped.le
       expect(byId.get(m1 ?? '')?.tier).toBe('linked');
       expect(byId.get(m3 ?? '')?.entities).toEqual([{ id: 'trav-e1', name: 'Orion' }]);
       // Both standup notes match the query alike; the one whose claim was superseded ranks lower.
-      const order = out.response.results.map((r) => r.id);
+      const order: string[] = out.response.results.map((r) => r.id);
       expect(order.indexOf(m3 ?? '')).toBeLessThan(order.indexOf(m4 ?? ''));
       expect(byId.get(m4 ?? '')?.explanation?.adjustments).toHaveProperty('currentness');
     }
