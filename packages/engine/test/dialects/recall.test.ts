@@ -100,7 +100,7 @@ async function engineWithData(name: string): Promise<{
     return { engine, scheduler, accessCount, close: () => engine.close() };
   }
   let target: PostgresTarget;
-  let drop = async () => undefined;
+  let drop = async (): Promise<void> => undefined;
   if (name === 'pglite') {
     const pglite = await sharedPglite();
     await pglite.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public; CREATE EXTENSION IF NOT EXISTS vector');
