@@ -96,7 +96,8 @@ export function closeEngine(ctx: EngineContext): Promise<void> {
     try {
       await ctx.background.close();
       ctx.documents.close();
-      ctx.after.flush();
+      // On PostgreSQL the deferred writes are a transaction to wait for before the pool ends.
+      await ctx.after.flush();
     } finally {
       await ctx.closeDatabase();
     }

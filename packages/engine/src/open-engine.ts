@@ -13,7 +13,7 @@ import {
 } from '@memory/ingest';
 import { PermanentJobError } from '@memory/queue';
 import { createAfterResponseWriter, createHintsHandler, createRecall, PROSPECTIVE_INDEX_JOB } from '@memory/recall';
-import type { Store } from '@memory/store';
+import type { PortableStore } from '@memory/store';
 import { z } from 'zod';
 import { type Background, createBackground, type PeriodicTask } from './background.js';
 import type { EngineContext } from './context.js';
@@ -71,8 +71,9 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const writer = createEngineWriter({ store, config, queue, jobs, embedder, hintsOn, autoLinkOn });
   // One set of memory-writer dependencies for every path that writes memories.
   const memoryWrites = writeDeps(writer);
-  // Dreaming searches evidence through the one recall path, without counting access.
-  const evidenceRecall = createRecall({ store, config, embedder });
+  // Dreaming searches evidence through the one recall path, without counting access. Recall runs
+  // on either dialect (the portable store).
+  const evidenceRecall = createRecall({ store: portable, config, embedder });
   const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
   const scheduler = options.scheduler ?? createTimerScheduler();
   const random = options.random ?? cryptoRandom;
@@ -145,7 +146,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
   }
   if (embedder) registerVectorWorkers({ ctx: lifecycle, config, writer, background });
-  if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
+  if (hintsOn && llm) registerHintsWorker({ store: portable, config, llm, background });
   // Registered whenever a model is present: jobs queued before auto-linking was switched off still run.
   if (llm) registerAutoLinkWorker({ store, config, llm, background });
   if (llm)
@@ -159,8 +160,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
       recall: evidenceRecall,
       background,
     });
-  const after = createAfterResponseWriter(store, scheduler, store.logger);
-  const recall = createRecall({ store, config, embedder, after });
+  const after = createAfterResponseWriter(portable, scheduler, portable.logger);
+  const recall = createRecall({ store: portable, config, embedder, after });
   return {
     config,
     dialect: portable.dialect,
@@ -204,7 +205,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
 
 /** The prospective-hints worker: one LLM call per new memory content, under the shared LLM limit. */
 function registerHintsWorker(deps: {
-  store: Store;
+  store: PortableStore;
   config: EngineContext['config'];
   llm: LlmProvider;
   background: Background;

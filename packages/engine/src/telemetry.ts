@@ -1,5 +1,5 @@
 import { agentIdSchema, parseInput, timeSchema } from '@memory/core';
-import { listRecallTelemetry, purgeRecallTelemetry, type RecallTelemetryRow } from '@memory/store';
+import { listRecallTelemetryProgram, purgeRecallTelemetryProgram, type RecallTelemetryRow } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 
@@ -17,14 +17,14 @@ export interface EngineTelemetry {
   purge(input: TelemetryPurgeInput): Promise<number>;
 }
 
-/** One agent's recorded recalls, newest first (100 unless `limit`). */
-export function listTelemetry(ctx: EngineContext, input: unknown): RecallTelemetryRow[] {
+/** One agent's recorded recalls, newest first (100 unless `limit`). Either dialect. */
+export function listTelemetry(ctx: EngineContext, input: unknown): Promise<RecallTelemetryRow[]> {
   const { agentId, limit } = parseInput(listSchema, input, 'telemetry.list');
-  return ctx.store.read((sql) => listRecallTelemetry(sql, agentId, limit ?? 100));
+  return ctx.portable.db.read(() => listRecallTelemetryProgram(agentId, limit ?? 100));
 }
 
-/** Deletes one agent's telemetry, all or recorded before `before`; returns rows deleted. */
-export function purgeTelemetry(ctx: EngineContext, input: unknown): number {
+/** Deletes one agent's telemetry, all or recorded before `before`; returns rows deleted. Either dialect. */
+export function purgeTelemetry(ctx: EngineContext, input: unknown): Promise<number> {
   const { agentId, before } = parseInput(purgeSchema, input, 'telemetry.purge');
-  return ctx.store.write((sql) => purgeRecallTelemetry(sql, agentId, before));
+  return ctx.portable.db.write(() => purgeRecallTelemetryProgram(agentId, before));
 }

@@ -1,4 +1,4 @@
-import { findChunkSources, type SqlExecutor } from '@memory/store';
+import { findChunkSourcesProgram, type Program } from '@memory/store';
 import type { RecallDocumentSource, RecallResult } from './types.js';
 
 /** A stored chunk location (`{ page?, pageEnd?, section?, offset }`); anything unreadable is dropped. */
@@ -21,11 +21,11 @@ function locationOf(json: string | null): Pick<RecallDocumentSource, 'page' | 'p
  * its place in it (page, section): what a host cites as "report.pdf p. 12". Read in the agent's
  * scope; a chunk whose document is gone keeps no `document`.
  */
-export function withDocumentSources(sql: SqlExecutor, agentId: string, results: RecallResult[]): RecallResult[] {
+export function* withDocumentSources(agentId: string, results: RecallResult[]): Program<RecallResult[]> {
   const chunks = results.filter((r) => r.type === 'document_chunk').map((r) => r.id as string);
   if (chunks.length === 0) return results;
   const sources = new Map<string, RecallDocumentSource>();
-  for (const row of findChunkSources(sql, agentId, chunks)) {
+  for (const row of yield* findChunkSourcesProgram(agentId, chunks)) {
     if (sources.has(row.memory_id)) continue; // the oldest document sharing the chunk
     sources.set(row.memory_id, {
       id: row.document_id,

@@ -1,4 +1,4 @@
-import { ftsTokens, type SqlExecutor, sessionTurns } from '@memory/store';
+import { ftsTokens, type Program, sessionTurnsProgram } from '@memory/store';
 
 /** A bounded excerpt of a session transcript behind one or more results. */
 export interface SessionExcerpt {
@@ -69,13 +69,12 @@ export function selectExcerpt(
 }
 
 /** Excerpts for the first `maxSessions` transcript sessions behind the results, in result order. */
-export function expandSessions(
-  sql: SqlExecutor,
+export function* expandSessions(
   agentId: string,
   results: ReadonlyArray<{ id: string; source?: { type: string; id: string } | undefined }>,
   queryTokens: readonly string[],
   options: { maxSessions: number; excerptChars: number },
-): SessionExcerpt[] {
+): Program<SessionExcerpt[]> {
   const bySession = new Map<string, string[]>();
   for (const result of results) {
     if (result.source?.type !== 'transcript') continue;
@@ -85,7 +84,7 @@ export function expandSessions(
   }
   const excerpts: SessionExcerpt[] = [];
   for (const [sessionKey, memoryIds] of bySession) {
-    const turns = sessionTurns(sql, agentId, sessionKey, MAX_TURNS_READ);
+    const turns = yield* sessionTurnsProgram(agentId, sessionKey, MAX_TURNS_READ);
     if (turns.length === 0) continue;
     const { text, truncated } = selectExcerpt(turns, queryTokens, options.excerptChars);
     excerpts.push({ sessionKey, excerpt: text, memoryIds, truncated: truncated || turns.length >= MAX_TURNS_READ });

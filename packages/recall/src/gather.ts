@@ -1,14 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import {
-  claimCurrentness,
+  claimCurrentnessProgram,
   type EntityMatch,
-  entitiesOfMemories,
-  entityDegreePercentile,
-  findLinkedMemories,
-  memoryVectors,
-  readMemoryCandidates,
-  resolveLinkLabels,
-  type SqlExecutor,
+  entitiesOfMemoriesProgram,
+  entityDegreePercentileProgram,
+  findLinkedMemoriesProgram,
+  memoryVectorsProgram,
+  type Program,
+  readMemoryCandidatesProgram,
+  resolveLinkLabelsProgram,
 } from '@memory/store';
 import { cosineWithBlob } from './channels/context.js';
 import { hintsChannel } from './channels/hints.js';
@@ -16,7 +16,14 @@ import { lexicalChannel } from './channels/lexical.js';
 import { refineLexical } from './channels/lexical-refine.js';
 import { type SemanticOutcome, semanticChannel, type VectorCoverage, vectorCoverage } from './channels/semantic.js';
 import { entityNameCandidates, resolveFocalEntities, traversalChannel } from './channels/traversal.js';
-import { candidateFor, channelContext, type RecallContext, type RecallRun, stage } from './recall-context.js';
+import {
+  candidateFor,
+  channelContext,
+  type RecallContext,
+  type RecallRun,
+  readStage,
+  stageProgram,
+} from './recall-context.js';
 import { clamp01 } from './shaping.js';
 import { matchesOutsideWindow } from './window.js';
 
@@ -27,21 +34,27 @@ const MAX_NAMED_REFS = 16;
 const poolSize = (cap: number, limit: number): number => Math.min(cap, Math.max(50, limit * 5));
 
 /**
- * The channels that need no query vector — lexical, hints, traversal and host links — in one read.
- * Returns the focal entities the query names (ranking boosts them when traversal is off).
+ * The channels that need no query vector — lexical, hints, traversal and host links — as one read
+ * program (one snapshot). Returns the focal entities the query names (ranking boosts them when
+ * traversal is off).
  */
-export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlExecutor): EntityMatch[] {
+export function* gatherFlatChannels(ctx: RecallContext, run: RecallRun): Program<EntityMatch[]> {
   const { config } = ctx;
   const { request, times } = run;
   const channels = config.recall.channels;
-  const cc = channelContext(ctx, run, sql);
+  const cc = channelContext(ctx, run);
 
   let mark = performance.now();
   const hits = channels.lexical
-    ? stage(run, 'lexical', () => lexicalChannel(cc, poolSize(config.recall.lexicalCandidates, run.limit)), [])
+    ? yield* stageProgram(
+        run,
+        'lexical',
+        () => lexicalChannel(cc, poolSize(config.recall.lexicalCandidates, run.limit)),
+        [],
+      )
     : [];
   const plain = () => hits.map((row) => ({ row, score: -row.bm25 }));
-  const lexical = stage(run, 'lexical', () => refineLexical(cc, hits, request.query), plain());
+  const lexical = yield* stageProgram(run, 'lexical', () => refineLexical(cc, hits, request.query), plain());
   const bestLexical = Math.max(0, ...lexical.map((h) => h.score));
   const lexicalRanks = tiedRanks(lexical.map((h) => h.score));
   lexical.forEach((hit, i) => {
@@ -54,7 +67,7 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
   times.lexical = performance.now() - mark;
 
   mark = performance.now();
-  const hints = channels.hints ? stage(run, 'hints', () => hintsChannel(cc), []) : [];
+  const hints = channels.hints ? yield* stageProgram(run, 'hints', () => hintsChannel(cc), []) : [];
   const bestHint = Math.max(0, ...hints.map((h) => -h.bm25));
   const hintRanks = tiedRanks(hints.map((h) => -h.bm25));
   hints.forEach((hit, i) => {
@@ -67,10 +80,10 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
   mark = performance.now();
   // Entity names and host-reference labels the query may name: runs of its words, computed once.
   const names = entityNameCandidates(run.query.words);
-  const focal = stage(run, 'traversal', () => resolveFocalEntities(cc, names), []);
+  const focal = yield* stageProgram(run, 'traversal', () => resolveFocalEntities(cc, names), []);
   if (config.traversal.enabled && focal.length > 0) {
     const budget = Math.floor(config.traversal.candidateBudget * (1 - config.traversal.flatReserve));
-    const outcome = stage(
+    const outcome = yield* stageProgram(
       run,
       'traversal',
       () => traversalChannel(cc, focal, budget, request.asOf ?? run.now),
@@ -83,21 +96,21 @@ export function gatherFlatChannels(ctx: RecallContext, run: RecallRun, sql: SqlE
   times.traversal = performance.now() - mark;
 
   mark = performance.now();
-  gatherLinked(ctx, run, sql, names);
+  yield* gatherLinked(ctx, run, names);
   times.linked = performance.now() - mark;
   return focal;
 }
 
 /** Memories linked to the host references passed in, plus those the query names by their label (read-only). */
-function gatherLinked(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, names: readonly string[]): void {
+function* gatherLinked(ctx: RecallContext, run: RecallRun, names: readonly string[]): Program<void> {
   const { agentId } = run.request;
-  const named = stage(run, 'linked', () => resolveLinkLabels(sql, agentId, names, MAX_NAMED_REFS), []);
+  const named = yield* stageProgram(run, 'linked', () => resolveLinkLabelsProgram(agentId, names, MAX_NAMED_REFS), []);
   const refs = [...(run.request.linkedEntities ?? []), ...named];
   if (refs.length === 0) return;
-  const links = stage(
+  const links = yield* stageProgram(
     run,
     'linked',
-    () => findLinkedMemories(sql, agentId, refs, ctx.config.recall.linkedCandidates),
+    () => findLinkedMemoriesProgram(agentId, refs, ctx.config.recall.linkedCandidates),
     [],
   );
   for (const link of links) {
@@ -136,10 +149,11 @@ export async function gatherSemantic(
     run.warnings.push(`semantic: ${error instanceof Error ? error.message : String(error)}`);
     return none;
   }
-  const coverage = stage<VectorCoverage | undefined>(
+  const coverage = await readStage<VectorCoverage | undefined>(
+    ctx,
     run,
     'semantic',
-    () => ctx.store.read((sql) => vectorCoverage(sql, run.request.agentId, embedder.model)),
+    () => vectorCoverage(run.request.agentId, embedder.model),
     undefined,
   );
   if (coverage)
@@ -185,17 +199,21 @@ export interface CandidateFacts {
  * does not pass (another agent's id, a deleted memory, a filter) is dropped; then the cosine of
  * candidates the semantic channel did not score, their entities, the hub threshold and currentness.
  */
-export function completeCandidates(
+export function* completeCandidates(
   ctx: RecallContext,
   run: RecallRun,
-  sql: SqlExecutor,
   vector: Float32Array | undefined,
-): CandidateFacts {
+): Program<CandidateFacts> {
   const { config, embedder } = ctx;
   const { agentId } = run.request;
   const { candidates } = run;
   const missing = [...candidates.values()].filter((c) => !c.row).map((c) => c.id);
-  const rows = stage(run, 'candidates', () => readMemoryCandidates(sql, agentId, missing, run.filters, run.now), []);
+  const rows = yield* stageProgram(
+    run,
+    'candidates',
+    () => readMemoryCandidatesProgram(agentId, missing, run.filters, run.now),
+    [],
+  );
   for (const row of rows) {
     const c = candidates.get(row.id);
     if (c) c.row = row;
@@ -206,32 +224,38 @@ export function completeCandidates(
     if (c.evidence.semantic !== undefined) dropped.push({ id, cosine: c.evidence.semantic });
     candidates.delete(id);
   }
-  const outsideWindow = matchesOutsideWindow(ctx, run, sql, dropped).size;
+  const outsideWindow = (yield* matchesOutsideWindow(ctx, run, dropped)).size;
   if (vector && embedder) {
     const unscored = [...candidates.values()].filter((c) => c.evidence.semantic === undefined).map((c) => c.id);
-    for (const v of stage(run, 'semantic', () => memoryVectors(sql, agentId, embedder.model, unscored), [])) {
+    const vectors = yield* stageProgram(
+      run,
+      'semantic',
+      () => memoryVectorsProgram(agentId, embedder.model, unscored),
+      [],
+    );
+    for (const v of vectors) {
       const c = candidates.get(v.memoryId);
       if (c) c.evidence.semantic = clamp01(cosineWithBlob(vector, v.vector));
     }
   }
   const ids = [...candidates.keys()];
   const entitiesOf = new Map<string, Array<{ id: string; name: string; degree: number }>>();
-  for (const e of stage(run, 'entities', () => entitiesOfMemories(sql, agentId, ids), [])) {
+  for (const e of yield* stageProgram(run, 'entities', () => entitiesOfMemoriesProgram(agentId, ids), [])) {
     const list = entitiesOf.get(e.memoryId) ?? [];
     list.push({ id: e.entityId, name: e.name, degree: e.degree });
     entitiesOf.set(e.memoryId, list);
   }
   let hubThreshold: number | undefined;
   if (entitiesOf.size > 0 && config.recall.dampening.hub) {
-    hubThreshold = stage(
+    hubThreshold = yield* stageProgram(
       run,
       'hub',
-      () => entityDegreePercentile(sql, agentId, config.recall.dampening.hubPercentile),
+      () => entityDegreePercentileProgram(agentId, config.recall.dampening.hubPercentile),
       undefined,
     );
   }
   const superseded = new Set<string>();
-  for (const c of stage(run, 'currentness', () => claimCurrentness(sql, agentId, ids), [])) {
+  for (const c of yield* stageProgram(run, 'currentness', () => claimCurrentnessProgram(agentId, ids), [])) {
     if (c.active === 0 && c.superseded > 0) superseded.add(c.memoryId);
   }
   return { entitiesOf, hubThreshold, superseded, outsideWindow };

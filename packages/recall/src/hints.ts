@@ -1,5 +1,5 @@
 import { type LlmProvider, type MemoryConfig, stripThinkBlocks } from '@memory/core';
-import { findMemory, insertHints, type Store } from '@memory/store';
+import { findMemoryProgram, insertHintsProgram, memoryScopeLockKeys, type PortableStore } from '@memory/store';
 
 /** The job type of the hints worker; one job per new memory. */
 export const PROSPECTIVE_INDEX_JOB = 'prospective_index';
@@ -54,7 +54,8 @@ export function parseHints(
 }
 
 export interface HintsWorkerDeps {
-  readonly store: Store;
+  /** SQLite or PostgreSQL. */
+  readonly store: PortableStore;
   /** Already wrapped by the store's transaction guard. */
   readonly llm: LlmProvider;
   readonly config: MemoryConfig;
@@ -71,7 +72,7 @@ export function createHintsHandler(deps: HintsWorkerDeps) {
     payload: { memoryId: string; agentId: string },
     signal: AbortSignal,
   ): Promise<{ hints: number; skipped?: string }> => {
-    const memory = store.read((sql) => findMemory(sql, payload.agentId, payload.memoryId));
+    const memory = await store.db.read(() => findMemoryProgram(payload.agentId, payload.memoryId));
     if (!memory) return { hints: 0, skipped: 'memory not found' };
     const max = config.hints.maxPerMemory;
     const answer = await llm.generate(
@@ -84,10 +85,15 @@ export function createHintsHandler(deps: HintsWorkerDeps) {
     );
     const hints = parseHints(answer.text, { max, maxChars: config.hints.maxChars, memoryContent: memory.content });
     if (hints.length === 0) return { hints: 0, skipped: 'no usable hints in the model output' };
-    return store.write((sql) => {
-      const current = findMemory(sql, payload.agentId, payload.memoryId);
-      if (!current || current.content_hash !== memory.content_hash) return { hints: 0, skipped: 'memory changed' };
-      return { hints: insertHints(sql, payload.agentId, payload.memoryId, hints, store.clock.now()) };
-    });
+    const now = store.clock.now();
+    return store.db.write(
+      function* () {
+        const current = yield* findMemoryProgram(payload.agentId, payload.memoryId);
+        if (!current || current.content_hash !== memory.content_hash)
+          return { hints: 0, skipped: 'memory changed' } as { hints: number; skipped?: string };
+        return { hints: yield* insertHintsProgram(store.dialect, payload.agentId, payload.memoryId, hints, now) };
+      },
+      { lockKeys: memoryScopeLockKeys([payload.agentId]) },
+    );
   };
 }

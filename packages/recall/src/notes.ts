@@ -6,10 +6,11 @@ import {
   noteVectorCosines,
   rankNotesByText,
   type SqlExecutor,
+  type Store,
 } from '@memory/store';
 import { tiedRanks } from './gather.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
-import { stage } from './recall-context.js';
+import { sqliteStoreOf, stage } from './recall-context.js';
 import { type Adjustments, type ChannelEvidence, clamp01, dampen, fuseScore } from './shaping.js';
 import type { NoteRecallResult } from './types.js';
 
@@ -50,7 +51,13 @@ function parseStrings(text: string): string[] {
  * The agent's notes for this recall, from its own rows only: its scoped BM25 over note titles and
  * contents, an exact scan of its note vectors, and the host references the request passed.
  */
-function gatherNotes(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, vector: Float32Array | undefined) {
+function gatherNotes(
+  ctx: RecallContext,
+  store: Store,
+  run: RecallRun,
+  sql: SqlExecutor,
+  vector: Float32Array | undefined,
+) {
   const { agentId } = run.request;
   const candidates = new Map<string, NoteCandidate>();
   const take = (row: NoteRow): NoteCandidate | undefined => {
@@ -99,7 +106,7 @@ function gatherNotes(ctx: RecallContext, run: RecallRun, sql: SqlExecutor, vecto
     }
   }
   if (vector && ctx.embedder) {
-    const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
+    const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: store.vector.available };
     // The nearest pool (as recall's semantic pool) become candidates; text and link matches get their cosine too.
     const near = stage(run, 'notes', () => nearestNoteVectors(sql, q, pool), []);
     const ranks = tiedRanks(near.map((h) => h.cosine));
@@ -136,7 +143,10 @@ export interface RankedNote {
  */
 export function rankNotes(ctx: RecallContext, run: RecallRun, vector: Float32Array | undefined): RankedNote[] {
   const { config } = ctx;
-  const candidates = ctx.store.read((sql) => gatherNotes(ctx, run, sql, vector));
+  // Notes' reads are SQLite's (recall refuses `include: ['notes']` on PostgreSQL before it starts).
+  const store = sqliteStoreOf(ctx.store);
+  if (!store) return [];
+  const candidates = store.read((sql) => gatherNotes(ctx, store, run, sql, vector));
   const scored: Array<{ c: NoteCandidate; raw: number; score: number; fused: number; adjustments: Adjustments }> = [];
   for (const c of candidates.values()) {
     const e = c.evidence;

@@ -1,5 +1,5 @@
 import type { EmbeddingProvider, MemoryConfig } from '@memory/core';
-import type { MemoryFilters, SqlExecutor, Store } from '@memory/store';
+import type { MemoryFilters, PortableStore, Program, Store } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
 import type { ChannelContext } from './channels/context.js';
 import type { ParsedQuery } from './query.js';
@@ -8,7 +8,8 @@ import type { createRecallSchema, RecallRequest } from './schema.js';
 
 /** What every recall of one engine shares: the store, the configuration, the providers and caches. */
 export interface RecallContext {
-  readonly store: Store;
+  /** SQLite or PostgreSQL: every read is a program run on one snapshot. */
+  readonly store: PortableStore;
   readonly config: MemoryConfig;
   /** Enables the semantic channel. */
   readonly embedder: EmbeddingProvider | undefined;
@@ -62,10 +63,23 @@ export function stage<T>(run: RecallRun, name: string, fn: () => T, fallback: T)
   }
 }
 
-/** What the channels get inside one read transaction. */
-export function channelContext(ctx: RecallContext, run: RecallRun, sql: SqlExecutor): ChannelContext {
+/**
+ * {@link stage} for a program: a failure inside it (a statement, or the JavaScript between them)
+ * becomes a warning and the fallback, and the rest of the read goes on. On PostgreSQL a failed
+ * statement aborts the read's transaction, so the stages after it fail too (each with a warning).
+ */
+export function* stageProgram<T>(run: RecallRun, name: string, program: () => Program<T>, fallback: T): Program<T> {
+  try {
+    return yield* program();
+  } catch (error) {
+    run.warnings.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return fallback;
+  }
+}
+
+/** What the channels get inside one read. */
+export function channelContext(ctx: RecallContext, run: RecallRun): ChannelContext {
   return {
-    sql,
     agentId: run.request.agentId,
     config: ctx.config,
     plan: run.query.plan,
@@ -73,4 +87,31 @@ export function channelContext(ctx: RecallContext, run: RecallRun, sql: SqlExecu
     now: run.now,
     limit: run.limit,
   };
+}
+
+/**
+ * The SQLite store behind a portable one, for the parts that exist on SQLite only (its vector
+ * index, notes): a SQLite `PortableStore` is always a `Store` (what `openStore` returns).
+ */
+export function sqliteStoreOf(store: PortableStore): Store | undefined {
+  return store.dialect === 'sqlite' ? (store as Store) : undefined;
+}
+
+/**
+ * A read of its own run as a stage: a failure (a statement, or the transaction) becomes a warning
+ * and the fallback.
+ */
+export async function readStage<T>(
+  ctx: RecallContext,
+  run: RecallRun,
+  name: string,
+  program: () => Program<T>,
+  fallback: T,
+): Promise<T> {
+  try {
+    return await ctx.store.db.read(() => stageProgram(run, name, program, fallback));
+  } catch (error) {
+    run.warnings.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return fallback;
+  }
 }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { type EmbeddingProvider, type MemoryConfig, parseInput } from '@memory/core';
-import type { Store } from '@memory/store';
+import { type EmbeddingProvider, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
+import type { PortableStore } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
 import type { SemanticOutcome } from './channels/semantic.js';
 import { withDocumentSources } from './document-sources.js';
@@ -12,14 +12,15 @@ import { scorePassages } from './passages.js';
 import { parseQuery } from './query.js';
 import { rankCandidates } from './rank.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
-import { stage } from './recall-context.js';
+import { readStage, sqliteStoreOf, stage } from './recall-context.js';
 import { filtersOf, queryVector, windowDaysOf } from './request.js';
 import { createRecallSchema } from './schema.js';
 import type { RecallItem, RecallResponse, RecallResult, RecallResultsOf } from './types.js';
 import { windowWarning } from './window.js';
 
 export interface RecallDeps {
-  readonly store: Store;
+  /** A SQLite `Store` or a `PostgresStore`: recall gives the same results on both for the same data. */
+  readonly store: PortableStore;
   readonly config: MemoryConfig;
   /** Enables the semantic channel (already wrapped by the store's transaction guard). */
   readonly embedder?: EmbeddingProvider | undefined;
@@ -56,6 +57,10 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   const { store, config, embedder } = ctx;
   const started = performance.now();
   const request = parseInput(ctx.schema, input, 'recall');
+  const include = request.include ?? ['memories'];
+  const sqlite = sqliteStoreOf(store);
+  if (include.includes('notes') && !sqlite)
+    throw new MemoryError(NOTES_REFUSAL.code, NOTES_REFUSAL.message, { details: { feature: 'recall.notes' } });
   const warnings: string[] = [];
   // Started first, awaited last: the other channels run while the embedder works.
   const vectorPromise =
@@ -77,10 +82,10 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   };
   const { times } = run;
 
-  const include = request.include ?? ['memories'];
   const memories = include.includes('memories');
-  // Without memories asked for, their channels do not run at all.
-  const focal = memories ? store.read((sql) => gatherFlatChannels(ctx, run, sql)) : [];
+  // Without memories asked for, their channels do not run at all. One read (one snapshot); on
+  // SQLite it runs before the query's embedding is awaited, on PostgreSQL while it is computed.
+  const focal = memories ? await store.db.read(() => gatherFlatChannels(ctx, run)) : [];
 
   let mark = performance.now();
   const vector = await vectorPromise;
@@ -93,14 +98,14 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   times.semantic = performance.now() - mark;
   mark = performance.now();
   const facts = memories
-    ? store.read((sql) => completeCandidates(ctx, run, sql, vector))
+    ? await store.db.read(() => completeCandidates(ctx, run, vector))
     : { entitiesOf: new Map(), hubThreshold: undefined, superseded: new Set<string>(), outsideWindow: 0 };
   if (memories && vector) await scorePassages(ctx, run, vector);
   const ranked = memories ? rankCandidates(ctx, run, focal, facts, vector !== undefined) : [];
   const memoryResults = memories
-    ? stage(run, 'documents', () => store.read((sql) => withDocumentSources(sql, request.agentId, ranked)), ranked)
+    ? await readStage(ctx, run, 'documents', () => withDocumentSources(request.agentId, ranked), ranked)
     : [];
-  const results = include.includes('notes') ? withNotes(ctx, run, memoryResults, vector) : memoryResults;
+  const results = sqlite && include.includes('notes') ? withNotes(ctx, run, memoryResults, vector) : memoryResults;
   times.fusion = performance.now() - mark;
   const since = run.filters.windowStart;
   if (facts.outsideWindow > 0 && since !== undefined)
@@ -108,13 +113,11 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
 
   mark = performance.now();
   const expansions = request.expand
-    ? stage(
+    ? await readStage(
+        ctx,
         run,
         'expand',
-        () =>
-          store.read((sql) =>
-            expandSessions(sql, request.agentId, memoryResults, run.query.plan.tokens, config.recall.expand),
-          ),
+        () => expandSessions(request.agentId, memoryResults, run.query.plan.tokens, config.recall.expand),
         [],
       )
     : undefined;
@@ -148,6 +151,12 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
     },
   };
 }
+
+/** Notes are on SQLite only for now (their store reads have no PostgreSQL form yet). */
+const NOTES_REFUSAL = {
+  code: 'UNSUPPORTED',
+  message: "recall with include: ['notes'] is not available on PostgreSQL yet; use SQLite",
+} as const;
 
 /**
  * Memories and notes in one list: each side is already its own top `limit` by final score, so the

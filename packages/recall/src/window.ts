@@ -1,6 +1,6 @@
-import { findMatchesBeforeWindow, readMemoryCandidates, type SqlExecutor } from '@memory/store';
+import { findMatchesBeforeWindowProgram, type Program, readMemoryCandidatesProgram } from '@memory/store';
 import type { RecallContext, RecallRun } from './recall-context.js';
-import { stage } from './recall-context.js';
+import { stageProgram } from './recall-context.js';
 import { WINDOW_EXCLUDED_CAP } from './types.js';
 
 /**
@@ -8,22 +8,21 @@ import { WINDOW_EXCLUDED_CAP } from './types.js';
  * and the semantic hits it dropped whose cosine alone would have cleared the score floor. Ids, at
  * most {@link WINDOW_EXCLUDED_CAP}. Runs inside the candidates' read, after the window was applied.
  */
-export function matchesOutsideWindow(
+export function* matchesOutsideWindow(
   ctx: RecallContext,
   run: RecallRun,
-  sql: SqlExecutor,
   droppedSemantic: ReadonlyArray<{ id: string; cosine: number }>,
-): Set<string> {
+): Program<Set<string>> {
   const windowStart = run.filters.windowStart;
   const out = new Set<string>();
   if (windowStart === undefined) return out;
   const { agentId } = run.request;
   if (ctx.config.recall.channels.lexical) {
-    const ids = stage(
+    const ids = yield* stageProgram(
       run,
       'window',
       () =>
-        findMatchesBeforeWindow(sql, {
+        findMatchesBeforeWindowProgram({
           agentId,
           terms: run.query.plan,
           filters: run.filters,
@@ -41,7 +40,12 @@ export function matchesOutsideWindow(
     .map((d) => d.id);
   if (strong.length > 0 && out.size < WINDOW_EXCLUDED_CAP) {
     const unwindowed = { ...run.filters, windowStart: undefined };
-    const rows = stage(run, 'window', () => readMemoryCandidates(sql, agentId, strong, unwindowed, run.now), []);
+    const rows = yield* stageProgram(
+      run,
+      'window',
+      () => readMemoryCandidatesProgram(agentId, strong, unwindowed, run.now),
+      [],
+    );
     for (const row of rows) if (row.created_at < windowStart && row.pinned === 0) out.add(row.id);
   }
   return out;

@@ -109,6 +109,7 @@ export {
   beginNextConversion,
   countCurrentChunkLinks,
   findChunkSources,
+  findChunkSourcesProgram,
   findDocumentBySource,
   linkChunk,
   linkedChunkMemories,
@@ -221,23 +222,28 @@ export {
   listEntityLinks,
   listEntityMentions,
 } from './repositories/graph-inspect.js';
-export type { ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
+export type { ActiveClaimRow, ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
 export {
   activeAspectByName,
   activeClaimsForEntities,
+  activeClaimsForEntitiesProgram,
   activeEntityByCanonicalName,
   aspectEntityId,
   claimsAsOf,
   countActiveAspects,
   countActiveClaims,
   dependencyNeighbors,
+  dependencyNeighborsProgram,
   entitiesOfMemories,
+  entitiesOfMemoriesProgram,
   entityDegreePercentile,
+  entityDegreePercentileProgram,
   findClaimBasis,
   graphRowSnapshot,
   graphRowState,
   latestActiveClaim,
   memoriesMentioning,
+  memoriesMentioningProgram,
 } from './repositories/graph-reads.js';
 export type { GraphKind } from './repositories/graph-writes.js';
 export {
@@ -328,11 +334,11 @@ export {
 export type { MemoryListQuery } from './repositories/memory-list.js';
 export { listMemoryPage, listMemoryPageProgram } from './repositories/memory-list.js';
 export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
-export { findMemoryNeighbours } from './repositories/memory-neighbours.js';
+export { findMemoryNeighbours, findMemoryNeighboursProgram } from './repositories/memory-neighbours.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
 export { memoryRowState } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
-export { matchEntitiesByName } from './repositories/mentions.js';
+export { matchEntitiesByName, matchEntitiesByNameProgram } from './repositories/mentions.js';
 export type { MemoryWithoutVector, OtherKeyScope } from './repositories/missing-vectors.js';
 export {
   clearEmbeddingFailures,
@@ -415,17 +421,28 @@ export {
   reapMemories,
   reapMemoriesProgram,
 } from './repositories/reap.js';
+
+// Recall's reads and writes as programs (issue 18): both dialects.
 export {
   agentMemoryShare,
   claimCurrentness,
+  claimCurrentnessProgram,
   countMemoryVectors,
+  countMemoryVectorsProgram,
   findLinkedMemories,
+  findLinkedMemoriesProgram,
   memoryVectors,
+  memoryVectorsProgram,
   readMemoryCandidates,
+  readMemoryCandidatesProgram,
   recentMemoryVectors,
+  recentMemoryVectorsProgram,
   recordMemoryAccess,
+  recordMemoryAccessProgram,
   resolveLinkLabels,
+  resolveLinkLabelsProgram,
   sessionTurns,
+  sessionTurnsProgram,
 } from './repositories/recall-reads.js';
 // The entity registry (issue 14): categories, their links to objects, and their audit trail.
 export {
@@ -500,7 +517,14 @@ export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped
 export { rankScopedText, rankScopedTextProgram } from './repositories/scoped-text-search.js';
 export { presentTablesProgram } from './repositories/table-presence.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
-export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
+export {
+  insertRecallTelemetry,
+  insertRecallTelemetryProgram,
+  listRecallTelemetry,
+  listRecallTelemetryProgram,
+  purgeRecallTelemetry,
+  purgeRecallTelemetryProgram,
+} from './repositories/telemetry.js';
 export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
 export {
   completeTranscript,
@@ -518,7 +542,8 @@ export {
   transcriptExists,
   upsertTranscript,
 } from './repositories/transcripts.js';
-export { findMatchesBeforeWindow } from './repositories/window-excluded.js';
+export type { WindowExcludedQuery } from './repositories/window-excluded.js';
+export { findMatchesBeforeWindow, findMatchesBeforeWindowProgram } from './repositories/window-excluded.js';
 export type { DatabaseSchema } from './schema/database.js';
 export type { DocumentStatus } from './schema/documents.js';
 export type { EntityRow, MentionRow } from './schema/graph.js';
@@ -535,12 +560,7 @@ export { ACTOR_TYPES, MEMORY_TYPES } from './schema/memories.js';
 export type { NewNoteRow, NoteEventKind, NoteEventRow, NoteRow, NoteStatus } from './schema/notes.js';
 export { NOTE_EVENTS, NOTE_STATUSES } from './schema/notes.js';
 export type { JobStatus, MemoryJobRow, MemoryJobsTable } from './schema/queue.js';
-export type {
-  RegistryCategoryRow,
-  RegistryEventRow,
-  RegistryLinkRow,
-  RegistryObjectKind,
-} from './schema/registry.js';
+export type { RegistryCategoryRow, RegistryEventRow, RegistryLinkRow, RegistryObjectKind } from './schema/registry.js';
 export type { ApiTokenRow } from './schema/tokens.js';
 export type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from './schema/transcripts.js';
 export { TransactionGuard } from './transaction-guard.js';

@@ -1,10 +1,9 @@
 import type { MemoryConfig } from '@memory/core';
-import { blobToVector, type MemoryFilters, type SqlExecutor } from '@memory/store';
+import { blobToVector, type MemoryFilters } from '@memory/store';
 import type { LexicalPlan } from '../query.js';
 
 /** What every channel gets: the scope, the plan, the filters, the budget. */
 export interface ChannelContext {
-  readonly sql: SqlExecutor;
   readonly agentId: string;
   readonly config: MemoryConfig;
   readonly plan: LexicalPlan;

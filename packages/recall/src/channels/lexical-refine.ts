@@ -1,4 +1,4 @@
-import { findMemoryNeighbours, type LexicalHit, type MemoryCandidateRow } from '@memory/store';
+import { findMemoryNeighboursProgram, type LexicalHit, type MemoryCandidateRow, type Program } from '@memory/store';
 import type { ChannelContext } from './context.js';
 
 /** A lexical match after refinement: its row and a positive score (higher is better). */
@@ -30,7 +30,7 @@ export function mentionsTime(text: string): boolean {
  * boost on BM25, then neighbouring-turn context, which may add rows no term matched (the reply to
  * a matching turn). Scores stay positive; the caller normalizes them by the best.
  */
-export function refineLexical(ctx: ChannelContext, hits: readonly LexicalHit[], query: string): RefinedHit[] {
+export function* refineLexical(ctx: ChannelContext, hits: readonly LexicalHit[], query: string): Program<RefinedHit[]> {
   const { temporal } = ctx.config.recall.lexical;
   const neighbours = ctx.config.recall.neighbours;
   const temporalQuery = temporal > 1 && isTemporalQuestion(query);
@@ -44,7 +44,7 @@ export function refineLexical(ctx: ChannelContext, hits: readonly LexicalHit[], 
   const seeds = sortRefined([...refined])
     .filter((h) => h.row.content.length <= neighbours.maxChars)
     .slice(0, neighbours.seeds);
-  const found = findMemoryNeighbours(ctx.sql, {
+  const found = yield* findMemoryNeighboursProgram({
     agentId: ctx.agentId,
     seeds: seeds.map((s) => s.row),
     filters: ctx.filters,

@@ -1,4 +1,4 @@
-import { type LexicalHit, searchMemoriesLexical } from '@memory/store';
+import { type LexicalHit, type Program, searchMemoriesLexicalProgram } from '@memory/store';
 import { lexicalPasses } from '../query.js';
 import type { ChannelContext } from './context.js';
 
@@ -6,12 +6,12 @@ import type { ChannelContext } from './context.js';
  * BM25 over the agent's live memories (scored from its own statistics), filters applied in the reading query. Matches of every
  * query token come first; when too few, matches of any token fill the pool.
  */
-export function lexicalChannel(ctx: ChannelContext, pool: number): LexicalHit[] {
+export function* lexicalChannel(ctx: ChannelContext, pool: number): Program<LexicalHit[]> {
   const hits: LexicalHit[] = [];
   const seen = new Set<string>();
   for (const matching of lexicalPasses(ctx.plan)) {
     if (hits.length >= pool) break;
-    const found = searchMemoriesLexical(ctx.sql, {
+    const found = yield* searchMemoriesLexicalProgram({
       agentId: ctx.agentId,
       terms: ctx.plan,
       matching,

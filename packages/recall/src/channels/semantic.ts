@@ -3,12 +3,15 @@ import {
   countMemoryVectors,
   knnLegacyMirror,
   legacyMirrorModel,
-  liveMemoriesByVectorKey,
+  liveMemoriesByVectorKeyProgram,
+  type PortableStore,
+  type Program,
   recentMemoryVectors,
   type SqlExecutor,
   type Store,
   searchMemoryVectorsInSlices,
 } from '@memory/store';
+import { sqliteStoreOf } from '../recall-context.js';
 import { cosineWithBlob } from './context.js';
 
 /**
@@ -35,8 +38,13 @@ export interface VectorCoverage {
 
 /** How the semantic channel searched (shown with `explain: true`). */
 export interface VectorSearchReport {
-  /** `exact`/`ivf`: the vector index's partition layout; `legacy`: the sign-bit mirror of earlier versions, while the index fills; `scan`: the fallback scan without sqlite-vec. */
-  readonly layout: 'exact' | 'ivf' | 'legacy' | 'scan';
+  /**
+   * `exact`/`ivf`: the vector index's partition layout (SQLite), or on PostgreSQL `exact` for an
+   * exact pgvector comparison; `hnsw`: pgvector's HNSW index (PostgreSQL); `legacy`: the sign-bit
+   * mirror of earlier versions, while the index fills; `scan`: the fallback scan without sqlite-vec
+   * or pgvector.
+   */
+  readonly layout: 'exact' | 'ivf' | 'hnsw' | 'legacy' | 'scan';
   /** The agent's vectors for this model. */
   readonly vectors: number;
   /** Vectors compared with the query (ivf: an estimate from list sizes). */
@@ -67,10 +75,10 @@ export interface SemanticOutcome {
  * from the maintained per-scope counts (a few rows). Vectors of other keys are never compared with
  * the query: they come from another model's space.
  */
-export function vectorCoverage(sql: SqlExecutor, agentId: string, model: string): VectorCoverage {
+export function* vectorCoverage(agentId: string, model: string): Program<VectorCoverage> {
   let embedded = 0;
   let total = 0;
-  for (const { key, n } of liveMemoriesByVectorKey(sql, agentId)) {
+  for (const { key, n } of yield* liveMemoriesByVectorKeyProgram(agentId)) {
     total += n;
     if (key === model) embedded += n;
   }
@@ -78,13 +86,58 @@ export function vectorCoverage(sql: SqlExecutor, agentId: string, model: string)
 }
 
 /**
- * Nearest memories to the query vector. With sqlite-vec: the model's vector index (an exact list
+ * Nearest memories to the query vector, on the store's dialect: SQLite's vector index (below), or
+ * on PostgreSQL `searchPostgresVectors` (pgvector exact or HNSW, or without pgvector an exact scan
+ * of the newest `vectorScanWindow` vectors, reported as `recent-window` when the agent has more).
+ */
+export async function semanticChannel(
+  store: PortableStore,
+  scope: { agentId: string; config: MemoryConfig },
+  query: Float32Array,
+  model: string,
+  k: number,
+): Promise<SemanticOutcome> {
+  const sqlite = sqliteStoreOf(store);
+  if (sqlite) return sqliteSemantic(sqlite, scope, query, model, k);
+  return postgresSemantic(store, scope, query, model, k);
+}
+
+/** Whether the store uses pgvector (a `PostgresStore`'s `vector`). */
+function pgvectorOf(store: PortableStore): boolean {
+  const vector = (store as PortableStore & { readonly vector?: { readonly available?: unknown } }).vector;
+  return vector?.available === true;
+}
+
+async function postgresSemantic(
+  store: PortableStore,
+  scope: { agentId: string; config: MemoryConfig },
+  query: Float32Array,
+  model: string,
+  k: number,
+): Promise<SemanticOutcome> {
+  // Loaded on PostgreSQL only: `@memory/store/postgres` loads `pg`, an optional peer dependency that
+  // a SQLite host does not have.
+  const { searchPostgresVectors } = await import('@memory/store/postgres');
+  const window = scope.config.recall.vectorScanWindow;
+  const found = await store.db.read(() =>
+    searchPostgresVectors({ agentId: scope.agentId, model, query, k, pgvector: pgvectorOf(store), scanWindow: window }),
+  );
+  return {
+    hits: found.hits,
+    completeness: found.completeness,
+    ...(found.completeness === 'recent-window' ? { searchedWindow: window } : {}),
+    search: { layout: found.layout, vectors: found.vectors, searched: found.searched, pool: k },
+  };
+}
+
+/**
+ * Nearest memories to the query vector on SQLite. With sqlite-vec: the model's vector index (an exact list
  * per agent while the agent is small, ivf lists probed by nearest centroid above that, read in
  * slices with the event loop free between them), or, while a new index is still filling, the
  * legacy sign-bit mirror rescored exactly. Without sqlite-vec: an exact cosine scan over the
  * agent's newest `vectorScanWindow` vectors, reported as `recent-window` when the agent has more.
  */
-export async function semanticChannel(
+async function sqliteSemantic(
   store: Store,
   scope: { agentId: string; config: MemoryConfig },
   query: Float32Array,

@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import {
-  activeClaimsForEntities,
+  activeClaimsForEntitiesProgram,
   canonicalEntityName,
-  dependencyNeighbors,
+  dependencyNeighborsProgram,
   type EntityMatch,
-  matchEntitiesByName,
-  memoriesMentioning,
+  matchEntitiesByNameProgram,
+  memoriesMentioningProgram,
+  type Program,
 } from '@memory/store';
 import type { ChannelContext } from './context.js';
 
@@ -36,8 +37,8 @@ export function entityNameCandidates(words: readonly string[], maxWords = 3): st
 }
 
 /** Focal entities named among the candidate names (names and aliases, active, in scope). Read-only: never creates. */
-export function resolveFocalEntities(ctx: ChannelContext, names: readonly string[]): EntityMatch[] {
-  return matchEntitiesByName(ctx.sql, ctx.agentId, names);
+export function resolveFocalEntities(ctx: ChannelContext, names: readonly string[]): Program<EntityMatch[]> {
+  return matchEntitiesByNameProgram(ctx.agentId, names);
 }
 
 /**
@@ -45,12 +46,12 @@ export function resolveFocalEntities(ctx: ChannelContext, names: readonly string
  * at most `maxEntities` in all) → active claims on active aspects → the memories they cite, and
  * memories that mention the focal entities. Bounded by `budget` memories and the time budget.
  */
-export function traversalChannel(
+export function* traversalChannel(
   ctx: ChannelContext,
   focal: readonly EntityMatch[],
   budget: number,
   asOf: number | undefined,
-): TraversalOutcome {
+): Program<TraversalOutcome> {
   const t = ctx.config.traversal;
   const started = performance.now();
   const overTime = (): boolean => performance.now() - started > t.timeBudgetMs;
@@ -63,7 +64,7 @@ export function traversalChannel(
       break;
     }
     const next: string[] = [];
-    for (const link of dependencyNeighbors(ctx.sql, ctx.agentId, frontier, t.maxBranching)) {
+    for (const link of yield* dependencyNeighborsProgram(ctx.agentId, frontier, t.maxBranching)) {
       if (hopsOf.has(link.toId)) continue;
       if (hopsOf.size >= t.maxEntities) {
         truncated = true;
@@ -76,7 +77,7 @@ export function traversalChannel(
   }
   const memories = new Map<string, TraversalPath>();
   if (!overTime()) {
-    const claims = activeClaimsForEntities(ctx.sql, ctx.agentId, [...hopsOf.keys()], t.maxClaims, asOf);
+    const claims = yield* activeClaimsForEntitiesProgram(ctx.agentId, [...hopsOf.keys()], t.maxClaims, asOf);
     if (claims.length >= t.maxClaims) truncated = true;
     for (const claim of claims) {
       if (memories.size >= budget) break;
@@ -91,12 +92,12 @@ export function traversalChannel(
     truncated = true;
   }
   if (memories.size < budget && !overTime()) {
-    for (const m of memoriesMentioning(
-      ctx.sql,
+    const mentioning = yield* memoriesMentioningProgram(
       ctx.agentId,
       focal.map((e) => e.entityId),
       budget,
-    )) {
+    );
+    for (const m of mentioning) {
       if (memories.size >= budget) break;
       if (!memories.has(m.memoryId)) memories.set(m.memoryId, { entityId: m.entityId, hops: 0 });
     }

@@ -1,5 +1,6 @@
 import type { Migration } from './migration.js';
 import { POSTGRES_HINTS } from './postgres/memories.js';
+import { POSTGRES_RECALL_TELEMETRY } from './postgres/recall.js';
 
 // Agent-scoped memory FTS; link labels resolvable from query text; prospective hints (questions a memory may answer later) with their own FTS index, scoped by agent;
 // opt-in local recall telemetry, which stores query text and so is scoped and purgeable; and an
@@ -71,5 +72,5 @@ export const hintsTelemetry: Migration = {
     )`,
     `CREATE INDEX IF NOT EXISTS recall_telemetry_agent ON recall_telemetry (agent_id, created_at)`,
   ],
-  postgres: [...POSTGRES_HINTS],
+  postgres: [...POSTGRES_HINTS, ...POSTGRES_RECALL_TELEMETRY],
 };

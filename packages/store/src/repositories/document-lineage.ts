@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import { all, type Program, perDialect } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import type { DocumentConversionsTable } from '../schema/documents.js';
 import type { DocumentRow } from './documents.js';
 
@@ -199,20 +201,33 @@ export interface ChunkSourceRow {
   readonly location_json: string | null;
 }
 
-/** The sources of chunk memories in `agentId`'s scope (a memory several documents share: the oldest link). */
-export function findChunkSources(sql: SqlExecutor, agentId: string, memoryIds: readonly string[]): ChunkSourceRow[] {
-  if (memoryIds.length === 0) return [];
-  return sql.all<ChunkSourceRow>(
-    raw(
-      `SELECT d.memory_id, d.document_id, doc.title, doc.source_url, doc.source_path, doc.connector_id,
+const CHUNK_SOURCES = `SELECT d.memory_id, d.document_id, doc.title, doc.source_url, doc.source_path, doc.connector_id,
               doc.content_type, d.chunk_index, d.location_json
        FROM document_memories d
        JOIN documents doc ON doc.id = d.document_id AND doc.agent_id = ? AND doc.status != 'deleted'
          AND d.conversion = doc.conversion
        WHERE d.memory_id IN (SELECT value FROM json_each(?))
-       ORDER BY doc.created_at, doc.id`,
-      agentId,
-      JSON.stringify(memoryIds),
+       ORDER BY doc.created_at, doc.id`;
+const CHUNK_SOURCES_POSTGRES = `SELECT d.memory_id, d.document_id, doc.title, doc.source_url, doc.source_path, doc.connector_id,
+              doc.content_type, d.chunk_index, d.location_json
+       FROM document_memories d
+       JOIN documents doc ON doc.id = d.document_id AND doc.agent_id = $1 AND doc.status != 'deleted'
+         AND d.conversion = doc.conversion
+       WHERE d.memory_id = ANY($2::text[])
+       ORDER BY doc.created_at, doc.id COLLATE "C"`;
+
+/** The sources of chunk memories in `agentId`'s scope (a memory several documents share: the oldest link). */
+export function findChunkSources(sql: SqlExecutor, agentId: string, memoryIds: readonly string[]): ChunkSourceRow[] {
+  return runSqliteProgram(sql, findChunkSourcesProgram(agentId, memoryIds));
+}
+
+/** {@link findChunkSources} as a program (both dialects; recall's document sources). */
+export function* findChunkSourcesProgram(agentId: string, memoryIds: readonly string[]): Program<ChunkSourceRow[]> {
+  if (memoryIds.length === 0) return [];
+  return yield* all<ChunkSourceRow>(
+    perDialect(
+      { sql: CHUNK_SOURCES, parameters: [agentId, JSON.stringify(memoryIds)] },
+      { sql: CHUNK_SOURCES_POSTGRES, parameters: [agentId, [...memoryIds]] },
     ),
   );
 }

@@ -1,57 +1,72 @@
 import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import { all, get, type Program, perDialect, portable } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import { canonicalEntityName } from './entities.js';
 
 // Knowledge-graph reads for traversal and dampening. All scoped by agent; all bounded by a LIMIT.
 
-/** Active claims on active aspects of the given entities, with the memory each claim came from. */
+/** An active claim as traversal reads it. */
+export interface ActiveClaimRow {
+  readonly claimId: string;
+  readonly entityId: string;
+  readonly aspect: string;
+  readonly content: string;
+  readonly importance: number;
+  readonly memoryId: string | null;
+  readonly validFrom: number | null;
+  readonly createdAt: number;
+}
+
+const ACTIVE_CLAIMS = `SELECT c.id AS claimId, c.entity_id AS entityId, a.name AS aspect, c.content, c.importance,
+              c.source_memory_id AS memoryId, c.valid_from AS validFrom, c.created_at AS createdAt
+       FROM json_each(?) AS e
+       CROSS JOIN entity_attributes AS c ON c.entity_id = e.value AND c.agent_id = ? AND c.status = 'active'
+       JOIN entity_aspects AS a ON a.id = c.aspect_id AND a.status = 'active'
+       WHERE (? IS NULL OR ((c.valid_from IS NULL OR c.valid_from <= ?) AND (c.valid_until IS NULL OR c.valid_until > ?)))
+       ORDER BY a.weight DESC, c.importance DESC, c.created_at DESC, c.id
+       LIMIT ?`;
+// Text order by code point (COLLATE "C"), as SQLite's binary collation orders it.
+const ACTIVE_CLAIMS_POSTGRES = `SELECT c.id AS "claimId", c.entity_id AS "entityId", a.name AS aspect, c.content, c.importance,
+              c.source_memory_id AS "memoryId", c.valid_from AS "validFrom", c.created_at AS "createdAt"
+       FROM entity_attributes AS c
+       JOIN entity_aspects AS a ON a.id = c.aspect_id AND a.status = 'active'
+       WHERE c.entity_id = ANY($1::text[]) AND c.agent_id = $2 AND c.status = 'active'
+         AND ($3::bigint IS NULL OR ((c.valid_from IS NULL OR c.valid_from <= $3) AND (c.valid_until IS NULL OR c.valid_until > $3)))
+       ORDER BY a.weight DESC, c.importance DESC, c.created_at DESC, c.id COLLATE "C"
+       LIMIT $4`;
+
+/**
+ * Active claims on active aspects of the given entities, with the memory each claim came from:
+ * heaviest aspect, most important, newest first (then by id, so both dialects agree on ties).
+ */
 export function activeClaimsForEntities(
   sql: SqlExecutor,
   agentId: string,
   entityIds: readonly string[],
   limit: number,
   asOf?: number,
-): Array<{
-  claimId: string;
-  entityId: string;
-  aspect: string;
-  content: string;
-  importance: number;
-  memoryId: string | null;
-  validFrom: number | null;
-  createdAt: number;
-}> {
+): ActiveClaimRow[] {
+  return runSqliteProgram(sql, activeClaimsForEntitiesProgram(agentId, entityIds, limit, asOf));
+}
+
+/** {@link activeClaimsForEntities} as a program (both dialects). */
+export function* activeClaimsForEntitiesProgram(
+  agentId: string,
+  entityIds: readonly string[],
+  limit: number,
+  asOf?: number,
+): Program<ActiveClaimRow[]> {
   if (entityIds.length === 0) return [];
-  return sql.all(
-    raw(
-      `SELECT c.id AS claimId, c.entity_id AS entityId, a.name AS aspect, c.content, c.importance,
-              c.source_memory_id AS memoryId, c.valid_from AS validFrom, c.created_at AS createdAt
-       FROM json_each(?) AS e
-       CROSS JOIN entity_attributes AS c ON c.entity_id = e.value AND c.agent_id = ? AND c.status = 'active'
-       JOIN entity_aspects AS a ON a.id = c.aspect_id AND a.status = 'active'
-       WHERE (? IS NULL OR ((c.valid_from IS NULL OR c.valid_from <= ?) AND (c.valid_until IS NULL OR c.valid_until > ?)))
-       ORDER BY a.weight DESC, c.importance DESC, c.created_at DESC
-       LIMIT ?`,
-      JSON.stringify(entityIds),
-      agentId,
-      asOf ?? null,
-      asOf ?? null,
-      asOf ?? null,
-      limit,
+  const at = asOf ?? null;
+  return yield* all<ActiveClaimRow>(
+    perDialect(
+      { sql: ACTIVE_CLAIMS, parameters: [JSON.stringify(entityIds), agentId, at, at, at, limit] },
+      { sql: ACTIVE_CLAIMS_POSTGRES, parameters: [[...entityIds], agentId, at, limit] },
     ),
   );
 }
 
-/** Active dependency links from or to the given entities, strongest first, at most `perEntity` each. */
-export function dependencyNeighbors(
-  sql: SqlExecutor,
-  agentId: string,
-  entityIds: readonly string[],
-  perEntity: number,
-): Array<{ fromId: string; toId: string; type: string; strength: number }> {
-  if (entityIds.length === 0) return [];
-  return sql.all(
-    raw(
-      `WITH edges AS (
+const DEPENDENCY_NEIGHBOURS = `WITH edges AS (
          SELECT d.source_entity_id AS fromId, d.target_entity_id AS toId, d.dependency_type AS type, d.strength * d.confidence AS strength
          FROM json_each(?) AS e CROSS JOIN entity_dependencies AS d ON d.source_entity_id = e.value
          WHERE d.agent_id = ? AND d.status = 'active'
@@ -64,37 +79,92 @@ export function dependencyNeighbors(
          SELECT edges.*, row_number() OVER (PARTITION BY fromId ORDER BY strength DESC, toId) AS n
          FROM edges JOIN entities AS t ON t.id = edges.toId AND t.status = 'active'
        )
-       SELECT fromId, toId, type, strength FROM ranked WHERE n <= ? ORDER BY fromId, n`,
-      JSON.stringify(entityIds),
-      agentId,
-      JSON.stringify(entityIds),
-      agentId,
-      perEntity,
+       SELECT fromId, toId, type, strength FROM ranked WHERE n <= ? ORDER BY fromId, n`;
+const DEPENDENCY_NEIGHBOURS_POSTGRES = `WITH edges AS (
+         SELECT d.source_entity_id AS "fromId", d.target_entity_id AS "toId", d.dependency_type AS type, d.strength * d.confidence AS strength
+         FROM entity_dependencies AS d
+         WHERE d.source_entity_id = ANY($1::text[]) AND d.agent_id = $2 AND d.status = 'active'
+         UNION ALL
+         SELECT d.target_entity_id, d.source_entity_id, d.dependency_type, d.strength * d.confidence
+         FROM entity_dependencies AS d
+         WHERE d.target_entity_id = ANY($1::text[]) AND d.agent_id = $2 AND d.status = 'active'
+       ),
+       ranked AS (
+         SELECT edges.*, row_number() OVER (PARTITION BY "fromId" ORDER BY strength DESC, "toId" COLLATE "C") AS n
+         FROM edges JOIN entities AS t ON t.id = edges."toId" AND t.status = 'active'
+       )
+       SELECT "fromId", "toId", type, strength FROM ranked WHERE n <= $3 ORDER BY "fromId" COLLATE "C", n`;
+
+/** Active dependency links from or to the given entities, strongest first, at most `perEntity` each. */
+export function dependencyNeighbors(
+  sql: SqlExecutor,
+  agentId: string,
+  entityIds: readonly string[],
+  perEntity: number,
+): Array<{ fromId: string; toId: string; type: string; strength: number }> {
+  return runSqliteProgram(sql, dependencyNeighborsProgram(agentId, entityIds, perEntity));
+}
+
+/** {@link dependencyNeighbors} as a program (both dialects). */
+export function* dependencyNeighborsProgram(
+  agentId: string,
+  entityIds: readonly string[],
+  perEntity: number,
+): Program<Array<{ fromId: string; toId: string; type: string; strength: number }>> {
+  if (entityIds.length === 0) return [];
+  const ids = JSON.stringify(entityIds);
+  return yield* all<{ fromId: string; toId: string; type: string; strength: number }>(
+    perDialect(
+      { sql: DEPENDENCY_NEIGHBOURS, parameters: [ids, agentId, ids, agentId, perEntity] },
+      { sql: DEPENDENCY_NEIGHBOURS_POSTGRES, parameters: [[...entityIds], agentId, perEntity] },
     ),
   );
 }
 
-/** Memories that mention the given entities (most recent first), at most `limit`. */
+const MENTIONING = `SELECT mm.memory_id AS memoryId, mm.entity_id AS entityId
+       FROM json_each(?) AS e
+       CROSS JOIN memory_entity_mentions AS mm ON mm.entity_id = e.value AND mm.agent_id = ?
+       ORDER BY mm.created_at DESC, mm.memory_id, mm.entity_id
+       LIMIT ?`;
+const MENTIONING_POSTGRES = `SELECT mm.memory_id AS "memoryId", mm.entity_id AS "entityId"
+       FROM memory_entity_mentions AS mm
+       WHERE mm.entity_id = ANY($1::text[]) AND mm.agent_id = $2
+       ORDER BY mm.created_at DESC, mm.memory_id COLLATE "C", mm.entity_id COLLATE "C"
+       LIMIT $3`;
+
+/** Memories that mention the given entities (most recent first, then by id), at most `limit`. */
 export function memoriesMentioning(
   sql: SqlExecutor,
   agentId: string,
   entityIds: readonly string[],
   limit: number,
 ): Array<{ memoryId: string; entityId: string }> {
+  return runSqliteProgram(sql, memoriesMentioningProgram(agentId, entityIds, limit));
+}
+
+/** {@link memoriesMentioning} as a program (both dialects). */
+export function* memoriesMentioningProgram(
+  agentId: string,
+  entityIds: readonly string[],
+  limit: number,
+): Program<Array<{ memoryId: string; entityId: string }>> {
   if (entityIds.length === 0) return [];
-  return sql.all(
-    raw(
-      `SELECT mm.memory_id AS memoryId, mm.entity_id AS entityId
-       FROM json_each(?) AS e
-       CROSS JOIN memory_entity_mentions AS mm ON mm.entity_id = e.value AND mm.agent_id = ?
-       ORDER BY mm.created_at DESC
-       LIMIT ?`,
-      JSON.stringify(entityIds),
-      agentId,
-      limit,
+  return yield* all<{ memoryId: string; entityId: string }>(
+    perDialect(
+      { sql: MENTIONING, parameters: [JSON.stringify(entityIds), agentId, limit] },
+      { sql: MENTIONING_POSTGRES, parameters: [[...entityIds], agentId, limit] },
     ),
   );
 }
+
+const ENTITIES_OF_MEMORIES = `SELECT mm.memory_id AS memoryId, e.id AS entityId, e.name AS name, e.mentions AS degree
+       FROM json_each(?) AS m
+       CROSS JOIN memory_entity_mentions AS mm ON mm.memory_id = m.value AND mm.agent_id = ?
+       JOIN entities AS e ON e.id = mm.entity_id AND e.status = 'active'`;
+const ENTITIES_OF_MEMORIES_POSTGRES = `SELECT mm.memory_id AS "memoryId", e.id AS "entityId", e.name AS name, e.mentions AS degree
+       FROM memory_entity_mentions AS mm
+       JOIN entities AS e ON e.id = mm.entity_id AND e.status = 'active'
+       WHERE mm.memory_id = ANY($1::text[]) AND mm.agent_id = $2`;
 
 /** Entities each memory mentions, with the entity's degree (the memories mentioning it). */
 export function entitiesOfMemories(
@@ -102,33 +172,43 @@ export function entitiesOfMemories(
   agentId: string,
   memoryIds: readonly string[],
 ): Array<{ memoryId: string; entityId: string; name: string; degree: number }> {
+  return runSqliteProgram(sql, entitiesOfMemoriesProgram(agentId, memoryIds));
+}
+
+/** {@link entitiesOfMemories} as a program (both dialects). */
+export function* entitiesOfMemoriesProgram(
+  agentId: string,
+  memoryIds: readonly string[],
+): Program<Array<{ memoryId: string; entityId: string; name: string; degree: number }>> {
   if (memoryIds.length === 0) return [];
-  return sql.all(
-    raw(
-      `SELECT mm.memory_id AS memoryId, e.id AS entityId, e.name AS name, e.mentions AS degree
-       FROM json_each(?) AS m
-       CROSS JOIN memory_entity_mentions AS mm ON mm.memory_id = m.value AND mm.agent_id = ?
-       JOIN entities AS e ON e.id = mm.entity_id AND e.status = 'active'`,
-      JSON.stringify(memoryIds),
-      agentId,
+  return yield* all<{ memoryId: string; entityId: string; name: string; degree: number }>(
+    perDialect(
+      { sql: ENTITIES_OF_MEMORIES, parameters: [JSON.stringify(memoryIds), agentId] },
+      { sql: ENTITIES_OF_MEMORIES_POSTGRES, parameters: [[...memoryIds], agentId] },
     ),
   );
 }
 
 /** The agent's entity degree at the given percentile (0..1), by mentions; undefined without entities. */
 export function entityDegreePercentile(sql: SqlExecutor, agentId: string, percentile: number): number | undefined {
+  return runSqliteProgram(sql, entityDegreePercentileProgram(agentId, percentile));
+}
+
+/** {@link entityDegreePercentile} as a program (both dialects). */
+export function* entityDegreePercentileProgram(agentId: string, percentile: number): Program<number | undefined> {
   const count =
-    sql.get<{ n: number }>(raw("SELECT count(*) AS n FROM entities WHERE agent_id = ? AND status = 'active'", agentId))
-      ?.n ?? 0;
+    (yield* get<{ n: number }>(
+      portable("SELECT count(*) AS n FROM entities WHERE agent_id = ? AND status = 'active'", agentId),
+    ))?.n ?? 0;
   if (count === 0) return undefined;
   const offset = Math.min(count - 1, Math.floor(count * (1 - percentile)));
-  return sql.get<{ mentions: number }>(
-    raw(
+  return (yield* get<{ mentions: number }>(
+    portable(
       "SELECT mentions FROM entities WHERE agent_id = ? AND status = 'active' ORDER BY mentions DESC LIMIT 1 OFFSET ?",
       agentId,
       offset,
     ),
-  )?.mentions;
+  ))?.mentions;
 }
 
 /** A graph row's scope and state, for the Dreaming seam's checks. */

@@ -1,7 +1,10 @@
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import { get, type Program, portable } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import {
   MEMORY_CANDIDATE_COLUMNS,
   MEMORY_FILTERS_SQL,
+  MEMORY_FILTERS_SQL_POSTGRES,
   type MemoryCandidateRow,
   type MemoryFilters,
   memoryFilterParams,
@@ -11,20 +14,26 @@ import {
 // for turn memories, the previous and next turn of the conversation. The row-value comparison and
 // ORDER BY walk `memories_agent_created` (agent_id, created_at, then the rowid seq) from the seed
 // outwards, bounded by the gap, so each lookup reads a handful of index entries.
-const NEIGHBOUR = (direction: 'before' | 'after') => `
+const NEIGHBOUR = (direction: 'before' | 'after', filters: string, bigint: string) => `
   SELECT ${MEMORY_CANDIDATE_COLUMNS}
   FROM memories AS m
-  WHERE ${MEMORY_FILTERS_SQL}
+  WHERE ${filters}
     AND m.source_type = ?
     AND ${
       direction === 'before'
-        ? 'm.created_at >= ? AND (m.created_at, m.seq) < (?, ?)'
-        : 'm.created_at <= ? AND (m.created_at, m.seq) > (?, ?)'
+        ? `m.created_at >= ?${bigint} AND (m.created_at, m.seq) < (?${bigint}, ?${bigint})`
+        : `m.created_at <= ?${bigint} AND (m.created_at, m.seq) > (?${bigint}, ?${bigint})`
     }
   ORDER BY m.created_at ${direction === 'before' ? 'DESC' : 'ASC'}, m.seq ${direction === 'before' ? 'DESC' : 'ASC'}
   LIMIT 1`;
-const BEFORE = NEIGHBOUR('before');
-const AFTER = NEIGHBOUR('after');
+// One text per dialect (PostgreSQL's filters and casts), placeholders numbered for PostgreSQL.
+const neighbourQuery = (direction: 'before' | 'after') => {
+  const sqlite = NEIGHBOUR(direction, MEMORY_FILTERS_SQL, '');
+  const postgres = portable(NEIGHBOUR(direction, MEMORY_FILTERS_SQL_POSTGRES, '::bigint')).postgres.sql;
+  return (parameters: unknown[]) => ({ sqlite: { sql: sqlite, parameters }, postgres: { sql: postgres, parameters } });
+};
+const BEFORE = neighbourQuery('before');
+const AFTER = neighbourQuery('after');
 
 /** A memory next to a seed memory, and which seed (by `seq`) it is next to. */
 export interface MemoryNeighbour {
@@ -48,17 +57,28 @@ export function findMemoryNeighbours(
     gapMs: number;
   },
 ): MemoryNeighbour[] {
+  return runSqliteProgram(sql, findMemoryNeighboursProgram(params));
+}
+
+/** {@link findMemoryNeighbours} as a program (both dialects). */
+export function* findMemoryNeighboursProgram(params: {
+  agentId: string;
+  seeds: ReadonlyArray<Pick<MemoryCandidateRow, 'seq' | 'created_at' | 'source_type'>>;
+  filters: MemoryFilters;
+  now: number;
+  gapMs: number;
+}): Program<MemoryNeighbour[]> {
   const filterParams = memoryFilterParams(params.agentId, params.now, params.filters);
   const out: MemoryNeighbour[] = [];
   for (const seed of params.seeds) {
     if (seed.source_type === null) continue;
     const at = seed.created_at;
-    const before = sql.get<MemoryCandidateRow>(
-      raw(BEFORE, ...filterParams, seed.source_type, at - params.gapMs, at, seed.seq),
+    const before = yield* get<MemoryCandidateRow>(
+      BEFORE([...filterParams, seed.source_type, at - params.gapMs, at, seed.seq]),
     );
     if (before) out.push({ seed: seed.seq, row: before });
-    const after = sql.get<MemoryCandidateRow>(
-      raw(AFTER, ...filterParams, seed.source_type, at + params.gapMs, at, seed.seq),
+    const after = yield* get<MemoryCandidateRow>(
+      AFTER([...filterParams, seed.source_type, at + params.gapMs, at, seed.seq]),
     );
     if (after) out.push({ seed: seed.seq, row: after });
   }

@@ -68,6 +68,7 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'entity_dependencies',
         'entity_communities',
         'entity_pinning',
+        'recall_telemetry',
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
