@@ -225,19 +225,40 @@ export {
   searchHintsProgram,
 } from './repositories/hints.js';
 export { listHistory, listHistoryProgram } from './repositories/history.js';
-export type { ImportJobRow, ImportRecordRow, ImportStatus, RecordOutcome } from './repositories/imports.js';
+export type {
+  ImportJobPatch,
+  ImportJobRow,
+  ImportRecordFilter,
+  ImportRecordRow,
+  ImportStatus,
+  InventoriedLine,
+  NewImportJob,
+  RecordOutcome,
+  SettledLine,
+} from './repositories/imports.js';
 export {
   failImportOfJob,
+  failImportOfJobProgram,
   findImportJob,
+  findImportJobProgram,
   findScopedImportJob,
+  findScopedImportJobProgram,
   importCounters,
+  importCountersProgram,
   insertImportJob,
+  insertImportJobProgram,
   inventoryRecord,
+  inventoryRecordProgram,
   listImportRecords,
+  listImportRecordsProgram,
   nextPendingRecords,
+  nextPendingRecordsProgram,
   settleRecord,
+  settleRecordProgram,
   tombstoneImportedTranscripts,
+  tombstoneImportedTranscriptsProgram,
   updateImportJob,
+  updateImportJobProgram,
 } from './repositories/imports.js';
 export type { LexicalHit } from './repositories/lexical-search.js';
 export {
@@ -404,22 +425,42 @@ export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped
 export { rankScopedText, rankScopedTextProgram } from './repositories/scoped-text-search.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
-export type { TranscriptHit, TranscriptSummaryRow } from './repositories/transcripts.js';
+export type {
+  CompletedTranscript,
+  NewTurn,
+  TranscriptHit,
+  TranscriptListFilter,
+  TranscriptSummaryRow,
+} from './repositories/transcripts.js';
 export {
   completeTranscript,
+  completeTranscriptProgram,
   deleteSourceTranscripts,
+  deleteSourceTranscriptsProgram,
   deleteTranscript,
+  deleteTranscriptProgram,
   findIdleTranscripts,
+  findIdleTranscriptsProgram,
   findSessionKeyBySourceRecord,
+  findSessionKeyBySourceRecordProgram,
   findTranscript,
+  findTranscriptProgram,
   insertCompletedTranscript,
+  insertCompletedTranscriptProgram,
   insertTurn,
+  insertTurnsProgram,
   listSourceTranscripts,
+  listSourceTranscriptsProgram,
   listTranscripts,
+  listTranscriptsProgram,
   listTurns,
+  listTurnsProgram,
   searchTranscriptTurns,
+  searchTranscriptTurnsProgram,
   transcriptExists,
+  transcriptExistsProgram,
   upsertTranscript,
+  upsertTranscriptProgram,
 } from './repositories/transcripts.js';
 export { findMatchesBeforeWindow } from './repositories/window-excluded.js';
 export type { DatabaseSchema } from './schema/database.js';
