@@ -249,10 +249,12 @@ export {
   insertImportJobProgram,
   inventoryRecord,
   inventoryRecordProgram,
+  isRecordRefusal,
   listImportRecords,
   listImportRecordsProgram,
   nextPendingRecords,
   nextPendingRecordsProgram,
+  recordSavepointProgram,
   settleRecord,
   settleRecordProgram,
   tombstoneImportedTranscripts,
@@ -421,6 +423,7 @@ export {
   scopeNoteEvents,
   scopeTurns,
 } from './repositories/scope-copy.js';
+export { insertExportedTranscriptProgram } from './repositories/transcript-import.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
 export { rankScopedText, rankScopedTextProgram } from './repositories/scoped-text-search.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
@@ -459,6 +462,7 @@ export {
   searchTranscriptTurnsProgram,
   transcriptExists,
   transcriptExistsProgram,
+  turnScopeLockKeys,
   upsertTranscript,
   upsertTranscriptProgram,
 } from './repositories/transcripts.js';

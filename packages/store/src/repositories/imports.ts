@@ -310,3 +310,41 @@ export function* tombstoneImportedTranscriptsProgram(row: {
     perDialect({ sql: `INSERT OR REPLACE ${TOMBSTONES}`, parameters }, { sql: TOMBSTONES_POSTGRES, parameters }),
   );
 }
+
+/**
+ * Runs `body` in a savepoint of the caller's write, so a record the database refuses is rolled back
+ * alone and the batch goes on: on failure the savepoint is rolled back and the error rethrown for
+ * the caller to judge ({@link isRecordRefusal}). On PostgreSQL a conflict with another transaction
+ * is rethrown the same way, and the store re-runs the whole write.
+ */
+export function* recordSavepointProgram<R>(body: () => Program<R>): Program<R> {
+  yield* run(portable('SAVEPOINT import_record'));
+  let value: R;
+  try {
+    value = yield* body();
+  } catch (error) {
+    yield* run(portable('ROLLBACK TO SAVEPOINT import_record'));
+    yield* run(portable('RELEASE SAVEPOINT import_record'));
+    throw error;
+  }
+  yield* run(portable('RELEASE SAVEPOINT import_record'));
+  return value;
+}
+
+// The database refusing one record's write for something in the record itself: a constraint, a
+// value too big or of the wrong type (SQLite's result codes; PostgreSQL's SQLSTATE classes 23,
+// integrity, and 22, data). Anything else (busy, disk full, I/O, a serialization conflict) is not.
+const SQLITE_REFUSAL = /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)/;
+const POSTGRES_REFUSAL = /^2[23][0-9A-Z]{3}$/;
+
+/**
+ * Whether an error is the database refusing one record (see above), raw from a driver or as the
+ * store's `STORAGE_ERROR`. Returns the code that says so, or undefined.
+ */
+export function isRecordRefusal(error: unknown): string | undefined {
+  const details = (error as { details?: Record<string, unknown> } | null)?.details;
+  const codes = [(error as { code?: unknown } | null)?.code, details?.['sqliteCode'], details?.['sqlState']];
+  for (const code of codes)
+    if (typeof code === 'string' && (SQLITE_REFUSAL.test(code) || POSTGRES_REFUSAL.test(code))) return code;
+  return undefined;
+}

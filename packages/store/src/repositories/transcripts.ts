@@ -104,11 +104,18 @@ export function* insertTurnsProgram(
       inserted.push(changes > 0);
       continue;
     }
+    // A duplicate is looked for first: `ON CONFLICT` alone would take a seq from the identity for
+    // every duplicate, and turn seqs are public (SQLite's skipped insert takes none).
     const row = yield* get<{ seq: number }>(
       portable(
         `INSERT INTO session_transcript_turns (agent_id, session_key, turn_key, role, content, at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id, session_key, turn_key) DO NOTHING RETURNING seq`,
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (
+           SELECT 1 FROM session_transcript_turns WHERE agent_id = ? AND session_key = ? AND turn_key = ?)
+         ON CONFLICT (agent_id, session_key, turn_key) DO NOTHING RETURNING seq`,
         ...values,
+        agentId,
+        sessionKey,
+        t.turnKey,
       ),
     );
     inserted.push(row !== undefined);
@@ -411,3 +418,13 @@ export {
   deleteTranscript,
   deleteTranscriptProgram,
 } from './transcript-deletes.js';
+
+/**
+ * The lock keys of a write that inserts or deletes this agent's turns on PostgreSQL
+ * (`WriteOptions.lockKeys`): such writes share the agent's turn statistics row in the scoped text
+ * index, so they take turns instead of failing serialization against each other. Correctness does
+ * not depend on them (SERIALIZABLE and the store's retry do that); throughput of one agent does.
+ */
+export function turnScopeLockKeys(agentId: string): string[] {
+  return [`turn-scope:${agentId}`];
+}
