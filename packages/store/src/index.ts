@@ -423,11 +423,11 @@ export {
   scopeNoteEvents,
   scopeTurns,
 } from './repositories/scope-copy.js';
-export { insertExportedTranscriptProgram } from './repositories/transcript-import.js';
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
 export { rankScopedText, rankScopedTextProgram } from './repositories/scoped-text-search.js';
 export type { RecallTelemetryRow } from './repositories/telemetry.js';
 export { insertRecallTelemetry, listRecallTelemetry, purgeRecallTelemetry } from './repositories/telemetry.js';
+export { insertExportedTranscriptProgram } from './repositories/transcript-import.js';
 export type {
   CompletedTranscript,
   NewTurn,

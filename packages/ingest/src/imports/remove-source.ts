@@ -48,7 +48,6 @@ export async function removeImportSource(ctx: ImportsContext, input: unknown): P
  * PostgreSQL nothing is marked yet: Dreaming's tables (attention, provenance, claims) have no
  * PostgreSQL form on this branch, so there is no derived knowledge to mark either.
  */
-// biome-ignore lint/correctness/useYield: the PostgreSQL form comes with Dreaming's program (see above).
 function* markForReview(
   ctx: ImportsContext,
   agentId: string,

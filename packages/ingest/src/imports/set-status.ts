@@ -59,8 +59,12 @@ export const pauseImport = async (ctx: ImportsContext, input: unknown): Promise<
  */
 export const resumeImport = async (ctx: ImportsContext, input: unknown): Promise<ImportStatusView> =>
   (
-    await setStatus(ctx, input, 'imports.resume', { from: ['paused', 'failed'], to: 'queued', clearError: true }, (row) =>
-      enqueueRunProgram(ctx, row.id, row.agent_id),
+    await setStatus(
+      ctx,
+      input,
+      'imports.resume',
+      { from: ['paused', 'failed'], to: 'queued', clearError: true },
+      (row) => enqueueRunProgram(ctx, row.id, row.agent_id),
     )
   ).view;
 

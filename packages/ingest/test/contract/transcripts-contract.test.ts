@@ -89,16 +89,26 @@ for (const backend of BACKENDS) {
       const page1 = await t.list({ agentId: 'a', limit: 3 });
       const last = page1[2];
       if (!last) throw new Error('expected three sessions');
-      const page2 = await t.list({ agentId: 'a', limit: 3, after: { updatedAt: last.updatedAt, sessionKey: last.sessionKey } });
+      const page2 = await t.list({
+        agentId: 'a',
+        limit: 3,
+        after: { updatedAt: last.updatedAt, sessionKey: last.sessionKey },
+      });
       expect([...page1, ...page2].map((s) => s.sessionKey)).toEqual(all.map((s) => s.sessionKey));
       expect((await t.list({ agentId: 'a', project: 'x' })).map((s) => s.sessionKey)).toEqual(['a']);
       expect((await t.list({ agentId: 'a', completed: true })).map((s) => s.sessionKey)).toEqual(['b']);
-      expect((await t.list({ agentId: 'a', completed: false })).map((s) => s.sessionKey)).toEqual(['later', 'B', '_', 'a']);
+      expect((await t.list({ agentId: 'a', completed: false })).map((s) => s.sessionKey)).toEqual([
+        'later',
+        'B',
+        '_',
+        'a',
+      ]);
     });
 
     it('completes idle sessions in bounded batches and leaves active ones open', async () => {
       const t = await open();
-      for (let i = 0; i < 5; i++) await t.append({ agentId: `a${i % 2}`, sessionKey: `old-${i}`, turns: TURNS.slice(0, 1) });
+      for (let i = 0; i < 5; i++)
+        await t.append({ agentId: `a${i % 2}`, sessionKey: `old-${i}`, turns: TURNS.slice(0, 1) });
       setup.clock.advance(config.transcripts.idleCompleteMs);
       await t.append({ agentId: 'a0', sessionKey: 'fresh', turns: TURNS.slice(0, 1) });
       setup.clock.advance(1);
@@ -128,7 +138,9 @@ for (const backend of BACKENDS) {
       expect(open_.map((h) => h.sessionKey)).toContain('s2');
       for (const h of before) expect(h.score).toBeGreaterThan(0);
       for (let i = 1; i < before.length; i++)
-        expect((before[i - 1] as { score: number }).score).toBeGreaterThanOrEqual((before[i] as { score: number }).score);
+        expect((before[i - 1] as { score: number }).score).toBeGreaterThanOrEqual(
+          (before[i] as { score: number }).score,
+        );
       // Another agent writes the same words, many times: agent a's scores are the same numbers.
       for (let i = 0; i < 6; i++)
         await t.append({ agentId: 'b', sessionKey: `b${i}`, turns: [{ role: 'user', content: 'tea tea Alice' }] });
@@ -148,9 +160,15 @@ for (const backend of BACKENDS) {
             await target.append({
               agentId: 'a',
               sessionKey: `s${i % 3}`,
-              turns: [{ role: i % 2 ? 'assistant' : 'user', content: `tea ${'coffee '.repeat(i % 4)} Alice ${i} scones` }],
+              turns: [
+                { role: i % 2 ? 'assistant' : 'user', content: `tea ${'coffee '.repeat(i % 4)} Alice ${i} scones` },
+              ],
             });
-          await target.append({ agentId: 'z', sessionKey: 'noise', turns: [{ role: 'user', content: 'tea '.repeat(30) }] });
+          await target.append({
+            agentId: 'z',
+            sessionKey: 'noise',
+            turns: [{ role: 'user', content: 'tea '.repeat(30) }],
+          });
         }
         for (const query of ['tea', 'coffee Alice', 'scones 7', 'Alice tea coffee scones'])
           expect(await t.search({ agentId: 'a', query, completedOnly: false, limit: 5 })).toEqual(

@@ -177,16 +177,7 @@ export function inventoryRecord(sql: SqlExecutor, row: InventoriedLine): void {
 
 /** {@link inventoryRecord} as a program. */
 export function* inventoryRecordProgram(row: InventoriedLine): Program<void> {
-  const parameters = [
-    row.importId,
-    row.lineNo,
-    row.offset,
-    row.length,
-    row.rawHash,
-    row.outcome,
-    row.reason,
-    row.now,
-  ];
+  const parameters = [row.importId, row.lineNo, row.offset, row.length, row.rawHash, row.outcome, row.reason, row.now];
   yield* run(perDialect({ sql: `INSERT OR IGNORE ${INVENTORY_COLUMNS}`, parameters }, { sql: INVENTORY, parameters }));
 }
 

@@ -74,7 +74,9 @@ export function insertTurn(
   sql: SqlExecutor,
   turn: NewTurn & { agentId: string; sessionKey: string; now: number },
 ): boolean {
-  return runSqliteProgram(sql, insertTurnsProgram('sqlite', turn.agentId, turn.sessionKey, [turn], turn.now))[0] === true;
+  return (
+    runSqliteProgram(sql, insertTurnsProgram('sqlite', turn.agentId, turn.sessionKey, [turn], turn.now))[0] === true
+  );
 }
 
 /**
@@ -205,8 +207,7 @@ export function listTranscriptsProgram(filter: TranscriptListFilter): Program<Tr
     )
     .where('t.agent_id', '=', filter.agentId);
   if (filter.project !== undefined) query = query.where('t.project', '=', filter.project);
-  if (filter.completed !== undefined)
-    query = query.where('t.completed_at', filter.completed ? 'is not' : 'is', null);
+  if (filter.completed !== undefined) query = query.where('t.completed_at', filter.completed ? 'is not' : 'is', null);
   const after = filter.after;
   if (after)
     query = query.where((eb) =>
@@ -215,9 +216,7 @@ export function listTranscriptsProgram(filter: TranscriptListFilter): Program<Tr
         eb.and([eb('t.updated_at', '=', after.updatedAt), eb('t.session_key', '>', after.sessionKey)]),
       ]),
     );
-  return all<TranscriptSummaryRow>(
-    query.orderBy('t.updated_at', 'desc').orderBy('t.session_key').limit(filter.limit),
-  );
+  return all<TranscriptSummaryRow>(query.orderBy('t.updated_at', 'desc').orderBy('t.session_key').limit(filter.limit));
 }
 
 /** Open sessions with no activity since `cutoff` (oldest first), for completion by TTL. */
