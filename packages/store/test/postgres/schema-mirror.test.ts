@@ -52,6 +52,11 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'text_scopes',
         'text_postings',
         'memory_counts',
+        'session_transcripts',
+        'session_transcript_turns',
+        'import_jobs',
+        'import_records',
+        'import_tombstones',
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
@@ -87,6 +92,10 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
       'embeddings_agent_model',
       'memory_links_ref',
       'memory_hints_agent',
+      'session_transcript_turns_session',
+      'session_transcripts_idle',
+      'session_transcripts_source',
+      'import_records_pending',
     ])
       expect(byName.has(name)).toBe(true);
   });
