@@ -82,7 +82,11 @@ export async function processRecords(
         },
         { lockKeys: turnScopeLockKeys(row.agent_id) },
       );
-      for (const r of refused) ctx.store.logger.warn('import record refused by the database; rejected', { ...r });
+      for (const { code, ...r } of refused)
+        ctx.store.logger.warn('import record refused by the database; rejected', {
+          ...r,
+          ...(ctx.store.dialect === 'sqlite' ? { sqliteCode: code } : { sqlState: code }),
+        });
       if (!proceed) return { kind: 'stopped' };
       if (changed !== undefined) return { kind: 'changed', line: changed };
       await yieldToEventLoop();

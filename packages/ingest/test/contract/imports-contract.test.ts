@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { defaultConfig, isMemoryError, type MemoryConfig } from '@memory/core';
 import type { Job } from '@memory/queue';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mixedExport, record, SMALL_LIMITS, writeExport } from '../../../engine/test/import-fixtures.js';
 import { TRANSCRIPT_IMPORT_JOB } from '../../src/imports/context.js';
 import { createImports, type Imports } from '../../src/imports/imports.js';
 import { createTranscriptSchemas } from '../../src/transcripts/inputs.js';
 import { createTranscripts } from '../../src/transcripts/transcripts.js';
 import { BACKENDS, type ContractSetup, T0 } from './backends.js';
+import { mixedExport, record, SMALL_LIMITS, writeExport } from './import-fixtures.js';
 
 // One suite of import behaviour on SQLite, PGlite and a real PostgreSQL server: start (the import
 // and its run commit together), inventory and settling in batches, duplicates on replay,
