@@ -24,6 +24,8 @@ export interface ContractSetup {
   readonly store: PortableStore;
   /** The same store as a SQLite `Store` (SQLite only). */
   readonly sqlite: Store | undefined;
+  /** The same store as a `PostgresStore` (PostgreSQL only). */
+  readonly postgres: PostgresStore | undefined;
   readonly queue: Queue | PostgresQueue;
   /** Test-only SQL with `?` placeholders, run on the backend's database. */
   sql<R>(text: string, ...params: unknown[]): Promise<R[]>;
@@ -64,6 +66,7 @@ function sqliteBackend(): Backend {
         config,
         store,
         sqlite: store,
+        postgres: undefined,
         queue: createQueue({ store, config: config.queue }),
         sql: async <R>(text: string, ...params: unknown[]) => {
           const statement = store.database.prepare(text);
@@ -124,6 +127,7 @@ function postgresBackend(
         config,
         store,
         sqlite: undefined,
+        postgres: store,
         queue: createPostgresQueue({ store, config: config.queue }),
         sql,
       };

@@ -1,5 +1,6 @@
 import { defaultConfig, isMemoryError } from '@memory/core';
 import { deleteSourceTranscriptsProgram, deleteTranscriptProgram, openStore } from '@memory/store';
+import { copySqliteToPostgres } from '@memory/store/postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTranscriptSchemas } from '../../src/transcripts/inputs.js';
 import { createTranscripts, type Transcripts } from '../../src/transcripts/transcripts.js';
@@ -178,6 +179,40 @@ for (const backend of BACKENDS) {
         sqlite.close();
       }
     });
+
+    it.skipIf(backend.name === 'sqlite')(
+      'reads and searches a SQLite store’s transcripts copied into PostgreSQL',
+      async () => {
+        const t = await open();
+        const sqlite = await openStore({ path: ':memory:', clock: setup.clock });
+        try {
+          const source = transcriptsOf(sqlite);
+          await source.append({ agentId: 'a', sessionKey: 's1', turns: TURNS });
+          await source.complete({ agentId: 'a', sessionKey: 's1' });
+          await source.append({ agentId: 'a', sessionKey: 's2', turns: TURNS.slice(0, 2) });
+          const report = await copySqliteToPostgres({
+            from: sqlite,
+            to: setup.postgres as NonNullable<ContractSetup['postgres']>,
+          });
+          expect(report.verified).toBe(true);
+          for (const key of ['s1', 's2'])
+            expect(await t.get({ agentId: 'a', sessionKey: key })).toEqual(
+              await source.get({ agentId: 'a', sessionKey: key }),
+            );
+          expect(await t.search({ agentId: 'a', query: 'Alice coffee', completedOnly: false })).toEqual(
+            await source.search({ agentId: 'a', query: 'Alice coffee', completedOnly: false }),
+          );
+          // Appends after the copy continue the copied seqs and statistics.
+          await t.append({ agentId: 'a', sessionKey: 's2', turns: [{ role: 'user', content: 'more coffee' }] });
+          await source.append({ agentId: 'a', sessionKey: 's2', turns: [{ role: 'user', content: 'more coffee' }] });
+          expect(await t.search({ agentId: 'a', query: 'coffee', completedOnly: false })).toEqual(
+            await source.search({ agentId: 'a', query: 'coffee', completedOnly: false }),
+          );
+        } finally {
+          sqlite.close();
+        }
+      },
+    );
 
     it('deletes sessions (one, or a source’s) with their turns and their share of the search statistics', async () => {
       const t = await open();
