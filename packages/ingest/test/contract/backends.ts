@@ -27,6 +27,8 @@ export interface ContractSetup {
   /** The same store as a `PostgresStore` (PostgreSQL only). */
   readonly postgres: PostgresStore | undefined;
   readonly queue: Queue | PostgresQueue;
+  /** Another store on the same database (PostgreSQL only; on PGlite it shares the one session). */
+  another?(): Promise<PortableStore>;
   /** Test-only SQL with `?` placeholders, run on the backend's database. */
   sql<R>(text: string, ...params: unknown[]): Promise<R[]>;
 }
@@ -116,8 +118,9 @@ function postgresBackend(
     },
     async setup(config = defaultConfig) {
       if (!shared) throw new Error(`${name}: beforeAll did not run`);
+      const target = shared.target;
       const clock = createManualClock(T0);
-      const store = await openPostgresStore({ target: shared.target, clock, ids: createSequentialIds('i') });
+      const store = await openPostgresStore({ target, clock, ids: createSequentialIds('i') });
       open.push(store);
       const sql = <R>(text: string, ...params: unknown[]): Promise<R[]> =>
         store.write(() => all<R>(perDialect(raw(text, ...params), raw(numbered(text), ...params))));
@@ -129,6 +132,11 @@ function postgresBackend(
         sqlite: undefined,
         postgres: store,
         queue: createPostgresQueue({ store, config: config.queue }),
+        another: async () => {
+          const other = await openPostgresStore({ target, clock, ids: createSequentialIds('o') });
+          open.push(other);
+          return other;
+        },
         sql,
       };
     },

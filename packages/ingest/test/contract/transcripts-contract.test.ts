@@ -214,6 +214,33 @@ for (const backend of BACKENDS) {
       },
     );
 
+    // Two stores on one PGlite share its one session (advisory locks are per session): server only.
+    it.skipIf(backend.name !== 'postgres server')(
+      'keeps every turn and exact statistics when two stores append to one agent at once',
+      async () => {
+        const t = await open();
+        const other = transcriptsOf(await (setup.another as NonNullable<ContractSetup['another']>)());
+        const writes = [t, other].flatMap((target, w) =>
+          Array.from({ length: 8 }, (_, i) =>
+            target.append({
+              agentId: 'a',
+              sessionKey: `s${i % 2}`,
+              turns: [{ role: 'user', content: `writer ${w} turn ${i} tea`, id: `${w}-${i}` }],
+            }),
+          ),
+        );
+        const results = await Promise.all(writes);
+        expect(results.every((r) => r.appended === 1)).toBe(true);
+        const sessions = await t.list({ agentId: 'a' });
+        expect(sessions.map((s) => s.turnCount).reduce((a, b) => a + b, 0)).toBe(16);
+        const scope = await setup.sql<{ docs: number }>(
+          "SELECT docs FROM text_scopes WHERE corpus = 'turn' AND agent_id = 'a'",
+        );
+        expect(Number(scope[0]?.docs)).toBe(16);
+        expect((await t.search({ agentId: 'a', query: 'tea', completedOnly: false, limit: 50 })).length).toBe(16);
+      },
+    );
+
     it('deletes sessions (one, or a source’s) with their turns and their share of the search statistics', async () => {
       const t = await open();
       await t.append({ agentId: 'a', sessionKey: 'keep', turns: TURNS.slice(0, 2) });
