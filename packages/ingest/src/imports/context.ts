@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '@memory/core';
-import type { EnqueueInput, EnqueueResult, Job, PostgresQueue, Queue } from '@memory/queue';
+import type { Job, PortableQueue } from '@memory/queue';
 import {
   failImportOfJob,
   failImportOfJobProgram,
@@ -29,8 +29,8 @@ export interface ImportsContext {
    * transaction (a savepoint) and commits or rolls back with it.
    */
   readonly sqlite?: Store | undefined;
-  /** The SQLite queue, or the PostgreSQL one (whichever the store's dialect has). */
-  readonly queue: Queue | PostgresQueue;
+  /** The queue's promise API (the SQLite queue's `portable`, or the PostgreSQL queue). */
+  readonly queue: PortableQueue;
   readonly limits: MemoryConfig['imports'];
   /** Writes `engine.export` category records (the engine's registry rules, SQLite); without it they are rejected. */
   readonly writeCategory?: CategoryRecordWriter | undefined;
@@ -50,23 +50,14 @@ export const STOPPED: readonly ImportStatus[] = [
 export const importSourceId = (importId: string): string => `import:${importId}`;
 
 /**
- * Enqueues a job inside the caller's write on either dialect: PostgreSQL's queue gives the enqueue
- * as a program; SQLite's enqueue is called from the running program, so its own write nests in the
- * caller's transaction. Either way the job commits, or not, with the caller's rows.
- */
-function* enqueueInWrite(queue: Queue | PostgresQueue, input: EnqueueInput): Program<EnqueueResult> {
-  if ('enqueueProgram' in queue) return yield* queue.enqueueProgram(input);
-  return queue.enqueue(input);
-}
-
-/**
- * Queues a run of the import and names its job on the import row, in the caller's write. The row
+ * Queues a run of the import and names its job on the import row, in the caller's write (the job
+ * commits, or not, with the caller's rows, on either dialect). The row
  * names the one queue job allowed to work on it: a run whose job is no longer the named one (the
  * import was paused and resumed meanwhile) stops at its next batch boundary. Runs are resumable
  * jobs: every batch is a checkpoint, so an interrupted run (its process died) is never dead-lettered for it.
  */
 export function* enqueueRunProgram(ctx: ImportsContext, importId: string, agentId: string): Program<void> {
-  const job = yield* enqueueInWrite(ctx.queue, {
+  const job = yield* ctx.queue.enqueueProgram({
     jobType: TRANSCRIPT_IMPORT_JOB,
     payload: { importId },
     agentId,

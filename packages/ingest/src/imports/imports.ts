@@ -1,5 +1,5 @@
 import type { MemoryConfig } from '@memory/core';
-import type { Job, JobContext, PostgresQueue, Queue } from '@memory/queue';
+import type { Job, JobContext, PortableQueue } from '@memory/queue';
 import type { PortableStore, Program, SqlExecutor, Store } from '@memory/store';
 import { type ImportsContext, importRunDied, importRunDiedProgram } from './context.js';
 import type { CategoryRecordWriter } from './export-record.js';
@@ -19,11 +19,11 @@ export interface Imports {
   /** The `transcript_import` job handler. */
   run(job: Job, context: JobContext): Promise<unknown>;
   /**
-   * The SQLite queue's dead-letter hook for `transcript_import` jobs (register it with `queue.onDead`):
-   * the import the dead job ran is marked `failed` with the reason, resumable with `resume`.
+   * The SQLite queue's synchronous dead-letter hook for `transcript_import` jobs (`queue.onDead`): the
+   * import the dead job ran is marked `failed` with the reason, resumable with `resume`.
    */
   runDied(sql: SqlExecutor, job: Job): void;
-  /** {@link Imports.runDied} for the PostgreSQL queue's `onDead`: a program in the dead-lettering transaction. */
+  /** {@link Imports.runDied} as a program, for the portable queue's `onDead` (either dialect). */
   runDiedProgram(job: Job): Program<void>;
   /** Records the file (spooling a stream first) and queues the import. Returns the import's id. */
   start(input: unknown): Promise<{ jobId: string }>;
@@ -48,7 +48,7 @@ export interface Imports {
  *
  * @example
  * ```ts
- * const imports = createImports({ store, sqlite: store, queue, config });
+ * const imports = createImports({ store, sqlite: store, queue: queue.portable, config });
  * const { jobId } = await imports.start({ agentId: 'bot', file: '/exports/signet.jsonl' });
  * ```
  */
@@ -56,9 +56,9 @@ export function createImports(deps: {
   store: PortableStore;
   /** The same store as a SQLite `Store`, on SQLite (see {@link ImportsContext.sqlite}). */
   sqlite?: Store | undefined;
-  queue: Queue | PostgresQueue;
+  queue: PortableQueue;
   config: MemoryConfig;
-  writeCategory?: CategoryRecordWriter;
+  writeCategory?: CategoryRecordWriter | undefined;
 }): Imports {
   const ctx: ImportsContext = {
     store: deps.store,

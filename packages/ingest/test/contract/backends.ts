@@ -10,7 +10,7 @@ import {
   type ManualClock,
   type MemoryConfig,
 } from '@memory/core';
-import { createPostgresQueue, createQueue, type PostgresQueue, type Queue } from '@memory/queue';
+import { createPostgresQueue, createQueue, type PortableQueue } from '@memory/queue';
 import { openStore, type PortableStore, type Store } from '@memory/store';
 import { openPostgresStore, type PostgresStore } from '@memory/store/postgres';
 import { all, perDialect, raw } from '@memory/store/sql';
@@ -26,7 +26,7 @@ export interface ContractSetup {
   readonly sqlite: Store | undefined;
   /** The same store as a `PostgresStore` (PostgreSQL only). */
   readonly postgres: PostgresStore | undefined;
-  readonly queue: Queue | PostgresQueue;
+  readonly queue: PortableQueue;
   /** Another store on the same database (PostgreSQL only; on PGlite it shares the one session). */
   another?(): Promise<PortableStore>;
   /** Test-only SQL with `?` placeholders, run on the backend's database. */
@@ -69,7 +69,7 @@ function sqliteBackend(): Backend {
         store,
         sqlite: store,
         postgres: undefined,
-        queue: createQueue({ store, config: config.queue }),
+        queue: createQueue({ store, config: config.queue }).portable,
         sql: async <R>(text: string, ...params: unknown[]) => {
           const statement = store.database.prepare(text);
           if (statement.reader) return statement.all(...params) as R[];
