@@ -62,7 +62,7 @@ async function measure(name: string, database: DatabaseOption): Promise<Result> 
     for (let s = 0; s < SESSIONS; s++) {
       const agentId = `agent-${s % AGENTS}`;
       const turns = Array.from({ length: TURNS }, (_, t) => ({
-        role: t % 2 ? 'assistant' : 'user',
+        role: t % 2 ? ('assistant' as const) : ('user' as const),
         content: sentence(r, 8 + Math.floor(r() * 24)),
       }));
       await engine.transcripts.append({ agentId, sessionKey: `s-${s}`, turns });

@@ -32,7 +32,7 @@ describe.each(backends)('transcripts and imports on $name', (backend) => {
       scheduler,
       config: { transcripts: { idleCompleteMs: 3_600_000, sweepIntervalMs: 600_000 } },
     });
-    const turns = [
+    const turns: Array<{ role: 'user' | 'tool' | 'assistant'; content: string }> = [
       { role: 'user', content: 'Alice likes green tea' },
       { role: 'tool', content: '{"ok":true}' },
       { role: 'assistant', content: 'Tea noted for Alice.' },
