@@ -47,13 +47,20 @@ for (const backend of BACKENDS) {
         turns: [...TURNS.slice(0, 2), { role: 'user', content: 'and scones', id: 'x1', at: T0 }],
       });
       expect(again).toEqual({ sessionKey: 's1', appended: 1, duplicates: 2, dropped: 0 });
+      // A turn repeated within one call is stored once; seqs stay contiguous.
+      const repeated = { role: 'assistant', content: 'twice', id: 'x2' } as const;
+      const last = { role: 'user', content: 'after' } as const;
+      expect(await t.append({ agentId: 'a', sessionKey: 's1', turns: [repeated, last, repeated] })).toMatchObject({
+        appended: 2,
+        duplicates: 1,
+      });
       const got = await t.get({ agentId: 'a', sessionKey: 's1' });
-      expect(got).toMatchObject({ project: 'p', turnCount: 5, completedAt: null, createdAt: T0 });
-      expect(got?.turns.map((x) => x.seq)).toEqual([1, 2, 3, 4, 5]);
+      expect(got).toMatchObject({ project: 'p', turnCount: 7, completedAt: null, createdAt: T0 });
+      expect(got?.turns.map((x) => x.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(got?.content).toBe(
         'user: Alice likes green tea in the morning\n\nassistant: Noted: green tea, morning, Alice.\n\n' +
           'user: Bob prefers coffee; Alice prefers tea over coffee\n\nassistant: Tea for Alice and coffee for Bob.\n\n' +
-          'user: and scones',
+          'user: and scones\n\nassistant: twice\n\nuser: after',
       );
       expect(await t.get({ agentId: 'b', sessionKey: 's1' })).toBeUndefined();
 

@@ -1,10 +1,7 @@
-import type { QueryTerms } from '../fts-query.js';
 import { queryBuilder, type SqlExecutor } from '../internal/sql.js';
-import { all, type Dialect, get, type Program, perDialect, portable, run } from '../program/program.js';
+import { all, type Dialect, get, type Program, portable, run } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
 import type { TranscriptRole, TranscriptRow, TranscriptTurnRow } from '../schema/transcripts.js';
-import { firstDepth } from './lexical-search.js';
-import { rankScopedTextProgram } from './scoped-text-search.js';
 import { indexTextRowsProgram } from './text-index-writes.js';
 
 // Every function here is a program (both dialects) with a synchronous SQLite wrapper for the callers
@@ -79,10 +76,29 @@ export function insertTurn(
   );
 }
 
+// PostgreSQL inserts a session's new turns in one statement per this many turns (8 parameters
+// each, far below the protocol's 65,535).
+const TURNS_PER_STATEMENT = 500;
+const TURN_VALUES = '(?::integer, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::bigint)';
+// A duplicate is looked for first: `ON CONFLICT` alone would take a seq from the identity for every
+// duplicate, and turn seqs are public (SQLite's skipped insert takes none). Rows are numbered in
+// the call's order (`ORDER BY v.n`: the anti-join alone may hash them out of order), as SQLite's
+// inserts one by one are.
+const insertTurnsStatement = (n: number) =>
+  `INSERT INTO session_transcript_turns (agent_id, session_key, turn_key, role, content, at, created_at)
+   SELECT v.agent_id, v.session_key, v.turn_key, v.role, v.content, v.at, v.created_at
+   FROM (VALUES ${Array(n).fill(TURN_VALUES).join(', ')}) AS v (n, agent_id, session_key, turn_key, role, content, at, created_at)
+   WHERE NOT EXISTS (SELECT 1 FROM session_transcript_turns AS u
+     WHERE u.agent_id = v.agent_id AND u.session_key = v.session_key AND u.turn_key = v.turn_key)
+   ORDER BY v.n
+   ON CONFLICT (agent_id, session_key, turn_key) DO NOTHING
+   RETURNING seq, turn_key`;
+
 /**
- * Inserts turns into one session, each unless the session already has one with its key; returns
- * per turn whether it was inserted. On SQLite the scoped text index follows by trigger; on
- * PostgreSQL the program indexes the inserted turns itself, in one batch.
+ * Inserts turns into one session, each unless the session already has one with its key (or an
+ * earlier turn of this call had it); returns per turn whether it was inserted. On SQLite the scoped
+ * text index follows by trigger; on PostgreSQL the program inserts the turns in one statement and
+ * indexes the inserted ones itself, in one batch.
  */
 export function* insertTurnsProgram(
   dialect: Dialect,
@@ -91,38 +107,53 @@ export function* insertTurnsProgram(
   turns: readonly NewTurn[],
   now: number,
 ): Program<boolean[]> {
-  const inserted: boolean[] = [];
-  const indexed: Array<{ row: number; text: string }> = [];
-  for (const t of turns) {
-    const values = [agentId, sessionKey, t.turnKey, t.role, t.content, t.at, now];
-    if (dialect === 'sqlite') {
+  if (dialect === 'sqlite') {
+    const inserted: boolean[] = [];
+    for (const t of turns) {
       const { changes } = yield* run(
         portable(
           `INSERT OR IGNORE INTO session_transcript_turns (agent_id, session_key, turn_key, role, content, at, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          ...values,
+          agentId,
+          sessionKey,
+          t.turnKey,
+          t.role,
+          t.content,
+          t.at,
+          now,
         ),
       );
       inserted.push(changes > 0);
-      continue;
     }
-    // A duplicate is looked for first: `ON CONFLICT` alone would take a seq from the identity for
-    // every duplicate, and turn seqs are public (SQLite's skipped insert takes none).
-    const row = yield* get<{ seq: number }>(
-      portable(
-        `INSERT INTO session_transcript_turns (agent_id, session_key, turn_key, role, content, at, created_at)
-         SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (
-           SELECT 1 FROM session_transcript_turns WHERE agent_id = ? AND session_key = ? AND turn_key = ?)
-         ON CONFLICT (agent_id, session_key, turn_key) DO NOTHING RETURNING seq`,
-        ...values,
-        agentId,
-        sessionKey,
-        t.turnKey,
-      ),
-    );
-    inserted.push(row !== undefined);
-    if (row) indexed.push({ row: row.seq, text: t.content });
+    return inserted;
   }
+  // A key repeated within the call is sent once (a second row would take a seq and then conflict).
+  const keys = new Set<string>();
+  const firsts: NewTurn[] = [];
+  for (const t of turns) {
+    if (keys.has(t.turnKey)) continue;
+    keys.add(t.turnKey);
+    firsts.push(t);
+  }
+  const seqOf = new Map<string, number>();
+  for (let i = 0; i < firsts.length; i += TURNS_PER_STATEMENT) {
+    const chunk = firsts.slice(i, i + TURNS_PER_STATEMENT);
+    const parameters = chunk.flatMap((t, n) => [n, agentId, sessionKey, t.turnKey, t.role, t.content, t.at, now]);
+    const rows = yield* all<{ seq: number; turn_key: string }>(
+      portable(insertTurnsStatement(chunk.length), ...parameters),
+    );
+    for (const row of rows) seqOf.set(row.turn_key, row.seq);
+  }
+  // The first turn with a key is the one inserted; a repeat within the call is a duplicate.
+  const seen = new Set<string>();
+  const indexed: Array<{ row: number; text: string }> = [];
+  const inserted = turns.map((t) => {
+    const seq = seqOf.get(t.turnKey);
+    if (seq === undefined || seen.has(t.turnKey)) return false;
+    seen.add(t.turnKey);
+    indexed.push({ row: seq, text: t.content });
+    return true;
+  });
   yield* indexTextRowsProgram('turn', agentId, indexed);
   return inserted;
 }
@@ -244,179 +275,28 @@ export function findIdleTranscriptsProgram(
   );
 }
 
-export interface TranscriptHit {
-  readonly session_key: string;
-  readonly seq: number;
-  readonly role: TranscriptRole;
-  readonly content: string;
-  readonly at: number | null;
-  readonly bm25: number;
-}
-
-const TURNS_FOR_ROWS = `
-  SELECT u.session_key, u.seq, u.role, u.content, u.at, top.value ->> '$[1]' AS bm25
-  FROM json_each(?) AS top
-  CROSS JOIN session_transcript_turns AS u ON u.seq = top.value ->> '$[0]'
-  JOIN session_transcripts t ON t.agent_id = u.agent_id AND t.session_key = u.session_key
-  WHERE u.agent_id = ? AND (? = 0 OR t.completed_at IS NOT NULL)`;
-// The scores are attached in JavaScript from the ranking (the same numbers SQLite reads back from JSON).
-const TURNS_FOR_ROWS_POSTGRES = `
-  SELECT u.session_key, u.seq, u.role, u.content, u.at
-  FROM session_transcript_turns AS u
-  JOIN session_transcripts t ON t.agent_id = u.agent_id AND t.session_key = u.session_key
-  WHERE u.seq = ANY($1::bigint[]) AND u.agent_id = $2 AND ($3::integer = 0 OR t.completed_at IS NOT NULL)`;
-
-/**
- * BM25 over one agent's transcript turns matching any of `terms`, from that agent's own statistics
- * (the scoped text index): other agents' turns change neither scores nor order. `completedOnly`
- * keeps to completed sessions. `bm25` is minus the score (lower is better), as FTS5's was.
- */
-export function searchTranscriptTurns(
-  sql: SqlExecutor,
-  params: { agentId: string; terms: QueryTerms; completedOnly: boolean; limit: number },
-): TranscriptHit[] {
-  return runSqliteProgram(sql, searchTranscriptTurnsProgram(params));
-}
-
-/**
- * {@link searchTranscriptTurns} as a program: the ranking is the same program on both dialects
- * (the same postings, statistics and arithmetic), so SQLite and PostgreSQL return the same turns in
- * the same order with the same scores.
- */
-export function* searchTranscriptTurnsProgram(params: {
-  agentId: string;
-  terms: QueryTerms;
-  completedOnly: boolean;
-  limit: number;
-}): Program<TranscriptHit[]> {
-  const completed = params.completedOnly ? 1 : 0;
-  for (let depth = firstDepth(params.limit); ; depth *= 8) {
-    const ranking = yield* rankScopedTextProgram('turn', params.agentId, params.terms.tokens, { depth });
-    const pairs = ranking.rows.map((r) => [r.row, -r.score] as const);
-    const scores = new Map(pairs);
-    const rows = yield* all<Omit<TranscriptHit, 'bm25'> & { bm25?: number }>(
-      perDialect(
-        { sql: TURNS_FOR_ROWS, parameters: [JSON.stringify(pairs), params.agentId, completed] },
-        { sql: TURNS_FOR_ROWS_POSTGRES, parameters: [pairs.map((p) => p[0]), params.agentId, completed] },
-      ),
-    );
-    const found: TranscriptHit[] = rows.map((r) => ({ ...r, bm25: r.bm25 ?? (scores.get(r.seq) as number) }));
-    // Enough passed (completed sessions only, when asked), or every match was ranked: done.
-    if (found.length >= params.limit || ranking.complete)
-      return found.sort((a, b) => a.bm25 - b.bm25 || a.seq - b.seq).slice(0, params.limit);
-  }
-}
-
-/** The session key of the transcript that holds this source record in `agentId`'s scope, if any. */
-export function findSessionKeyBySourceRecord(
-  sql: SqlExecutor,
-  agentId: string,
-  sourceRecordId: string,
-): string | undefined {
-  return runSqliteProgram(sql, findSessionKeyBySourceRecordProgram(agentId, sourceRecordId));
-}
-
-/** {@link findSessionKeyBySourceRecord} as a program. */
-export function* findSessionKeyBySourceRecordProgram(
-  agentId: string,
-  sourceRecordId: string,
-): Program<string | undefined> {
-  return (yield* get<{ session_key: string }>(
-    queryBuilder
-      .selectFrom('session_transcripts')
-      .select('session_key')
-      .where('agent_id', '=', agentId)
-      .where('source_record_id', '=', sourceRecordId),
-  ))?.session_key;
-}
-
-/** Whether `agentId`'s scope already has a session with this key. */
-export function transcriptExists(sql: SqlExecutor, agentId: string, sessionKey: string): boolean {
-  return runSqliteProgram(sql, transcriptExistsProgram(agentId, sessionKey));
-}
-
-/** {@link transcriptExists} as a program. */
-export function* transcriptExistsProgram(agentId: string, sessionKey: string): Program<boolean> {
-  return (
-    (yield* get(
-      queryBuilder
-        .selectFrom('session_transcripts')
-        .select('session_key')
-        .where('agent_id', '=', agentId)
-        .where('session_key', '=', sessionKey),
-    )) !== undefined
-  );
-}
-
-/** A session that arrives complete (an imported record), with its source identifiers. */
-export interface CompletedTranscript {
-  readonly agentId: string;
-  readonly sessionKey: string;
-  readonly content: string;
-  readonly contentHash: string;
-  readonly harness: string | null;
-  readonly project: string | null;
-  readonly sourceId: string;
-  readonly sourceRecordId: string;
-  readonly sourceMetaJson: string;
-  /** When the conversation happened: its created, updated and completed time. */
-  readonly at: number;
-}
-
-/** Inserts a session that arrives complete (an imported record), with its source identifiers. */
-export function insertCompletedTranscript(sql: SqlExecutor, row: CompletedTranscript): void {
-  runSqliteProgram(sql, insertCompletedTranscriptProgram(row));
-}
-
-/** {@link insertCompletedTranscript} as a program. */
-export function* insertCompletedTranscriptProgram(row: CompletedTranscript): Program<void> {
-  yield* run(
-    queryBuilder.insertInto('session_transcripts').values({
-      agent_id: row.agentId,
-      session_key: row.sessionKey,
-      content: row.content,
-      harness: row.harness,
-      project: row.project,
-      content_hash: row.contentHash,
-      source_id: row.sourceId,
-      source_record_id: row.sourceRecordId,
-      source_meta_json: row.sourceMetaJson,
-      created_at: row.at,
-      updated_at: row.at,
-      completed_at: row.at,
-    }),
-  );
-}
-
-/** The sessions one source (an import) brought into `agentId`'s scope. */
-export function listSourceTranscripts(
-  sql: SqlExecutor,
-  agentId: string,
-  sourceId: string,
-): Array<{ session_key: string; source_record_id: string | null }> {
-  return runSqliteProgram(sql, listSourceTranscriptsProgram(agentId, sourceId));
-}
-
-/** {@link listSourceTranscripts} as a program. */
-export function listSourceTranscriptsProgram(
-  agentId: string,
-  sourceId: string,
-): Program<Array<{ session_key: string; source_record_id: string | null }>> {
-  return all(
-    queryBuilder
-      .selectFrom('session_transcripts')
-      .select(['session_key', 'source_record_id'])
-      .where('agent_id', '=', agentId)
-      .where('source_id', '=', sourceId),
-  );
-}
-
 export {
   deleteSourceTranscripts,
   deleteSourceTranscriptsProgram,
   deleteTranscript,
   deleteTranscriptProgram,
 } from './transcript-deletes.js';
+export {
+  searchTranscriptTurns,
+  searchTranscriptTurnsProgram,
+  type TranscriptHit,
+} from './transcript-search.js';
+export {
+  type CompletedTranscript,
+  findSessionKeyBySourceRecord,
+  findSessionKeyBySourceRecordProgram,
+  insertCompletedTranscript,
+  insertCompletedTranscriptProgram,
+  listSourceTranscripts,
+  listSourceTranscriptsProgram,
+  transcriptExists,
+  transcriptExistsProgram,
+} from './transcript-sources.js';
 
 /**
  * The lock keys of a write that inserts or deletes this agent's turns on PostgreSQL
