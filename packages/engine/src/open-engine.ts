@@ -74,17 +74,23 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   // Dreaming searches evidence through the one recall path, without counting access. Recall runs
   // on either dialect (the portable store).
   const evidenceRecall = createRecall({ store: portable, config, embedder });
-  const transcripts = createTranscripts({ store, config, schemas: createTranscriptSchemas(config) });
+  const transcripts = createTranscripts({ store: portable, config, schemas: createTranscriptSchemas(config) });
   const scheduler = options.scheduler ?? createTimerScheduler();
   const random = options.random ?? cryptoRandom;
   const documents = createDocuments({ writer, queue, scheduler });
   const connectors = createConnectors({ store, queue, config, documents });
   for (const kind of options.connectorKinds ?? []) connectors.registerKind(kind);
+  // Imports run on either dialect; an `engine.export` file's records other than transcripts (and
+  // the registry's categories) are written by their subjects' SQLite writers, so on PostgreSQL they
+  // are rejected `unsupported_dialect` until those subjects run there.
   const imports = createImports({
-    store,
-    queue,
+    store: portable,
+    sqlite: sqlite ? store : undefined,
+    queue: jobs,
     config,
-    writeCategory: (sql, agentId, record) => importCategoryRecord({ config }, sql, agentId, record),
+    writeCategory: sqlite
+      ? (sql, agentId, record) => importCategoryRecord({ config }, sql, agentId, record)
+      : undefined,
   });
   // Scheduled Dreaming passes: checked on the engine's schedule when enabled and a model is present.
   // The schedule needs the background's LLM limit, so the periodic task finds it at run time.
@@ -98,13 +104,11 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const sqliteUpkeep = (tasks: PeriodicTask[]): PeriodicTask[] => (sqlite ? tasks : []);
   const background = createBackground({
     periodic: [
-      ...sqliteUpkeep([
-        {
-          name: 'idle transcript sweep',
-          intervalMs: config.transcripts.sweepIntervalMs,
-          run: () => transcripts.completeIdle(),
-        },
-      ]),
+      {
+        name: 'idle transcript sweep',
+        intervalMs: config.transcripts.sweepIntervalMs,
+        run: () => transcripts.completeIdle(),
+      },
       // Vectors exist only with an embedder: without one there is nothing to index or fill in.
       ...(embedder ? [vectorUpkeepTask({ ctx: lifecycle, jobs, config, embedder })] : []),
       ...sqliteUpkeep(dreamingTask),
@@ -140,9 +144,9 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     true,
   );
   // When an ingest or import job dies (whatever killed it), its document or import says `failed`.
+  jobs.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDiedProgram);
   if (sqlite) {
     queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
-    queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);
     queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
   }
   if (embedder) registerVectorWorkers({ ctx: lifecycle, config, writer, background });

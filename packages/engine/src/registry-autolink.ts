@@ -242,15 +242,15 @@ export function withDocumentAutoLink(deps: RegistryDeps & { queue: Queue }, inge
 }
 
 /** `transcripts.complete`, then (when auto-linking is on) the session's auto-link job. */
-export function completeSession(
+export async function completeSession(
   ctx: RegistryDeps & {
     queue: Queue;
     autoLinkOn: boolean;
-    transcripts: { complete(input: unknown): { completed: boolean } };
+    transcripts: { complete(input: unknown): Promise<{ completed: boolean }> };
   },
   input: unknown,
-): { completed: boolean } {
-  const result = ctx.transcripts.complete(input);
+): Promise<{ completed: boolean }> {
+  const result = await ctx.transcripts.complete(input);
   if (result.completed && ctx.autoLinkOn) {
     // `complete` validated the input: the scope and key are well-formed.
     const { agentId, sessionKey } = input as { agentId: string; sessionKey: string };

@@ -1,11 +1,14 @@
 import { MemoryError, versionProblem } from '@memory/core';
 import {
   findScopeRowOwner,
+  insertExportedTranscriptProgram,
   insertScopeRow,
+  type Program,
   prepareContent,
   replaceNoteLinks,
   type ScopeRow,
   type SqlExecutor,
+  type Store,
 } from '@memory/store';
 import { z } from 'zod';
 
@@ -115,7 +118,7 @@ function ownRow(record: Record<string, unknown>, nested: readonly string[]): Sco
 
 export type WrittenExport =
   | { readonly outcome: 'imported' | 'duplicate' }
-  | { readonly outcome: 'rejected'; readonly reason: 'id_conflict' | 'limit_reached' };
+  | { readonly outcome: 'rejected'; readonly reason: 'id_conflict' | 'limit_reached' | 'unsupported_dialect' };
 
 const conflict = { outcome: 'rejected', reason: 'id_conflict' } as const;
 
@@ -208,6 +211,33 @@ export function writeExportRecord(
       if (!writeCategory)
         throw new MemoryError('INVALID_INPUT', 'category records are imported through the engine (its registry rules)');
       return writeCategory(sql, agentId, record);
+  }
+}
+
+/**
+ * Writes one export record into the import's scope in the caller's write, on either dialect. On
+ * SQLite through {@link writeExportRecord} on the store's synchronous writer, called from the
+ * running program (so nested in its transaction). On PostgreSQL, header, footer and transcript
+ * records are written; the other kinds are rejected (`unsupported_dialect`) until their subjects'
+ * writers run on PostgreSQL.
+ */
+export function* writeExportRecordProgram(
+  sqlite: Store | undefined,
+  agentId: string,
+  record: ExportRecord,
+  writeCategory?: CategoryRecordWriter,
+): Program<WrittenExport> {
+  if (sqlite) return sqlite.write((sql) => writeExportRecord(sql, agentId, record, writeCategory));
+  switch (record.kind) {
+    case 'header':
+    case 'footer':
+      return { outcome: 'imported' };
+    case 'transcript': {
+      const { kind: _kind, turns, ...session } = record;
+      return { outcome: yield* insertExportedTranscriptProgram('postgres', agentId, ownRow(session, []), turns) };
+    }
+    default:
+      return { outcome: 'rejected', reason: 'unsupported_dialect' };
   }
 }
 

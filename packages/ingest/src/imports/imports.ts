@@ -1,7 +1,7 @@
 import type { MemoryConfig } from '@memory/core';
-import type { Job, JobContext, Queue } from '@memory/queue';
-import type { SqlExecutor, Store } from '@memory/store';
-import { type ImportsContext, importRunDied } from './context.js';
+import type { Job, JobContext, PortableQueue } from '@memory/queue';
+import type { PortableStore, Program, SqlExecutor, Store } from '@memory/store';
+import { type ImportsContext, importRunDied, importRunDiedProgram } from './context.js';
 import type { CategoryRecordWriter } from './export-record.js';
 import { importRecords, importStatus } from './read-import.js';
 import { removeImportSource } from './remove-source.js';
@@ -19,24 +19,26 @@ export interface Imports {
   /** The `transcript_import` job handler. */
   run(job: Job, context: JobContext): Promise<unknown>;
   /**
-   * The queue's dead-letter hook for `transcript_import` jobs (register it with `queue.onDead`): the
+   * The SQLite queue's synchronous dead-letter hook for `transcript_import` jobs (`queue.onDead`): the
    * import the dead job ran is marked `failed` with the reason, resumable with `resume`.
    */
   runDied(sql: SqlExecutor, job: Job): void;
+  /** {@link Imports.runDied} as a program, for the portable queue's `onDead` (either dialect). */
+  runDiedProgram(job: Job): Program<void>;
   /** Records the file (spooling a stream first) and queues the import. Returns the import's id. */
   start(input: unknown): Promise<{ jobId: string }>;
   /** Status and counters of an import in the caller's scope, or undefined (also for other scopes). */
-  status(input: unknown): ImportStatusView | undefined;
+  status(input: unknown): Promise<ImportStatusView | undefined>;
   /** Per-line outcomes; `NOT_FOUND` outside the import's scope. */
-  records(input: unknown): ImportRecordView[];
+  records(input: unknown): Promise<ImportRecordView[]>;
   /** Stops at the next batch boundary; what was committed stays. */
-  pause(input: unknown): ImportStatusView;
+  pause(input: unknown): Promise<ImportStatusView>;
   /** Continues a paused or failed import from its checkpoint. */
-  resume(input: unknown): ImportStatusView;
+  resume(input: unknown): Promise<ImportStatusView>;
   /** Stops for good at the next batch boundary; committed records stay (remove them with removeSource). */
-  cancel(input: unknown): ImportStatusView;
+  cancel(input: unknown): Promise<ImportStatusView>;
   /** Purges the sessions an import created (and their index entries); keeps tombstones. */
-  removeSource(input: unknown): { removedSessions: number };
+  removeSource(input: unknown): Promise<{ removedSessions: number }>;
 }
 
 /**
@@ -46,18 +48,21 @@ export interface Imports {
  *
  * @example
  * ```ts
- * const imports = createImports({ store, queue, config });
+ * const imports = createImports({ store, sqlite: store, queue: queue.portable, config });
  * const { jobId } = await imports.start({ agentId: 'bot', file: '/exports/signet.jsonl' });
  * ```
  */
 export function createImports(deps: {
-  store: Store;
-  queue: Queue;
+  store: PortableStore;
+  /** The same store as a SQLite `Store`, on SQLite (see {@link ImportsContext.sqlite}). */
+  sqlite?: Store | undefined;
+  queue: PortableQueue;
   config: MemoryConfig;
-  writeCategory?: CategoryRecordWriter;
+  writeCategory?: CategoryRecordWriter | undefined;
 }): Imports {
   const ctx: ImportsContext = {
     store: deps.store,
+    sqlite: deps.sqlite,
     queue: deps.queue,
     limits: deps.config.imports,
     writeCategory: deps.writeCategory,
@@ -65,6 +70,7 @@ export function createImports(deps: {
   return Object.freeze({
     run: (job, context) => runImport(ctx, job, context),
     runDied: (sql, job) => importRunDied(ctx, sql, job),
+    runDiedProgram: (job) => importRunDiedProgram(ctx, job),
     start: (input) => startImport(ctx, input),
     status: (input) => importStatus(ctx, input),
     records: (input) => importRecords(ctx, input),

@@ -1,5 +1,5 @@
 import { yieldToEventLoop } from '@memory/core';
-import { type ImportJobRow, inventoryRecord, updateImportJob } from '@memory/store';
+import { type ImportJobRow, inventoryRecordProgram, updateImportJobProgram } from '@memory/store';
 import { type ImportsContext, stillOwns } from './context.js';
 import { scanLines } from './line-scanner.js';
 
@@ -28,8 +28,8 @@ export async function inventoryImport(
   let lineNo = row.next_line;
   let offset = row.inventory_offset;
   let batch: LocatedLine[] = [];
-  const flush = (done: boolean): boolean => {
-    const written = commitBatch(ctx, row, jobId, batch, { offset, nextLine: lineNo, done });
+  const flush = async (done: boolean): Promise<boolean> => {
+    const written = await commitBatch(ctx, row, jobId, batch, { offset, nextLine: lineNo, done });
     batch = [];
     return written;
   };
@@ -37,12 +37,12 @@ export async function inventoryImport(
     batch.push({ lineNo: lineNo++, ...line });
     offset = line.next;
     if (batch.length >= ctx.limits.inventoryBatchLines) {
-      if (!flush(false)) return 'stopped';
+      if (!(await flush(false))) return 'stopped';
       if (ctx.store.clock.now() >= sliceEnd) return 'sliced';
       await yieldToEventLoop();
     }
   }
-  return flush(true) ? 'done' : 'stopped';
+  return (await flush(true)) ? 'done' : 'stopped';
 }
 
 function commitBatch(
@@ -51,14 +51,14 @@ function commitBatch(
   jobId: string,
   batch: readonly LocatedLine[],
   checkpoint: { offset: number; nextLine: number; done: boolean },
-): boolean {
+): Promise<boolean> {
   const { store, limits } = ctx;
-  return store.write((sql) => {
+  return store.db.write(function* () {
     const now = store.clock.now();
-    if (!stillOwns(sql, row.id, jobId)) return false;
+    if (!(yield* stillOwns(row.id, jobId))) return false;
     for (const line of batch) {
       const oversized = line.length > limits.maxRecordBytes;
-      inventoryRecord(sql, {
+      yield* inventoryRecordProgram({
         importId: row.id,
         lineNo: line.lineNo,
         offset: line.offset,
@@ -69,8 +69,7 @@ function commitBatch(
         now,
       });
     }
-    updateImportJob(
-      sql,
+    yield* updateImportJobProgram(
       row.id,
       {
         inventoryOffset: checkpoint.offset,

@@ -4,14 +4,23 @@ import { isMemoryError, yieldToEventLoop } from '@memory/core';
 import {
   type ImportJobRow,
   type ImportRecordRow,
-  nextPendingRecords,
-  type SqlExecutor,
-  settleRecord,
+  isRecordRefusal,
+  nextPendingRecordsProgram,
+  type Program,
+  recordSavepointProgram,
+  settleRecordProgram,
+  turnScopeLockKeys,
 } from '@memory/store';
 import { type ImportsContext, stillOwns } from './context.js';
-import { isExportLine, type ParsedExportLine, parseExportRecord, writeExportRecord } from './export-record.js';
+import {
+  isExportLine,
+  type ParsedExportLine,
+  parseExportRecord,
+  type WrittenExport,
+  writeExportRecordProgram,
+} from './export-record.js';
 import { type ParsedRecord, parseRecord, parseRecordValue } from './record.js';
-import { type WrittenRecord, writeImportedRecord } from './write-record.js';
+import { type WrittenRecord, writeImportedRecordProgram } from './write-record.js';
 
 interface ParsedLine {
   readonly record: ImportRecordRow;
@@ -40,11 +49,6 @@ export type SettleOutcome =
   /** This line's bytes no longer hash to what the inventory recorded: the file changed in place. */
   | { readonly kind: 'changed'; readonly line: number };
 
-// The database refusing one record's write for something in the record itself (a constraint, a
-// value too big or of the wrong type): the record is rejected and its batch goes on. Anything else
-// (busy, disk full, I/O) fails the batch, which is retried.
-const RECORD_FAILURE = /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)/;
-
 /**
  * Settles the import's pending records in batches (`imports.batchRecords` records or
  * `imports.batchBytes` bytes): each batch's outcomes and the evidence it writes commit together, so
@@ -66,12 +70,23 @@ export async function processRecords(
       if (ctx.store.clock.now() >= sliceEnd) return { kind: 'sliced' };
       const { lines, changed } = await readBatch(ctx, handle, row.id);
       if (lines.length === 0 && changed === undefined) return { kind: 'done' };
-      const proceed = ctx.store.write((sql) => {
-        if (!stillOwns(sql, row.id, jobId)) return false;
-        const now = ctx.store.clock.now();
-        for (const line of lines) settle(ctx, sql, row, line, now);
-        return true;
-      });
+      // Records the database refused, logged once the batch commits (a PostgreSQL write may run twice).
+      let refused: Refusal[] = [];
+      const proceed = await ctx.store.db.write(
+        function* () {
+          refused = [];
+          if (!(yield* stillOwns(row.id, jobId))) return false;
+          const now = ctx.store.clock.now();
+          for (const line of lines) yield* settle(ctx, row, line, now, refused);
+          return true;
+        },
+        { lockKeys: turnScopeLockKeys(row.agent_id) },
+      );
+      for (const { code, ...r } of refused)
+        ctx.store.logger.warn('import record refused by the database; rejected', {
+          ...r,
+          ...(ctx.store.dialect === 'sqlite' ? { sqliteCode: code } : { sqlState: code }),
+        });
       if (!proceed) return { kind: 'stopped' };
       if (changed !== undefined) return { kind: 'changed', line: changed };
       await yieldToEventLoop();
@@ -91,7 +106,7 @@ async function readBatch(
   importId: string,
 ): Promise<{ lines: ParsedLine[]; changed?: number }> {
   const { limits } = ctx;
-  const pending = ctx.store.read((sql) => nextPendingRecords(sql, importId, limits.batchRecords));
+  const pending = await ctx.store.db.read(() => nextPendingRecordsProgram(importId, limits.batchRecords));
   const lines: ParsedLine[] = [];
   let bytes = 0;
   for (const record of pending) {
@@ -114,24 +129,37 @@ async function readLine(handle: FileHandle, record: ImportRecordRow): Promise<Bu
   return buffer;
 }
 
+/** A record the database refused: its import, its id and the database's code. */
+interface Refusal {
+  readonly importId: string;
+  readonly recordId: string;
+  readonly code: string;
+}
+
 /**
  * Records one line's outcome; a valid record is written as a transcript first (or found a
  * duplicate), in its own savepoint: a record the database refuses is rejected alone.
  */
-function settle(ctx: ImportsContext, sql: SqlExecutor, row: ImportJobRow, line: ParsedLine, now: number): void {
+function* settle(
+  ctx: ImportsContext,
+  row: ImportJobRow,
+  line: ParsedLine,
+  now: number,
+  refused: Refusal[],
+): Program<void> {
   const { record, result } = line;
   const common = { importId: row.id, lineNo: record.line_no, now };
   const reject = (reason: string, recordId: string | null) =>
-    settleRecord(sql, { ...common, outcome: 'rejected', reason, recordId, sessionKey: null, messageCount: null });
+    settleRecordProgram({ ...common, outcome: 'rejected', reason, recordId, sessionKey: null, messageCount: null });
   if (!result.ok) {
-    reject(result.reason, 'id' in result ? (result.id ?? null) : null);
+    yield* reject(result.reason, 'id' in result ? (result.id ?? null) : null);
     return;
   }
   if ('export' in result) {
-    const done = writeExportInSavepoint(ctx, row, result);
-    if (done.outcome === 'rejected') reject(done.reason, result.id);
+    const done = yield* writeExportInSavepoint(ctx, row, result);
+    if (done.outcome === 'rejected') yield* reject(done.reason, result.id);
     else
-      settleRecord(sql, {
+      yield* settleRecordProgram({
         ...common,
         outcome: done.outcome,
         reason: null,
@@ -141,12 +169,12 @@ function settle(ctx: ImportsContext, sql: SqlExecutor, row: ImportJobRow, line: 
       });
     return;
   }
-  const written = writeInSavepoint(ctx, row, result, now);
+  const written = yield* writeInSavepoint(ctx, row, result, now, refused);
   if (written.outcome === 'rejected') {
-    reject(written.reason, result.record.id);
+    yield* reject(written.reason, result.record.id);
     return;
   }
-  settleRecord(sql, {
+  yield* settleRecordProgram({
     ...common,
     outcome: written.outcome,
     reason: null,
@@ -156,26 +184,20 @@ function settle(ctx: ImportsContext, sql: SqlExecutor, row: ImportJobRow, line: 
   });
 }
 
-function writeInSavepoint(
+function* writeInSavepoint(
   ctx: ImportsContext,
   row: ImportJobRow,
   result: Extract<ParsedRecord, { ok: true }>,
   now: number,
-): WrittenRecord | { readonly outcome: 'rejected'; readonly reason: 'write_failed' } {
+  refused: Refusal[],
+): Program<WrittenRecord | { readonly outcome: 'rejected'; readonly reason: 'write_failed' }> {
   try {
-    // A nested write is a savepoint: a refused record rolls back alone.
-    return ctx.store.write((inner) => writeImportedRecord(inner, row, result.record, now));
+    return yield* recordSavepointProgram(() => writeImportedRecordProgram(ctx.store.dialect, row, result.record, now));
   } catch (error) {
-    const code = isMemoryError(error, 'STORAGE_ERROR') ? error.details['sqliteCode'] : undefined;
-    if (typeof code === 'string' && RECORD_FAILURE.test(code)) {
-      ctx.store.logger.warn('import record refused by the database; rejected', {
-        importId: row.id,
-        recordId: result.record.id,
-        sqliteCode: code,
-      });
-      return { outcome: 'rejected', reason: 'write_failed' };
-    }
-    throw error;
+    const code = isRecordRefusal(error);
+    if (code === undefined) throw error;
+    refused.push({ importId: row.id, recordId: result.record.id, code });
+    return { outcome: 'rejected', reason: 'write_failed' };
   }
 }
 
@@ -183,17 +205,18 @@ function writeInSavepoint(
  * Writes an export record in its own savepoint. A record the database refuses (a constraint) or
  * that names a column the table does not have is rejected alone; other failures fail the batch.
  */
-function writeExportInSavepoint(
+function* writeExportInSavepoint(
   ctx: ImportsContext,
   row: ImportJobRow,
   result: Extract<ParsedExportLine, { ok: true }>,
-): { outcome: 'imported' | 'duplicate' } | { outcome: 'rejected'; reason: string } {
+): Program<WrittenExport | { outcome: 'rejected'; reason: string }> {
   try {
-    return ctx.store.write((inner) => writeExportRecord(inner, row.agent_id, result.export, ctx.writeCategory));
+    return yield* recordSavepointProgram(() =>
+      writeExportRecordProgram(ctx.sqlite, row.agent_id, result.export, ctx.writeCategory),
+    );
   } catch (error) {
     if (isMemoryError(error, 'INVALID_INPUT')) return { outcome: 'rejected', reason: 'schema_violation' };
-    const code = isMemoryError(error, 'STORAGE_ERROR') ? error.details['sqliteCode'] : undefined;
-    if (typeof code === 'string' && RECORD_FAILURE.test(code)) return { outcome: 'rejected', reason: 'write_failed' };
+    if (isRecordRefusal(error) !== undefined) return { outcome: 'rejected', reason: 'write_failed' };
     throw error;
   }
 }

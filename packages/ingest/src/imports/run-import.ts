@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { type Job, type JobContext, PermanentJobError } from '@memory/queue';
-import { findImportJob, type ImportJobRow, importCounters, updateImportJob } from '@memory/store';
-import { enqueueRun, type ImportsContext, owns, STOPPED } from './context.js';
+import { findImportJobProgram, type ImportJobRow, importCountersProgram, updateImportJobProgram } from '@memory/store';
+import { enqueueRunProgram, type ImportsContext, owns, STOPPED } from './context.js';
 import { inventoryImport } from './inventory.js';
 import { processRecords } from './process-records.js';
 
@@ -21,15 +21,15 @@ export async function runImport(ctx: ImportsContext, job: Job, context: JobConte
   const { store } = ctx;
   const importId = (job.payload as { importId?: unknown }).importId;
   if (typeof importId !== 'string') throw new PermanentJobError('transcript_import payload needs importId');
-  const row = store.read((sql) => findImportJob(sql, importId));
+  const row = await store.db.read(() => findImportJobProgram(importId));
   if (!row || STOPPED.includes(row.status) || row.job_id !== job.id) return { skipped: row?.status ?? 'missing' };
   const begun = store.clock.now();
   const sliceEnd = begun + Math.max(0, context.deadline - begun) * SLICE_SHARE;
   await checkFileUnchanged(ctx, row);
-  const started = store.write((sql) => {
-    const live = findImportJob(sql, row.id);
+  const started = await store.db.write(function* () {
+    const live = yield* findImportJobProgram(row.id);
     if (!live || live.job_id !== job.id || STOPPED.includes(live.status)) return false;
-    updateImportJob(sql, row.id, { status: 'running', error: null }, store.clock.now());
+    yield* updateImportJobProgram(row.id, { status: 'running', error: null }, store.clock.now());
     return true;
   });
   if (!started) return { stopped: true };
@@ -53,12 +53,11 @@ export async function runImport(ctx: ImportsContext, job: Job, context: JobConte
         `line ${settled.line} of import file ${row.source_path} changed since the import started (its bytes no longer match the hash recorded for it)`,
       );
     case 'done':
-      return store.write((sql) => {
-        if (!owns(findImportJob(sql, row.id), job.id)) return { stopped: true };
-        const counters = importCounters(sql, row.id);
+      return store.db.write(function* () {
+        if (!owns(yield* findImportJobProgram(row.id), job.id)) return { stopped: true };
+        const counters = yield* importCountersProgram(row.id);
         const now = store.clock.now();
-        updateImportJob(
-          sql,
+        yield* updateImportJobProgram(
           row.id,
           { status: counters.rejected > 0 ? 'completed_with_rejections' : 'completed', completedAt: now },
           now,
@@ -69,19 +68,19 @@ export async function runImport(ctx: ImportsContext, job: Job, context: JobConte
 }
 
 /** Queues the next run of an import whose run used up its time slice; this run completes. */
-function continueInNewRun(ctx: ImportsContext, row: ImportJobRow, jobId: string): unknown {
-  return ctx.store.write((sql) => {
-    if (!owns(findImportJob(sql, row.id), jobId)) return { stopped: true };
-    enqueueRun(ctx, sql, row.id, row.agent_id);
+function continueInNewRun(ctx: ImportsContext, row: ImportJobRow, jobId: string): Promise<unknown> {
+  return ctx.store.db.write(function* () {
+    if (!owns(yield* findImportJobProgram(row.id), jobId)) return { stopped: true };
+    yield* enqueueRunProgram(ctx, row.id, row.agent_id);
     return { continued: true };
   });
 }
 
 /** Fails the import for good (it says why) and the job with it: retrying cannot help. */
-function failImport(ctx: ImportsContext, row: ImportJobRow, jobId: string, message: string): never {
-  ctx.store.write((sql) => {
-    if (owns(findImportJob(sql, row.id), jobId))
-      updateImportJob(sql, row.id, { status: 'failed', error: message }, ctx.store.clock.now());
+async function failImport(ctx: ImportsContext, row: ImportJobRow, jobId: string, message: string): Promise<never> {
+  await ctx.store.db.write(function* () {
+    if (owns(yield* findImportJobProgram(row.id), jobId))
+      yield* updateImportJobProgram(row.id, { status: 'failed', error: message }, ctx.store.clock.now());
   });
   throw new PermanentJobError(message);
 }
@@ -96,6 +95,8 @@ async function checkFileUnchanged(ctx: ImportsContext, row: ImportJobRow): Promi
   const message = !info
     ? `import file ${row.source_path} is gone`
     : `import file ${row.source_path} changed since the import started`;
-  ctx.store.write((sql) => updateImportJob(sql, row.id, { status: 'failed', error: message }, ctx.store.clock.now()));
+  await ctx.store.db.write(() =>
+    updateImportJobProgram(row.id, { status: 'failed', error: message }, ctx.store.clock.now()),
+  );
   throw new PermanentJobError(message);
 }

@@ -4,8 +4,8 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { abortedError, MemoryError, parseInput, throwIfAborted } from '@memory/core';
-import { insertImportJob } from '@memory/store';
-import { enqueueRun, type ImportsContext } from './context.js';
+import { insertImportJobProgram } from '@memory/store';
+import { enqueueRunProgram, type ImportsContext } from './context.js';
 import { startSchema } from './inputs.js';
 
 /**
@@ -25,15 +25,16 @@ export async function startImport(ctx: ImportsContext, input: unknown): Promise<
     if (request.stream) await rm(path, { force: true });
     throw abortedError(signal, 'imports.start');
   }
-  store.write((sql) => {
-    insertImportJob(sql, {
+  // The import and its first run commit together.
+  await store.db.write(function* () {
+    yield* insertImportJobProgram({
       id,
       agentId: request.agentId,
       sourcePath: path,
       fileSize: size,
       now: store.clock.now(),
     });
-    enqueueRun(ctx, sql, id, request.agentId);
+    yield* enqueueRunProgram(ctx, id, request.agentId);
   });
   return { jobId: id };
 }

@@ -2,9 +2,9 @@ import {
   type ImportJobRow,
   type ImportRecordRow,
   type ImportStatus,
-  importCounters,
+  importCountersProgram,
+  type Program,
   type RecordOutcome,
-  type SqlExecutor,
 } from '@memory/store';
 
 export interface ImportCounters {
@@ -39,8 +39,8 @@ export interface ImportRecordView {
 }
 
 /** An import as the public API returns it, with counters that reconcile (`total` is their sum). */
-export function toStatusView(sql: SqlExecutor, row: ImportJobRow): ImportStatusView {
-  const c = importCounters(sql, row.id);
+export function* statusViewProgram(row: ImportJobRow): Program<ImportStatusView> {
+  const c = yield* importCountersProgram(row.id);
   return {
     jobId: row.id,
     agentId: row.agent_id,

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { isValidSessionKey } from '@memory/core';
 import {
-  findSessionKeyBySourceRecord,
+  type Dialect,
+  findSessionKeyBySourceRecordProgram,
   type ImportJobRow,
-  insertCompletedTranscript,
-  insertTurn,
-  type SqlExecutor,
-  transcriptExists,
+  insertCompletedTranscriptProgram,
+  insertTurnsProgram,
+  type Program,
+  transcriptExistsProgram,
 } from '@memory/store';
 import { renderTranscript } from '../transcripts/transcripts.js';
 import { importSourceId } from './context.js';
@@ -33,23 +34,28 @@ export function candidateKeys(record: ImportRecord): string[] {
  * scope gets the same keys, however often it was interrupted. A record with no free key is rejected
  * (`session_key_conflict`) instead of failing its batch.
  */
-export function writeImportedRecord(
-  sql: SqlExecutor,
+export function* writeImportedRecordProgram(
+  dialect: Dialect,
   row: ImportJobRow,
   record: ImportRecord,
   now: number,
-): WrittenRecord {
+): Program<WrittenRecord> {
   const agentId = row.agent_id;
   const sourceRecordId = `${record.source}:${record.id}`;
-  const existing = findSessionKeyBySourceRecord(sql, agentId, sourceRecordId);
+  const existing = yield* findSessionKeyBySourceRecordProgram(agentId, sourceRecordId);
   if (existing !== undefined) return { outcome: 'duplicate', sessionKey: existing };
-  const sessionKey = candidateKeys(record).find((key) => !transcriptExists(sql, agentId, key));
+  let sessionKey: string | undefined;
+  for (const key of candidateKeys(record)) {
+    if (yield* transcriptExistsProgram(agentId, key)) continue;
+    sessionKey = key;
+    break;
+  }
   if (sessionKey === undefined) return { outcome: 'rejected', reason: 'session_key_conflict' };
   const kept = record.messages.filter(
     (m) => (m.role === 'user' || m.role === 'assistant') && m.content.trim().length > 0,
   );
   const content = renderTranscript(kept);
-  insertCompletedTranscript(sql, {
+  yield* insertCompletedTranscriptProgram({
     agentId,
     sessionKey,
     content,
@@ -67,16 +73,17 @@ export function writeImportedRecord(
     }),
     at: record.timestamp,
   });
-  for (const [index, m] of kept.entries()) {
-    insertTurn(sql, {
-      agentId,
-      sessionKey,
+  yield* insertTurnsProgram(
+    dialect,
+    agentId,
+    sessionKey,
+    kept.map((m, index) => ({
       turnKey: `m:${index}`,
       role: m.role as 'user' | 'assistant',
       content: m.content,
       at: record.timestamp,
-      now,
-    });
-  }
+    })),
+    now,
+  );
   return { outcome: 'imported', sessionKey };
 }

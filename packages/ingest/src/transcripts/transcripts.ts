@@ -2,20 +2,23 @@ import { createHash } from 'node:crypto';
 import { hasVisibleText, type MemoryConfig, MemoryError, parseInput, yieldToEventLoop } from '@memory/core';
 import {
   bm25Score,
-  completeTranscript,
-  findIdleTranscripts,
-  findTranscript,
+  completeTranscriptProgram,
+  findIdleTranscriptsProgram,
+  findTranscriptProgram,
   ftsTokens,
-  insertTurn,
-  listTranscripts,
-  listTurns,
+  insertTurnsProgram,
+  listTranscriptsProgram,
+  listTurnsProgram,
+  type NewTurn,
+  type PortableStore,
+  type Program,
   queryTerms,
-  type Store,
-  searchTranscriptTurns,
+  searchTranscriptTurnsProgram,
   type TranscriptRole,
   type TranscriptRow,
   type TranscriptTurnRow,
-  upsertTranscript,
+  turnScopeLockKeys,
+  upsertTranscriptProgram,
 } from '@memory/store';
 import { KEPT_ROLES, type TranscriptSchemas } from './inputs.js';
 
@@ -94,89 +97,83 @@ function summary(row: TranscriptRow, turnCount: number): TranscriptSummary {
 
 const toTurn = (t: TranscriptTurnRow): TranscriptTurn => ({ seq: t.seq, role: t.role, content: t.content, at: t.at });
 
-/** Session transcripts: capture, completion, reading and search, all agent-scoped. */
-export function createTranscripts(deps: { store: Store; config: MemoryConfig; schemas: TranscriptSchemas }) {
-  const { store, schemas, config } = deps;
+/**
+ * Completes one open session inside the caller's write: its turns are rendered and the rendering
+ * and its hash are fixed.
+ */
+function* completeProgram(agentId: string, sessionKey: string, now: number): Program<void> {
+  const content = renderTranscript(yield* listTurnsProgram(agentId, sessionKey));
+  yield* completeTranscriptProgram({
+    agentId,
+    sessionKey,
+    content,
+    contentHash: createHash('sha256').update(content).digest('hex'),
+    now,
+  });
+}
 
-  const complete = (
-    sql: Parameters<Parameters<Store['write']>[0]>[0],
-    agentId: string,
-    sessionKey: string,
-    now: number,
-  ): void => {
-    const content = renderTranscript(listTurns(sql, agentId, sessionKey));
-    completeTranscript(sql, {
-      agentId,
-      sessionKey,
-      content,
-      contentHash: createHash('sha256').update(content).digest('hex'),
-      now,
-    });
-  };
+/**
+ * Session transcripts: capture, completion, reading and search, all agent-scoped, on either
+ * dialect (each operation is one program: one transaction).
+ */
+export function createTranscripts(deps: { store: PortableStore; config: MemoryConfig; schemas: TranscriptSchemas }) {
+  const { store, schemas, config } = deps;
 
   return {
     /** Appends turns to a session (created on first append). Completed sessions refuse appends (`CONFLICT`). */
-    append(input: unknown): AppendResult {
+    async append(input: unknown): Promise<AppendResult> {
       const request = parseInput(schemas.append, input, 'transcripts.append');
-      return store.write((sql) => {
-        const now = store.clock.now();
-        const existing = findTranscript(sql, request.agentId, request.sessionKey);
-        if (existing?.completed_at != null) {
-          throw new MemoryError('CONFLICT', `session ${request.sessionKey} is completed; start a new session key`, {
-            details: { sessionKey: request.sessionKey },
-          });
-        }
-        upsertTranscript(sql, {
-          agentId: request.agentId,
-          sessionKey: request.sessionKey,
-          harness: request.harness ?? null,
-          project: request.project ?? null,
-          now,
-        });
-        let appended = 0;
-        let duplicates = 0;
-        let dropped = 0;
-        for (const turn of request.turns) {
-          if (!isKept(turn.role) || !hasVisibleText(turn.content)) {
-            dropped++;
-            continue;
+      const { agentId, sessionKey } = request;
+      const kept: NewTurn[] = [];
+      let dropped = 0;
+      for (const turn of request.turns) {
+        if (!isKept(turn.role) || !hasVisibleText(turn.content)) dropped++;
+        else kept.push({ turnKey: turnKey(turn), role: turn.role, content: turn.content, at: turn.at ?? null });
+      }
+      const appended = await store.db.write(
+        function* () {
+          const now = store.clock.now();
+          const existing = yield* findTranscriptProgram(agentId, sessionKey);
+          if (existing?.completed_at != null) {
+            throw new MemoryError('CONFLICT', `session ${sessionKey} is completed; start a new session key`, {
+              details: { sessionKey },
+            });
           }
-          const inserted = insertTurn(sql, {
-            agentId: request.agentId,
-            sessionKey: request.sessionKey,
-            turnKey: turnKey(turn),
-            role: turn.role,
-            content: turn.content,
-            at: turn.at ?? null,
+          yield* upsertTranscriptProgram({
+            agentId,
+            sessionKey,
+            harness: request.harness ?? null,
+            project: request.project ?? null,
             now,
           });
-          if (inserted) appended++;
-          else duplicates++;
-        }
-        return { sessionKey: request.sessionKey, appended, duplicates, dropped };
-      });
+          const inserted = yield* insertTurnsProgram(store.dialect, agentId, sessionKey, kept, now);
+          return inserted.filter(Boolean).length;
+        },
+        { lockKeys: turnScopeLockKeys(agentId) },
+      );
+      return { sessionKey, appended, duplicates: kept.length - appended, dropped };
     },
 
     /** Completes a session: its rendered content and hash are fixed. Returns false if it already was. */
-    complete(input: unknown): { completed: boolean } {
+    async complete(input: unknown): Promise<{ completed: boolean }> {
       const { agentId, sessionKey } = parseInput(schemas.session, input, 'transcripts.complete');
-      return store.write((sql) => {
-        const row = findTranscript(sql, agentId, sessionKey);
+      return store.db.write(function* () {
+        const row = yield* findTranscriptProgram(agentId, sessionKey);
         if (!row)
           throw new MemoryError('NOT_FOUND', `no session ${sessionKey} in this scope`, { details: { sessionKey } });
         if (row.completed_at !== null) return { completed: false };
-        complete(sql, agentId, sessionKey, store.clock.now());
+        yield* completeProgram(agentId, sessionKey, store.clock.now());
         return { completed: true };
       });
     },
 
     /** A session with its turns, or undefined (also for other agents' sessions). */
-    get(input: unknown): Transcript | undefined {
+    async get(input: unknown): Promise<Transcript | undefined> {
       const { agentId, sessionKey } = parseInput(schemas.session, input, 'transcripts.get');
-      return store.read((sql) => {
-        const row = findTranscript(sql, agentId, sessionKey);
+      return store.db.read(function* () {
+        const row = yield* findTranscriptProgram(agentId, sessionKey);
         if (!row) return undefined;
-        const turns = listTurns(sql, agentId, sessionKey).map(toTurn);
+        const turns = (yield* listTurnsProgram(agentId, sessionKey)).map(toTurn);
         return {
           ...summary(row, turns.length),
           turns,
@@ -186,38 +183,43 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
     },
 
     /** Sessions of one agent, most recently active first. Page with `after` = the last session returned. */
-    list(input: unknown): TranscriptSummary[] {
+    async list(input: unknown): Promise<TranscriptSummary[]> {
       const request = parseInput(schemas.list, input, 'transcripts.list');
-      return store.read((sql) =>
-        listTranscripts(sql, {
+      const rows = await store.db.read(() =>
+        listTranscriptsProgram({
           agentId: request.agentId,
           project: request.project,
           completed: request.completed,
           after: request.after,
           limit: request.limit ?? 50,
-        }).map((row) => summary(row, row.turn_count)),
+        }),
       );
+      return rows.map((row) => summary(row, row.turn_count));
     },
 
-    /** BM25 search over an agent's transcript turns (completed sessions unless `completedOnly: false`). */
-    search(input: unknown): TranscriptSearchHit[] {
+    /**
+     * BM25 over an agent's transcript turns (completed sessions unless `completedOnly: false`), from
+     * that agent's own statistics: the same scores and order on SQLite and PostgreSQL.
+     */
+    async search(input: unknown): Promise<TranscriptSearchHit[]> {
       const request = parseInput(schemas.search, input, 'transcripts.search');
       const terms = queryTerms(ftsTokens(request.query), config.recall.maxQueryTokens);
-      return store.read((sql) =>
-        searchTranscriptTurns(sql, {
+      const hits = await store.db.read(() =>
+        searchTranscriptTurnsProgram({
           agentId: request.agentId,
           terms,
           completedOnly: request.completedOnly ?? true,
           limit: request.limit ?? 10,
-        }).map((h) => ({
-          sessionKey: h.session_key,
-          seq: h.seq,
-          role: h.role,
-          content: h.content,
-          at: h.at,
-          score: bm25Score(h.bm25),
-        })),
+        }),
       );
+      return hits.map((h) => ({
+        sessionKey: h.session_key,
+        seq: h.seq,
+        role: h.role,
+        content: h.content,
+        at: h.at,
+        score: bm25Score(h.bm25),
+      }));
     },
 
     /**
@@ -229,10 +231,10 @@ export function createTranscripts(deps: { store: Store; config: MemoryConfig; sc
       let total = 0;
       for (;;) {
         if (total > 0) await yieldToEventLoop();
-        const done = store.write((sql) => {
+        const done = await store.db.write(function* () {
           const now = store.clock.now();
-          const idle = findIdleTranscripts(sql, now - idleCompleteMs, sweepBatchSize);
-          for (const s of idle) complete(sql, s.agent_id, s.session_key, now);
+          const idle = yield* findIdleTranscriptsProgram(now - idleCompleteMs, sweepBatchSize);
+          for (const s of idle) yield* completeProgram(s.agent_id, s.session_key, now);
           return idle.length;
         });
         total += done;

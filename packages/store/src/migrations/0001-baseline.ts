@@ -2,6 +2,7 @@ import type { Migration } from './migration.js';
 import { POSTGRES_GRAPH } from './postgres/graph.js';
 import { POSTGRES_MEMORIES } from './postgres/memories.js';
 import { POSTGRES_QUEUE } from './postgres/queue.js';
+import { POSTGRES_TRANSCRIPTS } from './postgres/transcripts.js';
 
 // The baseline schema (ARCHITECTURE §4). Immutable once released: its checksum is recorded in
 // schema_migrations, and a change to this text is reported as drift. Later changes are new migrations.
@@ -342,5 +343,5 @@ export const baseline: Migration = {
   version: 1,
   name: 'baseline',
   statements: [...memories, ...retrieval, ...graph, ...transcripts, ...documents, ...queue],
-  postgres: [...POSTGRES_MEMORIES, ...POSTGRES_QUEUE, ...POSTGRES_GRAPH],
+  postgres: [...POSTGRES_MEMORIES, ...POSTGRES_QUEUE, ...POSTGRES_GRAPH, ...POSTGRES_TRANSCRIPTS],
 };

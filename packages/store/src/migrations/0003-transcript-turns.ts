@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_TRANSCRIPT_TURNS } from './postgres/transcripts.js';
 
 // Transcript turns as rows: appends are idempotent per turn (unique turn key per session), the
 // rendered transcript is written once at completion, and turns are searchable through FTS5.
@@ -30,4 +31,5 @@ export const transcriptTurns: Migration = {
       INSERT INTO session_transcript_turns_fts (session_transcript_turns_fts, rowid, content) VALUES ('delete', old.seq, old.content);
     END`,
   ],
+  postgres: [...POSTGRES_TRANSCRIPT_TURNS],
 };

@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_IMPORTS } from './postgres/imports.js';
 
 // Durable transcript import (signet-export v1 JSONL): one row per import, one per non-blank line with
 // its byte range and outcome, and tombstones for removed sources.
@@ -49,4 +50,5 @@ export const imports: Migration = {
     `CREATE INDEX IF NOT EXISTS session_transcripts_source ON session_transcripts (agent_id, source_record_id) WHERE source_record_id IS NOT NULL`,
     `CREATE INDEX IF NOT EXISTS session_transcripts_import ON session_transcripts (source_id) WHERE source_id IS NOT NULL`,
   ],
+  postgres: [...POSTGRES_IMPORTS],
 };

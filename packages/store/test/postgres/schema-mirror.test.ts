@@ -69,6 +69,11 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'entity_communities',
         'entity_pinning',
         'recall_telemetry',
+        'session_transcripts',
+        'session_transcript_turns',
+        'import_jobs',
+        'import_records',
+        'import_tombstones',
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
@@ -104,6 +109,10 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
       'embeddings_agent_model',
       'memory_links_ref',
       'memory_hints_agent',
+      'session_transcript_turns_session',
+      'session_transcripts_idle',
+      'session_transcripts_source',
+      'import_records_pending',
     ])
       expect(byName.has(name)).toBe(true);
   });

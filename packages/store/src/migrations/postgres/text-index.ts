@@ -4,7 +4,7 @@
 // (`rankScopedTextProgram`), with the same terms (`textTerms`), so one agent's scores never depend
 // on another agent's rows and SQLite and PostgreSQL give the same scores for the same rows. There
 // are no triggers: the tokenizer is JavaScript, so the writer programs keep the index (see
-// `memories.ts`). Transcript turns' postings (corpus 'turn') are not written on PostgreSQL yet.
+// `memories.ts`; transcript turns' postings, corpus 'turn': the transcript programs, see `transcripts.ts`).
 
 /** Migration 13: text scopes and postings. */
 export const POSTGRES_TEXT_INDEX: readonly string[] = [
