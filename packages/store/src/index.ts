@@ -71,52 +71,95 @@ export {
   historyMark,
   memoryChangesBetween,
 } from './repositories/conflict-reads.js';
-export type { ConnectorItemRow, ConnectorRow } from './repositories/connectors.js';
+export type { ConnectorItemRow, ConnectorRow, ConnectorUpdate } from './repositories/connectors.js';
 export {
   countConnectorDocuments,
+  countConnectorDocumentsProgram,
   countConnectorItems,
+  countConnectorItemsProgram,
   deleteConnector,
   deleteConnectorItem,
+  deleteConnectorItemProgram,
+  deleteConnectorProgram,
   findConnector,
   findConnectorItem,
+  findConnectorItemProgram,
+  findConnectorProgram,
   insertConnector,
+  insertConnectorProgram,
   listConnectors,
+  listConnectorsProgram,
   liveConnectorDocumentIds,
+  liveConnectorDocumentIdsProgram,
   markConnectorItemSeen,
+  markConnectorItemSeenProgram,
   renameConnectorItem,
+  renameConnectorItemProgram,
   unseenConnectorItems,
+  unseenConnectorItemsProgram,
   unseenItemsWithHash,
+  unseenItemsWithHashProgram,
   updateConnector,
+  updateConnectorProgram,
   upsertConnectorItem,
+  upsertConnectorItemProgram,
 } from './repositories/connectors.js';
-export type { ChunkSourceRow, DocumentConversionRow } from './repositories/document-lineage.js';
+export type {
+  ChunkLink,
+  ChunkSourceRow,
+  ConversionLineage,
+  DocumentConversionRow,
+  DocumentSource,
+  RequeuedSource,
+} from './repositories/document-lineage.js';
 export {
   beginNextConversion,
+  beginNextConversionProgram,
   countCurrentChunkLinks,
+  countCurrentChunkLinksProgram,
   findChunkSources,
+  findChunkSourcesProgram,
   findDocumentBySource,
+  findDocumentBySourceProgram,
   linkChunk,
+  linkChunkProgram,
   linkedChunkMemories,
+  linkedChunkMemoriesProgram,
   listDocumentConversions,
+  listDocumentConversionsProgram,
   moveDocumentSource,
+  moveDocumentSourceProgram,
   requeueDocumentSource,
+  requeueDocumentSourceProgram,
   retiredChunkMemoryIds,
+  retiredChunkMemoryIdsProgram,
 } from './repositories/document-lineage.js';
-export type { DocumentChunkHit, DocumentSearchFilters } from './repositories/document-search.js';
-export { searchDocumentChunks } from './repositories/document-search.js';
-export type { DocumentRow } from './repositories/documents.js';
+export type { DocumentChunkHit, DocumentSearchFilters, DocumentSearchParams } from './repositories/document-search.js';
+export { searchDocumentChunks, searchDocumentChunksProgram } from './repositories/document-search.js';
+export type { DocumentListFilter, DocumentRow, DocumentStatusExtra } from './repositories/documents.js';
 export {
   countDocumentParts,
+  countDocumentPartsProgram,
   deleteDocumentParts,
+  deleteDocumentPartsProgram,
   exclusiveDocumentMemoryIds,
+  exclusiveDocumentMemoryIdsProgram,
   failDocumentInProgress,
+  failDocumentInProgressProgram,
   findDocument,
   findDocumentPart,
+  findDocumentPartProgram,
+  findDocumentProgram,
   findDocumentStatus,
+  findDocumentStatusProgram,
   insertDocument,
   insertDocumentPart,
+  insertDocumentPartProgram,
+  insertDocumentProgram,
   listDocuments,
+  listDocumentsProgram,
   setDocumentStatus,
+  setDocumentStatusProgram,
 } from './repositories/documents.js';
 export type { EvidenceSourceKind, EvidenceSourceRow, UndeliveredSource } from './repositories/dreaming-evidence.js';
 export {

@@ -52,6 +52,14 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'text_scopes',
         'text_postings',
         'memory_counts',
+        ...[
+          'connectors',
+          'documents',
+          'document_memories',
+          'document_content_parts',
+          'document_conversions',
+          'connector_items',
+        ],
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
