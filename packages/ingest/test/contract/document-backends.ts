@@ -39,6 +39,8 @@ export interface DocumentParts {
   runJobs(): Promise<unknown[]>;
   /** A job's status by id. */
   jobStatus(id: string): Promise<string | undefined>;
+  /** Leases the next due job and dead-letters it with `error` (its owner's hook runs). */
+  killNextJob(error: string): Promise<string | undefined>;
   /** Ends the extraction workers. */
   close(): Promise<void>;
 }
@@ -67,6 +69,14 @@ function parts(
   };
   const documents = createDocuments({ writer, queue, memoryWrites, scheduler: createTimerScheduler() });
   const connectors = createConnectors({ store, queue, config: CONFIG, documents });
+  // The engine's dead-letter hooks: the SQLite queue takes the executor form, PostgreSQL's the program.
+  if ('enqueueProgram' in queue) {
+    queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDiedProgram);
+    queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDiedProgram);
+  } else {
+    queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
+    queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
+  }
   const handlers: Record<string, (job: Job) => Promise<unknown>> = {
     [CONNECTOR_SYNC_JOB]: (job) => connectors.run(job, { signal: new AbortController().signal, deadline: T0 * 2 }),
     [DOCUMENT_INGEST_JOB]: (job) => documents.ingest(job, { signal: new AbortController().signal, deadline: T0 * 2 }),
@@ -90,6 +100,12 @@ function parts(
       }
     },
     jobStatus: async (id) => (await queue.get(id))?.status,
+    async killNextJob(error) {
+      const job = await queue.lease([CONNECTOR_SYNC_JOB, DOCUMENT_INGEST_JOB], 'contract');
+      if (!job) return undefined;
+      await queue.fail(job.id, job.leaseToken ?? '', error, { permanent: true });
+      return job.id;
+    },
     close: async () => documents.close(),
   };
 }

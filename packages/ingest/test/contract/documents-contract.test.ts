@@ -120,6 +120,32 @@ describe.each(BACKENDS)('documents contract on $name', (backend) => {
     recorded.deleted = deletion;
   });
 
+  test('a dead ingest or sync job marks its document failed (retryable) and its connector in error', async () => {
+    const added = await p.documents.add({ agentId: 'a4', content: text('doomed') });
+    expect(await p.killNextJob('the worker crashed')).toBe(added.jobId);
+    const failed = await p.documents.get({ agentId: 'a4', id: added.id });
+    expect(failed?.status).toBe('failed');
+    expect(failed?.error).toContain(`ingest job ${added.jobId} died: the worker crashed`);
+    const retried = await p.documents.retry({ agentId: 'a4', id: added.id });
+    expect(retried.id).toBe(added.id);
+    expect(retried.jobId).not.toBe(added.jobId);
+    await p.runJobs();
+    expect(await p.documents.get({ agentId: 'a4', id: added.id })).toMatchObject({ status: 'done', error: null });
+
+    const root = await mkdtemp(join(tmpdir(), 'documents-contract-'));
+    try {
+      const connector = await p.connectors.register({ agentId: 'a4', kind: 'folder', root });
+      const sync = await p.connectors.sync({ agentId: 'a4', id: connector.id });
+      expect(await p.killNextJob('out of memory')).toBe(sync.jobId);
+      const status = await p.connectors.status({ agentId: 'a4', id: connector.id });
+      expect(status).toMatchObject({ status: 'error', lastError: `sync job ${sync.jobId} died: out of memory` });
+      expect(status?.sync.running).toBe(false);
+      recorded.died = { failed, status: { ...status, config: {} } };
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   test('connectors: register, sync items, follow changes and removals, remove', async () => {
     const root = await mkdtemp(join(tmpdir(), 'documents-contract-'));
     try {
