@@ -160,7 +160,35 @@ function pgliteBackend(): Backend {
   );
 }
 
-const server = await postgresTestServer();
+export const server = await postgresTestServer();
+
+/**
+ * `count` sets of parts, each over its own store (its own pool, as separate processes would have)
+ * on one fresh database of the run's server, with ids that cannot collide between them.
+ */
+export async function openServerParts(count: number): Promise<{ parts: DocumentParts[]; close(): Promise<void> }> {
+  const database = await postgresTestDatabase();
+  const stores: Array<{ close(): Promise<void> }> = [];
+  const opened: DocumentParts[] = [];
+  for (let i = 0; i < count; i++) {
+    const clock = createManualClock(T0);
+    const store = await openPostgresStore({
+      target: { connectionString: database.connectionString, maxConnections: 4 },
+      clock,
+      ids: createSequentialIds(`p${i}`),
+    });
+    stores.push(store);
+    opened.push(parts(store, clock, createPostgresQueue({ store }), false));
+  }
+  return {
+    parts: opened,
+    async close() {
+      for (const p of opened) await p.close();
+      for (const store of stores) await store.close();
+      await database.drop();
+    },
+  };
+}
 
 function serverBackend(): Backend {
   const databases: Array<{ drop(): Promise<void> }> = [];
