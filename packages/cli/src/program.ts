@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerCopyCommand } from './commands/copy.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerForgetCommand } from './commands/forget.js';
@@ -26,6 +27,7 @@ const COMMANDS = [
   registerForgetCommand,
   registerImportCommand,
   registerExportCommand,
+  registerCopyCommand,
   registerJobsCommand,
   registerTokensCommand,
   registerServeCommand,
