@@ -15,6 +15,7 @@ import {
   type SqlExecutor,
   updateRegistryCategory,
 } from '@memory/store';
+import { runSqliteProgram } from '@memory/store/sql';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 import { type NotesContext, transitionNote } from './notes.js';
@@ -193,8 +194,24 @@ function removeExclusive(
         },
         ctx.store.clock.now(),
       );
-    case 'document':
-      return ctx.documents.delete({ agentId, id: object.id }).deleted;
+    case 'document': {
+      // The documents' own delete, inside this transaction (the registry runs on SQLite only so far);
+      // its queued ingest is cancelled in the same transaction, as the SQLite queue allows.
+      const row = findDocument(sql, agentId, object.id);
+      if (!row) return false;
+      const deletion = runSqliteProgram(
+        sql,
+        ctx.documents.deleteProgram(
+          { dialect: 'sqlite', sql },
+          row,
+          'document-delete',
+          `document ${object.id} deleted`,
+          ctx.store.clock.now(),
+        ),
+      );
+      if (deletion.deleted) ctx.queue.cancel({ documentId: object.id, apply: true });
+      return deletion.deleted;
+    }
     case 'transcript':
       return deleteTranscript(sql, agentId, object.id);
     // Notes are never deleted: archiving is their removal, audited in note_events.

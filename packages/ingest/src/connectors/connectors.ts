@@ -7,7 +7,7 @@ import {
   parseInput,
   yieldToEventLoop,
 } from '@memory/core';
-import { type Job, type JobContext, PermanentJobError, type PostgresQueue, type Queue } from '@memory/queue';
+import { type Job, type JobContext, PermanentJobError, type PortableQueue } from '@memory/queue';
 import {
   type ConnectorRow,
   countConnectorDocumentsProgram,
@@ -20,13 +20,10 @@ import {
   liveConnectorDocumentIdsProgram,
   type PortableStore,
   type Program,
-  type SqlExecutor,
   updateConnectorProgram,
 } from '@memory/store';
-import { runSqliteProgram } from '@memory/store/sql';
 import { z } from 'zod';
 import type { Documents } from '../documents/documents.js';
-import { ingestQueue } from '../documents/ingest-queue.js';
 import { writeMemories } from '../documents/memory-writes.js';
 import type { ConnectorKind, ConnectorRefusal } from './connector-kind.js';
 import { folderKind } from './folder-kind.js';
@@ -110,12 +107,12 @@ const REMOVE_BATCH = 16;
  */
 export function createConnectors(deps: {
   store: PortableStore;
-  queue: Queue | PostgresQueue;
+  /** The queue's promise API (`createPostgresQueue`, or a SQLite queue's `portable`). */
+  queue: PortableQueue;
   config: MemoryConfig;
   documents: Pick<Documents, 'register' | 'deleteProgram' | 'cancelIngests'>;
 }) {
-  const { store, config, documents } = deps;
-  const queue = ingestQueue(deps.queue);
+  const { store, queue, config, documents } = deps;
   const kinds = new Map<string, ConnectorKind>([[folderKind.kind, folderKind]]);
 
   function* view(row: ConnectorRow): Program<ConnectorView> {
@@ -152,8 +149,12 @@ export function createConnectors(deps: {
     return row;
   }
 
-  /** The dead-letter hook as a program (runs in the transaction that dead-letters the job). */
-  function* syncDiedProgram(job: Job): Program<void> {
+  /**
+   * The queue's dead-letter hook for `connector_sync` jobs (a program, run in the transaction that
+   * dead-letters the job): the connector says `error`, its sync is no longer running (a new `sync()`
+   * starts over, skipping unchanged items).
+   */
+  function* syncDied(job: Job): Program<void> {
     const payload = job.payload as { connectorId?: unknown; agentId?: unknown };
     if (typeof payload.connectorId !== 'string' || typeof payload.agentId !== 'string') return;
     const row = yield* findConnectorProgram(payload.agentId, payload.connectorId);
@@ -232,15 +233,7 @@ export function createConnectors(deps: {
 
   return {
     run,
-    /**
-     * The queue's dead-letter hook for `connector_sync` jobs: the connector says `error`, its sync
-     * is no longer running (a new `sync()` starts over, skipping unchanged items).
-     */
-    syncDied(sql: SqlExecutor, job: Job): void {
-      runSqliteProgram(sql, syncDiedProgram(job));
-    },
-    /** {@link syncDied} as a program: the PostgreSQL queue's `onDead` form. */
-    syncDiedProgram,
+    syncDied,
     /** Adds a connector kind (a host's own source). `CONFLICT` if one of that name exists. */
     registerKind(kind: ConnectorKind): void {
       if (!KIND_NAME.test(kind.kind))
@@ -352,7 +345,7 @@ export function createConnectors(deps: {
       const { agentId, id } = parseInput(schemas.scoped, input, 'connectors.remove');
       const row = await store.db.read(() => mustFind(agentId, id));
       const state = parseSyncState(row.cursor_json) as SyncState & { jobId?: string };
-      if (state.jobId) await queue.cancel({ ids: [state.jobId] });
+      if (state.jobId) await queue.cancel({ ids: [state.jobId], apply: true });
       let deleted = 0;
       for (;;) {
         const now = store.clock.now();

@@ -11,7 +11,7 @@ import {
   type Scheduler,
   type TimeSlicer,
 } from '@memory/core';
-import { type Job, type JobContext, PermanentJobError, type PostgresQueue, type Queue } from '@memory/queue';
+import { type Job, type JobContext, PermanentJobError, type PortableQueue } from '@memory/queue';
 import {
   countCurrentChunkLinksProgram,
   type DocumentRow,
@@ -28,11 +28,9 @@ import {
   type MemoryWriteDeps,
   type PortableStore,
   type Program,
-  type SqlExecutor,
   setDocumentStatusProgram,
   type WriterTarget,
 } from '@memory/store';
-import { runSqliteProgram } from '@memory/store/sql';
 import { z } from 'zod';
 import { extract, isExtractable } from '../extract/extract.js';
 import { ExtractError, REFUSED_TYPES } from '../extract/extract-types.js';
@@ -52,7 +50,6 @@ import { extractText, extractTextParts } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
 import { hashBytes, hashText } from './hash-text.js';
 import { indexChunks } from './index-chunks.js';
-import { ingestQueue } from './ingest-queue.js';
 import { writeMemories } from './memory-writes.js';
 import { type DocumentExtraction, metadataOf, type RegisteredSource, registerSource } from './register-source.js';
 import { chooseConversion, retireEarlierChunks } from './replace-conversion.js';
@@ -140,20 +137,21 @@ export interface DocumentDeletion {
 }
 
 /**
- * Documents: registration, the ingest job handler, reading and deletion, on either dialect (the
- * writer's store is a SQLite `Store` or a PostgreSQL one). `memoryWrites` defaults to
+ * Documents: registration, the ingest job handler, reading and deletion, on either dialect: `store`
+ * (default: the writer's) is a SQLite `Store` or a PostgreSQL one, `queue` the queue's promise API
+ * (`createPostgresQueue`, or a SQLite queue's `portable`). `memoryWrites` defaults to
  * `writeDeps(writer)`.
  */
 export function createDocuments(deps: {
   writer: MemoryWriter;
-  queue: Queue | PostgresQueue;
+  queue: PortableQueue;
   scheduler: Scheduler;
+  store?: PortableStore;
   memoryWrites?: MemoryWriteDeps;
 }) {
-  const { writer, scheduler } = deps;
+  const { writer, scheduler, queue } = deps;
   const { config } = writer;
-  const store: PortableStore = writer.store;
-  const queue = ingestQueue(deps.queue);
+  const store: PortableStore = deps.store ?? writer.store;
   const memoryWrites = deps.memoryWrites ?? writeDeps(writer);
   const s = schemas(config);
   const settings = config.documents;
@@ -210,7 +208,7 @@ export function createDocuments(deps: {
 
   /** Cancels the queued ingest jobs of deleted documents (after the write that deleted them). */
   async function cancelIngests(documentIds: readonly string[]): Promise<void> {
-    for (const documentId of documentIds) await queue.cancel({ documentId });
+    for (const documentId of documentIds) await queue.cancel({ documentId, apply: true });
   }
 
   // Extraction workers are reused across documents (a folder sync extracts hundreds in a row).
@@ -399,8 +397,12 @@ export function createDocuments(deps: {
     return job.id;
   }
 
-  /** The dead-letter hook as a program (runs in the transaction that dead-letters the job). */
-  function* ingestDiedProgram(job: Job): Program<void> {
+  /**
+   * The queue's dead-letter hook for `document_ingest` jobs (register it with `queue.onDead`): a
+   * document still in progress is marked `failed` with the reason, retryable with `retry`. A program:
+   * it runs inside the transaction that dead-letters the job.
+   */
+  function* ingestDied(job: Job): Program<void> {
     if (job.documentId === null) return;
     yield* failDocumentInProgressProgram(
       job.documentId,
@@ -413,15 +415,7 @@ export function createDocuments(deps: {
     ingest,
     /** Ends the idle extraction workers (the engine's `close()`). */
     close: () => pool.close(),
-    /**
-     * The queue's dead-letter hook for `document_ingest` jobs (register it with `queue.onDead`): a
-     * document still in progress is marked `failed` with the reason, retryable with `retry`.
-     */
-    ingestDied(sql: SqlExecutor, job: Job): void {
-      runSqliteProgram(sql, ingestDiedProgram(job));
-    },
-    /** {@link ingestDied} as a program: the PostgreSQL queue's `onDead` form. */
-    ingestDiedProgram,
+    ingestDied,
     /**
      * Queues a failed document's ingest again (status `queued`, error cleared). `NOT_FOUND` outside
      * its scope, `CONFLICT` unless it is `failed`. Returns its id and the job's.

@@ -9,7 +9,7 @@ import {
   type ManualClock,
   type MemoryConfig,
 } from '@memory/core';
-import { createPostgresQueue, createQueue, type Job, type PostgresQueue, type Queue } from '@memory/queue';
+import { createPostgresQueue, createQueue, type Job, type PortableQueue } from '@memory/queue';
 import { type MemoryWriteDeps, openStore, type PortableStore, type Store } from '@memory/store';
 import { openPostgresStore } from '@memory/store/postgres';
 import { closeSharedPglite, sharedPglite } from '../../../store/test/support/pglite.js';
@@ -54,12 +54,7 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-function parts(
-  store: PortableStore,
-  clock: ManualClock,
-  queue: Queue | PostgresQueue,
-  vectors: boolean,
-): DocumentParts {
+function parts(store: PortableStore, clock: ManualClock, queue: PortableQueue, vectors: boolean): DocumentParts {
   // The writer's store type is SQLite's until the memory writer takes a portable store.
   const writer: MemoryWriter = { store: store as Store, config: CONFIG, schemas: createInputSchemas(CONFIG) };
   const memoryWrites: MemoryWriteDeps = {
@@ -69,14 +64,8 @@ function parts(
   };
   const documents = createDocuments({ writer, queue, memoryWrites, scheduler: createTimerScheduler() });
   const connectors = createConnectors({ store, queue, config: CONFIG, documents });
-  // The engine's dead-letter hooks: the SQLite queue takes the executor form, PostgreSQL's the program.
-  if ('enqueueProgram' in queue) {
-    queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDiedProgram);
-    queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDiedProgram);
-  } else {
-    queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
-    queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
-  }
+  queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
+  queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
   const handlers: Record<string, (job: Job) => Promise<unknown>> = {
     [CONNECTOR_SYNC_JOB]: (job) => connectors.run(job, { signal: new AbortController().signal, deadline: T0 * 2 }),
     [DOCUMENT_INGEST_JOB]: (job) => documents.ingest(job, { signal: new AbortController().signal, deadline: T0 * 2 }),
@@ -119,7 +108,7 @@ function sqliteBackend(): Backend {
       const clock = createManualClock(T0);
       const store = await openStore({ path: ':memory:', clock, ids: createSequentialIds('x') });
       open.push(store);
-      return parts(store, clock, createQueue({ store }), store.vector.available);
+      return parts(store, clock, createQueue({ store }).portable, store.vector.available);
     },
     async close() {
       for (const store of open.splice(0)) store.close();
