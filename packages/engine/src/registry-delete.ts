@@ -12,10 +12,10 @@ import {
   moveCategoryLinks,
   partitionCategoryObjects,
   type RegistryObjectKey,
+  runMemoryWriteOnSqlite,
   type SqlExecutor,
   updateRegistryCategory,
 } from '@memory/store';
-import { runSqliteProgram } from '@memory/store/sql';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 import { type NotesContext, transitionNote } from './notes.js';
@@ -199,15 +199,10 @@ function removeExclusive(
       // its queued ingest is cancelled in the same transaction, as the SQLite queue allows.
       const row = findDocument(sql, agentId, object.id);
       if (!row) return false;
-      const deletion = runSqliteProgram(
-        sql,
-        ctx.documents.deleteProgram(
-          { dialect: 'sqlite', sql },
-          row,
-          'document-delete',
-          `document ${object.id} deleted`,
-          ctx.store.clock.now(),
-        ),
+      const now = ctx.store.clock.now();
+      const reason = `document ${object.id} deleted`;
+      const deletion = runMemoryWriteOnSqlite(sql, (target) =>
+        ctx.documents.deleteProgram(target, row, 'document-delete', reason, now),
       );
       if (deletion.deleted) ctx.queue.cancel({ documentId: object.id, apply: true });
       return deletion.deleted;

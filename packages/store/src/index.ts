@@ -35,6 +35,8 @@ export {
   recoverMemoryRecord,
   type WriterTarget,
 } from './memory-writer/index.js';
+// Memory-writer programs in one write on either dialect (documents, connectors: issue 18).
+export { isSqliteStore, runMemoryWriteOnSqlite, writeMemories } from './memory-writer/write-memories.js';
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
 // Either dialect: programs run through `store.db` (see `program/database.ts`).

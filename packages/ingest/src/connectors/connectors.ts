@@ -21,10 +21,10 @@ import {
   type PortableStore,
   type Program,
   updateConnectorProgram,
+  writeMemories,
 } from '@memory/store';
 import { z } from 'zod';
 import type { Documents } from '../documents/documents.js';
-import { writeMemories } from '../documents/memory-writes.js';
 import type { ConnectorKind, ConnectorRefusal } from './connector-kind.js';
 import { folderKind } from './folder-kind.js';
 import { applyBatch, deleteUnseen, type SyncRun } from './sync-items.js';

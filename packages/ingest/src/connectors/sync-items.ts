@@ -14,9 +14,9 @@ import {
   updateConnectorProgram,
   upsertConnectorItemProgram,
   type WriterTarget,
+  writeMemories,
 } from '@memory/store';
 import type { Documents } from '../documents/documents.js';
-import { writeMemories } from '../documents/memory-writes.js';
 import type { ConnectorBatch, ConnectorItem, ConnectorSource } from './connector-kind.js';
 import { MAX_REPORTED_REFUSALS, type SyncState } from './sync-state.js';
 

@@ -30,6 +30,7 @@ import {
   type Program,
   setDocumentStatusProgram,
   type WriterTarget,
+  writeMemories,
 } from '@memory/store';
 import { z } from 'zod';
 import { extract, isExtractable } from '../extract/extract.js';
@@ -50,7 +51,6 @@ import { extractText, extractTextParts } from './extract-text.js';
 import { DocumentFetchError, fetchDocument } from './fetch-document.js';
 import { hashBytes, hashText } from './hash-text.js';
 import { indexChunks } from './index-chunks.js';
-import { writeMemories } from './memory-writes.js';
 import { type DocumentExtraction, metadataOf, type RegisteredSource, registerSource } from './register-source.js';
 import { chooseConversion, retireEarlierChunks } from './replace-conversion.js';
 

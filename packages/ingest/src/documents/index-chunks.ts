@@ -6,10 +6,11 @@ import {
   linkChunkProgram,
   type MemoryWriteDeps,
   type PortableStore,
+  writeMemories,
 } from '@memory/store';
 import { newMemory } from '../remember.js';
 import { embedTexts, type MemoryWriter } from '../writer.js';
-import { checkpointAfterWrites, writeMemories } from './memory-writes.js';
+import { checkpointAfterWrites } from './memory-writes.js';
 import { type ChunkOrigin, type PreparedChunk, prepareChunks } from './prepare-chunks.js';
 
 /** What indexing a document's chunks needs from the ingest job. */

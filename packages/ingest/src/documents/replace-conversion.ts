@@ -7,8 +7,8 @@ import {
   type MemoryWriteDeps,
   type PortableStore,
   retiredChunkMemoryIdsProgram,
+  writeMemories,
 } from '@memory/store';
-import { writeMemories } from './memory-writes.js';
 import { type DocumentExtraction, metadataOf } from './register-source.js';
 
 /** Chunk memories forgotten per transaction when a conversion replaces another (~1 ms each with history). */
