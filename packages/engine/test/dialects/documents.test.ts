@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createManualClock, createManualScheduler } from '@memory/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createBagOfWordsEmbedder } from '../helpers.js';
 import { engineBackends } from '../support/backends.js';
 
 // Documents, connectors and workspace search through the engine on every backend: the same calls,
@@ -26,11 +27,14 @@ describe.each(backends)('documents through the engine on $name', (backend) => {
   afterAll(() => backend.dispose());
 
   it.skipIf(backend.skip)('adds, ingests, searches within its scope, converts again and deletes', async () => {
-    const engine = await backend.open(options());
+    // With an embedder: the chunks' vectors are written with them.
+    const embedder = createBagOfWordsEmbedder();
+    const engine = await backend.open({ ...options(), embedder });
     const added = await engine.documents.add({ agentId: 'a', content: text('glacier'), path: 'guides/ice.md' });
     await engine.runDue();
     const doc = await engine.documents.get({ agentId: 'a', id: added.id });
     expect(doc).toMatchObject({ status: 'done', conversion: 1, sourcePath: 'guides/ice.md' });
+    expect(embedder.calls).toBeGreaterThan(0);
     const hits = await engine.documents.search({ agentId: 'a', query: 'glacier' });
     expect(hits.length).toBeGreaterThan(0);
     expect(hits[0]?.document).toMatchObject({ id: added.id, path: 'guides/ice.md' });
