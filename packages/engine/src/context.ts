@@ -58,7 +58,7 @@ export interface EngineContext {
   readonly transcripts: Transcripts;
   readonly documents: Documents;
   /** Workspace search over document chunks. */
-  readonly searchDocuments: (input: unknown) => DocumentSearchHit[];
+  readonly searchDocuments: (input: unknown) => Promise<DocumentSearchHit[]>;
   readonly connectors: Connectors;
   readonly imports: Imports;
   readonly recall: Recall;

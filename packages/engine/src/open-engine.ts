@@ -77,8 +77,13 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const transcripts = createTranscripts({ store: portable, config, schemas: createTranscriptSchemas(config) });
   const scheduler = options.scheduler ?? createTimerScheduler();
   const random = options.random ?? cryptoRandom;
-  const documents = createDocuments({ writer, queue, scheduler });
-  const connectors = createConnectors({ store, queue, config, documents });
+  // Documents, connectors and workspace search run on either dialect (issue 18). Chunk memories
+  // queue no derived work (the writer's hook skips them), so on PostgreSQL, until the writer's hook
+  // has its program form, they are written without the SQLite executor hook.
+  const documentWrites =
+    sqlite || memoryWrites.onContentLiveProgram ? memoryWrites : { ...memoryWrites, onContentLive: undefined };
+  const documents = createDocuments({ writer, store: portable, queue: jobs, scheduler, memoryWrites: documentWrites });
+  const connectors = createConnectors({ store: portable, queue: jobs, config, documents });
   for (const kind of options.connectorKinds ?? []) connectors.registerKind(kind);
   // Imports run on either dialect; an `engine.export` file's records other than transcripts (and
   // the registry's categories) are written by their subjects' SQLite writers, so on PostgreSQL they
@@ -131,7 +136,9 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   background.register(
     {
       jobTypes: [DOCUMENT_INGEST_JOB],
-      handler: autoLinkOn ? withDocumentAutoLink({ store, config, queue }, documents.ingest) : documents.ingest,
+      // Registry auto-linking has no PostgreSQL form yet.
+      handler:
+        autoLinkOn && sqlite ? withDocumentAutoLink({ store, config, queue }, documents.ingest) : documents.ingest,
       admission: 'documentIngest',
       concurrency: config.queue.documentIngestConcurrency,
       name: 'document-ingest',
@@ -145,10 +152,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   );
   // When an ingest or import job dies (whatever killed it), its document or import says `failed`.
   jobs.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDiedProgram);
-  if (sqlite) {
-    queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
-    queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
-  }
+  jobs.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
+  jobs.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
   if (embedder) registerVectorWorkers({ ctx: lifecycle, config, writer, background });
   if (hintsOn && llm) registerHintsWorker({ store: portable, config, llm, background });
   // Registered whenever a model is present: jobs queued before auto-linking was switched off still run.
@@ -195,7 +200,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     tracer,
     transcripts,
     documents,
-    searchDocuments: createDocumentSearch({ store, config }),
+    searchDocuments: createDocumentSearch({ store: portable, config }),
     connectors,
     imports,
     recall,

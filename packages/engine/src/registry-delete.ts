@@ -12,6 +12,7 @@ import {
   moveCategoryLinks,
   partitionCategoryObjects,
   type RegistryObjectKey,
+  runMemoryWriteOnSqlite,
   type SqlExecutor,
   updateRegistryCategory,
 } from '@memory/store';
@@ -193,8 +194,19 @@ function removeExclusive(
         },
         ctx.store.clock.now(),
       );
-    case 'document':
-      return ctx.documents.delete({ agentId, id: object.id }).deleted;
+    case 'document': {
+      // The documents' own delete, inside this transaction (the registry runs on SQLite only so far);
+      // its queued ingest is cancelled in the same transaction, as the SQLite queue allows.
+      const row = findDocument(sql, agentId, object.id);
+      if (!row) return false;
+      const now = ctx.store.clock.now();
+      const reason = `document ${object.id} deleted`;
+      const deletion = runMemoryWriteOnSqlite(sql, (target) =>
+        ctx.documents.deleteProgram(target, row, 'document-delete', reason, now),
+      );
+      if (deletion.deleted) ctx.queue.cancel({ documentId: object.id, apply: true });
+      return deletion.deleted;
+    }
     case 'transcript':
       return deleteTranscript(sql, agentId, object.id);
     // Notes are never deleted: archiving is their removal, audited in note_events.

@@ -9,6 +9,9 @@ export type { SqliteDatabase } from './internal/sqlite.js';
 // synchronous function runs it on SQLite; a PostgreSQL store runs it with `store.write(() => program)`.
 export { attachMemoryVector, attachMemoryVectorProgram, type ContentCause, type CreatedMemory, changeMemory, changeMemoryProgram, createMemories, createMemoriesProgram, type ForgetRequest, forgetMemoryProgram, forgetMemoryRecord, isSqliteStore, type LiveContent, type MemoryAudit, type MemoryChange, type MemoryVector, type MemoryWriteDeps, memoryNotFound, memoryScopeLockKeys, type NewMemory, POSTGRES_WRITER, type PreparedContent, prepareContent, type RecoverRequest, recoverMemoryProgram, recoverMemoryRecord, runMemoryWrite, runScopeLocked, type WriterTarget } from './memory-writer/index.js';
 export { writeWithTarget } from './memory-writer/write-with-target.js';
+
+// Memory-writer programs in one write on either dialect (documents, connectors: issue 18).
+export { runMemoryWriteOnSqlite, writeMemories } from './memory-writer/write-memories.js';
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
 // Either dialect: programs run through `store.db` (see `program/database.ts`).
@@ -35,6 +38,15 @@ export type { DocumentChunkHit, DocumentSearchFilters } from './repositories/doc
 export { searchDocumentChunks } from './repositories/document-search.js';
 export type { DocumentRow } from './repositories/documents.js';
 export { countDocumentParts, deleteDocumentParts, exclusiveDocumentMemoryIds, failDocumentInProgress, findDocument, findDocumentPart, findDocumentStatus, insertDocument, insertDocumentPart, listDocuments, setDocumentStatus } from './repositories/documents.js';
+
+export type { ConnectorUpdate } from './repositories/connectors.js';
+export { countConnectorDocumentsProgram, countConnectorItemsProgram, deleteConnectorItemProgram, deleteConnectorProgram, findConnectorItemProgram, findConnectorProgram, insertConnectorProgram, listConnectorsProgram, liveConnectorDocumentIdsProgram, markConnectorItemSeenProgram, renameConnectorItemProgram, unseenConnectorItemsProgram, unseenItemsWithHashProgram, updateConnectorProgram, upsertConnectorItemProgram } from './repositories/connectors.js';
+export type { ChunkLink, ConversionLineage, DocumentSource, RequeuedSource } from './repositories/document-lineage.js';
+export { beginNextConversionProgram, countCurrentChunkLinksProgram, findDocumentBySourceProgram, linkChunkProgram, linkedChunkMemoriesProgram, listDocumentConversionsProgram, moveDocumentSourceProgram, requeueDocumentSourceProgram, retiredChunkMemoryIdsProgram } from './repositories/document-lineage.js';
+export type { DocumentSearchParams } from './repositories/document-search.js';
+export { searchDocumentChunksProgram } from './repositories/document-search.js';
+export type { DocumentListFilter, DocumentStatusExtra } from './repositories/documents.js';
+export { countDocumentPartsProgram, deleteDocumentPartsProgram, exclusiveDocumentMemoryIdsProgram, failDocumentInProgressProgram, findDocumentPartProgram, findDocumentProgram, findDocumentStatusProgram, insertDocumentPartProgram, insertDocumentProgram, listDocumentsProgram, setDocumentStatusProgram } from './repositories/documents.js';
 export type { EvidenceSourceKind, EvidenceSourceRow, UndeliveredSource } from './repositories/dreaming-evidence.js';
 export { evidenceRendering, excludeEvidenceSource, findEvidenceSource, insertEvidenceReview, undeliveredEvidence, undeliveredEvidenceChars, upsertDeliveredOffset } from './repositories/dreaming-evidence.js';
 export type { DreamingPassRecord, DreamingPassView, DreamingStateView } from './repositories/dreaming-passes.js';

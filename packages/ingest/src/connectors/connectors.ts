@@ -7,20 +7,21 @@ import {
   parseInput,
   yieldToEventLoop,
 } from '@memory/core';
-import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
+import { type Job, type JobContext, PermanentJobError, type PortableQueue } from '@memory/queue';
 import {
   type ConnectorRow,
-  countConnectorDocuments,
-  countConnectorItems,
-  deleteConnector,
-  findConnector,
-  findDocument,
-  insertConnector,
-  listConnectors,
-  liveConnectorDocumentIds,
-  type SqlExecutor,
-  type Store,
-  updateConnector,
+  countConnectorDocumentsProgram,
+  countConnectorItemsProgram,
+  deleteConnectorProgram,
+  findConnectorProgram,
+  findDocumentProgram,
+  insertConnectorProgram,
+  listConnectorsProgram,
+  liveConnectorDocumentIdsProgram,
+  type PortableStore,
+  type Program,
+  updateConnectorProgram,
+  writeMemories,
 } from '@memory/store';
 import { z } from 'zod';
 import type { Documents } from '../documents/documents.js';
@@ -102,18 +103,19 @@ const REMOVE_BATCH = 16;
 
 /**
  * Connectors: external sources (a folder, or a host's own kind) kept in sync with an agent's
- * documents by durable `connector_sync` jobs.
+ * documents by durable `connector_sync` jobs, on either dialect.
  */
 export function createConnectors(deps: {
-  store: Store;
-  queue: Queue;
+  store: PortableStore;
+  /** The queue's promise API (`createPostgresQueue`, or a SQLite queue's `portable`). */
+  queue: PortableQueue;
   config: MemoryConfig;
-  documents: Pick<Documents, 'register' | 'deleteWithin'>;
+  documents: Pick<Documents, 'register' | 'deleteProgram' | 'cancelIngests'>;
 }) {
   const { store, queue, config, documents } = deps;
   const kinds = new Map<string, ConnectorKind>([[folderKind.kind, folderKind]]);
 
-  const view = (sql: SqlExecutor, row: ConnectorRow): ConnectorView => {
+  function* view(row: ConnectorRow): Program<ConnectorView> {
     const stored = storedOf(row);
     const state = parseSyncState(row.cursor_json);
     return {
@@ -135,24 +137,47 @@ export function createConnectors(deps: {
         startedAt: state.startedAt,
         finishedAt: state.finishedAt,
       },
-      items: countConnectorItems(sql, row.id),
-      documents: countConnectorDocuments(sql, row.id),
+      items: yield* countConnectorItemsProgram(row.id),
+      documents: yield* countConnectorDocumentsProgram(row.id),
       createdAt: row.created_at,
     };
-  };
+  }
 
-  const mustFind = (sql: SqlExecutor, agentId: string, id: string): ConnectorRow => {
-    const row = findConnector(sql, agentId, id);
+  function* mustFind(agentId: string, id: string): Program<ConnectorRow> {
+    const row = yield* findConnectorProgram(agentId, id);
     if (!row) throw new MemoryError('NOT_FOUND', `no connector ${id} in this scope`, { details: { id } });
     return row;
-  };
+  }
+
+  /**
+   * The queue's dead-letter hook for `connector_sync` jobs (a program, run in the transaction that
+   * dead-letters the job): the connector says `error`, its sync is no longer running (a new `sync()`
+   * starts over, skipping unchanged items).
+   */
+  function* syncDied(job: Job): Program<void> {
+    const payload = job.payload as { connectorId?: unknown; agentId?: unknown };
+    if (typeof payload.connectorId !== 'string' || typeof payload.agentId !== 'string') return;
+    const row = yield* findConnectorProgram(payload.agentId, payload.connectorId);
+    if (!row) return;
+    const state = parseSyncState(row.cursor_json);
+    state.running = false;
+    yield* updateConnectorProgram(
+      row.id,
+      {
+        status: 'error',
+        last_error: `sync job ${job.id} died: ${job.error ?? 'no error recorded'}`,
+        cursor_json: JSON.stringify(state),
+      },
+      store.clock.now(),
+    );
+  }
 
   async function run(job: Job, context: JobContext): Promise<unknown> {
     const payload = job.payload as { connectorId?: unknown; agentId?: unknown };
     if (typeof payload.connectorId !== 'string' || typeof payload.agentId !== 'string')
       throw new PermanentJobError('connector_sync payload needs connectorId and agentId');
     const { connectorId, agentId } = payload as { connectorId: string; agentId: string };
-    const row = store.read((sql) => findConnector(sql, agentId, connectorId));
+    const row = await store.db.read(() => findConnectorProgram(agentId, connectorId));
     if (!row) return { skipped: 'removed' };
     const kind = kinds.get(row.provider);
     // Retried, not dead-lettered: a host registers its kinds with `connectorKinds` (or may not have
@@ -176,11 +201,10 @@ export function createConnectors(deps: {
       state,
     };
     try {
-      store.write((sql) =>
-        updateConnector(sql, connectorId, { status: 'syncing', last_error: null }, store.clock.now()),
-      );
+      const started = store.clock.now();
+      await store.db.write(() => updateConnectorProgram(connectorId, { status: 'syncing', last_error: null }, started));
       for await (const batch of source.scan({ signal: context.signal, cursor: state.source })) {
-        if (!store.read((sql) => findConnector(sql, agentId, connectorId))) return { skipped: 'removed' };
+        if (!(await store.db.read(() => findConnectorProgram(agentId, connectorId)))) return { skipped: 'removed' };
         await applyBatch(sync, batch);
         await yieldToEventLoop();
       }
@@ -189,50 +213,27 @@ export function createConnectors(deps: {
       state.running = false;
       state.finishedAt = now;
       if (source.cursor) state.source = source.cursor();
-      store.write((sql) =>
-        updateConnector(
-          sql,
-          connectorId,
-          { status: 'idle', last_sync_at: now, last_error: null, cursor_json: JSON.stringify(state) },
-          now,
-        ),
-      );
+      const finished = {
+        status: 'idle',
+        last_sync_at: now,
+        last_error: null,
+        cursor_json: JSON.stringify(state),
+      } as const;
+      await store.db.write(() => updateConnectorProgram(connectorId, finished, now));
       return { sync: state.sync, ...state.stats };
     } catch (error) {
       // Interrupted by shutdown: the sync stays `syncing` and resumes with the job.
       if (isMemoryError(context.signal.reason, 'ENGINE_CLOSED')) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      store.write((sql) =>
-        updateConnector(sql, connectorId, { status: 'error', last_error: message }, store.clock.now()),
-      );
+      const now = store.clock.now();
+      await store.db.write(() => updateConnectorProgram(connectorId, { status: 'error', last_error: message }, now));
       throw error;
     }
   }
 
   return {
     run,
-    /**
-     * The queue's dead-letter hook for `connector_sync` jobs: the connector says `error`, its sync
-     * is no longer running (a new `sync()` starts over, skipping unchanged items).
-     */
-    syncDied(sql: SqlExecutor, job: Job): void {
-      const payload = job.payload as { connectorId?: unknown; agentId?: unknown };
-      if (typeof payload.connectorId !== 'string' || typeof payload.agentId !== 'string') return;
-      const row = findConnector(sql, payload.agentId, payload.connectorId);
-      if (!row) return;
-      const state = parseSyncState(row.cursor_json);
-      state.running = false;
-      updateConnector(
-        sql,
-        row.id,
-        {
-          status: 'error',
-          last_error: `sync job ${job.id} died: ${job.error ?? 'no error recorded'}`,
-          cursor_json: JSON.stringify(state),
-        },
-        store.clock.now(),
-      );
-    },
+    syncDied,
     /** Adds a connector kind (a host's own source). `CONFLICT` if one of that name exists. */
     registerKind(kind: ConnectorKind): void {
       if (!KIND_NAME.test(kind.kind))
@@ -266,10 +267,10 @@ export function createConnectors(deps: {
       if (request.include !== undefined) given.include = request.include;
       if (request.exclude !== undefined) given.exclude = request.exclude;
       const parsed = await kind.parseConfig(given);
-      return store.write((sql) => {
-        const now = store.clock.now();
-        const id = store.ids.next();
-        insertConnector(sql, {
+      const now = store.clock.now();
+      const id = store.ids.next();
+      return store.db.write(function* () {
+        yield* insertConnectorProgram({
           id,
           agent_id: request.agentId,
           provider: kind.kind,
@@ -282,7 +283,7 @@ export function createConnectors(deps: {
           created_at: now,
           updated_at: now,
         });
-        return view(sql, mustFind(sql, request.agentId, id));
+        return yield* view(yield* mustFind(request.agentId, id));
       });
     },
     /**
@@ -290,12 +291,12 @@ export function createConnectors(deps: {
      * admission); a sync already running is returned as is. New and changed items become document
      * ingest jobs; gone items' documents are deleted at the end.
      */
-    sync(input: unknown): { id: string; jobId: string; sync: number } {
+    async sync(input: unknown): Promise<{ id: string; jobId: string; sync: number }> {
       const { agentId, id } = parseInput(schemas.scoped, input, 'connectors.sync');
-      return store.write((sql) => {
-        const row = mustFind(sql, agentId, id);
+      const now = store.clock.now();
+      return store.db.write(function* () {
+        const row = yield* mustFind(agentId, id);
         const state = parseSyncState(row.cursor_json) as SyncState & { jobId?: string };
-        const now = store.clock.now();
         const next: SyncState & { jobId?: string } = state.running
           ? state
           : {
@@ -307,29 +308,34 @@ export function createConnectors(deps: {
               startedAt: now,
               finishedAt: null,
             };
-        const jobId = queue.enqueue({
+        const job = yield* queue.enqueueProgram({
           jobType: CONNECTOR_SYNC_JOB,
           payload: { connectorId: id, agentId },
           dedupKey: id,
           agentId,
           resumable: true,
-        }).id;
+        });
+        const jobId = job.id;
         next.jobId = jobId;
-        updateConnector(sql, id, { status: 'syncing', cursor_json: JSON.stringify(next) }, now);
+        yield* updateConnectorProgram(id, { status: 'syncing', cursor_json: JSON.stringify(next) }, now);
         return { id, jobId, sync: next.sync };
       });
     },
     /** The connector with its sync state and counts, or undefined outside its scope. */
-    status(input: unknown): ConnectorView | undefined {
+    status(input: unknown): Promise<ConnectorView | undefined> {
       const { agentId, id } = parseInput(schemas.scoped, input, 'connectors.status');
-      return store.read((sql) => {
-        const row = findConnector(sql, agentId, id);
-        return row ? view(sql, row) : undefined;
+      return store.db.read(function* () {
+        const row = yield* findConnectorProgram(agentId, id);
+        return row ? yield* view(row) : undefined;
       });
     },
-    list(input: unknown): ConnectorView[] {
+    list(input: unknown): Promise<ConnectorView[]> {
       const { agentId, limit } = parseInput(schemas.list, input, 'connectors.list');
-      return store.read((sql) => listConnectors(sql, agentId, limit ?? 50).map((row) => view(sql, row)));
+      return store.db.read(function* () {
+        const views: ConnectorView[] = [];
+        for (const row of yield* listConnectorsProgram(agentId, limit ?? 50)) views.push(yield* view(row));
+        return views;
+      });
     },
     /**
      * Removes a connector: its sync job is cancelled, its documents deleted (their chunk memories
@@ -337,24 +343,26 @@ export function createConnectors(deps: {
      */
     async remove(input: unknown): Promise<{ removed: boolean; deletedDocuments: number }> {
       const { agentId, id } = parseInput(schemas.scoped, input, 'connectors.remove');
-      const row = store.read((sql) => mustFind(sql, agentId, id));
+      const row = await store.db.read(() => mustFind(agentId, id));
       const state = parseSyncState(row.cursor_json) as SyncState & { jobId?: string };
-      if (state.jobId) queue.cancel({ ids: [state.jobId], apply: true });
+      if (state.jobId) await queue.cancel({ ids: [state.jobId], apply: true });
       let deleted = 0;
       for (;;) {
-        const count = store.write((sql) => {
-          const ids = liveConnectorDocumentIds(sql, id, REMOVE_BATCH);
+        const now = store.clock.now();
+        const ids = await writeMemories(store, agentId, function* (target) {
+          const ids = yield* liveConnectorDocumentIdsProgram(id, REMOVE_BATCH);
           for (const docId of ids) {
-            const doc = findDocument(sql, agentId, docId);
-            if (doc) documents.deleteWithin(sql, doc, 'connector-remove', `connector ${id} removed`);
+            const doc = yield* findDocumentProgram(agentId, docId);
+            if (doc) yield* documents.deleteProgram(target, doc, 'connector-remove', `connector ${id} removed`, now);
           }
-          return ids.length;
+          return ids;
         });
-        deleted += count;
-        if (count < REMOVE_BATCH) break;
+        await documents.cancelIngests(ids);
+        deleted += ids.length;
+        if (ids.length < REMOVE_BATCH) break;
         await yieldToEventLoop();
       }
-      store.write((sql) => deleteConnector(sql, id));
+      await store.db.write(() => deleteConnectorProgram(id));
       return { removed: true, deletedDocuments: deleted };
     },
   };

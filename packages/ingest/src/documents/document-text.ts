@@ -1,13 +1,14 @@
 import { createTimeSlicer, type TimeSlicer } from '@memory/core';
 import {
-  countDocumentParts,
+  countDocumentPartsProgram,
   type DocumentRow,
-  deleteDocumentParts,
-  findDocumentPart,
-  insertDocumentPart,
-  type Store,
+  deleteDocumentPartsProgram,
+  findDocumentPartProgram,
+  insertDocumentPartProgram,
+  type PortableStore,
 } from '@memory/store';
 import type { TextSource } from './chunk-text.js';
+import { checkpointAfterWrites } from './memory-writes.js';
 
 /**
  * Characters per stored part of a large document's text. Writing or reading 256 Ki characters is a
@@ -44,19 +45,19 @@ export const storedInParts = (text: string): boolean => text.length > DOCUMENT_R
  * points at them is written (or moved on), so a crash part-way leaves only unreferenced parts.
  */
 export async function writeDocumentParts(
-  store: Store,
+  store: PortableStore,
   documentId: string,
   text: string,
   slicer: TimeSlicer = createTimeSlicer(),
 ): Promise<void> {
-  store.write((sql) => deleteDocumentParts(sql, documentId));
+  await store.db.write(() => deleteDocumentPartsProgram(documentId));
   let part = 0;
   for (const piece of textParts(text)) {
     const index = part++;
-    store.write((sql) => insertDocumentPart(sql, documentId, index, piece));
+    await store.db.write(() => insertDocumentPartProgram(documentId, index, piece));
     // Wait for the background checkpoint every few parts: written back to back, 50 parts outran it,
     // the WAL passed the writer's own checkpoint threshold, and one commit copied ~40 MB on the loop.
-    if (part % PARTS_PER_CHECKPOINT === 0) await store.checkpoint();
+    if (part % PARTS_PER_CHECKPOINT === 0) await checkpointAfterWrites(store);
     else if (slicer.due()) await slicer.yield();
   }
   // The caller's next write (the document row, the ingest's next step) starts on a fresh turn.
@@ -71,15 +72,15 @@ const PARTS_PER_CHECKPOINT = 16;
  * between them. The parts are not joined: copying 50 MB into one string held the loop ~25 ms.
  */
 export async function readDocumentText(
-  store: Store,
+  store: PortableStore,
   doc: DocumentRow,
   slicer: TimeSlicer = createTimeSlicer(),
 ): Promise<TextSource> {
   if (doc.raw_content !== null) return doc.raw_content;
-  const count = store.read((sql) => countDocumentParts(sql, doc.id));
+  const count = await store.db.read(() => countDocumentPartsProgram(doc.id));
   const parts: string[] = [];
   for (let part = 0; part < count; part++) {
-    parts.push(store.read((sql) => findDocumentPart(sql, doc.id, part)) ?? '');
+    parts.push((await store.db.read(() => findDocumentPartProgram(doc.id, part))) ?? '');
     if (slicer.due()) await slicer.yield();
   }
   return parts;

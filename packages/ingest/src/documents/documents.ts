@@ -11,21 +11,26 @@ import {
   type Scheduler,
   type TimeSlicer,
 } from '@memory/core';
-import { type Job, type JobContext, PermanentJobError, type Queue } from '@memory/queue';
+import { type Job, type JobContext, PermanentJobError, type PortableQueue } from '@memory/queue';
 import {
-  countCurrentChunkLinks,
+  countCurrentChunkLinksProgram,
   type DocumentRow,
   type DocumentStatus,
-  deleteDocumentParts,
-  exclusiveDocumentMemoryIds,
-  failDocumentInProgress,
-  findDocument,
-  forgetMemoryRecord,
-  linkedChunkMemories,
-  listDocumentConversions,
-  listDocuments,
-  type SqlExecutor,
-  setDocumentStatus,
+  type DocumentStatusExtra,
+  deleteDocumentPartsProgram,
+  exclusiveDocumentMemoryIdsProgram,
+  failDocumentInProgressProgram,
+  findDocumentProgram,
+  forgetMemoryProgram,
+  linkedChunkMemoriesProgram,
+  listDocumentConversionsProgram,
+  listDocumentsProgram,
+  type MemoryWriteDeps,
+  type PortableStore,
+  type Program,
+  setDocumentStatusProgram,
+  type WriterTarget,
+  writeMemories,
 } from '@memory/store';
 import { z } from 'zod';
 import { extract, isExtractable } from '../extract/extract.js';
@@ -125,44 +130,70 @@ export type ListDocumentsInput = z.input<ReturnType<typeof schemas>['list']>;
 /** Thrown inside the ingest when the document was deleted: stop, write nothing more. */
 class DocumentGone extends Error {}
 
-/** Documents: registration, the ingest job handler, reading and deletion. */
-export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; scheduler: Scheduler }) {
-  const { writer, queue, scheduler } = deps;
-  const { store, config } = writer;
+/** What deleting a document did. */
+export interface DocumentDeletion {
+  readonly deleted: boolean;
+  readonly forgottenChunks: number;
+}
+
+/**
+ * Documents: registration, the ingest job handler, reading and deletion, on either dialect: `store`
+ * (default: the writer's) is a SQLite `Store` or a PostgreSQL one, `queue` the queue's promise API
+ * (`createPostgresQueue`, or a SQLite queue's `portable`). `memoryWrites` defaults to
+ * `writeDeps(writer)`.
+ */
+export function createDocuments(deps: {
+  writer: MemoryWriter;
+  queue: PortableQueue;
+  scheduler: Scheduler;
+  store?: PortableStore;
+  memoryWrites?: MemoryWriteDeps;
+}) {
+  const { writer, scheduler, queue } = deps;
+  const { config } = writer;
+  const store: PortableStore = deps.store ?? writer.store;
+  const memoryWrites = deps.memoryWrites ?? writeDeps(writer);
   const s = schemas(config);
   const settings = config.documents;
 
-  /** Each status change is its own short transaction; false once the document is deleted. */
-  const advance = (id: string, status: DocumentStatus, extra: Parameters<typeof setDocumentStatus>[4] = {}): void => {
-    const moved = store.write((sql) => setDocumentStatus(sql, id, status, store.clock.now(), extra));
+  /** Each status change is its own short transaction; throws `DocumentGone` once the document is deleted. */
+  const advance = async (id: string, status: DocumentStatus, extra: DocumentStatusExtra = {}): Promise<void> => {
+    const now = store.clock.now();
+    const moved = await store.db.write(() => setDocumentStatusProgram(id, status, now, extra));
     if (!moved) throw new DocumentGone();
   };
 
   /** Where a fetched text is kept: in the row when small, else in parts (the row's copy cleared). */
   async function storeFetchedText(id: string, text: string): Promise<{ raw_content: string | null }> {
     if (!storedInParts(text)) {
-      store.write((sql) => deleteDocumentParts(sql, id));
+      await store.db.write(() => deleteDocumentPartsProgram(id));
       return { raw_content: text };
     }
     await writeDocumentParts(store, id, text);
     return { raw_content: null };
   }
 
-  function deleteWithin(
-    sql: SqlExecutor,
+  /**
+   * Deletes a document inside the caller's write program (run through `writeMemories`): marked
+   * deleted, its exclusive chunk memories forgotten with history. Its queued ingest job is the
+   * caller's to cancel once the write committed ({@link cancelIngests}); until then a job that
+   * runs finds the document deleted and writes nothing.
+   */
+  function* deleteProgram(
+    target: WriterTarget,
     row: DocumentRow,
     actorId: string,
     reason: string,
-  ): { deleted: boolean; forgottenChunks: number } {
+    now: number,
+  ): Program<DocumentDeletion> {
     if (row.status === 'deleted') return { deleted: false, forgottenChunks: 0 };
     const { id, agent_id: agentId } = row;
-    const now = store.clock.now();
-    setDocumentStatus(sql, id, 'deleted', now);
-    const chunks = exclusiveDocumentMemoryIds(sql, id);
+    yield* setDocumentStatusProgram(id, 'deleted', now);
+    const chunks = yield* exclusiveDocumentMemoryIdsProgram(id);
     for (const memoryId of chunks) {
-      forgetMemoryRecord(
-        sql,
-        writeDeps(writer),
+      yield* forgetMemoryProgram(
+        target,
+        memoryWrites,
         {
           agentId,
           id: memoryId,
@@ -172,8 +203,12 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
         now,
       );
     }
-    queue.cancel({ documentId: id, apply: true });
     return { deleted: true, forgottenChunks: chunks.length };
+  }
+
+  /** Cancels the queued ingest jobs of deleted documents (after the write that deleted them). */
+  async function cancelIngests(documentIds: readonly string[]): Promise<void> {
+    for (const documentId of documentIds) await queue.cancel({ documentId, apply: true });
   }
 
   // Extraction workers are reused across documents (a folder sync extracts hundreds in a row).
@@ -264,25 +299,25 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     const payload = job.payload as { documentId?: unknown; agentId?: unknown };
     if (typeof payload.documentId !== 'string' || typeof payload.agentId !== 'string')
       throw new PermanentJobError('document_ingest payload needs documentId and agentId');
-    const doc = store.read((sql) => findDocument(sql, payload.agentId as string, payload.documentId as string));
+    const doc = await store.db.read(() => findDocumentProgram(payload.agentId as string, payload.documentId as string));
     if (!doc || doc.status === 'deleted') return { skipped: 'deleted' };
     const id = doc.id;
     try {
-      advance(id, 'extracting', { error: null });
+      await advance(id, 'extracting', { error: null });
       // One time budget for the whole ingest: each step used to start a fresh ~10 ms slice without
       // yielding first, so two steps back to back held the loop twice as long.
       const slicer = createTimeSlicer();
       // A job may start in the same turn as the work that queued it (documents.add, then runDue).
       await slicer.yield();
       const { text, title, contentType, extraction } = await obtainText(doc, context.signal, slicer);
-      const conversion = chooseConversion(writer, doc, extraction);
+      const conversion = await chooseConversion(store, doc, extraction);
       if (conversion === 'unchanged') {
         // Same bytes, same extractor as the complete conversion: its chunks stand as they are.
-        advance(id, 'done', { error: null });
+        await advance(id, 'done', { error: null });
         return { unchanged: true, conversion: doc.conversion };
       }
       const stored = doc.source_type === 'url' && typeof text === 'string' ? await storeFetchedText(id, text) : {};
-      advance(id, 'chunking', {
+      await advance(id, 'chunking', {
         ...stored,
         content_type: contentType,
         metadata_json: JSON.stringify({ ...metadataOf(doc), extraction }),
@@ -301,17 +336,18 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       const chunks = spans.map((span) => span.text);
       const locations = locateChunks(spans, extraction.sections).map(locationJson);
       await slicer.yield();
-      advance(id, 'embedding', { chunk_count: chunks.length });
+      await advance(id, 'embedding', { chunk_count: chunks.length });
       await slicer.yield();
       const indexed = await indexChunks(
         {
           writer,
           store,
+          memoryWrites,
           settings,
           origin: { agentId: doc.agent_id, documentId: id, project: doc.project, importance: settings.chunkImportance },
           signal: context.signal,
           slicer,
-          known: store.read((sql) => linkedChunkMemories(sql, id)),
+          known: await store.db.read(() => linkedChunkMemoriesProgram(id)),
           conversion,
           locations,
           advance: (status) => advance(id, status),
@@ -322,21 +358,20 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
       // Chunks of an earlier conversion that this one did not keep are forgotten (with history).
       const retired =
         conversion > 1
-          ? await retireEarlierChunks(writer, { id, agentId: doc.agent_id }, conversion, context.signal)
+          ? await retireEarlierChunks(store, memoryWrites, { id, agentId: doc.agent_id }, conversion, context.signal)
           : 0;
       // Identical chunks share one memory, so the count comes from the links, not the chunks.
-      const memoryCount = store.read((sql) => countCurrentChunkLinks(sql, id));
-      advance(id, 'done', { memory_count: memoryCount, completed_at: store.clock.now(), error: null });
+      const memoryCount = await store.db.read(() => countCurrentChunkLinksProgram(id));
+      await advance(id, 'done', { memory_count: memoryCount, completed_at: store.clock.now(), error: null });
       return { chunks: chunks.length, indexed, conversion, retired };
     } catch (error) {
       if (error instanceof DocumentGone) return { skipped: 'deleted' };
       const message = error instanceof Error ? error.message : String(error);
       // Interrupted by shutdown: not a failure of the document; it waits for the job's next run.
       const closing = isMemoryError(context.signal.reason, 'ENGINE_CLOSED');
-      store.write((sql) =>
-        setDocumentStatus(sql, id, closing ? 'queued' : 'failed', store.clock.now(), {
-          error: closing ? null : message,
-        }),
+      const now = store.clock.now();
+      await store.db.write(() =>
+        setDocumentStatusProgram(id, closing ? 'queued' : 'failed', now, { error: closing ? null : message }),
       );
       if (error instanceof DocumentFetchError && error.permanent) throw new PermanentJobError(message);
       // Extraction failures are the bytes' own (malformed, encrypted, no text layer, over a limit):
@@ -350,48 +385,53 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
    * Queues a document's ingest: a resumable job (chunks already indexed are skipped on the next
    * run), so interruptions never dead-letter it. An ingest already queued or running is returned.
    */
-  const enqueueIngest = (id: string, agentId: string): string =>
-    queue.enqueue({
+  function* enqueueIngest(id: string, agentId: string): Program<string> {
+    const job = yield* queue.enqueueProgram({
       jobType: DOCUMENT_INGEST_JOB,
       payload: { documentId: id, agentId },
       dedupKey: id,
       agentId,
       documentId: id,
       resumable: true,
-    }).id;
+    });
+    return job.id;
+  }
+
+  /**
+   * The queue's dead-letter hook for `document_ingest` jobs (register it with `queue.onDead`): a
+   * document still in progress is marked `failed` with the reason, retryable with `retry`. A program:
+   * it runs inside the transaction that dead-letters the job.
+   */
+  function* ingestDied(job: Job): Program<void> {
+    if (job.documentId === null) return;
+    yield* failDocumentInProgressProgram(
+      job.documentId,
+      `ingest job ${job.id} died: ${job.error ?? 'no error recorded'}; retry the document to ingest it again`,
+      store.clock.now(),
+    );
+  }
 
   return {
     ingest,
     /** Ends the idle extraction workers (the engine's `close()`). */
     close: () => pool.close(),
-    /**
-     * The queue's dead-letter hook for `document_ingest` jobs (register it with `queue.onDead`): a
-     * document still in progress is marked `failed` with the reason, retryable with `retry`.
-     */
-    ingestDied(sql: SqlExecutor, job: Job): void {
-      if (job.documentId === null) return;
-      failDocumentInProgress(
-        sql,
-        job.documentId,
-        `ingest job ${job.id} died: ${job.error ?? 'no error recorded'}; retry the document to ingest it again`,
-        store.clock.now(),
-      );
-    },
+    ingestDied,
     /**
      * Queues a failed document's ingest again (status `queued`, error cleared). `NOT_FOUND` outside
      * its scope, `CONFLICT` unless it is `failed`. Returns its id and the job's.
      */
-    retry(input: unknown): { id: DocumentId; jobId: string } {
+    async retry(input: unknown): Promise<{ id: DocumentId; jobId: string }> {
       const { agentId, id } = parseInput(s.scoped, input, 'documents.retry');
-      return store.write((sql) => {
-        const row = findDocument(sql, agentId, id);
+      const now = store.clock.now();
+      return store.db.write(function* () {
+        const row = yield* findDocumentProgram(agentId, id);
         if (!row) throw new MemoryError('NOT_FOUND', `no document ${id} in this scope`, { details: { id } });
         if (row.status !== 'failed')
           throw new MemoryError('CONFLICT', `document ${id} is ${row.status}; only a failed document is retried`, {
             details: { id, status: row.status },
           });
-        setDocumentStatus(sql, id, 'queued', store.clock.now(), { error: null });
-        return { id: row.id as DocumentId, jobId: enqueueIngest(id, agentId) };
+        yield* setDocumentStatusProgram(id, 'queued', now, { error: null });
+        return { id: row.id as DocumentId, jobId: yield* enqueueIngest(id, agentId) };
       });
     },
     /**
@@ -438,40 +478,42 @@ export function createDocuments(deps: { writer: MemoryWriter; queue: Queue; sche
     ): Promise<RegisteredSource> =>
       registerSource({ store, enqueueIngest }, input, store.ids.next() as DocumentId, within),
     /** A document's earlier conversions, oldest first (empty outside its scope). */
-    conversions(input: unknown): DocumentConversionView[] {
+    async conversions(input: unknown): Promise<DocumentConversionView[]> {
       const { agentId, id } = parseInput(s.scoped, input, 'documents.conversions');
-      return store.read((sql) => listDocumentConversions(sql, agentId, id)).map(toConversionView);
+      return (await store.db.read(() => listDocumentConversionsProgram(agentId, id))).map(toConversionView);
     },
-    get(input: unknown): DocumentView | undefined {
+    async get(input: unknown): Promise<DocumentView | undefined> {
       const { agentId, id } = parseInput(s.scoped, input, 'documents.get');
-      const row = store.read((sql) => findDocument(sql, agentId, id));
+      const row = await store.db.read(() => findDocumentProgram(agentId, id));
       return row ? toView(row) : undefined;
     },
-    list(input: unknown): DocumentView[] {
+    async list(input: unknown): Promise<DocumentView[]> {
       const request = parseInput(s.list, input, 'documents.list');
-      return store
-        .read((sql) =>
-          listDocuments(sql, { agentId: request.agentId, status: request.status, limit: request.limit ?? 50 }),
-        )
-        .map(toView);
+      const filter = { agentId: request.agentId, status: request.status, limit: request.limit ?? 50 };
+      return (await store.db.read(() => listDocumentsProgram(filter))).map(toView);
     },
     /**
      * Deletes a document: it stops any ingest in flight (nothing is written after), cancels its
      * queued job, and forgets the chunk memories that no other document shares (with history).
      */
-    delete(input: unknown): { deleted: boolean; forgottenChunks: number } {
+    async delete(input: unknown): Promise<DocumentDeletion> {
       const { agentId, id } = parseInput(s.scoped, input, 'documents.delete');
-      return store.write((sql) => {
-        const row = findDocument(sql, agentId, id);
+      const now = store.clock.now();
+      const result = await writeMemories(store, agentId, function* (target) {
+        const row = yield* findDocumentProgram(agentId, id);
         if (!row) throw new MemoryError('NOT_FOUND', `no document ${id} in this scope`, { details: { id } });
-        return deleteWithin(sql, row, 'document-delete', `document ${id} deleted`);
+        return yield* deleteProgram(target, row, 'document-delete', `document ${id} deleted`, now);
       });
+      if (result.deleted) await cancelIngests([id]);
+      return result;
     },
     /**
-     * {@link delete} inside the caller's write transaction (a connector whose file is gone): the
-     * document marked deleted, its job cancelled, its exclusive chunk memories forgotten with history.
+     * {@link delete} inside the caller's write program (a connector whose file is gone, a registry
+     * category removed): the document marked deleted, its exclusive chunk memories forgotten with
+     * history. Cancel its ingest with `cancelIngests` once the write committed.
      */
-    deleteWithin,
+    deleteProgram,
+    cancelIngests,
   };
 }
 

@@ -1,14 +1,24 @@
 import { performance } from 'node:perf_hooks';
 import { type MemoryConfig, type TimeSlicer, utf8Length, yieldToEventLoop } from '@memory/core';
-import { createMemories, findDocumentStatus, linkChunk, type Store } from '@memory/store';
+import {
+  createMemoriesProgram,
+  findDocumentStatusProgram,
+  linkChunkProgram,
+  type MemoryWriteDeps,
+  type PortableStore,
+  writeMemories,
+} from '@memory/store';
 import { newMemory } from '../remember.js';
-import { embedTexts, type MemoryWriter, writeDeps } from '../writer.js';
+import { embedTexts, type MemoryWriter } from '../writer.js';
+import { checkpointAfterWrites } from './memory-writes.js';
 import { type ChunkOrigin, type PreparedChunk, prepareChunks } from './prepare-chunks.js';
 
 /** What indexing a document's chunks needs from the ingest job. */
 export interface ChunkIndexing {
   readonly writer: MemoryWriter;
-  readonly store: Store;
+  readonly store: PortableStore;
+  /** The memory writer's dependencies (one set per engine). */
+  readonly memoryWrites: MemoryWriteDeps;
   readonly settings: MemoryConfig['documents'];
   readonly origin: ChunkOrigin;
   readonly signal: AbortSignal;
@@ -24,7 +34,7 @@ export interface ChunkIndexing {
   /** Each chunk's location in the source, as stored JSON, by chunk index. */
   readonly locations: readonly (string | null)[];
   /** Moves the document to a status; throws once the document is deleted. */
-  advance(status: 'embedding' | 'indexing'): void;
+  advance(status: 'embedding' | 'indexing'): Promise<void>;
   /** Thrown when a write finds the document deleted. */
   gone(): Error;
 }
@@ -59,7 +69,7 @@ export async function indexChunks(job: ChunkIndexing, chunks: readonly string[])
   const pace = writePace(settings.indexBatchSize);
   let indexed = 0;
   for (const { first, end } of chunkWindows(chunks, settings.windowBytes)) {
-    if (first > 0) job.advance('embedding');
+    if (first > 0) await job.advance('embedding');
     const prepared = await prepareChunks(job.writer, job.origin, chunks.slice(first, end), first, job.slicer);
     // Every chunk is written (a known one as a link only): links carry this conversion and place.
     const todo = prepared;
@@ -68,12 +78,12 @@ export async function indexChunks(job: ChunkIndexing, chunks: readonly string[])
     // The last preparing (or embedding) slice, the status write and the first index transaction
     // would otherwise share one turn of the loop.
     await job.slicer.yield();
-    job.advance('indexing');
+    await job.advance('indexing');
     for (let start = 0; start < todo.length; ) {
       if (signal.aborted) throw signal.reason;
       const size = pace.size();
       const began = performance.now();
-      writeBatch(job, todo.slice(start, start + size), vectors);
+      await writeBatch(job, todo.slice(start, start + size), vectors);
       pace.record(Math.min(size, todo.length - start), performance.now() - began);
       start += size;
       await yieldToEventLoop();
@@ -81,7 +91,7 @@ export async function indexChunks(job: ChunkIndexing, chunks: readonly string[])
     indexed += fresh.length;
     // A window writes a few MB to the WAL (rows, FTS, vectors, history): letting the background
     // checkpoint catch up before the next keeps the writer from ever checkpointing in a commit.
-    await job.store.checkpoint();
+    await checkpointAfterWrites(job.store);
   }
   return indexed;
 }
@@ -132,35 +142,41 @@ async function embedWindow(job: ChunkIndexing, todo: readonly PreparedChunk[]): 
 }
 
 /** Writes chunk memories and their links in one transaction; throws `gone()` if the document was deleted. */
-function writeBatch(job: ChunkIndexing, batch: readonly PreparedChunk[], vectors: ReadonlyMap<number, Float32Array>) {
+async function writeBatch(
+  job: ChunkIndexing,
+  batch: readonly PreparedChunk[],
+  vectors: ReadonlyMap<number, Float32Array>,
+): Promise<void> {
   const { writer, store, origin } = job;
-  // The store wraps whatever a write callback throws, so deletion is returned, then thrown.
-  const gone = store.write((sql) => {
-    if (findDocumentStatus(sql, origin.agentId, origin.documentId) !== 'indexing') return true;
-    const embedder = writer.embedder;
-    const fresh = batch.filter(({ item }) => !job.known.has(item.hash));
-    const created = createMemories(
-      sql,
-      writeDeps(writer),
-      fresh.map(({ item, index }) => {
-        const vector = vectors.get(index);
-        return newMemory(writer, item, vector && embedder ? { model: embedder.model, vector } : undefined);
-      }),
-      store.clock.now(),
-    );
-    const ids = new Map(fresh.map(({ index }, i) => [index, created[i]?.id]));
-    for (const { item, index } of batch) {
-      const memoryId = job.known.get(item.hash) ?? ids.get(index);
-      if (memoryId)
-        linkChunk(sql, {
-          documentId: origin.documentId,
-          memoryId,
-          chunkIndex: index,
-          conversion: job.conversion,
-          location: job.locations[index] ?? null,
-        });
-    }
-    return false;
+  const embedder = writer.embedder;
+  const fresh = batch.filter(({ item }) => !job.known.has(item.hash));
+  const memories = fresh.map(({ item, index }) => {
+    const vector = vectors.get(index);
+    return newMemory(writer, item, vector && embedder ? { model: embedder.model, vector } : undefined);
   });
+  const now = store.clock.now();
+  // The store wraps whatever a write throws, so deletion is returned, then thrown.
+  const gone = await writeMemories(
+    store,
+    origin.agentId,
+    function* (target) {
+      if ((yield* findDocumentStatusProgram(origin.agentId, origin.documentId)) !== 'indexing') return true;
+      const created = yield* createMemoriesProgram(target, job.memoryWrites, memories, now);
+      const ids = new Map(fresh.map(({ index }, i) => [index, created[i]?.id]));
+      for (const { item, index } of batch) {
+        const memoryId = job.known.get(item.hash) ?? ids.get(index);
+        if (memoryId)
+          yield* linkChunkProgram({
+            documentId: origin.documentId,
+            memoryId,
+            chunkIndex: index,
+            conversion: job.conversion,
+            location: job.locations[index] ?? null,
+          });
+      }
+      return false;
+    },
+    { deferTextIndex: true },
+  );
   if (gone) throw job.gone();
 }

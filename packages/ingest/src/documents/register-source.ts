@@ -1,13 +1,13 @@
 import { type DocumentId, MemoryError } from '@memory/core';
 import {
   type DocumentRow,
-  deleteDocumentParts,
-  findDocumentBySource,
-  insertDocument,
-  requeueDocumentSource,
-  type SqlExecutor,
-  type Store,
-  setDocumentStatus,
+  deleteDocumentPartsProgram,
+  findDocumentBySourceProgram,
+  insertDocumentProgram,
+  type PortableStore,
+  type Program,
+  requeueDocumentSourceProgram,
+  setDocumentStatusProgram,
 } from '@memory/store';
 import { extractorFor } from '../extract/extract.js';
 import type { ExtractedSection } from '../extract/extract-types.js';
@@ -94,36 +94,43 @@ function unchanged(existing: DocumentRow, input: SourceInput): boolean {
   return previous.extractor === today?.extractor && previous.extractorVersion === today?.extractorVersion;
 }
 
+/** What registering a source needs: the store, and the ingest's enqueue as a program (same transaction). */
+export interface RegisterDeps {
+  readonly store: PortableStore;
+  enqueueIngest(id: string, agentId: string): Program<string>;
+}
+
 /**
  * Registers a source: a new document and its ingest job, or, when a live document of the scope
  * already holds the same source, nothing (unchanged) or that document pointed at the new version
  * and queued again. A large text goes in parts first; the rows (and the caller's own, in `within`,
- * such as a connector's cursor) are written in one transaction.
+ * such as a connector's cursor) are written in one transaction, which on PostgreSQL may run more
+ * than once (a serialization retry): `within` must be a program without other side effects.
  */
 export async function registerSource(
-  deps: { store: Store; enqueueIngest: (id: string, agentId: string) => string },
+  deps: RegisterDeps,
   input: SourceInput,
   newId: DocumentId,
-  within?: (sql: SqlExecutor, registered: RegisteredSource) => void,
+  within?: (registered: RegisteredSource) => Program<void>,
 ): Promise<RegisteredSource> {
   const { store } = deps;
-  const before = store.read((sql) => findDocumentBySource(sql, input.agentId, identity(input)));
+  const before = await store.db.read(() => findDocumentBySourceProgram(input.agentId, identity(input)));
   const target = (before?.id as DocumentId | undefined) ?? newId;
   const inParts = input.content !== null && storedInParts(input.content);
   if (inParts && input.content !== null && !(before && unchanged(before, input)))
     await writeDocumentParts(store, target, input.content);
-  return store.write((sql) => {
-    const now = store.clock.now();
-    const existing = findDocumentBySource(sql, input.agentId, identity(input));
+  const now = store.clock.now();
+  return store.db.write(function* () {
+    const existing = yield* findDocumentBySourceProgram(input.agentId, identity(input));
     /** Queues the document's ingest and records the job on it. */
-    const queue = (id: string, metadata: DocumentMetadata): string => {
-      const jobId = deps.enqueueIngest(id, input.agentId);
-      setDocumentStatus(sql, id, 'queued', now, {
+    function* queue(id: string, metadata: DocumentMetadata): Program<string> {
+      const jobId = yield* deps.enqueueIngest(id, input.agentId);
+      yield* setDocumentStatusProgram(id, 'queued', now, {
         error: null,
         metadata_json: JSON.stringify({ ...metadata, ingestJobId: jobId }),
       });
       return jobId;
-    };
+    }
     let result: RegisteredSource;
     if (existing && unchanged(existing, input)) {
       const jobId = metadataOf(existing).ingestJobId ?? '';
@@ -133,19 +140,18 @@ export async function registerSource(
       // An ingest in flight is that fetch already: its job is returned as is.
       const inFlight = existing.status !== 'done' && existing.status !== 'failed';
       const jobId = inFlight
-        ? deps.enqueueIngest(existing.id, input.agentId)
-        : queue(existing.id, metadataOf(existing));
+        ? yield* deps.enqueueIngest(existing.id, input.agentId)
+        : yield* queue(existing.id, metadataOf(existing));
       result = { id: existing.id as DocumentId, jobId, outcome: 'updated' };
     } else if (existing) {
       if (existing.id !== target)
         throw new MemoryError('CONFLICT', 'the same source was registered twice at once; add it again', {
           details: { id: existing.id },
         });
-      if (!inParts) deleteDocumentParts(sql, existing.id);
+      if (!inParts) yield* deleteDocumentPartsProgram(existing.id);
       const { storedAs: _, ...kept } = metadataOf(existing);
       const metadata: DocumentMetadata = input.base64 ? { ...kept, storedAs: 'base64' } : kept;
-      requeueDocumentSource(
-        sql,
+      yield* requeueDocumentSourceProgram(
         existing.id,
         {
           content_hash: input.contentHash,
@@ -155,9 +161,9 @@ export async function registerSource(
         },
         now,
       );
-      result = { id: existing.id as DocumentId, jobId: queue(existing.id, metadata), outcome: 'updated' };
+      result = { id: existing.id as DocumentId, jobId: yield* queue(existing.id, metadata), outcome: 'updated' };
     } else {
-      insertDocument(sql, {
+      yield* insertDocumentProgram({
         id: newId,
         agent_id: input.agentId,
         project: input.project,
@@ -179,9 +185,9 @@ export async function registerSource(
         source_path: input.path,
         conversion: 1,
       });
-      result = { id: newId, jobId: queue(newId, input.base64 ? { storedAs: 'base64' } : {}), outcome: 'added' };
+      result = { id: newId, jobId: yield* queue(newId, input.base64 ? { storedAs: 'base64' } : {}), outcome: 'added' };
     }
-    within?.(sql, result);
+    if (within) yield* within(result);
     return result;
   });
 }

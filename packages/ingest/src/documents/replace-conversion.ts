@@ -1,12 +1,14 @@
 import { yieldToEventLoop } from '@memory/core';
 import {
-  beginNextConversion,
+  beginNextConversionProgram,
   type DocumentRow,
-  findDocumentStatus,
-  forgetMemoryRecord,
-  retiredChunkMemoryIds,
+  findDocumentStatusProgram,
+  forgetMemoryProgram,
+  type MemoryWriteDeps,
+  type PortableStore,
+  retiredChunkMemoryIdsProgram,
+  writeMemories,
 } from '@memory/store';
-import { type MemoryWriter, writeDeps } from '../writer.js';
 import { type DocumentExtraction, metadataOf } from './register-source.js';
 
 /** Chunk memories forgotten per transaction when a conversion replaces another (~1 ms each with history). */
@@ -23,21 +25,21 @@ const sameConversion = (a: DocumentExtraction, b: DocumentExtraction): boolean =
  * current one (a first ingest, or an interrupted one resumed), or the next one when the source
  * changed, with the current one's lineage moved to the document's history.
  */
-export function chooseConversion(
-  writer: MemoryWriter,
+export async function chooseConversion(
+  store: PortableStore,
   doc: DocumentRow,
   extraction: DocumentExtraction,
-): 'unchanged' | number {
+): Promise<'unchanged' | number> {
   const previous = metadataOf(doc).extraction;
   if (!previous) return doc.conversion;
   if (sameConversion(previous, extraction)) return doc.completed_at !== null ? 'unchanged' : doc.conversion;
-  const { store } = writer;
   const lineage = {
     contentType: previous.mediaType,
     contentHash: previous.byteHash,
     extractionJson: JSON.stringify(previous),
   };
-  return store.write((sql) => beginNextConversion(sql, doc, lineage, store.clock.now()));
+  const now = store.clock.now();
+  return store.db.write(() => beginNextConversionProgram(doc, lineage, now));
 }
 
 /**
@@ -47,23 +49,23 @@ export function chooseConversion(
  * (returning what it did) if the document is deleted meanwhile. Returns how many it forgot.
  */
 export async function retireEarlierChunks(
-  writer: MemoryWriter,
+  store: PortableStore,
+  memoryWrites: MemoryWriteDeps,
   doc: { readonly id: string; readonly agentId: string },
   conversion: number,
   signal: AbortSignal,
 ): Promise<number> {
-  const { store } = writer;
   let forgotten = 0;
   for (;;) {
     if (signal.aborted) throw signal.reason;
-    const done = store.write((sql) => {
-      if (findDocumentStatus(sql, doc.agentId, doc.id) === 'deleted') return 0;
-      const ids = retiredChunkMemoryIds(sql, doc.id, conversion, RETIRE_BATCH);
-      const now = store.clock.now();
+    const now = store.clock.now();
+    const done = await writeMemories(store, doc.agentId, function* (target) {
+      if ((yield* findDocumentStatusProgram(doc.agentId, doc.id)) === 'deleted') return 0;
+      const ids = yield* retiredChunkMemoryIdsProgram(doc.id, conversion, RETIRE_BATCH);
       for (const memoryId of ids)
-        forgetMemoryRecord(
-          sql,
-          writeDeps(writer),
+        yield* forgetMemoryProgram(
+          target,
+          memoryWrites,
           {
             agentId: doc.agentId,
             id: memoryId,

@@ -1,5 +1,5 @@
 import { agentIdSchema, labelSchema, type MemoryConfig, parseInput } from '@memory/core';
-import { bm25Score, ftsTokens, queryTerms, type Store, searchDocumentChunks } from '@memory/store';
+import { bm25Score, ftsTokens, type PortableStore, queryTerms, searchDocumentChunksProgram } from '@memory/store';
 import { z } from 'zod';
 import { type ChunkLocation, parseLocation } from './chunk-location.js';
 
@@ -45,38 +45,37 @@ export interface DocumentCitation {
 
 /**
  * Workspace search: lexical (scoped BM25) search over one agent's document chunks, narrowed by
- * connector, media type or path prefix, each hit with its document and location.
+ * connector, media type or path prefix, each hit with its document and location. The same ranking
+ * on both dialects: the memories' scoped text index, from the agent's own statistics.
  */
-export function createDocumentSearch(deps: { store: Store; config: MemoryConfig }) {
+export function createDocumentSearch(deps: { store: PortableStore; config: MemoryConfig }) {
   const { store, config } = deps;
   const schema = searchSchema(config);
-  return function search(input: unknown): DocumentSearchHit[] {
+  return async function search(input: unknown): Promise<DocumentSearchHit[]> {
     const request = parseInput(schema, input, 'documents.search');
     const terms = queryTerms(ftsTokens(request.query), config.recall.maxQueryTokens);
-    return store
-      .read((sql) =>
-        searchDocumentChunks(sql, {
-          agentId: request.agentId,
-          terms,
-          filters: { connectorId: request.connectorId, mediaType: request.mediaType, path: request.path },
-          limit: request.limit ?? 10,
-        }),
-      )
-      .map((hit) => ({
-        memoryId: hit.memory_id,
-        documentId: hit.document_id,
-        content: hit.content,
-        score: bm25Score(hit.bm25),
-        chunkIndex: hit.chunk_index,
-        location: parseLocation(hit.location_json),
-        document: {
-          id: hit.document_id,
-          title: hit.title,
-          path: hit.source_path,
-          url: hit.source_url,
-          connectorId: hit.connector_id,
-          mediaType: hit.content_type,
-        },
-      }));
+    const params = {
+      agentId: request.agentId,
+      terms,
+      filters: { connectorId: request.connectorId, mediaType: request.mediaType, path: request.path },
+      limit: request.limit ?? 10,
+    };
+    const hits = await store.db.read(() => searchDocumentChunksProgram(params));
+    return hits.map((hit) => ({
+      memoryId: hit.memory_id,
+      documentId: hit.document_id,
+      content: hit.content,
+      score: bm25Score(hit.bm25),
+      chunkIndex: hit.chunk_index,
+      location: parseLocation(hit.location_json),
+      document: {
+        id: hit.document_id,
+        title: hit.title,
+        path: hit.source_path,
+        url: hit.source_url,
+        connectorId: hit.connector_id,
+        mediaType: hit.content_type,
+      },
+    }));
   };
 }

@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_DOCUMENT_PARTS } from './postgres/documents.js';
 
 // A large document's text, in parts of about 1 MiB. Kept in the document row, a 50 MB text made
 // every status change rewrite the whole row (~0.4 s each) and its single insert held the event loop
@@ -15,4 +16,5 @@ export const documentParts: Migration = {
       PRIMARY KEY (document_id, part)
     )`,
   ],
+  postgres: [...POSTGRES_DOCUMENT_PARTS],
 };

@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_WORKSPACE_INDEX } from './postgres/documents.js';
 
 // The workspace index (issue 17). Documents get a source path (a file's path inside its connector's
 // root) and a conversion number: a changed source is converted again into the same document, the
@@ -47,4 +48,5 @@ export const workspaceIndex: Migration = {
     'CREATE INDEX IF NOT EXISTS connector_items_hash ON connector_items (connector_id, byte_hash)',
     'CREATE INDEX IF NOT EXISTS connector_items_seen ON connector_items (connector_id, seen_sync)',
   ],
+  postgres: [...POSTGRES_WORKSPACE_INDEX],
 };

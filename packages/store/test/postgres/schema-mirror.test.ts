@@ -74,6 +74,14 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'import_jobs',
         'import_records',
         'import_tombstones',
+        ...[
+          'connectors',
+          'documents',
+          'document_memories',
+          'document_content_parts',
+          'document_conversions',
+          'connector_items',
+        ],
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
