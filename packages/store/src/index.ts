@@ -39,26 +39,48 @@ export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
 // Either dialect: programs run through `store.db` (see `program/database.ts`).
 export type { Database, PortableStore, WriteOptions } from './program/database.js';
-export type { Dialect, Program } from './program/program.js';
-// Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
-export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
-export { archiveOrphanEntities, pruneColdCopies, pruneJobArchive } from './repositories/archives.js';
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
 // --- end of Dreaming's block
+// --- Dreaming and the knowledge graph's writes as programs (issue 18): either dialect; the
+// synchronous functions above run them on SQLite.
+export {
+  isSqliteStore,
+  runSqliteWriterProgram,
+  type SavepointOutcome,
+  withSavepoint,
+  writeWithTarget,
+} from './program/portable-writes.js';
+export type { Dialect, Program } from './program/program.js';
+export { runSqliteProgram } from './program/run-sqlite.js';
+// Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
+export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
+export { archiveOrphanEntities, pruneColdCopies, pruneJobArchive } from './repositories/archives.js';
+// --- end of Dreaming's programs
 // --- Dreaming's review side (issue 19): graph inspection, passes, provenance with row images,
 // proposals' decisions and reverts.
 export type { AttentionView, OpenAttention } from './repositories/attention.js';
 export {
+  type AttentionState,
   attentionState,
+  attentionStateProgram,
   countOpenAttention,
+  countOpenAttentionProgram,
   declineAttention,
+  declineAttentionProgram,
   findOpenAttentionId,
+  findOpenAttentionIdProgram,
   listAttention,
+  listAttentionProgram,
   listOpenAttention,
+  listOpenAttentionProgram,
   markDerivedForReview,
+  markDerivedForReviewProgram,
+  type NewAttention,
   openAttention,
+  openAttentionProgram,
   resolveAttentionAbout,
+  resolveAttentionAboutProgram,
 } from './repositories/attention.js';
 // Conflict detection's key index: the checked kinds' text in seq order, the file's data version and
 // the memories other connections changed (from memory_history).
@@ -121,25 +143,44 @@ export {
 export type { EvidenceSourceKind, EvidenceSourceRow, UndeliveredSource } from './repositories/dreaming-evidence.js';
 export {
   evidenceRendering,
+  evidenceRenderingProgram,
   excludeEvidenceSource,
+  excludeEvidenceSourceProgram,
   findEvidenceSource,
+  findEvidenceSourceProgram,
   insertEvidenceReview,
+  insertEvidenceReviewProgram,
   undeliveredEvidence,
   undeliveredEvidenceChars,
+  undeliveredEvidenceCharsProgram,
+  undeliveredEvidenceProgram,
   upsertDeliveredOffset,
+  upsertDeliveredOffsetProgram,
 } from './repositories/dreaming-evidence.js';
 export type { DreamingPassRecord, DreamingPassView, DreamingStateView } from './repositories/dreaming-passes.js';
 export {
+  type DreamingToolCallRecord,
+  type DreamingToolCallView,
   dreamingCandidateAgents,
+  dreamingCandidateAgentsProgram,
   findDreamingPass,
+  findDreamingPassProgram,
   findDreamingState,
+  findDreamingStateProgram,
   findRunbookNotes,
+  findRunbookNotesProgram,
   insertDreamingPass,
+  insertDreamingPassProgram,
   insertDreamingToolCall,
+  insertDreamingToolCallProgram,
   listDreamingPasses,
+  listDreamingPassesProgram,
   listDreamingToolCalls,
+  listDreamingToolCallsProgram,
   recordPassOutcome,
+  recordPassOutcomeProgram,
   saveRunbookNotes,
+  saveRunbookNotesProgram,
 } from './repositories/dreaming-passes.js';
 export type { EmbedderIdentity, EmbeddingMigration } from './repositories/embedder-identities.js';
 export {
@@ -155,9 +196,17 @@ export { blobToVector } from './repositories/embeddings.js';
 export {
   canonicalEntityName,
   insertAspect,
+  insertAspectProgram,
   insertClaim,
+  insertClaimProgram,
   insertDependency,
+  insertDependencyProgram,
   insertEntity,
+  insertEntityProgram,
+  type NewAspect,
+  type NewClaim,
+  type NewDependency,
+  type NewEntity,
 } from './repositories/entities.js';
 // --- end of Dreaming's block
 // --- Memory lifecycle (issue 13): purge with tombstones, reaping, scope erasure, listing, health.
@@ -166,16 +215,25 @@ export { beginErasure, ERASE_STEPS, eraseStep, findErasure, unfinishedErasures }
 export type { AspectClaim, EntityLink, EntitySummary } from './repositories/graph-browse.js';
 export {
   entityAspectClaims,
+  entityAspectClaimsProgram,
   entityLinks,
+  entityLinksProgram,
   findActiveEntity,
+  findActiveEntityProgram,
   searchEntitiesByName,
+  searchEntitiesByNameProgram,
 } from './repositories/graph-browse.js';
 export {
   activeClaimsPastValidity,
+  activeClaimsPastValidityProgram,
   aspectsOverClaimCap,
+  aspectsOverClaimCapProgram,
   entitiesNamedLikeAnotherAlias,
+  entitiesNamedLikeAnotherAliasProgram,
   entitiesOverAspectCap,
+  entitiesOverAspectCapProgram,
   entitiesWithoutContent,
+  entitiesWithoutContentProgram,
 } from './repositories/graph-hygiene.js';
 export type { AspectView, ClaimView, EntityView, LinkView } from './repositories/graph-inspect.js';
 export {
@@ -191,31 +249,54 @@ export {
 export type { ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
 export {
   activeAspectByName,
+  activeAspectByNameProgram,
   activeClaimsForEntities,
   activeEntityByCanonicalName,
+  activeEntityByCanonicalNameProgram,
   aspectEntityId,
+  aspectEntityIdProgram,
+  type ClaimBasis,
   claimsAsOf,
+  claimsAsOfProgram,
   countActiveAspects,
+  countActiveAspectsProgram,
   countActiveClaims,
+  countActiveClaimsProgram,
   dependencyNeighbors,
   entitiesOfMemories,
   entityDegreePercentile,
   findClaimBasis,
+  findClaimBasisProgram,
   graphRowSnapshot,
+  graphRowSnapshotProgram,
   graphRowState,
+  graphRowStateProgram,
   latestActiveClaim,
+  latestActiveClaimProgram,
   memoriesMentioning,
 } from './repositories/graph-reads.js';
 export type { GraphKind } from './repositories/graph-writes.js';
 export {
   addEntityAlias,
+  addEntityAliasProgram,
+  type ClaimSupersession,
+  type DependencyPatch,
+  type EntityMerge,
   mergeAspects,
+  mergeAspectsProgram,
   mergeEntities,
+  mergeEntitiesProgram,
+  type NewEntityAlias,
   renameAspect,
+  renameAspectProgram,
   renameEntity,
+  renameEntityProgram,
   setGraphRowStatus,
+  setGraphRowStatusProgram,
   supersedeClaim,
+  supersedeClaimProgram,
   updateDependency,
+  updateDependencyProgram,
 } from './repositories/graph-writes.js';
 export {
   deleteHintsProgram,
@@ -271,8 +352,12 @@ export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads
 export {
   findMemoryHead,
   findMemoryHeadEntries,
+  findMemoryHeadEntriesProgram,
+  findMemoryHeadProgram,
   insertFirstMemoryHead,
+  insertFirstMemoryHeadProgram,
   replaceMemoryHead,
+  replaceMemoryHeadProgram,
 } from './repositories/memory-heads.js';
 export type { MemoryHealthCounts } from './repositories/memory-health.js';
 export { countMemoriesWithoutVector, memoryHealthCounts } from './repositories/memory-health.js';
@@ -281,7 +366,7 @@ export { listMemoryPage, listMemoryPageProgram } from './repositories/memory-lis
 export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
 export { findMemoryNeighbours } from './repositories/memory-neighbours.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
-export { memoryRowState } from './repositories/memory-state.js';
+export { memoryRowState, memoryRowStateProgram } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
 export { matchEntitiesByName } from './repositories/mentions.js';
 export type { MemoryWithoutVector, OtherKeyScope } from './repositories/missing-vectors.js';
@@ -322,19 +407,34 @@ export {
 export type { OpenContradiction, ProposalView } from './repositories/proposals.js';
 export {
   decideProposal,
+  decideProposalProgram,
   findProposal,
+  findProposalProgram,
   insertContradiction,
+  insertContradictionProgram,
   insertProposal,
+  insertProposalProgram,
   listOpenContradictions,
+  listOpenContradictionsProgram,
   listProposals,
+  listProposalsProgram,
+  type NewContradiction,
+  type NewProposal,
+  type ProposalDecision,
 } from './repositories/proposals.js';
 export type { ProvenanceRecord, ProvenanceRow } from './repositories/provenance.js';
 export {
   insertProvenance,
+  insertProvenanceProgram,
   insertRevert,
+  insertRevertProgram,
   listPassProvenance,
+  listPassProvenanceProgram,
   listTargetProvenance,
+  listTargetProvenanceProgram,
   markProvenanceReverted,
+  markProvenanceRevertedProgram,
+  type NewRevert,
 } from './repositories/provenance.js';
 export type { PurgeCandidate, PurgeCounts } from './repositories/purge.js';
 export { countDuePurges, duePurges, emptyPurgeCounts, findTombstone, purgeMemories } from './repositories/purge.js';
@@ -379,13 +479,21 @@ export {
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {
   aspectMergeFootprint,
+  aspectMergeFootprintProgram,
   dependentGraphRows,
+  dependentGraphRowsProgram,
   entityAliasRefs,
+  entityAliasRefsProgram,
   entityMergeFootprint,
+  entityMergeFootprintProgram,
   openAttentionAbout,
+  openAttentionAboutProgram,
   readRowImage,
+  readRowImageProgram,
   recountEntityMentions,
+  recountEntityMentionsProgram,
   restoreRowImage,
+  restoreRowImageProgram,
 } from './repositories/row-images.js';
 export type { ScopeRow, ScopeTable } from './repositories/scope-copy.js';
 export {

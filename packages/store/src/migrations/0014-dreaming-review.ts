@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_DREAMING_REVIEW } from './postgres/dreaming.js';
 
 // The review side of Dreaming: every applied operation keeps the images of every row it wrote
 // (before and after), so a pass can be reverted row by row; proposals record who decided them and
@@ -45,4 +46,5 @@ export const dreamingReview: Migration = {
       PRIMARY KEY (agent_id, model)
     )`,
   ],
+  postgres: POSTGRES_DREAMING_REVIEW,
 };
