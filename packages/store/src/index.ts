@@ -335,9 +335,11 @@ export {
   listMaintenanceState,
   saveMaintenanceState,
 } from './repositories/maintenance-state.js';
+// The seam's check that superseded content does not clash (the memories' own block exports the rest).
 export {
   findLiveMemoryHashes,
   findLiveMemoryIdByHash,
+  findLiveMemoryIdByHashProgram,
   findMemory,
   findMemoryProgram,
 } from './repositories/memories.js';
