@@ -52,6 +52,12 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'text_scopes',
         'text_postings',
         'memory_counts',
+        'relations',
+        'entity_aspects',
+        'entity_attributes',
+        'entity_dependencies',
+        'entity_communities',
+        'entity_pinning',
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
