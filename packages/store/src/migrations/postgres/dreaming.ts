@@ -4,7 +4,7 @@
 // row images the seam records and restores read the same on both; types: INTEGER -> bigint (integer
 // for 0/1 flags and small counts), REAL -> double precision, TEXT -> text. JSON stays text.
 
-/** Migration 6: attention records, proposals, provenance; claims' event-time fields. */
+/** Migration 6: attention records, proposals, provenance. */
 export const POSTGRES_DREAMING_SEAM: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS dreaming_attention (
     id text PRIMARY KEY,
@@ -56,9 +56,8 @@ export const POSTGRES_DREAMING_SEAM: readonly string[] = [
     revert_id text
   )`,
   'CREATE INDEX IF NOT EXISTS dreaming_provenance_target ON dreaming_provenance (target_type, target_id)',
-  // The graph tables' own form may already have these columns (their final shape): then nothing changes.
-  'ALTER TABLE entity_attributes ADD COLUMN IF NOT EXISTS occurred_at bigint',
-  'ALTER TABLE entity_attributes ADD COLUMN IF NOT EXISTS time_precision text',
+  // Claims' occurred_at and time_precision (SQLite's ALTERs here) are in entity_attributes' CREATE
+  // (graph.ts): the PostgreSQL schema starts at today's shape.
 ];
 
 /** Migration 7: the Dreaming control plane (state, passes, tool calls, evidence bookkeeping, contradictions, MEMORY.md). */
