@@ -238,13 +238,23 @@ export {
 export type { AspectView, ClaimView, EntityView, LinkView } from './repositories/graph-inspect.js';
 export {
   activeLinksAround,
+  activeLinksAroundProgram,
+  type EntityFilter,
+  type EntityMentionView,
   findEntitiesByIds,
+  findEntitiesByIdsProgram,
   listEntities,
+  listEntitiesProgram,
   listEntityAliases,
+  listEntityAliasesProgram,
   listEntityAspects,
+  listEntityAspectsProgram,
   listEntityClaims,
+  listEntityClaimsProgram,
   listEntityLinks,
+  listEntityLinksProgram,
   listEntityMentions,
+  listEntityMentionsProgram,
 } from './repositories/graph-inspect.js';
 export type { ClaimAsOf, GraphRowState } from './repositories/graph-reads.js';
 export {
