@@ -10,7 +10,20 @@ import {
   TransactionBoundaryError,
 } from '@memory/core';
 import type { Recall } from '@memory/recall';
-import { insertEntityProgram, openAttentionProgram, withSavepoint, writeWithTarget } from '@memory/store';
+import {
+  activeLinksAroundProgram,
+  claimsAsOfProgram,
+  findEntitiesByIdsProgram,
+  insertEntityProgram,
+  listEntitiesProgram,
+  listEntityAspectsProgram,
+  listEntityClaimsProgram,
+  listEntityLinksProgram,
+  openAttentionProgram,
+  searchEntitiesByNameProgram,
+  withSavepoint,
+  writeWithTarget,
+} from '@memory/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   acceptProposalOn,
@@ -350,6 +363,76 @@ describe.each(BACKENDS)('Dreaming contract on $name', (backend) => {
     expect(await setup.sql("SELECT last_mode AS mode FROM dreaming_state WHERE agent_id = 'a'")).toEqual([
       { mode: 'incremental-hygiene' },
     ]);
+  });
+
+  test('the graph reads page, filter and order what the seam wrote the same way', async () => {
+    const setup = await backend.setup();
+    const { store } = setup;
+    await transcript(setup, 'a', 'chat-1', CHAT);
+    const quote = atlas.evidence;
+    const first = await applyDreamingOperationsOn(store, config, { agentId: 'a' }, [
+      atlas,
+      { operation: 'create_entity', payload: { name: 'billing', aliases: ['Invoicing'] }, evidence: quote },
+      { operation: 'create_entity', payload: { name: 'Vendor' }, evidence: quote },
+    ]);
+    const [atlasId, billingId, vendorId] = first.applied.map((a) => a.targetId) as [string, string, string];
+    const second = await applyDreamingOperationsOn(store, config, { agentId: 'a' }, [
+      { operation: 'create_aspect', payload: { entityId: atlasId, name: 'launch' }, evidence: quote },
+      {
+        operation: 'create_link',
+        payload: { sourceEntityId: atlasId, targetEntityId: billingId, type: 'part_of', strength: 0.9 },
+        evidence: quote,
+      },
+      {
+        operation: 'create_link',
+        payload: { sourceEntityId: vendorId, targetEntityId: atlasId, type: 'supplies', strength: 0.4 },
+        evidence: quote,
+      },
+    ]);
+    const aspectId = second.applied[0]?.targetId as string;
+    await applyDreamingOperationsOn(store, config, { agentId: 'a' }, [
+      {
+        operation: 'add_claim',
+        payload: { aspectId, claimKey: 'month', content: 'March', validFrom: T0 },
+        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'launch moved to March' }],
+      },
+    ]);
+    const reads = await store.db.read(function* () {
+      const page1 = yield* listEntitiesProgram('a', { status: null, query: null }, null, 2);
+      const last = page1.at(-1);
+      const page2 = yield* listEntitiesProgram(
+        'a',
+        { status: null, query: null },
+        last ? { canonicalName: last.canonicalName, id: last.id } : null,
+        2,
+      );
+      return {
+        names: [...page1, ...page2].map((e) => e.name),
+        byAlias: (yield* listEntitiesProgram('a', { status: 'active', query: 'invoic' }, null, 10)).map((e) => e.name),
+        otherScope: yield* findEntitiesByIdsProgram('b', [atlasId]),
+        byId: (yield* findEntitiesByIdsProgram('a', [atlasId])).map((e) => e.name),
+        aspects: (yield* listEntityAspectsProgram('a', atlasId, false, 10)).map((x) => x.name),
+        claims: (yield* listEntityClaimsProgram('a', atlasId, ['active'], 10)).map((c) => [c.claimKey, c.content]),
+        links: (yield* listEntityLinksProgram('a', atlasId, false, 10)).map((l) => `${l.sourceName}>${l.targetName}`),
+        around: (yield* activeLinksAroundProgram('a', [vendorId], 10)).map((l) => l.type),
+        asOf: (yield* claimsAsOfProgram('a', atlasId, T0 + 1)).map((c) => c.content),
+        before: yield* claimsAsOfProgram('a', atlasId, T0 - 1),
+        search: (yield* searchEntitiesByNameProgram('a', 'INVOIC', 10)).map((e) => e.name),
+      };
+    });
+    expect(reads).toEqual({
+      names: ['billing', 'Project Atlas', 'Vendor'],
+      byAlias: ['billing'],
+      otherScope: [],
+      byId: ['Project Atlas'],
+      aspects: ['launch'],
+      claims: [['month', 'March']],
+      links: ['Project Atlas>billing', 'Vendor>Project Atlas'],
+      around: ['supplies'],
+      asOf: ['March'],
+      before: [],
+      search: ['billing'],
+    });
   });
 
   test('an operation that fails is rolled back alone under its savepoint; the transaction goes on', async () => {
