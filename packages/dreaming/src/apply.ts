@@ -5,6 +5,7 @@ import {
   insertProvenanceProgram,
   isSqliteStore,
   type MemoryWriteDeps,
+  memoryScopeLockKeys,
   type PortableStore,
   type Program,
   resolveAttentionAboutProgram,
@@ -265,12 +266,16 @@ export function applyDreamingOperations(
  * SERIALIZABLE and is run again from the start on a serialization failure; the LLM is never called
  * inside one (a write's program cannot await anything but its statements).
  */
-export function applyDreamingOperationsOn(
+export async function applyDreamingOperationsOn(
   store: PortableStore,
   config: MemoryConfig,
   context: unknown,
   operations: unknown,
   memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
 ): Promise<ApplyResult> {
-  return runSteps(store, applySteps(store, config, context, operations, memoryWrites));
+  // The seam may write memories: it takes its turn with the scope's other memory writers.
+  const { agentId } = parseInput(contextSchema, context, 'dreaming.apply');
+  return runSteps(store, applySteps(store, config, context, operations, memoryWrites), {
+    lockKeys: memoryScopeLockKeys([agentId]),
+  });
 }

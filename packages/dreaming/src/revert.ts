@@ -10,6 +10,7 @@ import {
   type MemoryAudit,
   type MemoryWriteDeps,
   markProvenanceRevertedProgram,
+  memoryScopeLockKeys,
   type PortableStore,
   type Program,
   type ProvenanceRow,
@@ -290,13 +291,14 @@ export function revertPass(
 }
 
 /** {@link revertPass} on a store of either dialect (the revert is one SERIALIZABLE transaction on PostgreSQL). */
-export function revertPassOn(
+export async function revertPassOn(
   store: PortableStore,
   config: MemoryConfig,
   input: unknown,
   memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
 ): Promise<RevertResult> {
-  return runSteps(store, revertSteps(store, config, input, memoryWrites));
+  const { agentId } = parseInput(revertSchema, input, 'dreaming.revert');
+  return runSteps(store, revertSteps(store, config, input, memoryWrites), { lockKeys: memoryScopeLockKeys([agentId]) });
 }
 
 function* revertSteps(

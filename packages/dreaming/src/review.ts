@@ -3,6 +3,7 @@ import {
   decideProposalProgram,
   findProposalProgram,
   type MemoryWriteDeps,
+  memoryScopeLockKeys,
   type PortableStore,
   type Program,
   type Store,
@@ -76,9 +77,13 @@ export async function acceptProposalOn(
   memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
 ): Promise<AcceptResult> {
   const request = acceptRequest(config, input);
+  // Accepting may write memories: it takes its turn with the scope's other memory writers.
   return runSteps(
     store,
     writeTx((target) => acceptProgram(target, store, config, request, memoryWrites)),
+    {
+      lockKeys: memoryScopeLockKeys([request.agentId]),
+    },
   );
 }
 
