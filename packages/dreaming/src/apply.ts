@@ -17,7 +17,7 @@ import { z } from 'zod';
 import type { CrossScopeReference } from './evidence.js';
 import { captureChangesProgram, type RowChange } from './footprint.js';
 import { type DreamingOperation, HYGIENE_OPERATIONS, type OperationName, parseOperations } from './operations.js';
-import { readTx, runSteps, runStepsSync, type Steps, writeTx } from './transactions.js';
+import { readTx, runSteps, runStepsSync, type Steps, writeTx } from './run-steps.js';
 import { decideOperationsProgram, hygieneSubjects, type OperationDecision, type ProposalRoute } from './validate.js';
 import { type WriteContext, type WriteOutcome, writeOperationProgram } from './writers.js';
 

@@ -28,7 +28,7 @@ import {
 import { z } from 'zod';
 import { defaultMemoryWrites } from './apply.js';
 import type { RowChange } from './footprint.js';
-import { readTx, runSteps, runStepsSync, type Steps, writeTx } from './transactions.js';
+import { readTx, runSteps, runStepsSync, type Steps, writeTx } from './run-steps.js';
 
 const revertSchema = z.strictObject({
   agentId: agentIdSchema,

@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import { defaultMemoryWrites, writeRecordedProgram } from './apply.js';
 import { type OperationName, parseOperations } from './operations.js';
-import { runSteps, runStepsSync, writeTx } from './transactions.js';
+import { runSteps, runStepsSync, writeTx } from './run-steps.js';
 import { decideOperationsProgram } from './validate.js';
 import type { WriteContext } from './writers.js';
 
