@@ -111,7 +111,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
       ]),
       // Vectors exist only with an embedder: without one there is nothing to index or fill in.
       ...sqliteUpkeep(embedder ? [vectorUpkeepTask({ store, queue, config, embedder })] : []),
-      ...sqliteUpkeep(dreamingTask),
+      ...dreamingTask,
       // Lifecycle maintenance (issue 13): purge past the recover window, reaping.
       ...sqliteUpkeep(maintenanceTasks({ store, queue, config })),
     ],
@@ -155,9 +155,10 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   if (llm) registerAutoLinkWorker({ store, config, llm, background });
   if (llm)
     dreamingSchedule = createScheduledDreaming({
-      store,
+      store: portable,
       config,
-      queue,
+      queue: sqlite ? queue : undefined,
+      jobs,
       llm,
       writer,
       memoryWrites,
