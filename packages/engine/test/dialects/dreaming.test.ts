@@ -171,7 +171,11 @@ describe.each(backends)('Dreaming through the engine on $name', (backend) => {
     expect(proposed.proposals.map((p) => p.route)).toEqual(['shadow', 'shadow']);
     const queue = await engine.dreaming.proposals.list({ agentId: 'a' });
     expect(queue.items.map((p) => p.operation.operation)).toEqual(['create_entity', 'create_entity']);
-    const [first, second] = queue.items;
+    // Created in one millisecond, so the queue's order between them is the ids' order: find them by name.
+    const named = (name: string) =>
+      queue.items.find((p) => (p.operation as { payload?: { name?: string } }).payload?.name === name);
+    const first = named('Project Atlas');
+    const second = named('Billing');
     const accepted = await engine.dreaming.proposals.accept({ agentId: 'a', proposalId: first?.id ?? '' });
     expect(accepted).toMatchObject({ operation: 'create_entity', targetType: 'entity' });
     await engine.dreaming.proposals.reject({ agentId: 'a', proposalId: second?.id ?? '', reason: 'duplicate' });
@@ -190,4 +194,42 @@ describe.each(backends)('Dreaming through the engine on $name', (backend) => {
       code: 'CONFLICT',
     });
   });
+
+  it.skipIf(backend.skip)(
+    'runs a scheduled pass when an agent has new evidence, and none without new work',
+    async () => {
+      const clock = createManualClock(T0);
+      const scheduler = createManualScheduler(clock);
+      let turns = 0;
+      const engine = await backend.open({
+        clock,
+        scheduler,
+        llm: {
+          async generate(request) {
+            turns++;
+            return request.messages.at(-1)?.role === 'tool'
+              ? { text: 'Read the new evidence; nothing settled yet.' }
+              : { text: '', toolCalls: [{ id: `n${turns}`, name: 'next_evidence', arguments: '{}' }] };
+          },
+        },
+        config: {
+          dreaming: { enabled: true, checkIntervalMs: 60_000 },
+          hints: { enabled: false },
+          registry: { autoLinkOnCreate: false },
+        },
+      });
+      await seedEvidence(backend, engine);
+      // runDue runs the periodic checks once (start() schedules them only after the queue's startup
+      // recovery, which on PostgreSQL resolves later).
+      clock.set(T0 + 60_000);
+      await engine.runDue();
+      const passes = await engine.dreaming.passes.list({ agentId: 'a' });
+      expect(passes.items).toEqual([expect.objectContaining({ trigger: 'first_run', status: 'completed' })]);
+      // The evidence is delivered: the next check finds no work and calls no model.
+      clock.set(T0 + 120_000);
+      await engine.runDue();
+      expect((await engine.dreaming.passes.list({ agentId: 'a' })).items).toHaveLength(1);
+      expect(turns).toBe(2);
+    },
+  );
 });
