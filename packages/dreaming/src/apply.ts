@@ -1,19 +1,25 @@
 import { agentIdSchema, labelSchema, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
 import {
-  insertContradiction,
-  insertProposal,
-  insertProvenance,
+  insertContradictionProgram,
+  insertProposalProgram,
+  insertProvenanceProgram,
+  isSqliteStore,
   type MemoryWriteDeps,
-  resolveAttentionAbout,
-  type SqlExecutor,
+  memoryScopeLockKeys,
+  type PortableStore,
+  type Program,
+  resolveAttentionAboutProgram,
   type Store,
+  type WriterTarget,
+  withSavepoint,
 } from '@memory/store';
 import { z } from 'zod';
-import type { CrossScopeReporter } from './evidence.js';
-import { captureChanges, type RowChange } from './footprint.js';
+import type { CrossScopeReference } from './evidence.js';
+import { captureChangesProgram, type RowChange } from './footprint.js';
 import { type DreamingOperation, HYGIENE_OPERATIONS, type OperationName, parseOperations } from './operations.js';
-import { decideOperations, hygieneSubjects, type ProposalRoute } from './validate.js';
-import { type WriteContext, type WriteOutcome, writeOperation } from './writers.js';
+import { readTx, runSteps, runStepsSync, type Steps, writeTx } from './run-steps.js';
+import { decideOperationsProgram, hygieneSubjects, type OperationDecision, type ProposalRoute } from './validate.js';
+import { type WriteContext, type WriteOutcome, writeOperationProgram } from './writers.js';
 
 const contextSchema = z.strictObject({
   agentId: agentIdSchema,
@@ -36,15 +42,14 @@ export interface ApplyResult {
   readonly retryFrom?: number;
 }
 
-function recordProvenance(
-  sql: SqlExecutor,
+function* recordProvenanceProgram(
   ctx: WriteContext,
   op: DreamingOperation,
   outcome: WriteOutcome,
   changes: readonly RowChange[],
   proposalId: string | null,
-): void {
-  insertProvenance(sql, {
+): Program<void> {
+  yield* insertProvenanceProgram({
     agentId: ctx.agentId,
     passId: ctx.passId,
     actor: ctx.actor.id,
@@ -61,20 +66,23 @@ function recordProvenance(
 }
 
 /**
- * Writes one decided operation inside the caller's savepoint with its provenance: the images of
+ * Writes one decided operation inside the caller's transaction with its provenance: the images of
  * every row it wrote, before and after (what a revert restores), and for hygiene the attention it
  * resolved. Shared by the batch apply and a reviewer's accept.
  */
-export function writeRecorded(
-  sql: SqlExecutor,
+export function* writeRecordedProgram(
+  target: WriterTarget,
   ctx: WriteContext,
   op: DreamingOperation,
   proposalId: string | null = null,
-): WriteOutcome {
-  const capture = captureChanges(sql, ctx.agentId, op);
-  const result = writeOperation(sql, ctx, op);
-  if (HYGIENE_OPERATIONS.has(op.operation)) resolveAttention(sql, ctx, hygieneSubjects(op));
-  recordProvenance(sql, ctx, op, result, capture.finish(result), proposalId);
+): Program<WriteOutcome> {
+  const capture = yield* captureChangesProgram(ctx.agentId, op);
+  const result = yield* writeOperationProgram(target, ctx, op);
+  // Hygiene acted on its subjects: their open attention records are resolved by this pass.
+  if (HYGIENE_OPERATIONS.has(op.operation))
+    for (const subject of hygieneSubjects(op))
+      yield* resolveAttentionAboutProgram(ctx.agentId, subject, ctx.passId, ctx.now);
+  yield* recordProvenanceProgram(ctx, op, result, yield* capture.finish(result), proposalId);
   return result;
 }
 
@@ -85,18 +93,13 @@ export function writtenMemoryIds(result: ApplyResult): string[] {
     .map((a) => a.targetId);
 }
 
-/** Hygiene acted on its subjects: their open attention records are resolved by this pass. */
-function resolveAttention(sql: SqlExecutor, ctx: WriteContext, subjects: readonly string[]): void {
-  for (const subject of subjects) resolveAttentionAbout(sql, ctx.agentId, subject, ctx.passId, ctx.now);
-}
-
 /**
- * The operators' record of a reference to another scope's row. The caller was answered as if the
+ * The operators' record of references to another scope's rows. The caller was answered as if the
  * row did not exist (no existence oracle); a log line keeps the attempt visible to whoever runs
- * the host, with both scopes named.
+ * the host, with both scopes named. Logged after the read that found them (it may run again).
  */
-function crossScopeLog(store: Store, ctx: WriteContext): CrossScopeReporter {
-  return ({ ref, ownerAgentId }) =>
+function logCrossScope(store: PortableStore, ctx: WriteContext, references: readonly CrossScopeReference[]): void {
+  for (const { ref, ownerAgentId } of references)
     store.logger.warn('dreaming.apply referenced a row of another agent scope; answered as missing', {
       agentId: ctx.agentId,
       passId: ctx.passId,
@@ -110,29 +113,79 @@ function crossScopeLog(store: Store, ctx: WriteContext): CrossScopeReporter {
  * The memory writer's dependencies when the host gives none: no derived work is queued (the engine
  * passes its own, which queues prospective hints).
  */
-export function defaultMemoryWrites(store: Store, config: MemoryConfig): MemoryWriteDeps {
+export function defaultMemoryWrites(store: PortableStore, config: MemoryConfig): MemoryWriteDeps {
   return {
     ids: store.ids,
-    vectorAvailable: store.vector.available,
+    // The vec0 mirror exists only on SQLite; PostgreSQL keeps vectors in `embeddings` alone.
+    vectorAvailable: isSqliteStore(store) ? store.vector.available : false,
     inlineEntityLinking: config.remember.inlineEntityLinking,
   };
 }
 
+type Applied = { index: number; operation: OperationName } & WriteOutcome;
+
+/** Records the proposals of a batch (and the contradictions they carry); returns them in batch order. */
+function* proposeProgram(
+  ctx: WriteContext,
+  toPropose: ReadonlyArray<Extract<OperationDecision, { status: 'proposal' }>>,
+): Program<Array<{ index: number; id: string; route: ProposalRoute }>> {
+  const proposals: Array<{ index: number; id: string; route: ProposalRoute }> = [];
+  for (const d of toPropose) {
+    const id = ctx.nextId();
+    yield* insertProposalProgram({
+      id,
+      agentId: ctx.agentId,
+      passId: ctx.passId,
+      actor: ctx.actor.id,
+      operation: d.operation.operation,
+      operationJson: JSON.stringify(d.operation),
+      route: d.route,
+      reason: d.operation.reason ?? null,
+      now: ctx.now,
+    });
+    if (d.conflictsWith) {
+      yield* insertContradictionProgram({
+        id: ctx.nextId(),
+        agentId: ctx.agentId,
+        claimId: d.conflictsWith,
+        proposalId: id,
+        details: JSON.stringify({ operation: d.operation.operation, payload: d.operation.payload }),
+        now: ctx.now,
+      });
+    }
+    proposals.push({ index: d.index, id, route: d.route });
+  }
+  return proposals;
+}
+
 /**
- * The only writer of semantic memory. The whole batch is parsed and decided before anything is
- * written (see {@link decideOperations}); proposals are recorded; then accepted operations are
- * written in order, at most `dreaming.operationsPerTransaction` per transaction, each in its own
- * savepoint, each with a provenance row (and memory history for memory operations). A failure
- * part-way stops there and returns `retryFrom`. Invalid operations come back in `rejected`, never
- * as a thrown error; only a malformed batch or context throws `INVALID_INPUT`.
+ * Writes one chunk of accepted operations in one transaction, each under its own savepoint: the
+ * first that fails is rolled back alone and stops the chunk (what came before it stays).
  */
-export function applyDreamingOperations(
-  store: Store,
+function* writeChunkProgram(
+  target: WriterTarget,
+  ctx: WriteContext,
+  chunk: ReadonlyArray<Extract<OperationDecision, { status: 'apply' }>>,
+): Program<{ applied: Applied[]; failed?: { index: number; operation: OperationName; error: unknown } }> {
+  const applied: Applied[] = [];
+  for (const d of chunk) {
+    const outcome = yield* withSavepoint('dreaming_operation', () => writeRecordedProgram(target, ctx, d.operation));
+    if (!outcome.ok)
+      return { applied, failed: { index: d.index, operation: d.operation.operation, error: outcome.error } };
+    const { previous: _previous, ...visible } = outcome.value;
+    applied.push({ index: d.index, operation: d.operation.operation, ...visible });
+  }
+  return { applied };
+}
+
+/** The batch apply as transactions (see {@link applyDreamingOperations}). */
+function* applySteps(
+  store: PortableStore,
   config: MemoryConfig,
   context: unknown,
   operations: unknown,
-  memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
-): ApplyResult {
+  memoryWrites: MemoryWriteDeps,
+): Steps<ApplyResult> {
   const ctxInput = parseInput(contextSchema, context, 'dreaming.apply');
   const policy = config.dreaming;
   const parsed = parseOperations(operations);
@@ -156,68 +209,73 @@ export function applyDreamingOperations(
     nextId: () => store.ids.next(),
     memoryWrites,
   };
-  const decisions = store.read((sql) =>
-    decideOperations(sql, ctx.agentId, policy, parsed.valid, crossScopeLog(store, ctx)),
-  );
+  const { decisions, references } = yield* readTx(function* () {
+    const references: CrossScopeReference[] = [];
+    const decisions = yield* decideOperationsProgram(ctx.agentId, policy, parsed.valid, (r) => references.push(r));
+    return { decisions, references };
+  });
+  logCrossScope(store, ctx, references);
   const rejected = [
     ...parsed.rejected,
     ...decisions.flatMap((d) => (d.status === 'rejected' ? [{ index: d.index, reason: d.reason }] : [])),
   ].sort((a, b) => a.index - b.index);
 
-  const proposals: Array<{ index: number; id: string; route: ProposalRoute }> = [];
   const toPropose = decisions.flatMap((d) => (d.status === 'proposal' ? [d] : []));
-  if (toPropose.length > 0) {
-    store.write((sql) => {
-      for (const d of toPropose) {
-        const id = ctx.nextId();
-        insertProposal(sql, {
-          id,
-          agentId: ctx.agentId,
-          passId: ctx.passId,
-          actor: ctx.actor.id,
-          operation: d.operation.operation,
-          operationJson: JSON.stringify(d.operation),
-          route: d.route,
-          reason: d.operation.reason ?? null,
-          now: ctx.now,
-        });
-        if (d.conflictsWith) {
-          insertContradiction(sql, {
-            id: ctx.nextId(),
-            agentId: ctx.agentId,
-            claimId: d.conflictsWith,
-            proposalId: id,
-            details: JSON.stringify({ operation: d.operation.operation, payload: d.operation.payload }),
-            now: ctx.now,
-          });
-        }
-        proposals.push({ index: d.index, id, route: d.route });
-      }
-    });
-  }
+  const proposals = toPropose.length > 0 ? yield* writeTx(() => proposeProgram(ctx, toPropose)) : [];
 
-  const applied: Array<{ index: number; operation: OperationName } & WriteOutcome> = [];
+  const applied: Applied[] = [];
   const accepted = decisions.flatMap((d) => (d.status === 'apply' ? [d] : []));
-  let retryFrom: number | undefined;
-  for (let start = 0; start < accepted.length && retryFrom === undefined; start += policy.operationsPerTransaction) {
+  for (let start = 0; start < accepted.length; start += policy.operationsPerTransaction) {
     const chunk = accepted.slice(start, start + policy.operationsPerTransaction);
-    store.write(() => {
-      for (const d of chunk) {
-        try {
-          const outcome = store.write((inner) => writeRecorded(inner, ctx, d.operation));
-          const { previous: _previous, ...visible } = outcome;
-          applied.push({ index: d.index, operation: d.operation.operation, ...visible });
-        } catch (error) {
-          store.logger.warn('dreaming operation failed; stopping the batch', {
-            index: d.index,
-            operation: d.operation.operation,
-            error: error instanceof Error ? error.message : String(error),
-          });
-          retryFrom = d.index;
-          return;
-        }
-      }
-    });
+    const written = yield* writeTx((target) => writeChunkProgram(target, ctx, chunk));
+    applied.push(...written.applied);
+    if (written.failed) {
+      const { index, operation, error } = written.failed;
+      store.logger.warn('dreaming operation failed; stopping the batch', {
+        index,
+        operation,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return { applied, rejected, proposals, retryFrom: index };
+    }
   }
-  return { applied, rejected, proposals, ...(retryFrom !== undefined ? { retryFrom } : {}) };
+  return { applied, rejected, proposals };
+}
+
+/**
+ * The only writer of semantic memory. The whole batch is parsed and decided before anything is
+ * written (see {@link decideOperations}); proposals are recorded; then accepted operations are
+ * written in order, at most `dreaming.operationsPerTransaction` per transaction, each in its own
+ * savepoint, each with a provenance row (and memory history for memory operations). A failure
+ * part-way stops there and returns `retryFrom`. Invalid operations come back in `rejected`, never
+ * as a thrown error; only a malformed batch or context throws `INVALID_INPUT`. Synchronous, on a
+ * SQLite store; {@link applyDreamingOperationsOn} is the same on either dialect.
+ */
+export function applyDreamingOperations(
+  store: Store,
+  config: MemoryConfig,
+  context: unknown,
+  operations: unknown,
+  memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
+): ApplyResult {
+  return runStepsSync(store, applySteps(store, config, context, operations, memoryWrites));
+}
+
+/**
+ * {@link applyDreamingOperations} on a store of either dialect. On PostgreSQL each transaction is
+ * SERIALIZABLE and is run again from the start on a serialization failure; the LLM is never called
+ * inside one (a write's program cannot await anything but its statements).
+ */
+export async function applyDreamingOperationsOn(
+  store: PortableStore,
+  config: MemoryConfig,
+  context: unknown,
+  operations: unknown,
+  memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
+): Promise<ApplyResult> {
+  // The seam may write memories: it takes its turn with the scope's other memory writers.
+  const { agentId } = parseInput(contextSchema, context, 'dreaming.apply');
+  return runSteps(store, applySteps(store, config, context, operations, memoryWrites), {
+    lockKeys: memoryScopeLockKeys([agentId]),
+  });
 }

@@ -1,12 +1,14 @@
 import type { MemoryConfig } from '@memory/core';
 import {
-  activeClaimsPastValidity,
-  aspectsOverClaimCap,
-  countOpenAttention,
-  entitiesNamedLikeAnotherAlias,
-  entitiesOverAspectCap,
-  entitiesWithoutContent,
-  openAttention,
+  activeClaimsPastValidityProgram,
+  aspectsOverClaimCapProgram,
+  countOpenAttentionProgram,
+  entitiesNamedLikeAnotherAliasProgram,
+  entitiesOverAspectCapProgram,
+  entitiesWithoutContentProgram,
+  openAttentionProgram,
+  type Program,
+  runSqliteProgram,
   type SqlExecutor,
 } from '@memory/store';
 
@@ -20,52 +22,56 @@ interface Finding {
   readonly details: string;
 }
 
-const DETECTORS: ReadonlyArray<
-  (sql: SqlExecutor, agentId: string, policy: MemoryConfig['dreaming'], now: number) => Finding[]
-> = [
-  // An entity whose name is another active entity's alias: the same thing under two entries.
-  (sql, agentId) =>
-    entitiesNamedLikeAnotherAlias(sql, agentId, PER_DETECTOR).map((r) => ({
-      kind: 'hygiene',
-      subjectRef: `entity:${r.id}`,
-      priority: 80,
-      details: `"${r.name}" is also an alias of ${r.other} ("${r.otherName}"): merge them`,
-    })),
-  // An entity with no active aspect and no active claim says nothing.
-  (sql, agentId) =>
-    entitiesWithoutContent(sql, agentId, PER_DETECTOR).map((r) => ({
-      kind: 'hygiene',
-      subjectRef: `entity:${r.id}`,
-      priority: 30,
-      details: `"${r.name}" has no aspects or claims: describe it from evidence, merge it, or archive it`,
-    })),
-  (sql, agentId, policy) =>
-    entitiesOverAspectCap(sql, agentId, policy.maxAspectsPerEntity, PER_DETECTOR).map((r) => ({
-      kind: 'hygiene',
-      subjectRef: `entity:${r.id}`,
-      priority: 60,
-      details: `${r.n} active aspects, over the cap of ${policy.maxAspectsPerEntity}: merge or archive some`,
-    })),
-  (sql, agentId, policy) =>
-    aspectsOverClaimCap(sql, agentId, policy.maxClaimsPerAspect, PER_DETECTOR).map((r) => ({
-      kind: 'hygiene',
-      subjectRef: `aspect:${r.id}`,
-      priority: 60,
-      details: `${r.n} active claims, over the cap of ${policy.maxClaimsPerAspect}: supersede or archive some`,
-    })),
-  // A claim whose validity ended is still marked active: review it.
-  (sql, agentId, _policy, now) =>
-    activeClaimsPastValidity(sql, agentId, now, PER_DETECTOR).map((r) => ({
-      kind: 'review_due',
-      subjectRef: `claim:${r.id}`,
-      priority: 50,
-      details: `"${r.content.slice(0, 120)}" is past its validity: supersede or archive it`,
-    })),
-];
+const DETECTORS: ReadonlyArray<(agentId: string, policy: MemoryConfig['dreaming'], now: number) => Program<Finding[]>> =
+  [
+    // An entity whose name is another active entity's alias: the same thing under two entries.
+    function* (agentId) {
+      return (yield* entitiesNamedLikeAnotherAliasProgram(agentId, PER_DETECTOR)).map((r) => ({
+        kind: 'hygiene',
+        subjectRef: `entity:${r.id}`,
+        priority: 80,
+        details: `"${r.name}" is also an alias of ${r.other} ("${r.otherName}"): merge them`,
+      }));
+    },
+    // An entity with no active aspect and no active claim says nothing.
+    function* (agentId) {
+      return (yield* entitiesWithoutContentProgram(agentId, PER_DETECTOR)).map((r) => ({
+        kind: 'hygiene',
+        subjectRef: `entity:${r.id}`,
+        priority: 30,
+        details: `"${r.name}" has no aspects or claims: describe it from evidence, merge it, or archive it`,
+      }));
+    },
+    function* (agentId, policy) {
+      return (yield* entitiesOverAspectCapProgram(agentId, policy.maxAspectsPerEntity, PER_DETECTOR)).map((r) => ({
+        kind: 'hygiene',
+        subjectRef: `entity:${r.id}`,
+        priority: 60,
+        details: `${r.n} active aspects, over the cap of ${policy.maxAspectsPerEntity}: merge or archive some`,
+      }));
+    },
+    function* (agentId, policy) {
+      return (yield* aspectsOverClaimCapProgram(agentId, policy.maxClaimsPerAspect, PER_DETECTOR)).map((r) => ({
+        kind: 'hygiene',
+        subjectRef: `aspect:${r.id}`,
+        priority: 60,
+        details: `${r.n} active claims, over the cap of ${policy.maxClaimsPerAspect}: supersede or archive some`,
+      }));
+    },
+    // A claim whose validity ended is still marked active: review it.
+    function* (agentId, _policy, now) {
+      return (yield* activeClaimsPastValidityProgram(agentId, now, PER_DETECTOR)).map((r) => ({
+        kind: 'review_due',
+        subjectRef: `claim:${r.id}`,
+        priority: 50,
+        details: `"${r.content.slice(0, 120)}" is past its validity: supersede or archive it`,
+      }));
+    },
+  ];
 
 /** Open attention records of one agent. */
 export function openAttentionCount(sql: SqlExecutor, agentId: string): number {
-  return countOpenAttention(sql, agentId);
+  return runSqliteProgram(sql, countOpenAttentionProgram(agentId));
 }
 
 /**
@@ -81,10 +87,20 @@ export function detectAttention(
   now: number,
   nextId: () => string,
 ): number {
+  return runSqliteProgram(sql, detectAttentionProgram(agentId, policy, now, nextId));
+}
+
+/** {@link detectAttention} as a program (both dialects). */
+export function* detectAttentionProgram(
+  agentId: string,
+  policy: MemoryConfig['dreaming'],
+  now: number,
+  nextId: () => string,
+): Program<number> {
   let opened = 0;
   for (const detect of DETECTORS) {
-    for (const f of detect(sql, agentId, policy, now)) {
-      opened += openAttention(sql, {
+    for (const f of yield* detect(agentId, policy, now)) {
+      opened += yield* openAttentionProgram({
         id: nextId(),
         agentId,
         kind: f.kind,

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '@memory/store';
-import { type CrossScopeReporter, lookupEvidence, parseSourceRef, type SourceRef } from './evidence.js';
+import { type Program, runSqliteProgram, type SqlExecutor } from '@memory/store';
+import { type CrossScopeReporter, lookupEvidenceProgram, parseSourceRef, type SourceRef } from './evidence.js';
 
 /** One citation as an operation carries it. */
 export interface Citation {
@@ -33,6 +33,15 @@ export function checkCitations(
   citations: readonly Citation[],
   report?: CrossScopeReporter,
 ): CitationCheck {
+  return runSqliteProgram(sql, checkCitationsProgram(agentId, citations, report));
+}
+
+/** {@link checkCitations} as a program (both dialects). */
+export function* checkCitationsProgram(
+  agentId: string,
+  citations: readonly Citation[],
+  report?: CrossScopeReporter,
+): Program<CitationCheck> {
   if (citations.length === 0)
     return {
       ok: false,
@@ -62,7 +71,7 @@ export function checkCitations(
       };
     let text = texts.get(citation.sourceRef);
     if (text === undefined) {
-      const found = lookupEvidence(sql, agentId, ref, report);
+      const found = yield* lookupEvidenceProgram(agentId, ref, report);
       if (!found.found) {
         const why = {
           not_found: `${citation.sourceRef} is not evidence of this scope; cite only references you were shown`,

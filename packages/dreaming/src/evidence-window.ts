@@ -1,9 +1,11 @@
 import {
-  evidenceRendering,
+  evidenceRenderingProgram,
+  type Program,
+  runSqliteProgram,
   type SqlExecutor,
-  undeliveredEvidence,
-  undeliveredEvidenceChars,
-  upsertDeliveredOffset,
+  undeliveredEvidenceCharsProgram,
+  undeliveredEvidenceProgram,
+  upsertDeliveredOffsetProgram,
 } from '@memory/store';
 
 /** One piece of evidence delivered to a pass: a slice of a source's rendering. */
@@ -63,9 +65,9 @@ export function fragmentEnd(text: string, from: number, max: number): number {
   return hardEnd;
 }
 
-function rendering(sql: SqlExecutor, agentId: string, sourceRef: string): string | undefined {
+function* renderingProgram(agentId: string, sourceRef: string): Program<string | undefined> {
   const colon = sourceRef.indexOf(':');
-  return evidenceRendering(sql, agentId, sourceRef.slice(0, colon), sourceRef.slice(colon + 1));
+  return yield* evidenceRenderingProgram(agentId, sourceRef.slice(0, colon), sourceRef.slice(colon + 1));
 }
 
 /**
@@ -78,19 +80,27 @@ export function selectEvidence(
   agentId: string,
   options: { budgetTokens: number; fragmentChars: number },
 ): EvidenceWindow {
+  return runSqliteProgram(sql, selectEvidenceProgram(agentId, options));
+}
+
+/** {@link selectEvidence} as a program (both dialects). */
+export function* selectEvidenceProgram(
+  agentId: string,
+  options: { budgetTokens: number; fragmentChars: number },
+): Program<EvidenceWindow> {
   const budgetChars = options.budgetTokens * CHARS_PER_TOKEN;
   const fragments: EvidenceFragment[] = [];
   const spans: DeliveredSpan[] = [];
   let used = 0;
   let more = false;
   for (let page = 0; !more; page += PAGE) {
-    const rows = undeliveredEvidence(sql, agentId, PAGE, page);
+    const rows = yield* undeliveredEvidenceProgram(agentId, PAGE, page);
     for (const row of rows) {
       if (used >= budgetChars) {
         more = true;
         break;
       }
-      const text = rendering(sql, agentId, row.sourceRef);
+      const text = yield* renderingProgram(agentId, row.sourceRef);
       if (text === undefined) continue;
       let at = Math.min(row.delivered, text.length);
       const from = at;
@@ -116,8 +126,13 @@ export function selectEvidence(
 
 /** Records what a completed pass delivered, so the next one resumes after it. */
 export function recordDelivered(sql: SqlExecutor, agentId: string, spans: readonly DeliveredSpan[], now: number): void {
+  runSqliteProgram(sql, recordDeliveredProgram(agentId, spans, now));
+}
+
+/** {@link recordDelivered} as a program (both dialects). */
+export function* recordDeliveredProgram(agentId: string, spans: readonly DeliveredSpan[], now: number): Program<void> {
   for (const span of spans) {
-    upsertDeliveredOffset(sql, {
+    yield* upsertDeliveredOffsetProgram({
       agentId,
       sourceRef: span.sourceRef,
       deliveredChars: span.to,
@@ -129,5 +144,10 @@ export function recordDelivered(sql: SqlExecutor, agentId: string, spans: readon
 
 /** Estimated tokens of evidence not yet delivered (for the trigger). */
 export function backlogTokens(sql: SqlExecutor, agentId: string): number {
-  return Math.ceil(undeliveredEvidenceChars(sql, agentId) / CHARS_PER_TOKEN);
+  return runSqliteProgram(sql, backlogTokensProgram(agentId));
+}
+
+/** {@link backlogTokens} as a program (both dialects). */
+export function* backlogTokensProgram(agentId: string): Program<number> {
+  return Math.ceil((yield* undeliveredEvidenceCharsProgram(agentId)) / CHARS_PER_TOKEN);
 }

@@ -1,4 +1,4 @@
-import { findEvidenceSource, type SqlExecutor } from '@memory/store';
+import { findEvidenceSourceProgram, type Program, runSqliteProgram, type SqlExecutor } from '@memory/store';
 
 /** The kinds of evidence a Dreaming operation can cite. */
 export const EVIDENCE_KINDS = ['transcript', 'memory', 'document', 'import'] as const;
@@ -50,8 +50,17 @@ export function lookupEvidence(
   ref: SourceRef,
   report?: CrossScopeReporter,
 ): EvidenceLookup {
+  return runSqliteProgram(sql, lookupEvidenceProgram(agentId, ref, report));
+}
+
+/** {@link lookupEvidence} as a program (both dialects). */
+export function* lookupEvidenceProgram(
+  agentId: string,
+  ref: SourceRef,
+  report?: CrossScopeReporter,
+): Program<EvidenceLookup> {
   if (ref.kind === 'attention') return { found: false, reason: 'not_evidence' };
-  const row = findEvidenceSource(sql, agentId, ref.kind, ref.id);
+  const row = yield* findEvidenceSourceProgram(agentId, ref.kind, ref.id);
   if (!row) return { found: false, reason: 'not_found' };
   if (row.agent_id !== agentId) {
     report?.({ ref: `${ref.kind}:${ref.id}`, ownerAgentId: row.agent_id });

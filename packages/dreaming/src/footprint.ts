@@ -1,17 +1,17 @@
 import {
-  aspectMergeFootprint,
+  aspectMergeFootprintProgram,
   canonicalEntityName,
-  entityAliasRefs,
-  entityMergeFootprint,
-  findOpenAttentionId,
-  graphRowSnapshot,
-  latestActiveClaim,
-  openAttentionAbout,
+  entityAliasRefsProgram,
+  entityMergeFootprintProgram,
+  findOpenAttentionIdProgram,
+  graphRowSnapshotProgram,
+  latestActiveClaimProgram,
+  openAttentionAboutProgram,
+  type Program,
   type RowImage,
   type RowKind,
   type RowRef,
-  readRowImage,
-  type SqlExecutor,
+  readRowImageProgram,
 } from '@memory/store';
 import type { DreamingOperation } from './operations.js';
 import { hygieneSubjects } from './validate.js';
@@ -32,8 +32,9 @@ const one = (kind: RowKind, id: string): RowRef => ({ kind, key: [id] });
  * aliases and mentions a merge may add). Hygiene operations also resolve the open attention about
  * their subjects.
  */
-function refsBefore(sql: SqlExecutor, agentId: string, op: DreamingOperation): RowRef[] {
-  const attention = hygieneSubjects(op).flatMap((s) => openAttentionAbout(sql, agentId, s));
+function* refsBeforeProgram(agentId: string, op: DreamingOperation): Program<RowRef[]> {
+  const attention: RowRef[] = [];
+  for (const subject of hygieneSubjects(op)) attention.push(...(yield* openAttentionAboutProgram(agentId, subject)));
   switch (op.operation) {
     case 'create_entity':
     case 'create_aspect':
@@ -42,27 +43,29 @@ function refsBefore(sql: SqlExecutor, agentId: string, op: DreamingOperation): R
     case 'remember_memory':
       return [];
     case 'rename_entity': {
-      const row = graphRowSnapshot(sql, 'entity', op.payload.entityId) as { canonical_name?: string } | undefined;
+      const row = (yield* graphRowSnapshotProgram('entity', op.payload.entityId)) as
+        | { canonical_name?: string }
+        | undefined;
       const oldAlias: RowRef[] = row?.canonical_name
         ? [{ kind: 'alias', key: [op.payload.entityId, row.canonical_name] }]
         : [];
-      return [one('entity', op.payload.entityId), ...entityAliasRefs(sql, op.payload.entityId), ...oldAlias];
+      return [one('entity', op.payload.entityId), ...(yield* entityAliasRefsProgram(op.payload.entityId)), ...oldAlias];
     }
     case 'archive_entity':
       return [one('entity', op.payload.entityId), ...attention];
     case 'merge_entities': {
       const { sourceEntityId: from, targetEntityId: to } = op.payload;
-      const row = graphRowSnapshot(sql, 'entity', from) as { name?: string } | undefined;
-      return [...entityMergeFootprint(sql, from, to, canonicalEntityName(row?.name ?? '')), ...attention];
+      const row = (yield* graphRowSnapshotProgram('entity', from)) as { name?: string } | undefined;
+      return [...(yield* entityMergeFootprintProgram(from, to, canonicalEntityName(row?.name ?? ''))), ...attention];
     }
     case 'rename_aspect':
       return [one('aspect', op.payload.aspectId)];
     case 'archive_aspect':
       return [one('aspect', op.payload.aspectId), ...attention];
     case 'merge_aspects':
-      return [...aspectMergeFootprint(sql, op.payload.sourceAspectId), ...attention];
+      return [...(yield* aspectMergeFootprintProgram(op.payload.sourceAspectId)), ...attention];
     case 'set_claim': {
-      const current = latestActiveClaim(sql, op.payload.aspectId, op.payload.claimKey);
+      const current = yield* latestActiveClaimProgram(op.payload.aspectId, op.payload.claimKey);
       return current ? [one('claim', current.id)] : [];
     }
     case 'supersede_claim':
@@ -78,7 +81,7 @@ function refsBefore(sql: SqlExecutor, agentId: string, op: DreamingOperation): R
     case 'archive_memory':
       return [one('memory', op.payload.memoryId), ...attention];
     case 'flag': {
-      const open = findOpenAttentionId(sql, agentId, op.payload.kind, op.payload.subjectRef);
+      const open = yield* findOpenAttentionIdProgram(agentId, op.payload.kind, op.payload.subjectRef);
       return open ? [one('attention', open)] : [];
     }
     case 'decline_attention':
@@ -91,11 +94,11 @@ function refsBefore(sql: SqlExecutor, agentId: string, op: DreamingOperation): R
 }
 
 /** Rows the operation created under ids minted while it ran (they did not exist before). */
-function refsCreated(sql: SqlExecutor, op: DreamingOperation, outcome: WriteOutcome): RowRef[] {
+function* refsCreatedProgram(op: DreamingOperation, outcome: WriteOutcome): Program<RowRef[]> {
   if (outcome.deduped === true) return [];
   switch (op.operation) {
     case 'create_entity':
-      return [one('entity', outcome.targetId), ...entityAliasRefs(sql, outcome.targetId)];
+      return [one('entity', outcome.targetId), ...(yield* entityAliasRefsProgram(outcome.targetId))];
     case 'create_aspect':
       return [one('aspect', outcome.targetId)];
     case 'add_claim':
@@ -115,22 +118,25 @@ function refsCreated(sql: SqlExecutor, op: DreamingOperation, outcome: WriteOutc
 
 const refKey = (ref: RowRef): string => `${ref.kind}\u0000${ref.key.join('\u0000')}`;
 
-/** Images of the rows `op` may write, read before it runs; `finish` reads them again after it and keeps what changed. */
-export function captureChanges(
-  sql: SqlExecutor,
+/**
+ * Images of the rows `op` may write, read before it runs; `finish` reads them again after it and
+ * keeps what changed.
+ */
+export function* captureChangesProgram(
   agentId: string,
   op: DreamingOperation,
-): { finish(outcome: WriteOutcome): RowChange[] } {
+): Program<{ finish(outcome: WriteOutcome): Program<RowChange[]> }> {
   const before = new Map<string, { ref: RowRef; image: RowImage | null }>();
-  for (const ref of refsBefore(sql, agentId, op)) before.set(refKey(ref), { ref, image: readRowImage(sql, ref) });
+  for (const ref of yield* refsBeforeProgram(agentId, op))
+    before.set(refKey(ref), { ref, image: yield* readRowImageProgram(ref) });
   return {
-    finish(outcome) {
+    *finish(outcome) {
       const all = new Map(before);
-      for (const ref of refsCreated(sql, op, outcome))
+      for (const ref of yield* refsCreatedProgram(op, outcome))
         if (!all.has(refKey(ref))) all.set(refKey(ref), { ref, image: null });
       const changes: RowChange[] = [];
       for (const { ref, image } of all.values()) {
-        const after = readRowImage(sql, ref);
+        const after = yield* readRowImageProgram(ref);
         if (JSON.stringify(after) !== JSON.stringify(image))
           changes.push({ kind: ref.kind, key: ref.key, before: image, after });
       }

@@ -1,6 +1,13 @@
 import { contentHash } from '@memory/core';
-import { findMemoryHead, insertFirstMemoryHead, replaceMemoryHead, type SqlExecutor } from '@memory/store';
-import { type Citation, checkCitations } from './citations.js';
+import {
+  findMemoryHeadProgram,
+  insertFirstMemoryHeadProgram,
+  type Program,
+  replaceMemoryHeadProgram,
+  runSqliteProgram,
+  type SqlExecutor,
+} from '@memory/store';
+import { type Citation, checkCitationsProgram } from './citations.js';
 
 /** About 1,000 tokens. */
 export const MEMORY_HEAD_MAX_CHARS = 4000;
@@ -15,7 +22,22 @@ export interface MemoryHead {
 
 /** The agent's MEMORY.md head, or undefined before the first one is written. */
 export function readMemoryHead(sql: SqlExecutor, agentId: string): MemoryHead | undefined {
-  return findMemoryHead(sql, agentId);
+  return runSqliteProgram(sql, readMemoryHeadProgram(agentId));
+}
+
+/** {@link readMemoryHead} as a program (both dialects). */
+export function* readMemoryHeadProgram(agentId: string): Program<MemoryHead | undefined> {
+  return yield* findMemoryHeadProgram(agentId);
+}
+
+/** What {@link writeMemoryHead} is given. */
+export interface HeadWriteInput {
+  agentId: string;
+  passId: string | null;
+  entries: ReadonlyArray<{ text: string; evidence: readonly Citation[] }>;
+  expectedRevision: number;
+  expectedHash: string;
+  now: number;
 }
 
 export function renderMemoryHead(entries: readonly string[]): string {
@@ -31,22 +53,17 @@ export type HeadWrite =
  * agent's evidence, the whole stays within ~1,000 tokens, and the write is a compare-and-swap on the
  * revision and hash the writer read (0 / "" for none), so two writers never overwrite each other.
  */
-export function writeMemoryHead(
-  sql: SqlExecutor,
-  input: {
-    agentId: string;
-    passId: string | null;
-    entries: ReadonlyArray<{ text: string; evidence: readonly Citation[] }>;
-    expectedRevision: number;
-    expectedHash: string;
-    now: number;
-  },
-): HeadWrite {
+export function writeMemoryHead(sql: SqlExecutor, input: HeadWriteInput): HeadWrite {
+  return runSqliteProgram(sql, writeMemoryHeadProgram(input));
+}
+
+/** {@link writeMemoryHead} as a program (both dialects). */
+export function* writeMemoryHeadProgram(input: HeadWriteInput): Program<HeadWrite> {
   if (input.entries.length === 0) return { ok: false, reason: 'give at least one entry' };
   if (input.entries.length > MEMORY_HEAD_MAX_ENTRIES)
     return { ok: false, reason: `at most ${MEMORY_HEAD_MAX_ENTRIES} entries` };
   for (const [i, entry] of input.entries.entries()) {
-    const check = checkCitations(sql, input.agentId, entry.evidence);
+    const check = yield* checkCitationsProgram(input.agentId, entry.evidence);
     if (!check.ok) return { ok: false, reason: `entries[${i}]: ${check.reason}` };
   }
   const content = renderMemoryHead(input.entries.map((e) => e.text));
@@ -55,7 +72,7 @@ export function writeMemoryHead(
       ok: false,
       reason: `the head is ${content.length} characters; keep it under ${MEMORY_HEAD_MAX_CHARS} (about 1,000 tokens)`,
     };
-  const current = readMemoryHead(sql, input.agentId);
+  const current = yield* readMemoryHeadProgram(input.agentId);
   const revision = (current?.revision ?? 0) + 1;
   if ((current?.revision ?? 0) !== input.expectedRevision || (current?.contentHash ?? '') !== input.expectedHash) {
     return {
@@ -73,8 +90,8 @@ export function writeMemoryHead(
     now: input.now,
   };
   const changes = current
-    ? replaceMemoryHead(sql, head, { revision: input.expectedRevision, contentHash: input.expectedHash })
-    : insertFirstMemoryHead(sql, head);
+    ? yield* replaceMemoryHeadProgram(head, { revision: input.expectedRevision, contentHash: input.expectedHash })
+    : yield* insertFirstMemoryHeadProgram(head);
   return changes === 1
     ? { ok: true, revision }
     : { ok: false, reason: 'the head changed while writing; read it again' };

@@ -1,18 +1,25 @@
 import { agentIdSchema, type Clock, type LlmProvider, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
 import { createRecall, type Recall } from '@memory/recall';
 import {
-  findDreamingState,
-  insertDreamingPass,
-  insertDreamingToolCall,
+  countOpenAttentionProgram,
+  findDreamingStateProgram,
+  insertDreamingPassProgram,
+  insertDreamingToolCallProgram,
+  isSqliteStore,
   type MemoryWriteDeps,
-  recordPassOutcome,
-  type Store,
+  type PortableStore,
+  recordPassOutcomeProgram,
 } from '@memory/store';
 import { z } from 'zod';
 import { type AgentRun, runAgent } from './agent.js';
 import { type ApplyResult, defaultMemoryWrites, writtenMemoryIds } from './apply.js';
-import { detectAttention, openAttentionCount } from './attention.js';
-import { backlogTokens, type DeliveredSpan, recordDelivered, selectEvidence } from './evidence-window.js';
+import { detectAttentionProgram } from './attention.js';
+import {
+  backlogTokensProgram,
+  type DeliveredSpan,
+  recordDeliveredProgram,
+  selectEvidenceProgram,
+} from './evidence-window.js';
 import { buildRunbook, RUNBOOK_VERSION } from './runbook.js';
 import { passTools } from './tools.js';
 import { chooseMode, type DreamingMode } from './triggers.js';
@@ -44,7 +51,7 @@ export interface PassResult {
  */
 export async function runDreamingPass(
   deps: {
-    readonly store: Store;
+    readonly store: PortableStore;
     readonly config: MemoryConfig;
     readonly llm: LlmProvider;
     readonly clock: Clock;
@@ -53,7 +60,8 @@ export async function runDreamingPass(
     readonly memoryWrites?: MemoryWriteDeps;
     /**
      * The recall `search_evidence` runs (the engine passes one with its embedder that records no
-     * access). @default recall over the store without an embedder, recording nothing
+     * access). Required on PostgreSQL. @default recall over the (SQLite) store without an embedder,
+     * recording nothing
      */
     readonly recall?: Recall;
   },
@@ -66,18 +74,21 @@ export async function runDreamingPass(
   const agentId = request.agentId;
   const passId = store.ids.next();
   const started = clock.now();
-  store.write((sql) => detectAttention(sql, agentId, config.dreaming, started, () => store.ids.next()));
-  const prepared = store.read((sql) => {
-    const state = findDreamingState(sql, agentId);
-    const attention = openAttentionCount(sql, agentId);
-    const backlog = backlogTokens(sql, agentId);
+  const recall = deps.recall ?? (isSqliteStore(store) ? createRecall({ store, config }) : undefined);
+  if (!recall)
+    throw new MemoryError('INVALID_INPUT', 'runDreamingPass on PostgreSQL needs deps.recall (search_evidence runs it)');
+  await store.db.write(() => detectAttentionProgram(agentId, config.dreaming, started, () => store.ids.next()));
+  const prepared = await store.db.read(function* () {
+    const state = yield* findDreamingStateProgram(agentId);
+    const attention = yield* countOpenAttentionProgram(agentId);
+    const backlog = yield* backlogTokensProgram(agentId);
     const mode =
       request.mode ??
       chooseMode((state?.last_mode ?? null) as DreamingMode | null, { hygiene: attention > 0, content: backlog > 0 });
     const window =
       mode === null || mode === 'incremental-hygiene'
         ? undefined
-        : selectEvidence(sql, agentId, {
+        : yield* selectEvidenceProgram(agentId, {
             budgetTokens: config.dreaming.inputBudgetTokens,
             fragmentChars: config.dreaming.fragmentChars,
           });
@@ -86,10 +97,10 @@ export async function runDreamingPass(
   const { mode, window, attention } = prepared;
   const fragments = window?.fragments ?? [];
   const spans = window?.spans ?? [];
-  const record = (
+  const record = async (
     status: PassResult['status'],
     fields: { summary?: string; error?: string; run?: AgentRun; results?: ApplyResult[]; delivered?: DeliveredSpan[] },
-  ): PassResult => {
+  ): Promise<PassResult> => {
     const results = fields.results ?? [];
     const mutations = {
       applied: results.reduce((n, r) => n + r.applied.length, 0),
@@ -97,8 +108,9 @@ export async function runDreamingPass(
       proposals: results.reduce((n, r) => n + r.proposals.length, 0),
     };
     const now = clock.now();
-    store.write((sql) => {
-      insertDreamingPass(sql, {
+    // One transaction: the pass, its tool calls, what it delivered and the agent's state.
+    await store.db.write(function* () {
+      yield* insertDreamingPassProgram({
         id: passId,
         agentId,
         trigger: request.trigger ?? 'explicit',
@@ -114,7 +126,7 @@ export async function runDreamingPass(
         finishedAt: now,
       });
       for (const call of fields.run?.calls ?? []) {
-        insertDreamingToolCall(sql, {
+        yield* insertDreamingToolCallProgram({
           passId,
           ordinal: call.ordinal,
           tool: call.tool,
@@ -125,8 +137,9 @@ export async function runDreamingPass(
           now,
         });
       }
-      if (fields.delivered && fields.delivered.length > 0) recordDelivered(sql, agentId, fields.delivered, now);
-      if (status !== 'skipped') recordPassOutcome(sql, { agentId, failed: status === 'failed', mode, now });
+      if (fields.delivered && fields.delivered.length > 0)
+        yield* recordDeliveredProgram(agentId, fields.delivered, now);
+      if (status !== 'skipped') yield* recordPassOutcomeProgram({ agentId, failed: status === 'failed', mode, now });
     });
     const memoryIds = [...new Set(results.flatMap((r) => writtenMemoryIds(r)))];
     return {
@@ -144,7 +157,6 @@ export async function runDreamingPass(
   if (mode === null) return record('skipped', { summary: 'no evidence and no attention: the model was not called' });
   const pulled = new Map<string, number>();
   const results: ApplyResult[] = [];
-  const recall = deps.recall ?? createRecall({ store, config });
   const tools = passTools(
     store,
     config,

@@ -1,30 +1,34 @@
 import { agentIdSchema, labelSchema, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
 import {
-  changeMemory,
-  dependentGraphRows,
-  findDreamingPass,
-  findLiveMemoryIdByHash,
-  forgetMemoryRecord,
-  insertRevert,
-  listPassProvenance,
+  changeMemoryProgram,
+  dependentGraphRowsProgram,
+  findDreamingPassProgram,
+  findLiveMemoryIdByHashProgram,
+  forgetMemoryProgram,
+  insertRevertProgram,
+  listPassProvenanceProgram,
   type MemoryAudit,
   type MemoryWriteDeps,
-  markProvenanceReverted,
+  markProvenanceRevertedProgram,
+  memoryScopeLockKeys,
+  type PortableStore,
+  type Program,
   type ProvenanceRow,
   prepareContent,
   type RowImage,
   type RowKind,
   type RowRef,
-  readRowImage,
-  recountEntityMentions,
-  recoverMemoryRecord,
-  restoreRowImage,
-  type SqlExecutor,
+  readRowImageProgram,
+  recountEntityMentionsProgram,
+  recoverMemoryProgram,
+  restoreRowImageProgram,
   type Store,
+  type WriterTarget,
 } from '@memory/store';
 import { z } from 'zod';
 import { defaultMemoryWrites } from './apply.js';
 import type { RowChange } from './footprint.js';
+import { readTx, runSteps, runStepsSync, type Steps, writeTx } from './run-steps.js';
 
 const revertSchema = z.strictObject({
   agentId: agentIdSchema,
@@ -126,15 +130,14 @@ function memoryAction(plan: RowPlan): RevertAction | undefined {
 }
 
 /** Reads what reverting the pass would do, and every reason it cannot. */
-function planRevert(
-  sql: SqlExecutor,
+function* planRevertProgram(
   config: MemoryConfig,
   agentId: string,
   passId: string,
   now: number,
-): Omit<RevertResult, 'applied' | 'memoryIds'> {
-  const provenance = listPassProvenance(sql, agentId, passId, MAX_PASS_OPERATIONS);
-  if (provenance.length === 0 && !findDreamingPass(sql, agentId, passId))
+): Program<Omit<RevertResult, 'applied' | 'memoryIds'>> {
+  const provenance = yield* listPassProvenanceProgram(agentId, passId, MAX_PASS_OPERATIONS);
+  if (provenance.length === 0 && !(yield* findDreamingPassProgram(agentId, passId)))
     throw new MemoryError('NOT_FOUND', `no Dreaming pass ${passId} in this scope`, { details: { passId } });
   const open = provenance.filter((p) => p.revertedAt === null);
   if (provenance.length > 0 && open.length === 0)
@@ -149,7 +152,7 @@ function planRevert(
   const planned = new Set(plans.keys());
   for (const plan of [...plans.values()].sort((a, b) => b.seq - a.seq)) {
     const ref: RowRef = { kind: plan.kind, key: plan.key };
-    const current = readRowImage(sql, ref);
+    const current = yield* readRowImageProgram(ref);
     const conflict = (reason: string) => conflicts.push({ kind: plan.kind, key: plan.key, seq: plan.seq, reason });
     // Mentions are derived from memories: a forgotten memory took its mentions, which is fine.
     if (plan.kind !== 'mention' && !same(plan.kind, current, plan.last))
@@ -161,7 +164,9 @@ function planRevert(
       if (!action) conflict(`memory ${plan.key[0]}: this change cannot be taken back`);
       const before = plan.first as { content_hash?: string; id?: string } | null;
       if (action === 'restore_memory_content' || action === 'recover_memory') {
-        const clash = before?.content_hash ? findLiveMemoryIdByHash(sql, agentId, before.content_hash) : undefined;
+        const clash = before?.content_hash
+          ? yield* findLiveMemoryIdByHashProgram(agentId, before.content_hash)
+          : undefined;
         if (clash && clash !== plan.key[0]) conflict(`memory ${clash} now holds the content memory ${plan.key[0]} had`);
       }
       if (action === 'recover_memory') {
@@ -173,7 +178,7 @@ function planRevert(
       continue;
     }
     if (plan.first === null) {
-      for (const dependent of dependentGraphRows(sql, ref)) {
+      for (const dependent of yield* dependentGraphRowsProgram(ref)) {
         if (!planned.has(keyOf(dependent.kind, dependent.key)))
           conflict(
             `${plan.kind} ${plan.key[0]} has a ${dependent.kind} (${dependent.key[0]}) the pass did not write; revert or archive it first`,
@@ -220,50 +225,47 @@ function collectChanges(p: ProvenanceRow, plans: Map<string, RowPlan>, conflicts
   }
 }
 
-function applyRows(
-  sql: SqlExecutor,
+function* applyRowsProgram(
+  target: WriterTarget,
   deps: MemoryWriteDeps,
   rows: readonly RevertRow[],
   audit: MemoryAudit,
   agentId: string,
   windowMs: number,
   now: number,
-): string[] {
+): Program<string[]> {
   const rank = (kind: RowKind) => PARENT_ORDER.indexOf(kind);
   const deletes = rows.filter((r) => r.action === 'delete').sort((a, b) => rank(b.kind) - rank(a.kind));
   const restores = rows.filter((r) => r.action === 'restore').sort((a, b) => rank(a.kind) - rank(b.kind));
-  for (const row of deletes) restoreRowImage(sql, row, null);
+  for (const row of deletes) yield* restoreRowImageProgram(row, null);
   for (const row of restores) {
     if (row.kind === 'mention') {
       const image = row.restoreTo as { memory_id?: string; entity_id?: string } | null;
-      const memory = readRowImage(sql, { kind: 'memory', key: [image?.memory_id ?? ''] }) as {
+      const memory = (yield* readRowImageProgram({ kind: 'memory', key: [image?.memory_id ?? ''] })) as {
         is_deleted?: number;
       } | null;
-      const entity = readRowImage(sql, { kind: 'entity', key: [image?.entity_id ?? ''] });
+      const entity = yield* readRowImageProgram({ kind: 'entity', key: [image?.entity_id ?? ''] });
       // A mention of a memory forgotten since the pass stays gone, like the memory's other derived rows.
       if (memory?.is_deleted !== 0 || entity === null) continue;
     }
-    restoreRowImage(sql, row, row.restoreTo);
+    yield* restoreRowImageProgram(row, row.restoreTo);
   }
-  recountEntityMentions(
-    sql,
-    restores.filter((r) => r.kind === 'entity').map((r) => r.key[0] ?? ''),
-  );
+  yield* recountEntityMentionsProgram(restores.filter((r) => r.kind === 'entity').map((r) => r.key[0] ?? ''));
   const live: string[] = [];
   for (const row of rows) {
     const id = row.key[0] ?? '';
     if (row.action === 'forget_memory')
-      forgetMemoryRecord(sql, deps, { agentId, id, force: true, coldCopy: true, audit }, now);
+      yield* forgetMemoryProgram(target, deps, { agentId, id, force: true, coldCopy: true, audit }, now);
     else if (row.action === 'restore_memory_content') {
       const content = (row.restoreTo as { content: string }).content;
-      changeMemory(sql, deps, { agentId, id, content: prepareContent(content), audit }, now);
+      yield* changeMemoryProgram(target, deps, { agentId, id, content: prepareContent(content), audit }, now);
       live.push(id);
     } else if (row.action === 'recover_memory') {
-      const recovered = recoverMemoryRecord(sql, deps, { agentId, id, windowMs, audit }, now);
+      const recovered = yield* recoverMemoryProgram(target, deps, { agentId, id, windowMs, audit }, now);
       // The pass may have rewritten the memory before archiving it: its content comes back too.
       const content = (row.restoreTo as { content: string }).content;
       if (recovered.content !== content)
-        changeMemory(sql, deps, { agentId, id, content: prepareContent(content), audit }, now);
+        yield* changeMemoryProgram(target, deps, { agentId, id, content: prepareContent(content), audit }, now);
       live.push(id);
     }
   }
@@ -285,16 +287,36 @@ export function revertPass(
   input: unknown,
   memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
 ): RevertResult {
+  return runStepsSync(store, revertSteps(store, config, input, memoryWrites));
+}
+
+/** {@link revertPass} on a store of either dialect (the revert is one SERIALIZABLE transaction on PostgreSQL). */
+export async function revertPassOn(
+  store: PortableStore,
+  config: MemoryConfig,
+  input: unknown,
+  memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
+): Promise<RevertResult> {
+  const { agentId } = parseInput(revertSchema, input, 'dreaming.revert');
+  return runSteps(store, revertSteps(store, config, input, memoryWrites), { lockKeys: memoryScopeLockKeys([agentId]) });
+}
+
+function* revertSteps(
+  store: PortableStore,
+  config: MemoryConfig,
+  input: unknown,
+  memoryWrites: MemoryWriteDeps,
+): Steps<RevertResult> {
   const request = parseInput(revertSchema, input, 'dreaming.revert');
   const now = store.clock.now();
   if (request.apply !== true) {
-    const plan = store.read((sql) => planRevert(sql, config, request.agentId, request.passId, now));
+    const plan = yield* readTx(() => planRevertProgram(config, request.agentId, request.passId, now));
     return { ...plan, applied: false, memoryIds: [] };
   }
   if (config.dreaming.mutationsFrozen)
     throw new MemoryError('CONFLICT', 'dreaming.mutationsFrozen is on: nothing is written');
-  return store.write((sql) => {
-    const plan = planRevert(sql, config, request.agentId, request.passId, now);
+  return yield* writeTx(function* (target): Program<RevertResult> {
+    const plan = yield* planRevertProgram(config, request.agentId, request.passId, now);
     if (plan.conflicts.length > 0)
       throw new MemoryError('CONFLICT', `pass ${request.passId} cannot be reverted: ${plan.conflicts[0]?.reason}`, {
         details: { passId: request.passId, conflicts: plan.conflicts.slice(0, 20).map((c) => c.reason) },
@@ -308,14 +330,13 @@ export function revertPass(
       metadata: { dreaming: { revertOf: request.passId, revertId } },
     };
     const windowMs = config.retention.recoverWindowDays * DAY_MS;
-    const memoryIds = applyRows(sql, memoryWrites, plan.rows, audit, request.agentId, windowMs, now);
-    markProvenanceReverted(
-      sql,
+    const memoryIds = yield* applyRowsProgram(target, memoryWrites, plan.rows, audit, request.agentId, windowMs, now);
+    yield* markProvenanceRevertedProgram(
       plan.operations.map((o) => o.seq),
       revertId,
       now,
     );
-    insertRevert(sql, {
+    yield* insertRevertProgram({
       id: revertId,
       agentId: request.agentId,
       passId: request.passId,

@@ -1,9 +1,19 @@
 import { agentIdSchema, labelSchema, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
-import { decideProposal, findProposal, type MemoryWriteDeps, type Store } from '@memory/store';
+import {
+  decideProposalProgram,
+  findProposalProgram,
+  type MemoryWriteDeps,
+  memoryScopeLockKeys,
+  type PortableStore,
+  type Program,
+  type Store,
+  type WriterTarget,
+} from '@memory/store';
 import { z } from 'zod';
-import { defaultMemoryWrites, writeRecorded } from './apply.js';
+import { defaultMemoryWrites, writeRecordedProgram } from './apply.js';
 import { type OperationName, parseOperations } from './operations.js';
-import { decideOperations } from './validate.js';
+import { runSteps, runStepsSync, writeTx } from './run-steps.js';
+import { decideOperationsProgram } from './validate.js';
 import type { WriteContext } from './writers.js';
 
 const actorSchema = z.strictObject({ id: labelSchema(200, 'actor.id') });
@@ -52,54 +62,88 @@ export function acceptProposal(
   input: unknown,
   memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
 ): AcceptResult {
+  const request = acceptRequest(config, input);
+  return runStepsSync(
+    store,
+    writeTx((target) => acceptProgram(target, store, config, request, memoryWrites)),
+  );
+}
+
+/** {@link acceptProposal} on a store of either dialect (one SERIALIZABLE transaction on PostgreSQL). */
+export async function acceptProposalOn(
+  store: PortableStore,
+  config: MemoryConfig,
+  input: unknown,
+  memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
+): Promise<AcceptResult> {
+  const request = acceptRequest(config, input);
+  // Accepting may write memories: it takes its turn with the scope's other memory writers.
+  return runSteps(
+    store,
+    writeTx((target) => acceptProgram(target, store, config, request, memoryWrites)),
+    {
+      lockKeys: memoryScopeLockKeys([request.agentId]),
+    },
+  );
+}
+
+function acceptRequest(config: MemoryConfig, input: unknown): z.output<typeof acceptSchema> {
   const request = parseInput(acceptSchema, input, 'dreaming.proposals.accept');
   if (config.dreaming.mutationsFrozen)
     throw new MemoryError('CONFLICT', 'dreaming.mutationsFrozen is on: nothing is written');
+  return request;
+}
+
+function* acceptProgram(
+  target: WriterTarget,
+  store: PortableStore,
+  config: MemoryConfig,
+  request: z.output<typeof acceptSchema>,
+  memoryWrites: MemoryWriteDeps,
+): Program<AcceptResult> {
   const actor = request.actor?.id ?? 'operator';
-  return store.write((sql) => {
-    const proposal = findProposal(sql, request.agentId, request.proposalId);
-    if (!proposal) throw notFound(request.proposalId);
-    if (proposal.status !== 'pending')
-      throw new MemoryError('CONFLICT', `proposal ${proposal.id} is already ${proposal.status}`, {
-        details: { id: proposal.id, status: proposal.status },
-      });
-    const parsed = parseOperations([JSON.parse(proposal.operationJson) as unknown]);
-    const valid = parsed.ok ? parsed.valid : [];
-    const refused = (reason: string) =>
-      new MemoryError('CONFLICT', `proposal ${proposal.id} cannot be applied now: ${reason}`, {
-        details: { id: proposal.id, reason },
-      });
-    if (!parsed.ok || valid.length === 0)
-      throw refused(parsed.ok ? (parsed.rejected[0]?.reason ?? 'not an operation') : parsed.reason);
-    const [decision] = decideOperations(sql, request.agentId, config.dreaming, valid, undefined, true);
-    if (!decision || decision.status === 'rejected') throw refused(decision?.reason ?? 'no decision');
-    if (decision.status !== 'apply') throw refused('it was routed to review again');
-    const now = store.clock.now();
-    const ctx: WriteContext = {
-      agentId: request.agentId,
-      passId: proposal.passId,
-      actor: { id: actor, type: 'operator' },
-      now,
-      nextId: () => store.ids.next(),
-      memoryWrites,
-    };
-    const outcome = writeRecorded(sql, ctx, decision.operation, proposal.id);
-    decideProposal(sql, {
-      agentId: request.agentId,
-      id: proposal.id,
-      status: 'accepted',
-      by: actor,
-      reason: request.reason ?? null,
-      now,
+  const proposal = yield* findProposalProgram(request.agentId, request.proposalId);
+  if (!proposal) throw notFound(request.proposalId);
+  if (proposal.status !== 'pending')
+    throw new MemoryError('CONFLICT', `proposal ${proposal.id} is already ${proposal.status}`, {
+      details: { id: proposal.id, status: proposal.status },
     });
-    return {
-      proposalId: proposal.id,
-      operation: decision.operation.operation,
-      targetType: outcome.targetType,
-      targetId: outcome.targetId,
-      ...(outcome.deduped ? { deduped: true } : {}),
-    };
+  const parsed = parseOperations([JSON.parse(proposal.operationJson) as unknown]);
+  const valid = parsed.ok ? parsed.valid : [];
+  const refused = (reason: string) =>
+    new MemoryError('CONFLICT', `proposal ${proposal.id} cannot be applied now: ${reason}`, {
+      details: { id: proposal.id, reason },
+    });
+  if (!parsed.ok || valid.length === 0)
+    throw refused(parsed.ok ? (parsed.rejected[0]?.reason ?? 'not an operation') : parsed.reason);
+  const [decision] = yield* decideOperationsProgram(request.agentId, config.dreaming, valid, undefined, true);
+  if (!decision || decision.status === 'rejected') throw refused(decision?.reason ?? 'no decision');
+  if (decision.status !== 'apply') throw refused('it was routed to review again');
+  const now = store.clock.now();
+  const ctx: WriteContext = {
+    agentId: request.agentId,
+    passId: proposal.passId,
+    actor: { id: actor, type: 'operator' },
+    now,
+    nextId: () => store.ids.next(),
+    memoryWrites,
+  };
+  const outcome = yield* writeRecordedProgram(target, ctx, decision.operation, proposal.id);
+  yield* decideProposalProgram({
+    agentId: request.agentId,
+    id: proposal.id,
+    status: 'accepted',
+    by: actor,
+    reason: request.reason ?? null,
+    now,
   });
+  return {
+    proposalId: proposal.id,
+    operation: decision.operation.operation,
+    targetType: outcome.targetType,
+    targetId: outcome.targetId,
+    ...(outcome.deduped ? { deduped: true } : {}),
+  };
 }
 
 /**
@@ -109,21 +153,35 @@ export function acceptProposal(
  */
 export function rejectProposal(store: Store, input: unknown): { proposalId: string } {
   const request = parseInput(rejectSchema, input, 'dreaming.proposals.reject');
-  return store.write((sql) => {
-    const proposal = findProposal(sql, request.agentId, request.proposalId);
-    if (!proposal) throw notFound(request.proposalId);
-    const decided = decideProposal(sql, {
-      agentId: request.agentId,
-      id: proposal.id,
-      status: 'rejected',
-      by: request.actor?.id ?? 'operator',
-      reason: request.reason,
-      now: store.clock.now(),
-    });
-    if (!decided)
-      throw new MemoryError('CONFLICT', `proposal ${proposal.id} is already ${proposal.status}`, {
-        details: { id: proposal.id, status: proposal.status },
-      });
-    return { proposalId: proposal.id };
+  return runStepsSync(
+    store,
+    writeTx(() => rejectProgram(store, request)),
+  );
+}
+
+/** {@link rejectProposal} on a store of either dialect. */
+export async function rejectProposalOn(store: PortableStore, input: unknown): Promise<{ proposalId: string }> {
+  const request = parseInput(rejectSchema, input, 'dreaming.proposals.reject');
+  return runSteps(
+    store,
+    writeTx(() => rejectProgram(store, request)),
+  );
+}
+
+function* rejectProgram(store: PortableStore, request: z.output<typeof rejectSchema>): Program<{ proposalId: string }> {
+  const proposal = yield* findProposalProgram(request.agentId, request.proposalId);
+  if (!proposal) throw notFound(request.proposalId);
+  const decided = yield* decideProposalProgram({
+    agentId: request.agentId,
+    id: proposal.id,
+    status: 'rejected',
+    by: request.actor?.id ?? 'operator',
+    reason: request.reason,
+    now: store.clock.now(),
   });
+  if (!decided)
+    throw new MemoryError('CONFLICT', `proposal ${proposal.id} is already ${proposal.status}`, {
+      details: { id: proposal.id, status: proposal.status },
+    });
+  return { proposalId: proposal.id };
 }

@@ -1,8 +1,13 @@
 import type { Clock, LlmProvider, MemoryConfig } from '@memory/core';
 import type { Recall } from '@memory/recall';
-import { dreamingCandidateAgents, findDreamingState, type MemoryWriteDeps, type Store } from '@memory/store';
-import { openAttentionCount } from './attention.js';
-import { backlogTokens } from './evidence-window.js';
+import {
+  countOpenAttentionProgram,
+  dreamingCandidateAgentsProgram,
+  findDreamingStateProgram,
+  type MemoryWriteDeps,
+  type PortableStore,
+} from '@memory/store';
+import { backlogTokensProgram } from './evidence-window.js';
 import { type PassResult, runDreamingPass } from './pass.js';
 import { decideTrigger, type TriggerDecision } from './triggers.js';
 
@@ -22,7 +27,7 @@ const AGENTS_PER_CHECK = 1000;
  * run at most one pass per agent under the shared LLM limit. Failures are recorded by the pass.
  */
 export function createDreamingSchedule(deps: {
-  readonly store: Store;
+  readonly store: PortableStore;
   readonly config: MemoryConfig;
   readonly llm: LlmProvider;
   readonly clock: Clock;
@@ -39,21 +44,21 @@ export function createDreamingSchedule(deps: {
     /** One check over the agents; returns the decisions made and the passes run. */
     async check(): Promise<Array<{ agentId: string; decision: TriggerDecision; pass?: PassResult }>> {
       // Agents that could have work: completed evidence or open attention.
-      const agents = store.read((sql) => dreamingCandidateAgents(sql, AGENTS_PER_CHECK));
+      const agents = await store.db.read(() => dreamingCandidateAgentsProgram(AGENTS_PER_CHECK));
       const out: Array<{ agentId: string; decision: TriggerDecision; pass?: PassResult }> = [];
       for (const agentId of agents) {
         const now = clock.now();
-        const state = store.read((sql) => {
-          const row = findDreamingState(sql, agentId);
+        const read = await store.db.read(function* () {
+          const row = yield* findDreamingStateProgram(agentId);
           return {
             consecutiveFailures: row?.consecutive_failures ?? 0,
             lastFailureAt: row?.last_failure_at ?? null,
             lastPassAt: row?.last_pass_at ?? null,
-            backlogTokens: backlogTokens(sql, agentId),
-            pendingAttention: openAttentionCount(sql, agentId),
-            saturated: limiter.saturated(),
+            backlogTokens: yield* backlogTokensProgram(agentId),
+            pendingAttention: yield* countOpenAttentionProgram(agentId),
           };
         });
+        const state = { ...read, saturated: limiter.saturated() };
         const decision = decideTrigger(state, now, config.dreaming);
         if (!decision.run) {
           out.push({ agentId, decision });

@@ -2,29 +2,30 @@ import type { MemoryConfig } from '@memory/core';
 import type { Recall } from '@memory/recall';
 import {
   canonicalEntityName,
-  entityAspectClaims,
-  entityLinks,
-  excludeEvidenceSource,
-  findActiveEntity,
-  findRunbookNotes,
-  insertEvidenceReview,
-  listOpenAttention,
-  listOpenContradictions,
+  entityAspectClaimsProgram,
+  entityLinksProgram,
+  excludeEvidenceSourceProgram,
+  findActiveEntityProgram,
+  findRunbookNotesProgram,
+  insertEvidenceReviewProgram,
+  isSqliteStore,
+  listOpenAttentionProgram,
+  listOpenContradictionsProgram,
   MEMORY_TYPES,
   type MemoryWriteDeps,
-  type Store,
-  saveRunbookNotes,
-  searchEntitiesByName,
+  type PortableStore,
+  saveRunbookNotesProgram,
+  searchEntitiesByNameProgram,
   searchTranscriptTurns,
 } from '@memory/store';
 import { z } from 'zod';
 import type { AgentTool } from './agent.js';
-import { type ApplyResult, applyDreamingOperations } from './apply.js';
-import { lookupEvidence, parseSourceRef } from './evidence.js';
+import { type ApplyResult, applyDreamingOperationsOn } from './apply.js';
+import { lookupEvidenceProgram, parseSourceRef } from './evidence.js';
 import type { EvidenceFragment } from './evidence-window.js';
-import { readMemoryHead, writeMemoryHead } from './memory-head.js';
+import { readMemoryHeadProgram, writeMemoryHeadProgram } from './memory-head.js';
 import { citationSchema, parseOperations } from './operations.js';
-import { decideOperations } from './validate.js';
+import { decideOperationsProgram } from './validate.js';
 
 /** Results of each kind `search_evidence` returns. */
 const EVIDENCE_RESULTS = 10;
@@ -33,7 +34,7 @@ const EVIDENCE_MEMORY_TYPES = MEMORY_TYPES.filter((t) => t !== 'document_chunk')
 
 /** The tools of one pass, all scoped to its agent. */
 export function passTools(
-  store: Store,
+  store: PortableStore,
   config: MemoryConfig,
   agentId: string,
   passId: string,
@@ -65,17 +66,17 @@ export function passTools(
     name: 'search_entities',
     description: 'Entities of this agent whose name or alias contains the query.',
     input: z.strictObject({ query: z.string().min(1).max(200) }),
-    run: ({ query }) => store.read((sql) => searchEntitiesByName(sql, agentId, query, 20)),
+    run: ({ query }) => store.db.read(() => searchEntitiesByNameProgram(agentId, query, 20)),
   };
   const getEntity: AgentTool<{ entityId: string }> = {
     name: 'get_entity',
     description: "An entity's active aspects and their active claims.",
     input: z.strictObject({ entityId: z.string().min(1).max(200) }),
     run: ({ entityId }) =>
-      store.read((sql) => {
-        const entity = findActiveEntity(sql, agentId, entityId);
+      store.db.read(function* () {
+        const entity = yield* findActiveEntityProgram(agentId, entityId);
         if (!entity) return { error: `entity ${entityId} not found in this scope` };
-        const claims = entityAspectClaims(sql, agentId, entityId, 200);
+        const claims = yield* entityAspectClaimsProgram(agentId, entityId, 200);
         return { entity, claims };
       }),
   };
@@ -83,15 +84,15 @@ export function passTools(
     name: 'list_attention',
     description: 'Open attention records (what needs hygiene or review), highest priority first.',
     input: z.strictObject({}),
-    run: () => store.read((sql) => listOpenAttention(sql, agentId, 50)),
+    run: () => store.db.read(() => listOpenAttentionProgram(agentId, 50)),
   };
   const apply: AgentTool<{ operations: unknown[] }> = {
     name: 'apply_operations',
     description:
       'Apply operations through the audited seam. Each needs exact-quote evidence (or attention for hygiene). Returns applied, rejected (with reasons) and proposals.',
     input: z.strictObject({ operations: z.array(z.unknown()).min(1).max(100) }),
-    run: ({ operations }) => {
-      const result = applyDreamingOperations(store, config, { agentId, passId }, operations, memoryWrites);
+    run: async ({ operations }) => {
+      const result = await applyDreamingOperationsOn(store, config, { agentId, passId }, operations, memoryWrites);
       applyResults.push(result);
       return result;
     },
@@ -111,11 +112,20 @@ export function passTools(
         type: EVIDENCE_MEMORY_TYPES,
         windowDays: null,
       });
-      const turns = store
-        .read((sql) =>
-          searchTranscriptTurns(sql, { agentId, terms: recalled.query, completedOnly: true, limit: EVIDENCE_RESULTS }),
-        )
-        .map((t) => ({ sourceRef: `transcript:${t.session_key}`, text: t.content }));
+      // Transcript turns are searched on SQLite only for now: their search has no PostgreSQL form yet
+      // (it comes with the transcripts' programs); on PostgreSQL the memories answer alone.
+      const turns = isSqliteStore(store)
+        ? store
+            .read((sql) =>
+              searchTranscriptTurns(sql, {
+                agentId,
+                terms: recalled.query,
+                completedOnly: true,
+                limit: EVIDENCE_RESULTS,
+              }),
+            )
+            .map((t) => ({ sourceRef: `transcript:${t.session_key}`, text: t.content }))
+        : [];
       const memories = recalled.results.map((m) => ({ sourceRef: `memory:${m.id}`, text: m.content }));
       return [...turns, ...memories];
     },
@@ -124,17 +134,17 @@ export function passTools(
     name: 'walk_links',
     description: 'Active links from and to an entity, with the other end.',
     input: z.strictObject({ entityId: z.string().min(1).max(200) }),
-    run: ({ entityId }) => store.read((sql) => entityLinks(sql, agentId, entityId, 100)),
+    run: ({ entityId }) => store.db.read(() => entityLinksProgram(agentId, entityId, 100)),
   };
   const validate: AgentTool<{ operations: unknown[] }> = {
     name: 'validate_operations',
     description:
       'Dry run: how the seam would decide these operations (applied, rejected with reasons, proposals for contradictions), plus warnings for weak names. Writes nothing.',
     input: z.strictObject({ operations: z.array(z.unknown()).min(1).max(100) }),
-    run: ({ operations }) => {
+    run: async ({ operations }) => {
       const parsed = parseOperations(operations);
       if (!parsed.ok) return { error: parsed.reason };
-      const decisions = store.read((sql) => decideOperations(sql, agentId, config.dreaming, parsed.valid));
+      const decisions = await store.db.read(() => decideOperationsProgram(agentId, config.dreaming, parsed.valid));
       const warnings = parsed.valid.flatMap(({ index, operation }) =>
         operation.operation === 'create_entity' && isWeakLabel(operation.payload.name)
           ? [{ index, warning: `"${operation.payload.name}" is a weak name: use the specific name the evidence gives` }]
@@ -157,20 +167,21 @@ export function passTools(
     name: 'list_contradictions',
     description: 'Open contradictions between proposed and active claims.',
     input: z.strictObject({}),
-    run: () => store.read((sql) => listOpenContradictions(sql, agentId, 50)),
+    run: () => store.db.read(() => listOpenContradictionsProgram(agentId, 50)),
   };
   const readRunbook: AgentTool<Record<string, never>> = {
     name: 'read_runbook',
     description: 'Your notes from earlier passes for this agent (conventions, open questions).',
     input: z.strictObject({}),
-    run: () => ({ notes: store.read((sql) => findRunbookNotes(sql, agentId)) }),
+    run: async () => ({ notes: await store.db.read(() => findRunbookNotesProgram(agentId)) }),
   };
   const writeRunbook: AgentTool<{ notes: string }> = {
     name: 'write_runbook',
     description: 'Replace your notes for later passes (at most 4,000 characters).',
     input: z.strictObject({ notes: z.string().max(4000) }),
-    run: ({ notes }) => {
-      store.write((sql) => saveRunbookNotes(sql, agentId, notes, store.clock.now()));
+    run: async ({ notes }) => {
+      const now = store.clock.now();
+      await store.db.write(() => saveRunbookNotesProgram(agentId, notes, now));
       return { saved: true };
     },
   };
@@ -178,12 +189,13 @@ export function passTools(
     name: 'exclude_evidence',
     description: 'Stop delivering a source that holds nothing worth keeping (spam, test chatter).',
     input: z.strictObject({ sourceRef: z.string().min(1).max(600), reason: z.string().min(1).max(500) }),
-    run: ({ sourceRef, reason }) => {
+    run: async ({ sourceRef, reason }) => {
       const ref = parseSourceRef(sourceRef);
       if (!ref || ref.kind === 'attention') return { error: 'not an evidence reference' };
-      const found = store.read((sql) => lookupEvidence(sql, agentId, ref));
+      const found = await store.db.read(() => lookupEvidenceProgram(agentId, ref));
       if (!found.found && found.reason !== 'not_completed') return { error: `${sourceRef}: ${found.reason}` };
-      store.write((sql) => excludeEvidenceSource(sql, { agentId, sourceRef, reason, passId, now: store.clock.now() }));
+      const now = store.clock.now();
+      await store.db.write(() => excludeEvidenceSourceProgram({ agentId, sourceRef, reason, passId, now }));
       return { excluded: sourceRef };
     },
   };
@@ -200,20 +212,14 @@ export function passTools(
       verdict: z.enum(['consolidated', 'nothing_durable', 'needs_more_context', 'contradicts_graph']),
       notes: z.string().max(1000).optional(),
     }),
-    run: ({ sourceRef, verdict, notes }) => {
+    run: async ({ sourceRef, verdict, notes }) => {
       const ref = parseSourceRef(sourceRef);
       const found =
-        ref && ref.kind !== 'attention' ? store.read((sql) => lookupEvidence(sql, agentId, ref)) : undefined;
+        ref && ref.kind !== 'attention' ? await store.db.read(() => lookupEvidenceProgram(agentId, ref)) : undefined;
       if (!found?.found) return { error: `${sourceRef} is not this agent's evidence` };
-      store.write((sql) =>
-        insertEvidenceReview(sql, {
-          agentId,
-          sourceRef,
-          passId,
-          verdict,
-          notes: notes ?? null,
-          now: store.clock.now(),
-        }),
+      const now = store.clock.now();
+      await store.db.write(() =>
+        insertEvidenceReviewProgram({ agentId, sourceRef, passId, verdict, notes: notes ?? null, now }),
       );
       return { recorded: true };
     },
@@ -250,13 +256,17 @@ export function passTools(
         expectedRevision: z.number().int().min(0),
         expectedHash: z.string().max(100),
       }),
-      run: (input) => store.write((sql) => writeMemoryHead(sql, { agentId, passId, now: store.clock.now(), ...input })),
+      run: (input) => {
+        const now = store.clock.now();
+        return store.db.write(() => writeMemoryHeadProgram({ agentId, passId, now, ...input }));
+      },
     };
     const readHead: AgentTool<Record<string, never>> = {
       name: 'read_memory_head',
       description: 'The current MEMORY.md head with its revision and hash.',
       input: z.strictObject({}),
-      run: () => store.read((sql) => readMemoryHead(sql, agentId)) ?? { revision: 0, contentHash: '', content: '' },
+      run: async () =>
+        (await store.db.read(() => readMemoryHeadProgram(agentId))) ?? { revision: 0, contentHash: '', content: '' },
     };
     tools.push(readHead as unknown as AgentTool<never>, writeHead as unknown as AgentTool<never>);
   }

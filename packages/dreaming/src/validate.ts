@@ -1,20 +1,22 @@
 import { contentHash, type MemoryConfig, normalizeForStorage } from '@memory/core';
 import {
-  activeAspectByName,
-  activeEntityByCanonicalName,
-  aspectEntityId,
-  attentionState,
+  activeAspectByNameProgram,
+  activeEntityByCanonicalNameProgram,
+  aspectEntityIdProgram,
+  attentionStateProgram,
   canonicalEntityName,
-  countActiveAspects,
-  countActiveClaims,
-  findLiveMemoryIdByHash,
-  graphRowState,
-  latestActiveClaim,
-  memoryRowState,
-  openAttentionAbout,
+  countActiveAspectsProgram,
+  countActiveClaimsProgram,
+  findLiveMemoryIdByHashProgram,
+  graphRowStateProgram,
+  latestActiveClaimProgram,
+  memoryRowStateProgram,
+  openAttentionAboutProgram,
+  type Program,
+  runSqliteProgram,
   type SqlExecutor,
 } from '@memory/store';
-import { checkCitations } from './citations.js';
+import { checkCitationsProgram } from './citations.js';
 import { type CrossScopeReporter, parseSourceRef } from './evidence.js';
 import { CONTENT_OPERATIONS, type DreamingOperation, HYGIENE_OPERATIONS } from './operations.js';
 
@@ -25,9 +27,9 @@ export type ProposalRoute = 'shadow' | 'review_required' | 'contradiction';
  * An active claim that `add_claim` would contradict: same aspect and key, different content.
  * (`set_claim` and `supersede_claim` replace on purpose; only a plain add alongside is suspect.)
  */
-function contradictedClaim(sql: SqlExecutor, op: DreamingOperation): string | undefined {
+function* contradictedClaimProgram(op: DreamingOperation): Program<string | undefined> {
   if (op.operation !== 'add_claim') return undefined;
-  const row = latestActiveClaim(sql, op.payload.aspectId, op.payload.claimKey);
+  const row = yield* latestActiveClaimProgram(op.payload.aspectId, op.payload.claimKey);
   if (!row) return undefined;
   const same = row.content.trim().toLowerCase() === op.payload.content.trim().toLowerCase();
   return same ? undefined : row.id;
@@ -52,14 +54,13 @@ type Kind = 'entity' | 'aspect' | 'claim' | 'link' | 'memory';
  * there. A row of another scope is `missing`, exactly like one that exists nowhere, so ids cannot be
  * probed across scopes; `report` tells the operators about the attempt.
  */
-function subjectState(
-  sql: SqlExecutor,
+function* subjectStateProgram(
   agentId: string,
   kind: Kind,
   id: string,
   report: CrossScopeReporter | undefined,
-): 'active' | 'inactive' | 'missing' {
-  const row = kind === 'memory' ? memoryRowState(sql, id) : graphRowState(sql, kind, id);
+): Program<'active' | 'inactive' | 'missing'> {
+  const row = kind === 'memory' ? yield* memoryRowStateProgram(id) : yield* graphRowStateProgram(kind, id);
   if (!row) return 'missing';
   if (row.agentId !== agentId) {
     report?.({ ref: `${kind}:${id}`, ownerAgentId: row.agentId });
@@ -68,8 +69,14 @@ function subjectState(
   return row.status === 'active' ? 'active' : 'inactive';
 }
 
-function requireActive(sql: SqlExecutor, agentId: string, kind: Kind, id: string, field: string, batch: BatchState) {
-  const state = subjectState(sql, agentId, kind, id, batch.report);
+function* requireActiveProgram(
+  agentId: string,
+  kind: Kind,
+  id: string,
+  field: string,
+  batch: BatchState,
+): Program<string | undefined> {
+  const state = yield* subjectStateProgram(agentId, kind, id, batch.report);
   if (state === 'active') return undefined;
   if (state === 'missing') return `${field}: no ${kind} ${id} in this scope; use ids you were shown`;
   return `${field}: ${kind} ${id} is archived or superseded; act on the current one`;
@@ -107,8 +114,8 @@ function reserve(taken: Map<string, number>, key: string, existing: number, cap:
   return true;
 }
 
-function hasActiveClaim(sql: SqlExecutor, aspectId: string, claimKey: string): boolean {
-  return latestActiveClaim(sql, aspectId, claimKey) !== undefined;
+function* hasActiveClaimProgram(aspectId: string, claimKey: string): Program<boolean> {
+  return (yield* latestActiveClaimProgram(aspectId, claimKey)) !== undefined;
 }
 
 interface BatchState {
@@ -124,18 +131,21 @@ interface BatchState {
   readonly reviewed: boolean;
 }
 
-function checkHygiene(sql: SqlExecutor, agentId: string, op: DreamingOperation, batch: BatchState): string | undefined {
+function* checkHygieneProgram(agentId: string, op: DreamingOperation, batch: BatchState): Program<string | undefined> {
   const subjects = hygieneSubjects(op);
   if (subjects.some((s) => batch.flagged.has(s))) return undefined;
   // A reviewer accepting it: the `flag` that came with it in its batch was a proposal of its own, so
   // an attention record open now about the subject is what counts.
-  if (batch.reviewed && subjects.some((s) => openAttentionAbout(sql, agentId, s).length > 0)) return undefined;
+  if (batch.reviewed) {
+    for (const subject of subjects)
+      if ((yield* openAttentionAboutProgram(agentId, subject)).length > 0) return undefined;
+  }
   const attention = (op.evidence ?? []).map((c) => parseSourceRef(c.sourceRef)).filter((r) => r?.kind === 'attention');
   if (attention.length === 0) {
     return `${op.operation} removes or folds knowledge: cite the attention record about it ({ sourceRef: "attention:<id>", quote: "" }) or flag ${subjects[0]} earlier in this batch`;
   }
   for (const ref of attention) {
-    const state = ref ? attentionState(sql, ref.id) : undefined;
+    const state = ref ? yield* attentionStateProgram(ref.id) : undefined;
     if (!state) continue;
     // Another scope's record counts as no record (the same answer as a missing one).
     if (state.agentId !== agentId) {
@@ -148,17 +158,16 @@ function checkHygiene(sql: SqlExecutor, agentId: string, op: DreamingOperation, 
   return `none of the cited attention records is open and about ${subjects.join(' or ')}; cite the one whose subject is the target`;
 }
 
-function checkTargets(
-  sql: SqlExecutor,
+function* checkTargetsProgram(
   agentId: string,
   op: DreamingOperation,
   policy: MemoryConfig['dreaming'],
   batch: BatchState,
-): string | undefined {
+): Program<string | undefined> {
   switch (op.operation) {
     case 'create_entity': {
       const key = canonicalEntityName(op.payload.name);
-      const existing = activeEntityByCanonicalName(sql, agentId, key);
+      const existing = yield* activeEntityByCanonicalNameProgram(agentId, key);
       if (existing)
         return `entity "${op.payload.name}" already exists as ${existing}; attach to it instead of creating a duplicate`;
       if (batch.newNames.has(key)) return `entity "${op.payload.name}" is created twice in this batch`;
@@ -166,23 +175,23 @@ function checkTargets(
       return undefined;
     }
     case 'rename_entity': {
-      const taken = activeEntityByCanonicalName(sql, agentId, canonicalEntityName(op.payload.name));
+      const taken = yield* activeEntityByCanonicalNameProgram(agentId, canonicalEntityName(op.payload.name));
       if (taken && taken !== op.payload.entityId)
         return `another entity (${taken}) is already named "${op.payload.name}"; merge them instead`;
-      return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId', batch);
+      return yield* requireActiveProgram(agentId, 'entity', op.payload.entityId, 'entityId', batch);
     }
     case 'archive_entity':
-      return requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId', batch);
+      return yield* requireActiveProgram(agentId, 'entity', op.payload.entityId, 'entityId', batch);
     case 'merge_entities':
       if (op.payload.sourceEntityId === op.payload.targetEntityId) return 'merge_entities needs two different entities';
       return (
-        requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId', batch) ??
-        requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId', batch)
+        (yield* requireActiveProgram(agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId', batch)) ??
+        (yield* requireActiveProgram(agentId, 'entity', op.payload.targetEntityId, 'targetEntityId', batch))
       );
     case 'create_aspect': {
-      const missing = requireActive(sql, agentId, 'entity', op.payload.entityId, 'entityId', batch);
+      const missing = yield* requireActiveProgram(agentId, 'entity', op.payload.entityId, 'entityId', batch);
       if (missing) return missing;
-      const existing = activeAspectByName(sql, op.payload.entityId, op.payload.name);
+      const existing = yield* activeAspectByNameProgram(op.payload.entityId, op.payload.name);
       if (existing)
         return `entity ${op.payload.entityId} already has an aspect "${op.payload.name}" (${existing}); attach claims to it`;
       const key = `${op.payload.entityId}\u0000${canonicalEntityName(op.payload.name)}`;
@@ -192,7 +201,7 @@ function checkTargets(
         !reserve(
           batch.newAspects,
           op.payload.entityId,
-          countActiveAspects(sql, op.payload.entityId),
+          yield* countActiveAspectsProgram(op.payload.entityId),
           policy.maxAspectsPerEntity,
         )
       ) {
@@ -201,25 +210,25 @@ function checkTargets(
       return undefined;
     }
     case 'rename_aspect': {
-      const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId', batch);
+      const missing = yield* requireActiveProgram(agentId, 'aspect', op.payload.aspectId, 'aspectId', batch);
       if (missing) return missing;
-      const entityId = aspectEntityId(sql, op.payload.aspectId) ?? '';
-      const taken = activeAspectByName(sql, entityId, op.payload.name);
+      const entityId = (yield* aspectEntityIdProgram(op.payload.aspectId)) ?? '';
+      const taken = yield* activeAspectByNameProgram(entityId, op.payload.name);
       return taken && taken !== op.payload.aspectId
         ? `the entity already has an aspect "${op.payload.name}" (${taken}); merge them instead`
         : undefined;
     }
     case 'archive_aspect':
-      return requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId', batch);
+      return yield* requireActiveProgram(agentId, 'aspect', op.payload.aspectId, 'aspectId', batch);
     case 'merge_aspects':
       if (op.payload.sourceAspectId === op.payload.targetAspectId) return 'merge_aspects needs two different aspects';
       return (
-        requireActive(sql, agentId, 'aspect', op.payload.sourceAspectId, 'sourceAspectId', batch) ??
-        requireActive(sql, agentId, 'aspect', op.payload.targetAspectId, 'targetAspectId', batch)
+        (yield* requireActiveProgram(agentId, 'aspect', op.payload.sourceAspectId, 'sourceAspectId', batch)) ??
+        (yield* requireActiveProgram(agentId, 'aspect', op.payload.targetAspectId, 'targetAspectId', batch))
       );
     case 'add_claim':
     case 'set_claim': {
-      const missing = requireActive(sql, agentId, 'aspect', op.payload.aspectId, 'aspectId', batch);
+      const missing = yield* requireActiveProgram(agentId, 'aspect', op.payload.aspectId, 'aspectId', batch);
       if (missing) return missing;
       if (
         op.payload.validFrom !== undefined &&
@@ -228,13 +237,13 @@ function checkTargets(
       )
         return 'validUntil must be after validFrom';
       // set_claim over an existing key replaces it: the count does not grow.
-      if (op.operation === 'set_claim' && hasActiveClaim(sql, op.payload.aspectId, op.payload.claimKey))
+      if (op.operation === 'set_claim' && (yield* hasActiveClaimProgram(op.payload.aspectId, op.payload.claimKey)))
         return undefined;
       if (
         !reserve(
           batch.newClaims,
           op.payload.aspectId,
-          countActiveClaims(sql, op.payload.aspectId),
+          yield* countActiveClaimsProgram(op.payload.aspectId),
           policy.maxClaimsPerAspect,
         )
       ) {
@@ -244,31 +253,34 @@ function checkTargets(
     }
     case 'supersede_claim':
     case 'archive_claim':
-      return requireActive(sql, agentId, 'claim', op.payload.claimId, 'claimId', batch);
+      return yield* requireActiveProgram(agentId, 'claim', op.payload.claimId, 'claimId', batch);
     case 'create_link':
       if (op.payload.sourceEntityId === op.payload.targetEntityId) return 'a link needs two different entities';
       return (
-        requireActive(sql, agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId', batch) ??
-        requireActive(sql, agentId, 'entity', op.payload.targetEntityId, 'targetEntityId', batch)
+        (yield* requireActiveProgram(agentId, 'entity', op.payload.sourceEntityId, 'sourceEntityId', batch)) ??
+        (yield* requireActiveProgram(agentId, 'entity', op.payload.targetEntityId, 'targetEntityId', batch))
       );
     case 'update_link':
     case 'archive_link':
-      return requireActive(sql, agentId, 'link', op.payload.linkId, 'linkId', batch);
+      return yield* requireActiveProgram(agentId, 'link', op.payload.linkId, 'linkId', batch);
     case 'remember_memory':
       return undefined;
     case 'supersede_memory':
     case 'archive_memory': {
       if (!policy.allowUpdateDelete)
         return `${op.operation} needs dreaming.allowUpdateDelete, which is off; propose it with risk: "review_required" instead`;
-      const missing = requireActive(sql, agentId, 'memory', op.payload.memoryId, 'memoryId', batch);
+      const missing = yield* requireActiveProgram(agentId, 'memory', op.payload.memoryId, 'memoryId', batch);
       if (missing) return missing;
       if (op.operation === 'supersede_memory') {
-        const clash = findLiveMemoryIdByHash(sql, agentId, contentHash(normalizeForStorage(op.payload.content)));
+        const clash = yield* findLiveMemoryIdByHashProgram(
+          agentId,
+          contentHash(normalizeForStorage(op.payload.content)),
+        );
         if (clash && clash !== op.payload.memoryId)
           return `memory ${clash} already holds this content; archive ${op.payload.memoryId} instead`;
       }
       if (op.operation === 'archive_memory' && op.payload.force !== true) {
-        if (memoryRowState(sql, op.payload.memoryId)?.pinned === true)
+        if ((yield* memoryRowStateProgram(op.payload.memoryId))?.pinned === true)
           return `memory ${op.payload.memoryId} is pinned; it is never archived without force: true`;
       }
       return undefined;
@@ -276,13 +288,13 @@ function checkTargets(
     case 'flag': {
       const m = SUBJECT.exec(op.payload.subjectRef);
       if (!m) return 'subjectRef must be entity:<id>, aspect:<id>, claim:<id>, link:<id> or memory:<id>';
-      const state = subjectState(sql, agentId, m[1] as Kind, m[2] as string, batch.report);
+      const state = yield* subjectStateProgram(agentId, m[1] as Kind, m[2] as string, batch.report);
       if (state === 'missing') return `subjectRef: no ${op.payload.subjectRef} in this scope`;
       batch.flagged.add(op.payload.subjectRef);
       return undefined;
     }
     case 'decline_attention': {
-      const state = attentionState(sql, op.payload.attentionId);
+      const state = yield* attentionStateProgram(op.payload.attentionId);
       if (state && state.agentId !== agentId)
         batch.report?.({ ref: `attention:${op.payload.attentionId}`, ownerAgentId: state.agentId });
       if (!state || state.agentId !== agentId) return `no attention ${op.payload.attentionId} in this scope`;
@@ -316,6 +328,17 @@ export function decideOperations(
   report?: CrossScopeReporter,
   reviewed = false,
 ): OperationDecision[] {
+  return runSqliteProgram(sql, decideOperationsProgram(agentId, policy, operations, report, reviewed));
+}
+
+/** {@link decideOperations} as a program (both dialects). */
+export function* decideOperationsProgram(
+  agentId: string,
+  policy: MemoryConfig['dreaming'],
+  operations: ReadonlyArray<{ readonly index: number; readonly operation: DreamingOperation }>,
+  report?: CrossScopeReporter,
+  reviewed = false,
+): Program<OperationDecision[]> {
   const batch: BatchState = {
     flagged: new Set(),
     newNames: new Set(),
@@ -324,7 +347,11 @@ export function decideOperations(
     report,
     reviewed,
   };
-  return operations.map(({ index, operation }): OperationDecision => {
+  const decisions: OperationDecision[] = [];
+  for (const { index, operation } of operations) decisions.push(yield* decideOne(index, operation));
+  return decisions;
+
+  function* decideOne(index: number, operation: DreamingOperation): Program<OperationDecision> {
     const reject = (reason: string): OperationDecision => ({ index, status: 'rejected', reason });
     if (operation.confidence !== undefined && operation.confidence < policy.minConfidenceForWrite) {
       return reject(
@@ -332,19 +359,19 @@ export function decideOperations(
       );
     }
     if (CONTENT_OPERATIONS.has(operation.operation)) {
-      const cited = checkCitations(sql, agentId, operation.evidence ?? [], report);
+      const cited = yield* checkCitationsProgram(agentId, operation.evidence ?? [], report);
       if (!cited.ok) return reject(cited.reason);
     } else if (HYGIENE_OPERATIONS.has(operation.operation)) {
-      const why = checkHygiene(sql, agentId, operation, batch);
+      const why = yield* checkHygieneProgram(agentId, operation, batch);
       if (why) return reject(why);
     }
-    const why = checkTargets(sql, agentId, operation, policy, batch);
+    const why = yield* checkTargetsProgram(agentId, operation, policy, batch);
     if (why) return reject(why);
     if (reviewed) return { index, status: 'apply', operation };
     if (policy.shadowMode) return { index, status: 'proposal', route: 'shadow', operation };
     if (operation.risk === 'review_required') return { index, status: 'proposal', route: 'review_required', operation };
-    const conflict = contradictedClaim(sql, operation);
+    const conflict = yield* contradictedClaimProgram(operation);
     if (conflict) return { index, status: 'proposal', route: 'contradiction', operation, conflictsWith: conflict };
     return { index, status: 'apply', operation };
-  });
+  }
 }

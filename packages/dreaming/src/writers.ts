@@ -1,30 +1,31 @@
 import {
-  addEntityAlias,
-  aspectEntityId,
-  changeMemory,
-  createMemories,
-  declineAttention,
-  findClaimBasis,
-  findOpenAttentionId,
-  forgetMemoryRecord,
-  graphRowSnapshot,
-  insertAspect,
-  insertClaim,
-  insertDependency,
-  insertEntity,
-  latestActiveClaim,
+  addEntityAliasProgram,
+  aspectEntityIdProgram,
+  changeMemoryProgram,
+  createMemoriesProgram,
+  declineAttentionProgram,
+  findClaimBasisProgram,
+  findOpenAttentionIdProgram,
+  forgetMemoryProgram,
+  graphRowSnapshotProgram,
+  insertAspectProgram,
+  insertClaimProgram,
+  insertDependencyProgram,
+  insertEntityProgram,
+  latestActiveClaimProgram,
   type MemoryAudit,
   type MemoryWriteDeps,
-  mergeAspects,
-  mergeEntities,
-  openAttention,
+  mergeAspectsProgram,
+  mergeEntitiesProgram,
+  openAttentionProgram,
+  type Program,
   prepareContent,
-  renameAspect,
-  renameEntity,
-  type SqlExecutor,
-  setGraphRowStatus,
-  supersedeClaim,
-  updateDependency,
+  renameAspectProgram,
+  renameEntityProgram,
+  setGraphRowStatusProgram,
+  supersedeClaimProgram,
+  updateDependencyProgram,
+  type WriterTarget,
 } from '@memory/store';
 import { parseSourceRef } from './evidence.js';
 import type { DreamingOperation } from './operations.js';
@@ -60,8 +61,7 @@ function memoryAudit(ctx: WriteContext, op: DreamingOperation): MemoryAudit {
   };
 }
 
-function insertNewClaim(
-  sql: SqlExecutor,
+function* insertNewClaimProgram(
   ctx: WriteContext,
   op: DreamingOperation,
   base: { entityId: string; aspectId: string; claimKey: string; kind: 'attribute' | 'constraint' },
@@ -73,11 +73,11 @@ function insertNewClaim(
     occurredAt?: number | undefined;
     timePrecision?: string | undefined;
   },
-): string {
+): Program<string> {
   const id = ctx.nextId();
   // A claim that quotes a memory points at it, so recall's graph traversal can reach that memory.
   const sourceMemory = (op.evidence ?? []).map((c) => parseSourceRef(c.sourceRef)).find((r) => r?.kind === 'memory');
-  insertClaim(sql, {
+  yield* insertClaimProgram({
     id,
     agentId: ctx.agentId,
     ...(sourceMemory ? { sourceMemoryId: sourceMemory.id } : {}),
@@ -103,11 +103,15 @@ function insertNewClaim(
  * operation. Targets were checked by the decision step; constraint violations from concurrent
  * changes surface as throws.
  */
-export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: DreamingOperation): WriteOutcome {
+export function* writeOperationProgram(
+  target: WriterTarget,
+  ctx: WriteContext,
+  op: DreamingOperation,
+): Program<WriteOutcome> {
   switch (op.operation) {
     case 'create_entity': {
       const id = ctx.nextId();
-      insertEntity(sql, {
+      yield* insertEntityProgram({
         id,
         agentId: ctx.agentId,
         name: op.payload.name,
@@ -119,27 +123,32 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'entity', targetId: id };
     }
     case 'rename_entity': {
-      const previous = graphRowSnapshot(sql, 'entity', op.payload.entityId);
+      const previous = yield* graphRowSnapshotProgram('entity', op.payload.entityId);
       const old = previous as { name: string } | undefined;
-      renameEntity(sql, op.payload.entityId, op.payload.name, ctx.now);
+      yield* renameEntityProgram(op.payload.entityId, op.payload.name, ctx.now);
       // The old name still resolves.
       if (old)
-        addEntityAlias(sql, { entityId: op.payload.entityId, agentId: ctx.agentId, alias: old.name, now: ctx.now });
+        yield* addEntityAliasProgram({
+          entityId: op.payload.entityId,
+          agentId: ctx.agentId,
+          alias: old.name,
+          now: ctx.now,
+        });
       return { targetType: 'entity', targetId: op.payload.entityId, ...(previous ? { previous } : {}) };
     }
     case 'archive_entity': {
-      const previous = graphRowSnapshot(sql, 'entity', op.payload.entityId);
-      setGraphRowStatus(sql, 'entity', op.payload.entityId, 'archived', ctx.now);
+      const previous = yield* graphRowSnapshotProgram('entity', op.payload.entityId);
+      yield* setGraphRowStatusProgram('entity', op.payload.entityId, 'archived', ctx.now);
       return { targetType: 'entity', targetId: op.payload.entityId, ...(previous ? { previous } : {}) };
     }
     case 'merge_entities': {
       const { sourceEntityId: from, targetEntityId: to } = op.payload;
-      mergeEntities(sql, { agentId: ctx.agentId, fromId: from, toId: to, now: ctx.now });
+      yield* mergeEntitiesProgram({ agentId: ctx.agentId, fromId: from, toId: to, now: ctx.now });
       return { targetType: 'entity', targetId: to };
     }
     case 'create_aspect': {
       const id = ctx.nextId();
-      insertAspect(sql, {
+      yield* insertAspectProgram({
         id,
         agentId: ctx.agentId,
         entityId: op.payload.entityId,
@@ -149,26 +158,27 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'aspect', targetId: id };
     }
     case 'rename_aspect': {
-      const previous = graphRowSnapshot(sql, 'aspect', op.payload.aspectId);
-      renameAspect(sql, op.payload.aspectId, op.payload.name, ctx.now);
+      const previous = yield* graphRowSnapshotProgram('aspect', op.payload.aspectId);
+      yield* renameAspectProgram(op.payload.aspectId, op.payload.name, ctx.now);
       return { targetType: 'aspect', targetId: op.payload.aspectId, ...(previous ? { previous } : {}) };
     }
     case 'archive_aspect': {
-      const previous = graphRowSnapshot(sql, 'aspect', op.payload.aspectId);
-      setGraphRowStatus(sql, 'aspect', op.payload.aspectId, 'archived', ctx.now);
+      const previous = yield* graphRowSnapshotProgram('aspect', op.payload.aspectId);
+      yield* setGraphRowStatusProgram('aspect', op.payload.aspectId, 'archived', ctx.now);
       return { targetType: 'aspect', targetId: op.payload.aspectId, ...(previous ? { previous } : {}) };
     }
     case 'merge_aspects':
-      mergeAspects(sql, { fromId: op.payload.sourceAspectId, toId: op.payload.targetAspectId, now: ctx.now });
+      yield* mergeAspectsProgram({ fromId: op.payload.sourceAspectId, toId: op.payload.targetAspectId, now: ctx.now });
       return { targetType: 'aspect', targetId: op.payload.targetAspectId };
     case 'add_claim':
     case 'set_claim': {
-      const entityId = aspectEntityId(sql, op.payload.aspectId);
+      const entityId = yield* aspectEntityIdProgram(op.payload.aspectId);
       if (entityId === undefined) throw new Error(`aspect ${op.payload.aspectId} disappeared`);
       const current =
-        op.operation === 'set_claim' ? latestActiveClaim(sql, op.payload.aspectId, op.payload.claimKey) : undefined;
-      const id = insertNewClaim(
-        sql,
+        op.operation === 'set_claim'
+          ? yield* latestActiveClaimProgram(op.payload.aspectId, op.payload.claimKey)
+          : undefined;
+      const id = yield* insertNewClaimProgram(
         ctx,
         op,
         {
@@ -180,20 +190,24 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
         op.payload,
       );
       if (current)
-        supersedeClaim(sql, { oldId: current.id, newId: id, newValidFrom: op.payload.validFrom ?? null, now: ctx.now });
+        yield* supersedeClaimProgram({
+          oldId: current.id,
+          newId: id,
+          newValidFrom: op.payload.validFrom ?? null,
+          now: ctx.now,
+        });
       return { targetType: 'claim', targetId: id };
     }
     case 'supersede_claim': {
-      const old = findClaimBasis(sql, op.payload.claimId);
+      const old = yield* findClaimBasisProgram(op.payload.claimId);
       if (!old) throw new Error(`claim ${op.payload.claimId} disappeared`);
-      const id = insertNewClaim(
-        sql,
+      const id = yield* insertNewClaimProgram(
         ctx,
         op,
         { entityId: old.entity_id, aspectId: old.aspect_id, claimKey: old.claim_key, kind: old.kind },
         { importance: old.importance, ...op.payload },
       );
-      supersedeClaim(sql, {
+      yield* supersedeClaimProgram({
         oldId: op.payload.claimId,
         newId: id,
         newValidFrom: op.payload.validFrom ?? null,
@@ -202,13 +216,13 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'claim', targetId: id };
     }
     case 'archive_claim': {
-      const previous = graphRowSnapshot(sql, 'claim', op.payload.claimId);
-      setGraphRowStatus(sql, 'claim', op.payload.claimId, 'archived', ctx.now);
+      const previous = yield* graphRowSnapshotProgram('claim', op.payload.claimId);
+      yield* setGraphRowStatusProgram('claim', op.payload.claimId, 'archived', ctx.now);
       return { targetType: 'claim', targetId: op.payload.claimId, ...(previous ? { previous } : {}) };
     }
     case 'create_link': {
       const id = ctx.nextId();
-      insertDependency(sql, {
+      yield* insertDependencyProgram({
         id,
         agentId: ctx.agentId,
         sourceEntityId: op.payload.sourceEntityId,
@@ -222,9 +236,8 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'link', targetId: id };
     }
     case 'update_link': {
-      const previous = graphRowSnapshot(sql, 'link', op.payload.linkId);
-      updateDependency(
-        sql,
+      const previous = yield* graphRowSnapshotProgram('link', op.payload.linkId);
+      yield* updateDependencyProgram(
         op.payload.linkId,
         { type: op.payload.type ?? null, strength: op.payload.strength ?? null, reason: op.payload.reason ?? null },
         ctx.now,
@@ -232,13 +245,13 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'link', targetId: op.payload.linkId, ...(previous ? { previous } : {}) };
     }
     case 'archive_link': {
-      const previous = graphRowSnapshot(sql, 'link', op.payload.linkId);
-      setGraphRowStatus(sql, 'link', op.payload.linkId, 'archived', ctx.now);
+      const previous = yield* graphRowSnapshotProgram('link', op.payload.linkId);
+      yield* setGraphRowStatusProgram('link', op.payload.linkId, 'archived', ctx.now);
       return { targetType: 'link', targetId: op.payload.linkId, ...(previous ? { previous } : {}) };
     }
     case 'remember_memory': {
-      const [created] = createMemories(
-        sql,
+      const [created] = yield* createMemoriesProgram(
+        target,
         ctx.memoryWrites,
         [
           {
@@ -259,8 +272,8 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
     }
     case 'supersede_memory': {
       // The previous row goes to the cold table; the old content's vector, hints and mentions go.
-      const row = changeMemory(
-        sql,
+      const row = yield* changeMemoryProgram(
+        target,
         ctx.memoryWrites,
         {
           agentId: ctx.agentId,
@@ -273,8 +286,8 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'memory', targetId: row.id };
     }
     case 'archive_memory':
-      forgetMemoryRecord(
-        sql,
+      yield* forgetMemoryProgram(
+        target,
         ctx.memoryWrites,
         {
           agentId: ctx.agentId,
@@ -288,7 +301,7 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
       return { targetType: 'memory', targetId: op.payload.memoryId };
     case 'flag': {
       const id = ctx.nextId();
-      openAttention(sql, {
+      yield* openAttentionProgram({
         id,
         agentId: ctx.agentId,
         kind: op.payload.kind,
@@ -299,11 +312,11 @@ export function writeOperation(sql: SqlExecutor, ctx: WriteContext, op: Dreaming
         now: ctx.now,
       });
       // An open record for the same subject is kept: the operation points at it.
-      const open = findOpenAttentionId(sql, ctx.agentId, op.payload.kind, op.payload.subjectRef);
+      const open = yield* findOpenAttentionIdProgram(ctx.agentId, op.payload.kind, op.payload.subjectRef);
       return { targetType: 'attention', targetId: open ?? id };
     }
     case 'decline_attention':
-      declineAttention(sql, op.payload.attentionId, ctx.passId, ctx.now);
+      yield* declineAttentionProgram(op.payload.attentionId, ctx.passId, ctx.now);
       return { targetType: 'attention', targetId: op.payload.attentionId };
     default: {
       const unhandled: never = op;

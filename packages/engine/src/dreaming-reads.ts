@@ -3,11 +3,11 @@ import type { RowChange } from '@memory/dreaming';
 import {
   type AttentionView,
   type DreamingPassView,
-  findDreamingPass,
-  listAttention,
-  listDreamingPasses,
-  listDreamingToolCalls,
-  listTargetProvenance,
+  findDreamingPassProgram,
+  listAttentionProgram,
+  listDreamingPassesProgram,
+  listDreamingToolCallsProgram,
+  listTargetProvenanceProgram,
   type ProvenanceRow,
 } from '@memory/store';
 import { z } from 'zod';
@@ -126,13 +126,12 @@ function passSummary(row: DreamingPassView): PassSummary {
 }
 
 /** A page of the agent's passes, newest first. */
-export function listPasses(ctx: EngineContext, input: unknown): Page<PassSummary> {
+export async function listPasses(ctx: EngineContext, input: unknown): Promise<Page<PassSummary>> {
   const request = parseInput(listPassesSchema, input, 'dreaming.passes.list');
   const limit = request.limit ?? 50;
   const before = decodeCursor(request.cursor, TIME_ID_CURSOR, 'dreaming.passes.list');
-  const rows = ctx.store.read((sql) =>
-    listDreamingPasses(
-      sql,
+  const rows = await ctx.portable.db.read(() =>
+    listDreamingPassesProgram(
       request.agentId,
       request.status ?? null,
       before ? { startedAt: before[0], id: before[1] } : null,
@@ -143,13 +142,13 @@ export function listPasses(ctx: EngineContext, input: unknown): Page<PassSummary
 }
 
 /** One pass with its evidence window and tool calls, or undefined outside the scope. */
-export function getPass(ctx: EngineContext, input: unknown): PassDetail | undefined {
+export function getPass(ctx: EngineContext, input: unknown): Promise<PassDetail | undefined> {
   const { agentId, passId } = parseInput(passSchema, input, 'dreaming.passes.get');
-  return ctx.store.read((sql) => {
-    const row = findDreamingPass(sql, agentId, passId);
+  return ctx.portable.db.read(function* () {
+    const row = yield* findDreamingPassProgram(agentId, passId);
     if (!row) return undefined;
     // Bounded by the pass's own cap (dreaming.maxToolCalls); the ceiling keeps a bad row from flooding.
-    const calls = listDreamingToolCalls(sql, row.id, 10_000);
+    const calls = yield* listDreamingToolCallsProgram(row.id, 10_000);
     return {
       ...passSummary(row),
       evidenceWindow: json(row.evidenceWindowJson, []),
@@ -186,13 +185,12 @@ function provenanceEntry(row: ProvenanceRow): ProvenanceEntry {
 }
 
 /** The provenance of one target, oldest first: every applied operation that named it. */
-export function provenance(ctx: EngineContext, input: unknown): Page<ProvenanceEntry> {
+export async function provenance(ctx: EngineContext, input: unknown): Promise<Page<ProvenanceEntry>> {
   const request = parseInput(provenanceSchema, input, 'dreaming.provenance');
   const limit = request.limit ?? 50;
   const after = decodeCursor(request.cursor, SEQ_CURSOR, 'dreaming.provenance');
-  const rows = ctx.store.read((sql) =>
-    listTargetProvenance(
-      sql,
+  const rows = await ctx.portable.db.read(() =>
+    listTargetProvenanceProgram(
       request.agentId,
       { type: request.targetType, id: request.targetId },
       after?.[0] ?? 0,
@@ -203,13 +201,12 @@ export function provenance(ctx: EngineContext, input: unknown): Page<ProvenanceE
 }
 
 /** The agent's attention records, newest first: open, resolved, or both. */
-export function attention(ctx: EngineContext, input: unknown): Page<AttentionView> {
+export async function attention(ctx: EngineContext, input: unknown): Promise<Page<AttentionView>> {
   const request = parseInput(attentionSchema, input, 'dreaming.attention');
   const limit = request.limit ?? 50;
   const before = decodeCursor(request.cursor, TIME_ID_CURSOR, 'dreaming.attention');
-  const rows = ctx.store.read((sql) =>
-    listAttention(
-      sql,
+  const rows = await ctx.portable.db.read(() =>
+    listAttentionProgram(
       request.agentId,
       request.state ?? 'open',
       before ? { createdAt: before[0], id: before[1] } : null,

@@ -1,14 +1,14 @@
 import { agentIdSchema, MemoryError, parseInput } from '@memory/core';
 import {
   type AcceptResult,
-  acceptProposal,
+  acceptProposalOn,
   type DreamingOperation,
   type RevertResult,
-  rejectProposal,
-  revertPass,
+  rejectProposalOn,
+  revertPassOn,
 } from '@memory/dreaming';
 import { embedStoredMemories } from '@memory/ingest';
-import { findProposal, listProposals, type ProposalView } from '@memory/store';
+import { findProposalProgram, listProposalsProgram, type ProposalView } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 import { json, TIME_ID_CURSOR } from './dreaming-reads.js';
@@ -71,14 +71,13 @@ function proposalView(row: ProposalView): Proposal {
 }
 
 /** The review queue: the agent's proposals, oldest first. */
-export function listProposalPage(ctx: EngineContext, input: unknown): Page<Proposal> {
+export async function listProposalPage(ctx: EngineContext, input: unknown): Promise<Page<Proposal>> {
   const request = parseInput(listProposalsSchema, input, 'dreaming.proposals.list');
   const limit = request.limit ?? 50;
   const after = decodeCursor(request.cursor, TIME_ID_CURSOR, 'dreaming.proposals.list');
   const status = request.status ?? 'pending';
-  const rows = ctx.store.read((sql) =>
-    listProposals(
-      sql,
+  const rows = await ctx.portable.db.read(() =>
+    listProposalsProgram(
       request.agentId,
       { status: status === 'all' ? null : status, route: request.route ?? null },
       after ? { createdAt: after[0], id: after[1] } : null,
@@ -89,37 +88,45 @@ export function listProposalPage(ctx: EngineContext, input: unknown): Page<Propo
 }
 
 /** One proposal, or undefined outside the scope. */
-export function getProposal(ctx: EngineContext, input: unknown): Proposal | undefined {
+export async function getProposal(ctx: EngineContext, input: unknown): Promise<Proposal | undefined> {
   const { agentId, proposalId } = parseInput(proposalSchema, input, 'dreaming.proposals.get');
-  const row = ctx.store.read((sql) => findProposal(sql, agentId, proposalId));
+  const row = await ctx.portable.db.read(() => findProposalProgram(agentId, proposalId));
   return row ? proposalView(row) : undefined;
 }
 
 /** Accepts a proposal through the seam; a memory it wrote gets its vector afterwards. */
 export async function accept(ctx: EngineContext, input: unknown): Promise<AcceptResult> {
-  const result = acceptProposal(ctx.store, ctx.config, input, ctx.memoryWrites);
+  const result = await acceptProposalOn(ctx.portable, ctx.config, input, ctx.memoryWrites);
   if (result.targetType === 'memory' && result.deduped !== true && result.operation !== 'archive_memory')
     await embedStoredMemories(ctx.writer, (input as { agentId: string }).agentId, [result.targetId]);
   return result;
 }
 
 /** Rejects a proposal with a reason. */
-export function reject(ctx: EngineContext, input: unknown): { proposalId: string } {
-  return rejectProposal(ctx.store, input);
+export function reject(ctx: EngineContext, input: unknown): Promise<{ proposalId: string }> {
+  return rejectProposalOn(ctx.portable, input);
 }
 
 /** Previews or applies a pass's revert; memories whose content came back get vectors afterwards. */
 export async function revert(ctx: EngineContext, input: unknown): Promise<RevertResult> {
   let result: RevertResult;
   try {
-    result = revertPass(ctx.store, ctx.config, input, ctx.memoryWrites);
+    result = await revertPassOn(ctx.portable, ctx.config, input, ctx.memoryWrites);
   } catch (error) {
-    // A row that cannot go back because another took its place (a unique name) is a conflict too.
-    const code = (error as MemoryError | undefined)?.details?.sqliteCode;
+    // A row that cannot go back because another took its place (a unique name) is a conflict too:
+    // SQLite's SQLITE_CONSTRAINT_*, PostgreSQL's SQLSTATE class 23.
+    const details = (error as MemoryError | undefined)?.details;
+    const code = details?.sqliteCode;
+    const state = details?.sqlState;
     if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'))
       throw new MemoryError('CONFLICT', 'the revert clashes with rows written since the pass; nothing was changed', {
         cause: error,
         details: { sqliteCode: code },
+      });
+    if (typeof state === 'string' && state.startsWith('23'))
+      throw new MemoryError('CONFLICT', 'the revert clashes with rows written since the pass; nothing was changed', {
+        cause: error,
+        details: { sqlState: state },
       });
     throw error;
   }

@@ -12,7 +12,7 @@ import {
   type AcceptResult,
   type ApplyContext,
   type ApplyResult,
-  applyDreamingOperations,
+  applyDreamingOperationsOn,
   createDreamingSchedule,
   type MemoryHead,
   type PassInput,
@@ -20,14 +20,14 @@ import {
   type RejectProposalInput,
   type RevertInput,
   type RevertResult,
-  readMemoryHead,
+  readMemoryHeadProgram,
   runDreamingPass,
   writtenMemoryIds,
 } from '@memory/dreaming';
 import { embedStoredMemories, type MemoryWriter } from '@memory/ingest';
-import type { Queue } from '@memory/queue';
+import type { PortableQueue, Queue } from '@memory/queue';
 import { PROSPECTIVE_INDEX_JOB, type Recall } from '@memory/recall';
-import type { ClaimAsOf, MemoryWriteDeps, Store } from '@memory/store';
+import type { ClaimAsOf, MemoryWriteDeps, PortableStore } from '@memory/store';
 import { z } from 'zod';
 import { type Abortable, takeSignal } from './abort.js';
 import type { Background } from './background.js';
@@ -123,7 +123,7 @@ export async function applyOperations(ctx: EngineContext, input: unknown): Promi
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw invalidInput('dreaming.apply', [{ path: [], message: 'dreaming.apply needs { agentId, operations }' }]);
   const { operations, ...context } = input as { operations?: unknown };
-  const result = applyDreamingOperations(ctx.store, ctx.config, context, operations, ctx.memoryWrites);
+  const result = await applyDreamingOperationsOn(ctx.portable, ctx.config, context, operations, ctx.memoryWrites);
   // The seam parsed the context, so its agentId is valid here.
   await embedStoredMemories(ctx.writer, (context as { agentId: string }).agentId, writtenMemoryIds(result));
   return result;
@@ -145,10 +145,10 @@ export async function runPass(ctx: EngineContext, input: unknown): Promise<PassR
     throwIfAborted(signal, operation);
     return runDreamingPass(
       {
-        store: ctx.store,
+        store: ctx.portable,
         config: ctx.config,
         llm,
-        clock: ctx.store.clock,
+        clock: ctx.portable.clock,
         memoryWrites: ctx.memoryWrites,
         recall: ctx.evidenceRecall,
         ...(signal ? { signal } : {}),
@@ -163,14 +163,14 @@ export async function runPass(ctx: EngineContext, input: unknown): Promise<PassR
 }
 
 /** The claims about an entity that were true at `asOf` (event time). */
-export function claimsAt(ctx: EngineContext, input: unknown): ClaimAsOf[] {
+export function claimsAt(ctx: EngineContext, input: unknown): Promise<ClaimAsOf[]> {
   return graphClaimsAt(ctx, input, 'dreaming.claimsAsOf');
 }
 
 /** The agent's MEMORY.md head, or undefined until a content pass writes one. */
-export function memoryHead(ctx: EngineContext, input: unknown): MemoryHead | undefined {
+export function memoryHead(ctx: EngineContext, input: unknown): Promise<MemoryHead | undefined> {
   const { agentId } = parseInput(scopeSchema, input, 'memoryHead');
-  return ctx.store.read((sql) => readMemoryHead(sql, agentId));
+  return ctx.portable.db.read(() => readMemoryHeadProgram(agentId));
 }
 
 /**
@@ -179,25 +179,29 @@ export function memoryHead(ctx: EngineContext, input: unknown): MemoryHead | und
  * LLM work on the queue) is long. The backlog is counted at most once per clock tick.
  */
 export function createScheduledDreaming(deps: {
-  readonly store: Store;
+  readonly store: PortableStore;
   readonly config: MemoryConfig;
-  readonly queue: Queue;
+  /** The SQLite queue's synchronous API (undefined on PostgreSQL: `jobs` is counted before each check). */
+  readonly queue: Queue | undefined;
+  readonly jobs: PortableQueue;
   readonly llm: LlmProvider;
   readonly writer: MemoryWriter;
   readonly memoryWrites: MemoryWriteDeps;
   readonly recall: Recall;
   readonly background: Background;
 }) {
-  const { store, config, queue, llm, writer, background } = deps;
+  const { store, config, queue, jobs, llm, writer, background } = deps;
   const limit = background.admission.llm;
   let backlog = { at: Number.NaN, due: 0 };
+  const dueHints = (health: ReadonlyArray<{ jobType: string; due: number }>): number =>
+    health.find((h) => h.jobType === PROSPECTIVE_INDEX_JOB)?.due ?? 0;
   const hintsBacklog = (): number => {
     const now = store.clock.now();
-    if (backlog.at !== now)
-      backlog = { at: now, due: queue.health().find((h) => h.jobType === PROSPECTIVE_INDEX_JOB)?.due ?? 0 };
+    // PostgreSQL's queue answers asynchronously: its count is taken before each check (below).
+    if (queue && backlog.at !== now) backlog = { at: now, due: dueHints(queue.health()) };
     return backlog.due;
   };
-  return createDreamingSchedule({
+  const schedule = createDreamingSchedule({
     store,
     config,
     llm,
@@ -210,4 +214,10 @@ export function createScheduledDreaming(deps: {
     },
     afterPass: (agentId, pass) => embedStoredMemories(writer, agentId, pass.memoryIds),
   });
+  return {
+    async check() {
+      if (!queue) backlog = { at: store.clock.now(), due: dueHints(await jobs.health()) };
+      return schedule.check();
+    },
+  };
 }

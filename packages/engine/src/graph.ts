@@ -1,20 +1,20 @@
 import { agentIdSchema, parseInput, timeSchema } from '@memory/core';
 import {
   type AspectView,
-  activeLinksAround,
+  activeLinksAroundProgram,
   type ClaimAsOf,
   type ClaimView,
   canonicalEntityName,
-  claimsAsOf,
+  claimsAsOfProgram,
   type EntityView,
-  findEntitiesByIds,
+  findEntitiesByIdsProgram,
   type LinkView,
-  listEntities,
-  listEntityAliases,
-  listEntityAspects,
-  listEntityClaims,
-  listEntityLinks,
-  listEntityMentions,
+  listEntitiesProgram,
+  listEntityAliasesProgram,
+  listEntityAspectsProgram,
+  listEntityClaimsProgram,
+  listEntityLinksProgram,
+  listEntityMentionsProgram,
 } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
@@ -123,14 +123,13 @@ function parseEvidence(json: string): Citation[] {
 }
 
 /** A page of the agent's entities. */
-export function entities(ctx: EngineContext, input: unknown): Page<EntityView> {
+export async function entities(ctx: EngineContext, input: unknown): Promise<Page<EntityView>> {
   const request = parseInput(listEntitiesSchema, input, 'graph.entities');
   const limit = request.limit ?? 50;
   const after = decodeCursor(request.cursor, ENTITY_CURSOR, 'graph.entities');
   const status = request.status ?? 'active';
-  const rows = ctx.store.read((sql) =>
-    listEntities(
-      sql,
+  const rows = await ctx.portable.db.read(() =>
+    listEntitiesProgram(
       request.agentId,
       {
         status: status === 'all' ? null : status,
@@ -149,38 +148,41 @@ export function entities(ctx: EngineContext, input: unknown): Page<EntityView> {
 }
 
 /** One entity with everything attached to it, read in one snapshot. */
-export function entity(ctx: EngineContext, input: unknown): EntityDetail | undefined {
+export function entity(ctx: EngineContext, input: unknown): Promise<EntityDetail | undefined> {
   const request = parseInput(entitySchema, input, 'graph.entity');
   const { agentId, entityId } = request;
   const archived = request.includeArchived === true;
-  return ctx.store.read((sql) => {
-    const [row] = findEntitiesByIds(sql, agentId, [entityId]);
+  return ctx.portable.db.read(function* () {
+    const [row] = yield* findEntitiesByIdsProgram(agentId, [entityId]);
     if (!row) return undefined;
-    const aspects = listEntityAspects(sql, agentId, entityId, archived, MAX_ASPECTS);
+    const aspects = yield* listEntityAspectsProgram(agentId, entityId, archived, MAX_ASPECTS);
     const statuses = archived ? ['active', 'superseded', 'archived'] : ['active', 'superseded'];
-    const claims = listEntityClaims(sql, agentId, entityId, statuses, MAX_CLAIMS + 1);
+    const claims = yield* listEntityClaimsProgram(agentId, entityId, statuses, MAX_CLAIMS + 1);
     const byAspect = new Map<string, ClaimDetail[]>(aspects.map((a) => [a.id, []]));
     for (const { evidenceJson, ...claim } of claims.slice(0, MAX_CLAIMS))
       byAspect.get(claim.aspectId)?.push({ ...claim, evidence: parseEvidence(evidenceJson) });
+    const aliases = yield* listEntityAliasesProgram(agentId, entityId, MAX_ALIASES);
+    const mentionedIn = yield* listEntityMentionsProgram(agentId, entityId, request.mentionsLimit ?? 20);
+    const links = yield* listEntityLinksProgram(agentId, entityId, archived, MAX_LINKS);
     return {
       ...row,
-      aliases: listEntityAliases(sql, agentId, entityId, MAX_ALIASES).map((a) => a.alias),
+      aliases: aliases.map((a) => a.alias),
       aspects: aspects.map((a) => ({ ...a, claims: byAspect.get(a.id) ?? [] })),
       claimsTruncated: claims.length > MAX_CLAIMS,
-      mentionedIn: listEntityMentions(sql, agentId, entityId, request.mentionsLimit ?? 20),
-      links: listEntityLinks(sql, agentId, entityId, archived, MAX_LINKS),
+      mentionedIn,
+      links,
     };
   });
 }
 
 /** Breadth-first over active links from one entity, bounded by depth and by size. */
-export function neighbourhood(ctx: EngineContext, input: unknown): Neighbourhood | undefined {
+export function neighbourhood(ctx: EngineContext, input: unknown): Promise<Neighbourhood | undefined> {
   const request = parseInput(neighbourhoodSchema, input, 'graph.neighbourhood');
   const { agentId, entityId } = request;
   const depth = request.depth ?? 1;
   const limit = request.limit ?? 50;
-  return ctx.store.read((sql) => {
-    const [center] = findEntitiesByIds(sql, agentId, [entityId]);
+  return ctx.portable.db.read(function* () {
+    const [center] = yield* findEntitiesByIdsProgram(agentId, [entityId]);
     if (!center) return undefined;
     const depths = new Map<string, number>([[entityId, 0]]);
     const links = new Map<string, LinkView>();
@@ -189,7 +191,7 @@ export function neighbourhood(ctx: EngineContext, input: unknown): Neighbourhood
     for (let d = 1; d <= depth && frontier.length > 0; d++) {
       const next: string[] = [];
       // A step reads at most a few links per node it may still add: the size bound caps the walk.
-      for (const link of activeLinksAround(sql, agentId, frontier, limit * 4)) {
+      for (const link of yield* activeLinksAroundProgram(agentId, frontier, limit * 4)) {
         for (const end of [link.sourceId, link.targetId]) {
           if (depths.has(end)) continue;
           if (depths.size >= limit) {
@@ -203,7 +205,7 @@ export function neighbourhood(ctx: EngineContext, input: unknown): Neighbourhood
       }
       frontier = next;
     }
-    const nodes = findEntitiesByIds(sql, agentId, [...depths.keys()])
+    const nodes = (yield* findEntitiesByIdsProgram(agentId, [...depths.keys()]))
       .map((e) => ({ ...e, depth: depths.get(e.id) ?? 0 }))
       .sort((a, b) => a.depth - b.depth || a.name.localeCompare(b.name));
     return { center: entityId, nodes, links: [...links.values()], truncated };
@@ -211,7 +213,7 @@ export function neighbourhood(ctx: EngineContext, input: unknown): Neighbourhood
 }
 
 /** The claims about an entity that were true at `asOf` (event time). */
-export function claimsAt(ctx: EngineContext, input: unknown, operation = 'graph.claimsAsOf'): ClaimAsOf[] {
+export function claimsAt(ctx: EngineContext, input: unknown, operation = 'graph.claimsAsOf'): Promise<ClaimAsOf[]> {
   const { agentId, entityId, asOf } = parseInput(claimsAsOfSchema, input, operation);
-  return ctx.store.read((sql) => claimsAsOf(sql, agentId, entityId, asOf));
+  return ctx.portable.db.read(() => claimsAsOfProgram(agentId, entityId, asOf));
 }

@@ -15,7 +15,7 @@ import { PermanentJobError } from '@memory/queue';
 import { createAfterResponseWriter, createHintsHandler, createRecall, PROSPECTIVE_INDEX_JOB } from '@memory/recall';
 import type { PortableStore } from '@memory/store';
 import { z } from 'zod';
-import { type Background, createBackground, type PeriodicTask } from './background.js';
+import { type Background, createBackground } from './background.js';
 import type { EngineContext } from './context.js';
 import { createScheduledDreaming } from './dreaming.js';
 import { keyEmbedder } from './embedding-migration.js';
@@ -104,9 +104,6 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     config.dreaming.enabled && llm
       ? [{ name: 'dreaming', intervalMs: config.dreaming.checkIntervalMs, run: () => dreamingSchedule?.check() }]
       : [];
-  // Periodic upkeep of parts with no PostgreSQL form yet runs on SQLite only (on PostgreSQL their
-  // calls would only log UNSUPPORTED every interval).
-  const sqliteUpkeep = (tasks: PeriodicTask[]): PeriodicTask[] => (sqlite ? tasks : []);
   const background = createBackground({
     periodic: [
       {
@@ -116,7 +113,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
       },
       // Vectors exist only with an embedder: without one there is nothing to index or fill in.
       ...(embedder ? [vectorUpkeepTask({ ctx: lifecycle, jobs, config, embedder })] : []),
-      ...sqliteUpkeep(dreamingTask),
+      ...dreamingTask,
       // Lifecycle maintenance (issue 13): purge past the recover window, reaping.
       ...maintenanceTasks({ portable, jobs, config }),
     ],
@@ -160,9 +157,10 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   if (llm) registerAutoLinkWorker({ store, config, llm, background });
   if (llm)
     dreamingSchedule = createScheduledDreaming({
-      store,
+      store: portable,
       config,
-      queue,
+      queue: sqlite ? queue : undefined,
+      jobs,
       llm,
       writer,
       memoryWrites,

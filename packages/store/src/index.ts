@@ -23,10 +23,24 @@ export { archiveOrphanEntities, archiveOrphanEntitiesProgram, pruneColdCopies, p
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
 // --- end of Dreaming's block
+// --- Dreaming and the knowledge graph's writes as programs (issue 18): either dialect; the
+// synchronous functions above run them on SQLite.
+export {
+  runSqliteWriterProgram,
+  type SavepointOutcome,
+  withSavepoint,
+  writeMemoriesWithTarget,
+} from './program/portable-writes.js';
+
+export { runSqliteProgram } from './program/run-sqlite.js';
+// Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
+
+// --- end of Dreaming's programs
 // --- Dreaming's review side (issue 19): graph inspection, passes, provenance with row images,
 // proposals' decisions and reverts.
 export type { AttentionView, OpenAttention } from './repositories/attention.js';
 export { attentionState, countOpenAttention, declineAttention, findOpenAttentionId, listAttention, listOpenAttention, markDerivedForReview, openAttention, resolveAttentionAbout } from './repositories/attention.js';
+export { type AttentionState, attentionStateProgram, countOpenAttentionProgram, declineAttentionProgram, findOpenAttentionIdProgram, listAttentionProgram, listOpenAttentionProgram, markDerivedForReviewProgram, type NewAttention, openAttentionProgram, resolveAttentionAboutProgram } from './repositories/attention.js';
 // Conflict detection's key index: the checked kinds' text in seq order, the file's data version and
 // the memories other connections changed (from memory_history).
 export { type ChangedMemory, type ConflictSourceRow, conflictCandidateVectorsProgram, conflictSourcesAfter, conflictSourcesAfterProgram, conflictSourcesOf, conflictSourcesOfProgram, dataVersion, historyMark, memoryChangesBetween, scopeHistorySinceProgram } from './repositories/conflict-reads.js';
@@ -51,10 +65,14 @@ export type { EvidenceSourceKind, EvidenceSourceRow, UndeliveredSource } from '.
 export { evidenceRendering, excludeEvidenceSource, findEvidenceSource, insertEvidenceReview, undeliveredEvidence, undeliveredEvidenceChars, upsertDeliveredOffset } from './repositories/dreaming-evidence.js';
 export type { DreamingPassRecord, DreamingPassView, DreamingStateView } from './repositories/dreaming-passes.js';
 export { dreamingCandidateAgents, findDreamingPass, findDreamingState, findRunbookNotes, insertDreamingPass, insertDreamingToolCall, listDreamingPasses, listDreamingToolCalls, recordPassOutcome, saveRunbookNotes } from './repositories/dreaming-passes.js';
+export { evidenceRenderingProgram, excludeEvidenceSourceProgram, findEvidenceSourceProgram, insertEvidenceReviewProgram, undeliveredEvidenceCharsProgram, undeliveredEvidenceProgram, upsertDeliveredOffsetProgram } from './repositories/dreaming-evidence.js';
+
+export { type DreamingToolCallRecord, type DreamingToolCallView, dreamingCandidateAgentsProgram, findDreamingPassProgram, findDreamingStateProgram, findRunbookNotesProgram, insertDreamingPassProgram, insertDreamingToolCallProgram, listDreamingPassesProgram, listDreamingToolCallsProgram, recordPassOutcomeProgram, saveRunbookNotesProgram } from './repositories/dreaming-passes.js';
 export type { EmbedderIdentity, EmbeddingMigration } from './repositories/embedder-identities.js';
 export { clearReembedRequest, clearReembedRequestProgram, finishEmbeddingMigrations, finishEmbeddingMigrationsProgram, latestEmbeddingMigration, latestEmbeddingMigrationProgram, listEmbedderIdentities, listEmbedderIdentitiesProgram, reembedRequests, reembedRequestsProgram, requestReembed, requestReembedProgram, useEmbedderIdentity, useEmbedderIdentityProgram } from './repositories/embedder-identities.js';
 export { blobToVector } from './repositories/embeddings.js';
 export { canonicalEntityName, insertAspect, insertClaim, insertDependency, insertEntity } from './repositories/entities.js';
+export { insertAspectProgram, insertClaimProgram, insertDependencyProgram, insertEntityProgram, type NewAspect, type NewClaim, type NewDependency, type NewEntity } from './repositories/entities.js';
 // --- end of Dreaming's block
 // --- Memory lifecycle (issue 13): purge with tombstones, reaping, scope erasure, listing, health.
 export type { EraseStep, ErasureState } from './repositories/erase.js';
@@ -69,6 +87,15 @@ export { activeAspectByName, activeClaimsForEntities, activeClaimsForEntitiesPro
 export type { GraphKind } from './repositories/graph-writes.js';
 export { addEntityAlias, mergeAspects, mergeEntities, renameAspect, renameEntity, setGraphRowStatus, supersedeClaim, updateDependency } from './repositories/graph-writes.js';
 export { deleteHintsProgram, insertHints, insertHintsProgram, searchHints, searchHintsProgram } from './repositories/hints.js';
+export { entityAspectClaimsProgram, entityLinksProgram, findActiveEntityProgram, searchEntitiesByNameProgram } from './repositories/graph-browse.js';
+export { activeClaimsPastValidityProgram, aspectsOverClaimCapProgram, entitiesNamedLikeAnotherAliasProgram, entitiesOverAspectCapProgram, entitiesWithoutContentProgram } from './repositories/graph-hygiene.js';
+
+export { activeLinksAroundProgram, type EntityFilter, type EntityMentionView, findEntitiesByIdsProgram, listEntitiesProgram, listEntityAliasesProgram, listEntityAspectsProgram, listEntityClaimsProgram, listEntityLinksProgram, listEntityMentionsProgram } from './repositories/graph-inspect.js';
+
+export { activeAspectByNameProgram, activeEntityByCanonicalNameProgram, aspectEntityIdProgram, type ClaimBasis, claimsAsOfProgram, countActiveAspectsProgram, countActiveClaimsProgram, findClaimBasisProgram, graphRowSnapshotProgram, graphRowStateProgram, latestActiveClaimProgram } from './repositories/graph-reads.js';
+
+export { addEntityAliasProgram, type ClaimSupersession, type DependencyPatch, type EntityMerge, mergeAspectsProgram, mergeEntitiesProgram, type NewEntityAlias, renameAspectProgram, renameEntityProgram, setGraphRowStatusProgram, supersedeClaimProgram, updateDependencyProgram } from './repositories/graph-writes.js';
+
 export { listHistory, listHistoryProgram } from './repositories/history.js';
 export type { ImportJobPatch, ImportJobRow, ImportRecordFilter, ImportRecordRow, ImportStatus, InventoriedLine, NewImportJob, RecordOutcome, SettledLine } from './repositories/imports.js';
 export { failImportOfJob, failImportOfJobProgram, findImportJob, findImportJobProgram, findScopedImportJob, findScopedImportJobProgram, importCounters, importCountersProgram, insertImportJob, insertImportJobProgram, inventoryRecord, inventoryRecordProgram, isRecordRefusal, listImportRecords, listImportRecordsProgram, nextPendingRecords, nextPendingRecordsProgram, recordSavepointProgram, settleRecord, settleRecordProgram, tombstoneImportedTranscripts, tombstoneImportedTranscriptsProgram, updateImportJob, updateImportJobProgram } from './repositories/imports.js';
@@ -79,11 +106,15 @@ export { findLiveLinkedMemories } from './repositories/linked-memories.js';
 export type { MaintenanceState } from './repositories/maintenance-state.js';
 export { bumpLifecycleCount, bumpLifecycleCountProgram, findMaintenanceState, findMaintenanceStateProgram, listMaintenanceState, listMaintenanceStateProgram, saveMaintenanceState, saveMaintenanceStateProgram } from './repositories/maintenance-state.js';
 export { findLiveMemoryHashes, findLiveMemoryHashesProgram, findLiveMemoryIdByHash, findLiveMemoryIdByHashProgram, findMemory, findMemoryProgram } from './repositories/memories.js';
+
+// The seam's check that superseded content does not clash (the memories' own block exports the rest).
+
 export type { ScopeMemoryCounts } from './repositories/memory-counts.js';
 export { liveMemoriesByVectorKey, liveMemoriesByVectorKeyAll, liveMemoriesByVectorKeyAllProgram, liveMemoriesByVectorKeyProgram, scopeMemoryCounts, scopeMemoryCountsProgram } from './repositories/memory-counts.js';
 export type { MemoryCandidateRow, MemoryFilters } from './repositories/memory-filters.js';
 export type { MemoryHeadRow, MemoryHeadWrite } from './repositories/memory-heads.js';
 export { findMemoryHead, findMemoryHeadEntries, findMemoryHeadEntriesProgram, insertFirstMemoryHead, replaceMemoryHead, replaceMemoryHeadProgram } from './repositories/memory-heads.js';
+export { findMemoryHeadProgram, insertFirstMemoryHeadProgram } from './repositories/memory-heads.js';
 export type { MemoryHealthCounts } from './repositories/memory-health.js';
 export { countMemoriesWithoutVector, countMemoriesWithoutVectorProgram, memoryHealthCounts, memoryHealthCountsProgram } from './repositories/memory-health.js';
 export type { MemoryListQuery } from './repositories/memory-list.js';
@@ -91,7 +122,7 @@ export { listMemoryPage, listMemoryPageProgram } from './repositories/memory-lis
 export type { MemoryNeighbour } from './repositories/memory-neighbours.js';
 export { findMemoryNeighbours, findMemoryNeighboursProgram } from './repositories/memory-neighbours.js';
 export type { MemoryRowState } from './repositories/memory-state.js';
-export { memoryRowState } from './repositories/memory-state.js';
+export { memoryRowState, memoryRowStateProgram } from './repositories/memory-state.js';
 export type { EntityMatch } from './repositories/mentions.js';
 export { matchEntitiesByName, matchEntitiesByNameProgram } from './repositories/mentions.js';
 export type { MemoryWithoutVector, OtherKeyScope } from './repositories/missing-vectors.js';
@@ -108,6 +139,9 @@ export type { OpenContradiction, ProposalView } from './repositories/proposals.j
 export { decideProposal, findProposal, insertContradiction, insertProposal, listOpenContradictions, listProposals } from './repositories/proposals.js';
 export type { ProvenanceRecord, ProvenanceRow } from './repositories/provenance.js';
 export { insertProvenance, insertRevert, listPassProvenance, listTargetProvenance, markProvenanceReverted } from './repositories/provenance.js';
+export { decideProposalProgram, findProposalProgram, insertContradictionProgram, insertProposalProgram, listOpenContradictionsProgram, listProposalsProgram, type NewContradiction, type NewProposal, type ProposalDecision } from './repositories/proposals.js';
+
+export { insertProvenanceProgram, insertRevertProgram, listPassProvenanceProgram, listTargetProvenanceProgram, markProvenanceRevertedProgram, type NewRevert } from './repositories/provenance.js';
 export type { PurgeCandidate, PurgeCounts } from './repositories/purge.js';
 export { countDuePurges, countDuePurgesProgram, duePurges, duePurgesProgram, emptyPurgeCounts, findTombstone, findTombstoneProgram, purgeMemories, purgeMemoriesProgram } from './repositories/purge.js';
 export type { ReapCandidate } from './repositories/reap.js';
@@ -124,6 +158,7 @@ export type { ScopeKeyedTable, ScopeRow, ScopeTable } from './repositories/scope
 export { scopeCategoryParts, scopeCategoryPartsProgram, scopeDocumentParts, scopeDocumentPartsProgram, scopeEntityParts, scopeEntityPartsProgram, scopeKeyedPage, scopeKeyedPageProgram, scopeMemoriesPage, scopeMemoriesPageProgram, scopeMemoryParts, scopeMemoryPartsProgram, scopeNoteEvents, scopeNoteEventsProgram, scopeTurns, scopeTurnsProgram } from './repositories/scope-copy.js';
 export type { ScopeOwnedTable } from './repositories/scope-insert.js';
 export { findScopeRowOwner, findScopeRowOwnerProgram, insertScopeRow, insertScopeRowProgram } from './repositories/scope-insert.js';
+
 export type { ScopedRanking, ScoredRow, TextCorpus } from './repositories/scoped-text-search.js';
 export { rankScopedText, rankScopedTextProgram } from './repositories/scoped-text-search.js';
 export { presentTablesProgram } from './repositories/table-presence.js';

@@ -11,6 +11,7 @@
 //   it.skipIf(backend.skip)('remembers', async () => { const engine = await backend.open(); ... });
 // });
 import type { Dialect } from '@memory/store';
+import type { PostgresTarget } from '@memory/store/postgres';
 import { closeSharedPglite, sharedPglite } from '../../../store/test/support/pglite.js';
 import { postgresTestDatabase, postgresTestServer } from '../../../store/test/support/postgres.js';
 import { createMemoryEngine, type MemoryEngine, type MemoryEngineOptions } from '../../src/index.js';
@@ -33,6 +34,11 @@ export interface EngineBackend {
   openShared(count: number, options?: EngineOptions): Promise<MemoryEngine[]>;
   /** Closes every engine opened since the last cleanup and drops their databases. */
   cleanup(): Promise<void>;
+  /**
+   * The PostgreSQL database the last engine opened on, for a test that sets up rows through a store
+   * of its own (parts whose public API has no PostgreSQL form yet); undefined on SQLite.
+   */
+  target(): PostgresTarget | undefined;
   /** Releases what the file holds (PGlite). */
   dispose(): Promise<void>;
 }
@@ -67,6 +73,7 @@ function sqliteBackend(): EngineBackend {
       for (const remove of tempFiles.splice(0)) await remove();
     },
     dispose: async () => undefined,
+    target: () => undefined,
   };
 }
 
@@ -77,8 +84,10 @@ async function resetPglite(db: Awaited<ReturnType<typeof sharedPglite>>): Promis
 
 function pgliteBackend(): EngineBackend {
   const opened: MemoryEngine[] = [];
+  let last: PostgresTarget | undefined;
   const open = async (options: EngineOptions) => {
     const pglite = await sharedPglite();
+    last = { pglite };
     if (opened.length === 0) await resetPglite(pglite);
     const engine = await createMemoryEngine({ ...options, database: { postgres: { pglite } } });
     opened.push(engine);
@@ -99,13 +108,16 @@ function pgliteBackend(): EngineBackend {
       await Promise.all(opened.splice(0).map((e) => e.close()));
     },
     dispose: () => closeSharedPglite(),
+    target: () => last,
   };
 }
 
 function serverBackend(skip: string | undefined): EngineBackend {
   const opened: MemoryEngine[] = [];
   const databases: Array<{ drop(): Promise<void> }> = [];
+  let last: PostgresTarget | undefined;
   const openOn = async (connectionString: string, options: EngineOptions) => {
+    last = { connectionString, maxConnections: 2 };
     const engine = await createMemoryEngine({
       ...options,
       database: { postgres: { connectionString, maxConnections: 4 } },
@@ -135,6 +147,7 @@ function serverBackend(skip: string | undefined): EngineBackend {
       for (const database of databases.splice(0)) await database.drop();
     },
     dispose: async () => undefined,
+    target: () => last,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_DREAMING_SEAM } from './postgres/dreaming.js';
 
 // What the Dreaming apply seam writes besides the graph itself: attention records (what a pass
 // should look at; hygiene operations must cite one), proposals (shadow mode, review-required and
@@ -56,4 +57,5 @@ export const dreamingSeam: Migration = {
     `ALTER TABLE entity_attributes ADD COLUMN occurred_at INTEGER`,
     `ALTER TABLE entity_attributes ADD COLUMN time_precision TEXT`,
   ],
+  postgres: POSTGRES_DREAMING_SEAM,
 };

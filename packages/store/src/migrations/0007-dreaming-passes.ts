@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_DREAMING_PASSES } from './postgres/dreaming.js';
 
 // The Dreaming control plane: per-agent state, passes and their ordered tool calls, what evidence
 // each source has delivered (so a long transcript resumes where it stopped), exclusions and reviews
@@ -90,4 +91,5 @@ export const dreamingPasses: Migration = {
       updated_at INTEGER NOT NULL
     )`,
   ],
+  postgres: POSTGRES_DREAMING_PASSES,
 };

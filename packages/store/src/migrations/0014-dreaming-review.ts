@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_DREAMING_REVIEW } from './postgres/dreaming.js';
 import { POSTGRES_EMBEDDING_PROJECTIONS } from './postgres/embedders.js';
 
 // The review side of Dreaming: every applied operation keeps the images of every row it wrote
@@ -46,5 +47,5 @@ export const dreamingReview: Migration = {
       PRIMARY KEY (agent_id, model)
     )`,
   ],
-  postgres: [...POSTGRES_EMBEDDING_PROJECTIONS],
+  postgres: [...POSTGRES_DREAMING_REVIEW, ...POSTGRES_EMBEDDING_PROJECTIONS],
 };

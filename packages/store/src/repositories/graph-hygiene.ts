@@ -1,7 +1,9 @@
-import { raw, type SqlExecutor } from '../internal/sql.js';
+import type { SqlExecutor } from '../internal/sql.js';
+import { all, type Program, portable } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 
 // Deterministic hygiene reads over one agent's graph, for Dreaming's attention detection. Each is
-// bounded by `limit`.
+// bounded by `limit`, and has a program form (`...Program`) for either dialect.
 
 /** Active entities whose name is an alias of another active entity: one thing under two entries. */
 export function entitiesNamedLikeAnotherAlias(
@@ -9,9 +11,17 @@ export function entitiesNamedLikeAnotherAlias(
   agentId: string,
   limit: number,
 ): Array<{ id: string; name: string; other: string; otherName: string }> {
-  return sql.all(
-    raw(
-      `SELECT e.id AS id, e.name AS name, o.id AS other, o.name AS otherName
+  return runSqliteProgram(sql, entitiesNamedLikeAnotherAliasProgram(agentId, limit));
+}
+
+/** {@link entitiesNamedLikeAnotherAlias} as a program (both dialects). */
+export function* entitiesNamedLikeAnotherAliasProgram(
+  agentId: string,
+  limit: number,
+): Program<Array<{ id: string; name: string; other: string; otherName: string }>> {
+  return yield* all(
+    portable(
+      `SELECT e.id AS id, e.name AS name, o.id AS other, o.name AS "otherName"
        FROM entities AS e
        JOIN entity_aliases AS a ON a.agent_id = e.agent_id AND a.canonical_alias = e.canonical_name AND a.entity_id <> e.id
        JOIN entities AS o ON o.id = a.entity_id AND o.status = 'active'
@@ -28,8 +38,16 @@ export function entitiesWithoutContent(
   agentId: string,
   limit: number,
 ): Array<{ id: string; name: string }> {
-  return sql.all(
-    raw(
+  return runSqliteProgram(sql, entitiesWithoutContentProgram(agentId, limit));
+}
+
+/** {@link entitiesWithoutContent} as a program (both dialects). */
+export function* entitiesWithoutContentProgram(
+  agentId: string,
+  limit: number,
+): Program<Array<{ id: string; name: string }>> {
+  return yield* all(
+    portable(
       `SELECT e.id AS id, e.name AS name FROM entities AS e
        WHERE e.agent_id = ? AND e.status = 'active'
          AND NOT EXISTS (SELECT 1 FROM entity_aspects AS a WHERE a.entity_id = e.id AND a.status = 'active')
@@ -48,8 +66,17 @@ export function entitiesOverAspectCap(
   cap: number,
   limit: number,
 ): Array<{ id: string; n: number }> {
-  return sql.all(
-    raw(
+  return runSqliteProgram(sql, entitiesOverAspectCapProgram(agentId, cap, limit));
+}
+
+/** {@link entitiesOverAspectCap} as a program (both dialects). */
+export function* entitiesOverAspectCapProgram(
+  agentId: string,
+  cap: number,
+  limit: number,
+): Program<Array<{ id: string; n: number }>> {
+  return yield* all(
+    portable(
       "SELECT entity_id AS id, count(*) AS n FROM entity_aspects WHERE agent_id = ? AND status = 'active' GROUP BY entity_id HAVING count(*) > ? LIMIT ?",
       agentId,
       cap,
@@ -65,8 +92,17 @@ export function aspectsOverClaimCap(
   cap: number,
   limit: number,
 ): Array<{ id: string; n: number }> {
-  return sql.all(
-    raw(
+  return runSqliteProgram(sql, aspectsOverClaimCapProgram(agentId, cap, limit));
+}
+
+/** {@link aspectsOverClaimCap} as a program (both dialects). */
+export function* aspectsOverClaimCapProgram(
+  agentId: string,
+  cap: number,
+  limit: number,
+): Program<Array<{ id: string; n: number }>> {
+  return yield* all(
+    portable(
       "SELECT aspect_id AS id, count(*) AS n FROM entity_attributes WHERE agent_id = ? AND status = 'active' GROUP BY aspect_id HAVING count(*) > ? LIMIT ?",
       agentId,
       cap,
@@ -82,8 +118,17 @@ export function activeClaimsPastValidity(
   now: number,
   limit: number,
 ): Array<{ id: string; content: string }> {
-  return sql.all(
-    raw(
+  return runSqliteProgram(sql, activeClaimsPastValidityProgram(agentId, now, limit));
+}
+
+/** {@link activeClaimsPastValidity} as a program (both dialects). */
+export function* activeClaimsPastValidityProgram(
+  agentId: string,
+  now: number,
+  limit: number,
+): Program<Array<{ id: string; content: string }>> {
+  return yield* all(
+    portable(
       "SELECT id, content FROM entity_attributes WHERE agent_id = ? AND status = 'active' AND valid_until IS NOT NULL AND valid_until <= ? LIMIT ?",
       agentId,
       now,

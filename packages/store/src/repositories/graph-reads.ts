@@ -1,4 +1,4 @@
-import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
+import { queryBuilder, type SqlExecutor } from '../internal/sql.js';
 import { all, get, type Program, perDialect, portable } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
 import { canonicalEntityName } from './entities.js';
@@ -217,16 +217,22 @@ export interface GraphRowState {
   readonly status: string;
 }
 
+// The Dreaming seam's reads below have program forms (`...Program`) for either dialect.
 const GRAPH_ROW: Record<'entity' | 'aspect' | 'claim' | 'link', string> = {
-  entity: 'SELECT agent_id AS agentId, status FROM entities WHERE id = ?',
-  aspect: 'SELECT agent_id AS agentId, status FROM entity_aspects WHERE id = ?',
-  claim: 'SELECT agent_id AS agentId, status FROM entity_attributes WHERE id = ?',
-  link: 'SELECT agent_id AS agentId, status FROM entity_dependencies WHERE id = ?',
+  entity: 'SELECT agent_id AS "agentId", status FROM entities WHERE id = ?',
+  aspect: 'SELECT agent_id AS "agentId", status FROM entity_aspects WHERE id = ?',
+  claim: 'SELECT agent_id AS "agentId", status FROM entity_attributes WHERE id = ?',
+  link: 'SELECT agent_id AS "agentId", status FROM entity_dependencies WHERE id = ?',
 };
 
 /** A graph row wherever it lives (the caller compares the scope), or undefined. */
 export function graphRowState(sql: SqlExecutor, kind: keyof typeof GRAPH_ROW, id: string): GraphRowState | undefined {
-  return sql.get<GraphRowState>(raw(GRAPH_ROW[kind], id));
+  return runSqliteProgram(sql, graphRowStateProgram(kind, id));
+}
+
+/** {@link graphRowState} as a program (both dialects). */
+export function* graphRowStateProgram(kind: keyof typeof GRAPH_ROW, id: string): Program<GraphRowState | undefined> {
+  return yield* get<GraphRowState>(portable(GRAPH_ROW[kind], id));
 }
 
 const GRAPH_ROW_SNAPSHOT: Record<keyof typeof GRAPH_ROW, string> = {
@@ -242,24 +248,43 @@ export function graphRowSnapshot(
   kind: keyof typeof GRAPH_ROW,
   id: string,
 ): Readonly<Record<string, unknown>> | undefined {
-  return sql.get<Record<string, unknown>>(raw(GRAPH_ROW_SNAPSHOT[kind], id));
+  return runSqliteProgram(sql, graphRowSnapshotProgram(kind, id));
+}
+
+/** {@link graphRowSnapshot} as a program (both dialects: the tables mirror each other column for column). */
+export function* graphRowSnapshotProgram(
+  kind: keyof typeof GRAPH_ROW,
+  id: string,
+): Program<Readonly<Record<string, unknown>> | undefined> {
+  return yield* get<Record<string, unknown>>(portable(GRAPH_ROW_SNAPSHOT[kind], id));
 }
 
 /** The entity an aspect belongs to (in any state), or undefined. */
 export function aspectEntityId(sql: SqlExecutor, aspectId: string): string | undefined {
-  return sql.get(queryBuilder.selectFrom('entity_aspects').select('entity_id').where('id', '=', aspectId).compile())
+  return runSqliteProgram(sql, aspectEntityIdProgram(aspectId));
+}
+
+/** {@link aspectEntityId} as a program (both dialects). */
+export function* aspectEntityIdProgram(aspectId: string): Program<string | undefined> {
+  return (yield* get(queryBuilder.selectFrom('entity_aspects').select('entity_id').where('id', '=', aspectId)))
     ?.entity_id;
 }
 
 /** The active aspect of an entity with this name (compared canonically), if any. */
 export function activeAspectByName(sql: SqlExecutor, entityId: string, name: string): string | undefined {
-  return sql.get<{ id: string }>(
-    raw(
+  return runSqliteProgram(sql, activeAspectByNameProgram(entityId, name));
+}
+
+/** {@link activeAspectByName} as a program (both dialects). */
+export function* activeAspectByNameProgram(entityId: string, name: string): Program<string | undefined> {
+  const row = yield* get<{ id: string }>(
+    portable(
       "SELECT id FROM entity_aspects WHERE entity_id = ? AND canonical_name = ? AND status = 'active'",
       entityId,
       canonicalEntityName(name),
     ),
-  )?.id;
+  );
+  return row?.id;
 }
 
 /** The newest active claim of an aspect under this key, if any. */
@@ -268,8 +293,16 @@ export function latestActiveClaim(
   aspectId: string,
   claimKey: string,
 ): { id: string; content: string } | undefined {
-  return sql.get(
-    raw(
+  return runSqliteProgram(sql, latestActiveClaimProgram(aspectId, claimKey));
+}
+
+/** {@link latestActiveClaim} as a program (both dialects). */
+export function* latestActiveClaimProgram(
+  aspectId: string,
+  claimKey: string,
+): Program<{ id: string; content: string } | undefined> {
+  return yield* get<{ id: string; content: string }>(
+    portable(
       "SELECT id, content FROM entity_attributes WHERE aspect_id = ? AND claim_key = ? AND status = 'active' ORDER BY created_at DESC LIMIT 1",
       aspectId,
       claimKey,
@@ -277,38 +310,54 @@ export function latestActiveClaim(
   );
 }
 
+/** What a superseding claim inherits from the claim it replaces. */
+export interface ClaimBasis {
+  entity_id: string;
+  aspect_id: string;
+  claim_key: string;
+  kind: 'attribute' | 'constraint';
+  importance: number;
+}
+
 /** What a superseding claim inherits from the claim it replaces, or undefined. */
-export function findClaimBasis(
-  sql: SqlExecutor,
-  claimId: string,
-):
-  | { entity_id: string; aspect_id: string; claim_key: string; kind: 'attribute' | 'constraint'; importance: number }
-  | undefined {
-  return sql.get(
+export function findClaimBasis(sql: SqlExecutor, claimId: string): ClaimBasis | undefined {
+  return runSqliteProgram(sql, findClaimBasisProgram(claimId));
+}
+
+/** {@link findClaimBasis} as a program (both dialects). */
+export function* findClaimBasisProgram(claimId: string): Program<ClaimBasis | undefined> {
+  return (yield* get(
     queryBuilder
       .selectFrom('entity_attributes')
       .select(['entity_id', 'aspect_id', 'claim_key', 'kind', 'importance'])
-      .where('id', '=', claimId)
-      .compile(),
-  );
+      .where('id', '=', claimId),
+  )) as ClaimBasis | undefined;
 }
 
 /** Active aspects of an entity. */
 export function countActiveAspects(sql: SqlExecutor, entityId: string): number {
-  return (
-    sql.get<{ n: number }>(
-      raw("SELECT count(*) AS n FROM entity_aspects WHERE entity_id = ? AND status = 'active'", entityId),
-    )?.n ?? 0
+  return runSqliteProgram(sql, countActiveAspectsProgram(entityId));
+}
+
+/** {@link countActiveAspects} as a program (both dialects). */
+export function* countActiveAspectsProgram(entityId: string): Program<number> {
+  const row = yield* get<{ n: number }>(
+    portable("SELECT count(*) AS n FROM entity_aspects WHERE entity_id = ? AND status = 'active'", entityId),
   );
+  return row?.n ?? 0;
 }
 
 /** Active claims of an aspect. */
 export function countActiveClaims(sql: SqlExecutor, aspectId: string): number {
-  return (
-    sql.get<{ n: number }>(
-      raw("SELECT count(*) AS n FROM entity_attributes WHERE aspect_id = ? AND status = 'active'", aspectId),
-    )?.n ?? 0
+  return runSqliteProgram(sql, countActiveClaimsProgram(aspectId));
+}
+
+/** {@link countActiveClaims} as a program (both dialects). */
+export function* countActiveClaimsProgram(aspectId: string): Program<number> {
+  const row = yield* get<{ n: number }>(
+    portable("SELECT count(*) AS n FROM entity_attributes WHERE aspect_id = ? AND status = 'active'", aspectId),
   );
+  return row?.n ?? 0;
 }
 
 /** The active entity of `agentId` with this canonical name, if any. */
@@ -317,13 +366,22 @@ export function activeEntityByCanonicalName(
   agentId: string,
   canonicalName: string,
 ): string | undefined {
-  return sql.get<{ id: string }>(
-    raw(
+  return runSqliteProgram(sql, activeEntityByCanonicalNameProgram(agentId, canonicalName));
+}
+
+/** {@link activeEntityByCanonicalName} as a program (both dialects). */
+export function* activeEntityByCanonicalNameProgram(
+  agentId: string,
+  canonicalName: string,
+): Program<string | undefined> {
+  const row = yield* get<{ id: string }>(
+    portable(
       "SELECT id FROM entities WHERE agent_id = ? AND canonical_name = ? AND status = 'active'",
       agentId,
       canonicalName,
     ),
-  )?.id;
+  );
+  return row?.id;
 }
 
 /** A claim as the as-of query returns it. */
@@ -345,21 +403,29 @@ export interface ClaimAsOf {
  * latest (then the newest record). Superseding never deletes, so past states stay queryable.
  */
 export function claimsAsOf(sql: SqlExecutor, agentId: string, entityId: string, at: number): ClaimAsOf[] {
-  return sql.all(
-    raw(
-      `SELECT id, aspectId, claimKey, content, status, validFrom, validUntil, createdAt, supersededAt FROM (
-         SELECT c.id, c.aspect_id AS aspectId, c.claim_key AS claimKey, c.content, c.status,
-                c.valid_from AS validFrom, c.valid_until AS validUntil, c.created_at AS createdAt, c.superseded_at AS supersededAt,
+  return runSqliteProgram(sql, claimsAsOfProgram(agentId, entityId, at));
+}
+
+/** {@link claimsAsOf} as a program (both dialects; ids and keys ordered bytewise on both). */
+export function* claimsAsOfProgram(agentId: string, entityId: string, at: number): Program<ClaimAsOf[]> {
+  const ranked = (
+    order: string,
+  ) => `SELECT id, "aspectId", "claimKey", content, status, "validFrom", "validUntil", "createdAt", "supersededAt" FROM (
+         SELECT c.id, c.aspect_id AS "aspectId", c.claim_key AS "claimKey", c.content, c.status,
+                c.valid_from AS "validFrom", c.valid_until AS "validUntil", c.created_at AS "createdAt", c.superseded_at AS "supersededAt",
                 row_number() OVER (PARTITION BY c.aspect_id, c.claim_key ORDER BY coalesce(c.valid_from, 0) DESC, c.created_at DESC, c.id DESC) AS n
          FROM entity_attributes AS c
          WHERE c.agent_id = ? AND c.entity_id = ? AND c.status IN ('active', 'superseded')
-           AND (c.valid_from IS NULL OR c.valid_from <= ?) AND (c.valid_until IS NULL OR c.valid_until > ?))
+           AND (c.valid_from IS NULL OR c.valid_from <= ?) AND (c.valid_until IS NULL OR c.valid_until > ?)) AS ranked
        WHERE n = 1
-       ORDER BY aspectId, claimKey`,
-      agentId,
-      entityId,
-      at,
-      at,
-    ),
-  );
+       ORDER BY ${order}`;
+  const statement = portable(ranked('"aspectId", "claimKey"'), agentId, entityId, at, at);
+  const postgres = portable(
+    ranked('"aspectId" COLLATE "C", "claimKey" COLLATE "C"'),
+    agentId,
+    entityId,
+    at,
+    at,
+  ).postgres;
+  return yield* all<ClaimAsOf>(perDialect(statement.sqlite ?? statement.postgres, postgres));
 }

@@ -1,5 +1,5 @@
 import { MemoryError } from '@memory/core';
-import type { SqlExecutor } from '../internal/sql.js';
+import { raw, type SqlExecutor } from '../internal/sql.js';
 import { all, get, type Program, perDialect, portable, run } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
 
@@ -44,7 +44,7 @@ export function readRowImage(sql: SqlExecutor, ref: RowRef): RowImage | null {
   return runSqliteProgram(sql, readRowImageProgram(ref));
 }
 
-/** {@link readRowImage} as a program (both dialects). */
+/** {@link readRowImage} as a program (both dialects: the tables mirror each other column for column). */
 export function* readRowImageProgram(ref: RowRef): Program<RowImage | null> {
   if (ref.key.length !== TABLES[ref.kind].key.length)
     throw new MemoryError('INVALID_INPUT', `a ${ref.kind} key has ${TABLES[ref.kind].key.length} parts`);
@@ -57,12 +57,11 @@ export function* readRowImageProgram(ref: RowRef): Program<RowImage | null> {
 function* columnsOf(table: string): Program<Set<string>> {
   const rows = yield* all<{ name: string }>(
     perDialect(
-      { sql: 'SELECT name FROM pragma_table_info(?)', parameters: [table] },
-      {
-        sql: `SELECT column_name AS name FROM information_schema.columns
-              WHERE table_schema = current_schema() AND table_name = $1`,
-        parameters: [table],
-      },
+      raw('SELECT name FROM pragma_table_info(?)', table),
+      raw(
+        'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
+        table,
+      ),
     ),
   );
   return new Set(rows.map((r) => r.name));
@@ -108,6 +107,8 @@ export function* restoreRowImageProgram(ref: RowRef, image: RowImage | null): Pr
   }
 }
 
+const ids = (rows: ReadonlyArray<{ id: string }>, kind: RowKind): RowRef[] => rows.map((r) => ({ kind, key: [r.id] }));
+
 /** The alias rows of an entity. */
 export function entityAliasRefs(sql: SqlExecutor, entityId: string): RowRef[] {
   return runSqliteProgram(sql, entityAliasRefsProgram(entityId));
@@ -119,10 +120,6 @@ export function* entityAliasRefsProgram(entityId: string): Program<RowRef[]> {
     portable('SELECT canonical_alias AS c FROM entity_aliases WHERE entity_id = ?', entityId),
   );
   return rows.map((r) => ({ kind: 'alias', key: [entityId, r.c] }));
-}
-
-function* ids(query: string, ...params: unknown[]): Program<string[]> {
-  return (yield* all<{ id: string }>(portable(query, ...params))).map((r) => r.id);
 }
 
 /**
@@ -149,25 +146,38 @@ export function* entityMergeFootprintProgram(
     { kind: 'entity', key: [fromId] },
     { kind: 'entity', key: [toId] },
   ];
-  for (const id of yield* ids('SELECT id FROM entity_aspects WHERE entity_id = ?', fromId))
-    refs.push({ kind: 'aspect', key: [id] });
-  for (const id of yield* ids(
-    'SELECT id FROM entity_attributes WHERE entity_id = ? UNION SELECT c.id FROM entity_attributes AS c JOIN entity_aspects AS a ON a.id = c.aspect_id WHERE a.entity_id = ?',
-    fromId,
-    fromId,
-  ))
-    refs.push({ kind: 'claim', key: [id] });
+  refs.push(
+    ...ids(yield* all<{ id: string }>(portable('SELECT id FROM entity_aspects WHERE entity_id = ?', fromId)), 'aspect'),
+  );
+  refs.push(
+    ...ids(
+      yield* all<{ id: string }>(
+        portable(
+          'SELECT id FROM entity_attributes WHERE entity_id = ? UNION SELECT c.id FROM entity_attributes AS c JOIN entity_aspects AS a ON a.id = c.aspect_id WHERE a.entity_id = ?',
+          fromId,
+          fromId,
+        ),
+      ),
+      'claim',
+    ),
+  );
   for (const r of yield* all<{ m: string }>(
     portable('SELECT memory_id AS m FROM memory_entity_mentions WHERE entity_id = ?', fromId),
   )) {
     refs.push({ kind: 'mention', key: [r.m, fromId] }, { kind: 'mention', key: [r.m, toId] });
   }
-  for (const id of yield* ids(
-    'SELECT id FROM entity_dependencies WHERE source_entity_id = ? OR target_entity_id = ?',
-    fromId,
-    fromId,
-  ))
-    refs.push({ kind: 'link', key: [id] });
+  refs.push(
+    ...ids(
+      yield* all<{ id: string }>(
+        portable(
+          'SELECT id FROM entity_dependencies WHERE source_entity_id = ? OR target_entity_id = ?',
+          fromId,
+          fromId,
+        ),
+      ),
+      'link',
+    ),
+  );
   const aliases = yield* entityAliasRefsProgram(fromId);
   refs.push(...aliases, ...aliases.map((a) => ({ kind: 'alias' as const, key: [toId, a.key[1] ?? ''] })));
   refs.push({ kind: 'alias', key: [toId, canonicalFromName] });
@@ -181,12 +191,8 @@ export function aspectMergeFootprint(sql: SqlExecutor, fromId: string): RowRef[]
 
 /** {@link aspectMergeFootprint} as a program (both dialects). */
 export function* aspectMergeFootprintProgram(fromId: string): Program<RowRef[]> {
-  return [
-    { kind: 'aspect', key: [fromId] },
-    ...(yield* ids('SELECT id FROM entity_attributes WHERE aspect_id = ?', fromId)).map(
-      (id): RowRef => ({ kind: 'claim', key: [id] }),
-    ),
-  ];
+  const claims = yield* all<{ id: string }>(portable('SELECT id FROM entity_attributes WHERE aspect_id = ?', fromId));
+  return [{ kind: 'aspect', key: [fromId] }, ...ids(claims, 'claim')];
 }
 
 /** The agent's open attention records about `subjectRef` (any kind). */
@@ -196,11 +202,14 @@ export function openAttentionAbout(sql: SqlExecutor, agentId: string, subjectRef
 
 /** {@link openAttentionAbout} as a program (both dialects). */
 export function* openAttentionAboutProgram(agentId: string, subjectRef: string): Program<RowRef[]> {
-  return (yield* ids(
-    'SELECT id FROM dreaming_attention WHERE agent_id = ? AND subject_ref = ? AND resolved_at IS NULL',
-    agentId,
-    subjectRef,
-  )).map((id) => ({ kind: 'attention', key: [id] }));
+  const rows = yield* all<{ id: string }>(
+    portable(
+      'SELECT id FROM dreaming_attention WHERE agent_id = ? AND subject_ref = ? AND resolved_at IS NULL',
+      agentId,
+      subjectRef,
+    ),
+  );
+  return ids(rows, 'attention');
 }
 
 /**
@@ -216,33 +225,24 @@ export function* dependentGraphRowsProgram(ref: RowRef): Program<RowRef[]> {
   const id = ref.key[0] ?? '';
   if (ref.kind === 'entity') {
     return [
-      ...(yield* ids('SELECT id FROM entity_aspects WHERE entity_id = ?', id)).map(
-        (r): RowRef => ({ kind: 'aspect', key: [r] }),
+      ...ids(yield* all<{ id: string }>(portable('SELECT id FROM entity_aspects WHERE entity_id = ?', id)), 'aspect'),
+      ...ids(yield* all<{ id: string }>(portable('SELECT id FROM entity_attributes WHERE entity_id = ?', id)), 'claim'),
+      ...ids(
+        yield* all<{ id: string }>(
+          portable('SELECT id FROM entity_dependencies WHERE source_entity_id = ? OR target_entity_id = ?', id, id),
+        ),
+        'link',
       ),
-      ...(yield* ids('SELECT id FROM entity_attributes WHERE entity_id = ?', id)).map(
-        (r): RowRef => ({ kind: 'claim', key: [r] }),
-      ),
-      ...(yield* ids(
-        'SELECT id FROM entity_dependencies WHERE source_entity_id = ? OR target_entity_id = ?',
-        id,
-        id,
-      )).map((r): RowRef => ({ kind: 'link', key: [r] })),
     ];
   }
   if (ref.kind === 'aspect') {
-    return (yield* ids('SELECT id FROM entity_attributes WHERE aspect_id = ?', id)).map(
-      (r): RowRef => ({ kind: 'claim', key: [r] }),
+    return ids(
+      yield* all<{ id: string }>(portable('SELECT id FROM entity_attributes WHERE aspect_id = ?', id)),
+      'claim',
     );
   }
   return [];
 }
-
-const RECOUNT = {
-  sqlite: `UPDATE entities SET mentions = (SELECT count(*) FROM memory_entity_mentions AS m WHERE m.entity_id = entities.id)
-       WHERE id IN (SELECT value FROM json_each(?))`,
-  postgres: `UPDATE entities SET mentions = (SELECT count(*) FROM memory_entity_mentions AS m WHERE m.entity_id = entities.id)
-       WHERE id = ANY($1::text[])`,
-};
 
 /** Sets each entity's mention count from its mention rows (the count is derived from them). */
 export function recountEntityMentions(sql: SqlExecutor, entityIds: readonly string[]): void {
@@ -252,10 +252,19 @@ export function recountEntityMentions(sql: SqlExecutor, entityIds: readonly stri
 /** {@link recountEntityMentions} as a program (both dialects). */
 export function* recountEntityMentionsProgram(entityIds: readonly string[]): Program<void> {
   if (entityIds.length === 0) return;
+  const json = JSON.stringify(entityIds);
   yield* run(
     perDialect(
-      { sql: RECOUNT.sqlite, parameters: [JSON.stringify(entityIds)] },
-      { sql: RECOUNT.postgres, parameters: [[...entityIds]] },
+      raw(
+        `UPDATE entities SET mentions = (SELECT count(*) FROM memory_entity_mentions AS m WHERE m.entity_id = entities.id)
+       WHERE id IN (SELECT value FROM json_each(?))`,
+        json,
+      ),
+      raw(
+        `UPDATE entities SET mentions = (SELECT count(*) FROM memory_entity_mentions AS m WHERE m.entity_id = entities.id)
+       WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+        json,
+      ),
     ),
   );
 }

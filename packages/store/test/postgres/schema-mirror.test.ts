@@ -82,6 +82,18 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
           'document_conversions',
           'connector_items',
         ],
+        'dreaming_attention',
+        'ontology_proposals',
+        'dreaming_provenance',
+        'dreaming_state',
+        'dreaming_passes',
+        'dreaming_tool_calls',
+        'dreaming_evidence_offsets',
+        'dreaming_evidence_exclusions',
+        'dreaming_evidence_reviews',
+        'ontology_contradictions',
+        'memory_md_heads',
+        'dreaming_reverts',
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
