@@ -41,7 +41,16 @@ export { openStore } from './open-store.js';
 export type { Database, PortableStore, WriteOptions } from './program/database.js';
 export type { Dialect, Program } from './program/program.js';
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
-export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
+export {
+  findApiToken,
+  findApiTokenProgram,
+  insertApiToken,
+  insertApiTokenProgram,
+  listApiTokens,
+  listApiTokensProgram,
+  revokeApiToken,
+  revokeApiTokenProgram,
+} from './repositories/api-tokens.js';
 export { archiveOrphanEntities, pruneColdCopies, pruneJobArchive } from './repositories/archives.js';
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
@@ -291,25 +300,45 @@ export {
   recordEmbeddingFailure,
 } from './repositories/missing-vectors.js';
 export type { NoteLinkHit, NoteListFilter, NotePatch } from './repositories/notes.js';
+// Working notes as programs (both dialects).
 export {
   findLinkedNotes,
+  findLinkedNotesProgram,
   findNote,
+  findNoteProgram,
   findNotesById,
+  findNotesByIdProgram,
   findNotesBySeq,
+  findNotesBySeqProgram,
   insertNote,
   insertNoteEvent,
+  insertNoteEventProgram,
+  insertNoteProgram,
   listNoteEvents,
+  listNoteEventsProgram,
   listNotePage,
+  listNotePageProgram,
   replaceNoteLinks,
+  replaceNoteLinksProgram,
   updateNote,
+  updateNoteProgram,
 } from './repositories/notes.js';
-export { countStaleActiveNotes, staleActiveNotes } from './repositories/notes-reap.js';
-export type { NoteTextHit, NoteVectorHit, NoteVectorQuery } from './repositories/notes-search.js';
+export {
+  countStaleActiveNotes,
+  countStaleActiveNotesProgram,
+  staleActiveNotes,
+  staleActiveNotesProgram,
+} from './repositories/notes-reap.js';
+export type { NoteTextHit, NoteVectorHit, NoteVectorQuery, NoteVectorRow } from './repositories/notes-search.js';
 export {
   nearestNoteVectors,
+  nearestNoteVectorsProgram,
   noteVectorCosines,
+  noteVectorCosinesProgram,
   rankNotesByText,
+  rankNotesByTextProgram,
   upsertNoteVector,
+  upsertNoteVectorProgram,
 } from './repositories/notes-search.js';
 // --- end of the review block
 export {
@@ -353,29 +382,51 @@ export {
   sessionTurns,
 } from './repositories/recall-reads.js';
 // The entity registry (issue 14): categories, their links to objects, and their audit trail.
+// The entity registry as programs (both dialects).
 export {
   countRegistryCategories,
+  countRegistryCategoriesProgram,
   deleteRegistryCategory,
+  deleteRegistryCategoryProgram,
   findRegistryCategory,
   findRegistryCategoryByName,
+  findRegistryCategoryByNameProgram,
+  findRegistryCategoryOwnerProgram,
+  findRegistryCategoryProgram,
   insertRegistryCategory,
+  insertRegistryCategoryProgram,
   insertRegistryEvent,
+  insertRegistryEventProgram,
+  insertRegistryEventRowProgram,
   listRegistryCategories,
+  listRegistryCategoriesProgram,
   listRegistryEvents,
+  listRegistryEventsProgram,
+  type RegistryCategoryPatch,
   type RegistryCategoryWithCount,
   type RegistryEventInput,
   updateRegistryCategory,
+  updateRegistryCategoryProgram,
 } from './repositories/registry-categories.js';
 export {
   countCategoryLinksByKind,
+  countCategoryLinksByKindProgram,
   deleteRegistryLink,
+  deleteRegistryLinkProgram,
   insertRegistryLink,
+  insertRegistryLinkProgram,
   listCategoryLinks,
+  listCategoryLinksProgram,
   listObjectCategories,
+  listObjectCategoriesProgram,
   moveCategoryLinks,
+  moveCategoryLinksProgram,
   partitionCategoryObjects,
+  partitionCategoryObjectsProgram,
+  type RegistryLinkInput,
   type RegistryObjectKey,
 } from './repositories/registry-links.js';
+export { findRegistryObjectProgram, type RegistryObjectFacts } from './repositories/registry-objects.js';
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {
   aspectMergeFootprint,
