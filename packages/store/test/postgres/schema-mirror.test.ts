@@ -52,6 +52,16 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'text_scopes',
         'text_postings',
         'memory_counts',
+        'api_tokens',
+        'notes',
+        'note_links',
+        'note_events',
+        'note_vectors',
+        'note_text_scopes',
+        'note_text_postings',
+        'registry_categories',
+        'registry_category_links',
+        'registry_events',
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
@@ -87,6 +97,16 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
       'embeddings_agent_model',
       'memory_links_ref',
       'memory_hints_agent',
+      'notes_agent_seq',
+      'notes_agent_status_seq',
+      'notes_active_updated',
+      'note_links_ref',
+      'note_events_note',
+      'note_vectors_agent_model',
+      'registry_categories_name',
+      'registry_category_links_category',
+      'registry_category_links_object',
+      'registry_events_category',
     ])
       expect(byName.has(name)).toBe(true);
   });
