@@ -255,7 +255,7 @@ export {
   searchMemoriesLexicalProgram,
 } from './repositories/lexical-search.js';
 export type { LinkedMemoryRow } from './repositories/linked-memories.js';
-export { findLiveLinkedMemories } from './repositories/linked-memories.js';
+export { findLiveLinkedMemories, findLiveLinkedMemoriesProgram } from './repositories/linked-memories.js';
 export type { MaintenanceState } from './repositories/maintenance-state.js';
 export {
   bumpLifecycleCount,

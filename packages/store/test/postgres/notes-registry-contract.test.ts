@@ -6,7 +6,9 @@ import {
   listApiTokensProgram,
   revokeApiTokenProgram,
 } from '../../src/repositories/api-tokens.js';
-import { insertMemoryRowProgram } from '../../src/repositories/memories.js';
+import { findLiveLinkedMemoriesProgram } from '../../src/repositories/linked-memories.js';
+import { replaceMemoryLinksProgram } from '../../src/repositories/links.js';
+import { insertMemoryRowProgram, type NewLiveMemory } from '../../src/repositories/memories.js';
 import {
   findLinkedNotesProgram,
   findNoteProgram,
@@ -116,6 +118,26 @@ function* noteIndexState(agentId: string) {
     expected: { postings: expected.sort(order), docs: notes.length, tokens },
   };
 }
+
+const newMemory = (agentId: string, content: string, extra: Partial<NewLiveMemory> = {}): NewLiveMemory => {
+  const id = nextId('mem');
+  return {
+    id,
+    agent_id: agentId,
+    type: 'fact',
+    content,
+    normalized_content: content,
+    content_hash: id,
+    tags: '[]',
+    linked_entities: '[]',
+    confidence: 1,
+    importance: 0.5,
+    pinned: 0,
+    created_at: NOW,
+    updated_at: NOW,
+    ...extra,
+  };
+};
 
 const unit = (values: number[]) => {
   const n = Math.hypot(...values);
@@ -371,24 +393,9 @@ describe.each(BACKENDS)('notes, registry and tokens contract: $label', ({ open, 
       yield* insertRegistryCategoryProgram(cat('cat-b', 'Beta'));
       return yield* insertNoteProgram(db.dialect, newNote('g1', 'linked note', 'x'));
     });
-    const memoryId = nextId('mem');
-    await write(() =>
-      insertMemoryRowProgram({
-        id: memoryId,
-        agent_id: 'g1',
-        type: 'fact',
-        content: 'linked memory',
-        normalized_content: 'linked memory',
-        content_hash: memoryId,
-        tags: '[]',
-        linked_entities: '[]',
-        confidence: 1,
-        importance: 0.5,
-        pinned: 0,
-        created_at: NOW,
-        updated_at: NOW,
-      }),
-    );
+    const memory = newMemory('g1', 'linked memory');
+    const memoryId = memory.id;
+    await write(() => insertMemoryRowProgram(memory));
     const noteKey = { kind: 'note' as const, hostType: '', ref: note.id };
     const memoryKey = { kind: 'memory' as const, hostType: '', ref: memoryId };
     const hostKey = { kind: 'host' as const, hostType: 'contact', ref: 'c9' };
@@ -483,6 +490,39 @@ describe.each(BACKENDS)('notes, registry and tokens contract: $label', ({ open, 
       aliases_json: '["Alpha"]',
       updated_at: NOW + 5,
     });
+  });
+
+  it('finds live memories linked to host references, best first (the steward’s linked tier)', async () => {
+    const rows = [
+      newMemory('l1', 'plain'),
+      newMemory('l1', 'pinned', { pinned: 1 }),
+      newMemory('l1', 'important', { importance: 0.9 }),
+      newMemory('l1', 'expired', { expires_at: NOW - 1 }),
+      newMemory('l2', 'other scope'),
+    ];
+    await write(function* () {
+      for (const row of rows) {
+        yield* insertMemoryRowProgram(row);
+        yield* replaceMemoryLinksProgram(row.agent_id, row.id, [
+          { type: 'contact', refId: 'ann' },
+          ...(row.content === 'plain' ? [{ type: 'deal', refId: 'd1' }] : []),
+        ]);
+      }
+    });
+    const refs = [
+      { type: 'contact', refId: 'ann' },
+      { type: 'deal', refId: 'd1' },
+    ];
+    const found = await db.read(() => findLiveLinkedMemoriesProgram('l1', refs, NOW, 10));
+    expect(found.map((r) => [r.content, r.ref_type])).toEqual([
+      ['pinned', 'contact'],
+      ['important', 'contact'],
+      expect.arrayContaining(['plain']),
+      expect.arrayContaining(['plain']),
+    ]);
+    expect(found[0]).toMatchObject({ id: rows[1]?.id, ref_id: 'ann', pinned: 1, type: 'fact' });
+    expect(await db.read(() => findLiveLinkedMemoriesProgram('l1', refs, NOW, 1))).toHaveLength(1);
+    expect(await db.read(() => findLiveLinkedMemoriesProgram('l1', [], NOW, 10))).toEqual([]);
   });
 
   it('stores API tokens; revoking is once; revoked tokens are listed only when asked', async () => {
