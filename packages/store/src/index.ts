@@ -426,7 +426,11 @@ export {
   type RegistryLinkInput,
   type RegistryObjectKey,
 } from './repositories/registry-links.js';
-export { findRegistryObjectProgram, type RegistryObjectFacts } from './repositories/registry-objects.js';
+export {
+  findRegistryObjectProgram,
+  findRegistryObjectTextProgram,
+  type RegistryObjectFacts,
+} from './repositories/registry-objects.js';
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export {
   aspectMergeFootprint,

@@ -64,3 +64,47 @@ export function* findRegistryObjectProgram(
       return undefined;
   }
 }
+
+/**
+ * The text auto-linking classifies an object by, read in `agentId`'s scope; undefined when the
+ * object is gone, forgotten, deleted or archived (there is nothing to file then). A document is its
+ * title, source and body (its raw content, else its first stored part).
+ */
+export function* findRegistryObjectTextProgram(agentId: string, key: RegistryObjectKey): Program<string | undefined> {
+  switch (key.kind) {
+    case 'memory':
+      return (yield* findMemoryProgram(agentId, key.ref))?.content;
+    case 'document': {
+      const row = yield* get<{ status: string; title: string | null; source_url: string | null; raw_content: string | null }>(
+        queryBuilder
+          .selectFrom('documents')
+          .select(['status', 'title', 'source_url', 'raw_content'])
+          .where('id', '=', key.ref)
+          .where('agent_id', '=', agentId),
+      );
+      if (!row || row.status === 'deleted') return undefined;
+      const part =
+        row.raw_content === null
+          ? (yield* get<{ text: string }>(
+              queryBuilder
+                .selectFrom('document_content_parts')
+                .select('text')
+                .where('document_id', '=', key.ref)
+                .where('part', '=', 0),
+            ))?.text
+          : undefined;
+      const body = row.raw_content ?? part ?? '';
+      return [row.title, row.source_url, body].filter((s) => s).join('\n');
+    }
+    case 'transcript': {
+      const facts = yield* findRegistryObjectProgram(agentId, key);
+      return facts?.text ?? undefined;
+    }
+    case 'note': {
+      const row = yield* findNoteProgram(agentId, key.ref);
+      return row && row.status !== 'archived' ? `${row.title}\n${row.content}` : undefined;
+    }
+    case 'host':
+      return undefined;
+  }
+}

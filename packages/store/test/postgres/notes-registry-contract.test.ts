@@ -49,7 +49,7 @@ import {
   moveCategoryLinksProgram,
   partitionCategoryObjectsProgram,
 } from '../../src/repositories/registry-links.js';
-import { findRegistryObjectProgram } from '../../src/repositories/registry-objects.js';
+import { findRegistryObjectProgram, findRegistryObjectTextProgram } from '../../src/repositories/registry-objects.js';
 import type { NoteRow } from '../../src/schema/notes.js';
 import { textTerms } from '../../src/text-terms.js';
 import { postgresTestServer } from '../support/postgres.js';
@@ -460,6 +460,9 @@ describe.each(BACKENDS)('notes, registry and tokens contract: $label', ({ open, 
     });
     expect(await db.read(() => findRegistryObjectProgram('other', noteKey))).toBeUndefined();
     expect(await db.read(() => findRegistryObjectProgram('g1', hostKey))).toBeUndefined();
+    expect(await db.read(() => findRegistryObjectTextProgram('g1', noteKey))).toBe('linked note\nx');
+    expect(await db.read(() => findRegistryObjectTextProgram('g1', memoryKey))).toBe('linked memory');
+    expect(await db.read(() => findRegistryObjectTextProgram('other', memoryKey))).toBeUndefined();
 
     // Deleting the note's and the memory's rows drops their links (SQLite: triggers; PostgreSQL: plpgsql triggers).
     await write(function* () {
