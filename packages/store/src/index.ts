@@ -40,6 +40,7 @@ export { openStore } from './open-store.js';
 // Either dialect: programs run through `store.db` (see `program/database.ts`).
 export type { Database, PortableStore, WriteOptions } from './program/database.js';
 export type { Dialect, Program } from './program/program.js';
+export { runSqliteProgram } from './program/run-sqlite.js';
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
 export {
   findApiToken,

@@ -75,7 +75,12 @@ export function* findRegistryObjectTextProgram(agentId: string, key: RegistryObj
     case 'memory':
       return (yield* findMemoryProgram(agentId, key.ref))?.content;
     case 'document': {
-      const row = yield* get<{ status: string; title: string | null; source_url: string | null; raw_content: string | null }>(
+      const row = yield* get<{
+        status: string;
+        title: string | null;
+        source_url: string | null;
+        raw_content: string | null;
+      }>(
         queryBuilder
           .selectFrom('documents')
           .select(['status', 'title', 'source_url', 'raw_content'])
