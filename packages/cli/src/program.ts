@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerCopyCommand } from './commands/copy.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerForgetCommand } from './commands/forget.js';
@@ -26,6 +27,7 @@ const COMMANDS = [
   registerForgetCommand,
   registerImportCommand,
   registerExportCommand,
+  registerCopyCommand,
   registerJobsCommand,
   registerTokensCommand,
   registerServeCommand,
@@ -38,7 +40,11 @@ export function createProgram(runtime: CliRuntime): Command {
       'Look inside an @memory store, recall, import transcripts, repair the job queue, manage tokens, serve HTTP and MCP.',
     )
     .version(CLI_VERSION)
-    .option('--db <file>', 'the SQLite database (or MEMORY_DB)', runtime.env['MEMORY_DB'] ?? './memory.db')
+    .option(
+      '--db <file>',
+      'the SQLite database, or a postgres:// URL (or MEMORY_DB)',
+      runtime.env['MEMORY_DB'] ?? './memory.db',
+    )
     .option('--json', 'print one JSON document for scripts', false)
     .option('--no-color', 'no colors, even on a terminal')
     .option('--embedder <name>', 'none, or offline (bundled vectors: recall gets its semantic channel)', 'none')

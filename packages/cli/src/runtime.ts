@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isMemoryError, type MemoryEngine, MemoryError } from '@memory/engine';
-import { openEngineForHost, parseEmbedderChoice } from '@memory/mcp/host';
+import { isPostgresUrl, openEngineForHost, parseEmbedderChoice } from '@memory/mcp/host';
 import type { Command } from 'commander';
 import { EXIT, type ExitCode, exitCodeFor } from './exit-codes.js';
 import { createOutput, type Output, type Sink } from './output.js';
@@ -71,8 +71,8 @@ export async function runCommand(runtime: CliRuntime, command: Command, body: Co
     globals,
     env: runtime.env,
     openEngine: async (options = {}) => {
-      const db = globals.db === ':memory:' ? globals.db : resolve(globals.db);
-      if (db !== ':memory:' && !options.create && !existsSync(db))
+      const db = globals.db === ':memory:' || isPostgresUrl(globals.db) ? globals.db : resolve(globals.db);
+      if (db !== ':memory:' && !isPostgresUrl(db) && !options.create && !existsSync(db))
         throw new MemoryError('NOT_FOUND', `no database at ${db} (give another with --db or MEMORY_DB)`);
       const engine = await openEngineForHost({
         db,

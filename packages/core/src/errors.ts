@@ -27,6 +27,8 @@ export const MEMORY_ERROR_CODES = [
   'LEASE_LOST',
   /** The caller's `AbortSignal` stopped the call; work committed before the stop stays committed. */
   'ABORTED',
+  /** The operation is not available with this database (a feature not yet on PostgreSQL); nothing changed. */
+  'UNSUPPORTED',
 ] as const;
 
 export type MemoryErrorCode = (typeof MEMORY_ERROR_CODES)[number];

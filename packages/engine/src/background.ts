@@ -16,8 +16,10 @@ import {
   createReaper,
   createWorker,
   type JobHandler,
+  type PostgresQueue,
   type Queue,
   type Reaper,
+  type ReapResult,
   type Worker,
   type WorkerStatus,
 } from '@memory/queue';
@@ -58,7 +60,8 @@ export interface PeriodicTask {
 
 export interface BackgroundDeps {
   readonly periodic?: readonly PeriodicTask[];
-  readonly queue: Queue;
+  /** The SQLite queue (synchronous) or the PostgreSQL one (promises). */
+  readonly queue: Queue | PostgresQueue;
   readonly scheduler: Scheduler;
   readonly clock: Clock;
   readonly random: RandomSource;
@@ -77,7 +80,7 @@ export function createBackground(deps: BackgroundDeps) {
     documentIngest: queue.config.documentIngestConcurrency,
     llm: queue.config.llmConcurrency,
   });
-  const reaper: Reaper = createReaper({ queue, scheduler, logger });
+  const reaper: Reaper<ReapResult | Promise<ReapResult>> = createReaper({ queue, scheduler, logger });
   const periodic = deps.periodic ?? [];
   const periodicHandles = new Map<string, ScheduledHandle>();
   const runPeriodic = async (task: PeriodicTask): Promise<void> => {
@@ -101,13 +104,25 @@ export function createBackground(deps: BackgroundDeps) {
   const workers: Worker[] = [];
   const claimed = new Set<string>();
   let started = false;
+  let recovery: Promise<void> | undefined;
   let recovered = false;
 
-  const recover = (): void => {
-    if (recovered) return;
+  const reportRecovered = (dead: number): void => {
+    if (dead > 0) logger.warn('dead-lettered pending jobs that were out of attempts', { count: dead });
+  };
+  // Synchronous on SQLite (workers start after it in the same call); a promise on PostgreSQL.
+  const recover = (): Promise<void> | undefined => {
+    if (recovered) return recovery;
     recovered = true;
     const dead = queue.recoverOnStartup();
-    if (dead > 0) logger.warn('dead-lettered pending jobs that were out of attempts', { count: dead });
+    if (typeof dead === 'number') reportRecovered(dead);
+    else
+      recovery = dead.then(reportRecovered, (error: unknown) =>
+        logger.warn('startup recovery of the queue failed', {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    return recovery;
   };
 
   return {
@@ -147,18 +162,23 @@ export function createBackground(deps: BackgroundDeps) {
     start(): void {
       if (started) return;
       started = true;
-      recover();
-      reaper.start();
-      for (const task of periodic) schedulePeriodic(task);
-      for (const worker of workers) worker.start();
+      const startAll = (): void => {
+        if (stopped) return;
+        reaper.start();
+        for (const task of periodic) schedulePeriodic(task);
+        for (const worker of workers) worker.start();
+      };
+      const recovering = recover();
+      if (recovering) void recovering.then(startAll);
+      else startAll();
     },
     get started(): boolean {
       return started;
     },
     /** Reaps expired leases, runs periodic upkeep, then runs every worker's due jobs once. */
     async runDue(maxJobsPerWorker = 100): Promise<{ reaped: number; ran: number }> {
-      recover();
-      const reap = reaper.runOnce();
+      await recover();
+      const reap = await reaper.runOnce();
       for (const task of periodic) await runPeriodic(task);
       let ran = 0;
       for (const worker of workers) ran += await worker.runOnce(maxJobsPerWorker);

@@ -1,16 +1,34 @@
 import type { EmbeddingProvider, LlmProvider, MemoryConfig, RandomSource, Scheduler, Tracer } from '@memory/core';
 import { MemoryError } from '@memory/core';
 import type { Connectors, DocumentSearchHit, Documents, Imports, MemoryWriter, Transcripts } from '@memory/ingest';
-import type { Queue } from '@memory/queue';
+import type { PortableQueue, Queue } from '@memory/queue';
 import type { AfterResponseWriter, Recall } from '@memory/recall';
-import type { MemoryWriteDeps, Store } from '@memory/store';
+import type { Dialect, MemoryWriteDeps, PortableStore, Store, VectorSupport } from '@memory/store';
 import type { Background } from './background.js';
 
 /** What every engine operation needs: the parts `openEngine` wired together, and whether it is closed. */
 export interface EngineContext {
   readonly config: MemoryConfig;
+  /** Which database the engine runs on. */
+  readonly dialect: Dialect;
+  /**
+   * The store as code written for both dialects uses it: `ctx.portable.db.read(() => program)`.
+   * Every part runs through it once it has a PostgreSQL form (issue 18).
+   */
+  readonly portable: PortableStore;
+  /**
+   * The SQLite store's synchronous API, for parts with no PostgreSQL form yet. On PostgreSQL a
+   * stand-in: its calls throw `UNSUPPORTED` (clock, ids, logger, guard and `db` read through).
+   */
   readonly store: Store;
+  /** The queue's promise API, on either dialect (`enqueueProgram` inside a program's write). */
+  readonly jobs: PortableQueue;
+  /** The SQLite queue's synchronous API; on PostgreSQL a stand-in that throws `UNSUPPORTED`. */
   readonly queue: Queue;
+  /** Whether vectors have an index (sqlite-vec, or pgvector on PostgreSQL), and why not. */
+  readonly vector: VectorSupport;
+  /** Closes the database (the SQLite file, or the PostgreSQL pool the engine owns). */
+  readonly closeDatabase: () => Promise<void>;
   /** The memory writer every memory write goes through (with the engine's derived-work hook). */
   readonly writer: MemoryWriter;
   /** The store memory writer's dependencies, the same for every path (Dreaming's seam and passes too). */
@@ -80,7 +98,7 @@ export function closeEngine(ctx: EngineContext): Promise<void> {
       ctx.documents.close();
       ctx.after.flush();
     } finally {
-      ctx.store.close();
+      await ctx.closeDatabase();
     }
   })();
   return ctx.state.closing;

@@ -64,7 +64,7 @@ export async function diagnostics(ctx: EngineContext): Promise<EngineDiagnostics
   const { embedder } = ctx.providers;
   return {
     started: ctx.background.started,
-    queue: ctx.queue.health(),
+    queue: await ctx.jobs.health(),
     workers: ctx.background.workerStatus(),
     maintenance: maintenanceDiagnostics(ctx),
     providers: {
@@ -78,7 +78,7 @@ export async function diagnostics(ctx: EngineContext): Promise<EngineDiagnostics
             reason:
               'no embedder configured; recall runs without its semantic channel (lexical, hints, graph and links only)',
           },
-      vector: ctx.store.vector,
+      vector: ctx.vector,
     },
   };
 }

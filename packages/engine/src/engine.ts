@@ -65,7 +65,7 @@ export async function createMemoryEngine(options: MemoryEngineOptions): Promise<
 
 /** The public object: each method a guarded call of a module-level operation on the context. */
 function bindEngine(ctx: EngineContext): MemoryEngine {
-  const { store, queue, background } = ctx;
+  const { jobs, background } = ctx;
   const close = (): Promise<void> => closeEngine(ctx);
   const nc = { ctx, schemas: createNoteSchemas(ctx.config) };
   const notes = Object.freeze({
@@ -81,7 +81,7 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
   const steward = createSteward(ctx, notesPort(notes));
   return Object.freeze({
     config: ctx.config,
-    vector: store.vector,
+    vector: ctx.vector,
     remember: spanned(ctx.tracer, 'memory.remember', (input) => call(ctx, () => rememberOne(ctx, input))),
     rememberMany: spanned(ctx.tracer, 'memory.remember_many', (input) => call(ctx, () => rememberAll(ctx, input))),
     getMemory: (input) => call(ctx, () => readMemory(ctx, input)),
@@ -157,11 +157,11 @@ function bindEngine(ctx: EngineContext): MemoryEngine {
     runDue: () => call(ctx, () => background.runDue()),
     diagnostics: () => call(ctx, () => diagnostics(ctx)),
     repair: Object.freeze({
-      requeueDead: (filter) => call(ctx, () => queue.requeueDead(filter)),
-      releaseStale: (filter) => call(ctx, () => queue.releaseStale(filter)),
-      cancel: (filter) => call(ctx, () => queue.cancel(filter)),
-      prune: (opts) => call(ctx, () => queue.prune(opts)),
-      reapExpiredLeases: () => call(ctx, () => queue.reapExpiredLeases()),
+      requeueDead: (filter) => call(ctx, () => jobs.requeueDead(filter)),
+      releaseStale: (filter) => call(ctx, () => jobs.releaseStale(filter)),
+      cancel: (filter) => call(ctx, () => jobs.cancel(filter)),
+      prune: (opts) => call(ctx, () => jobs.prune(opts)),
+      reapExpiredLeases: () => call(ctx, () => jobs.reapExpiredLeases()),
     } satisfies EngineRepairs),
     jobs: Object.freeze({
       enqueue: (input) => call(ctx, () => enqueueHostJob(ctx, input)),

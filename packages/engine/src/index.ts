@@ -196,7 +196,7 @@ export type {
 export type { NoteSearchHit } from './note-search.js';
 export type { Note, NoteEvent, NoteLinkedEntity, NoteStatus } from './note-view.js';
 export type { EngineNotes, NotePage } from './notes.js';
-export type { DatabaseOption, MemoryEngineOptions } from './options.js';
+export type { DatabaseOption, MemoryEngineOptions, PostgresDatabaseOption } from './options.js';
 export type { Page } from './paging.js';
 export type { CategoryDetail } from './registry.js';
 export type {

@@ -48,7 +48,7 @@ const isReserved = (jobType: unknown): boolean => typeof jobType === 'string' &&
  * job belongs to that scope: its dedup key is scoped too, and `jobs.get` finds it only with the
  * same `agentId`.
  */
-export function enqueueHostJob(ctx: EngineContext, input: unknown): EnqueueResult {
+export async function enqueueHostJob(ctx: EngineContext, input: unknown): Promise<EnqueueResult> {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw invalidInput('enqueue', [{ path: [], message: 'enqueue needs { jobType, payload?, ... }' }]);
   const request = input as { jobType?: unknown; agentId?: unknown; dedupKey?: unknown };
@@ -61,7 +61,7 @@ export function enqueueHostJob(ctx: EngineContext, input: unknown): EnqueueResul
       ? { ...request, dedupKey: storedDedupKey(request.agentId, request.dedupKey) }
       : request;
   // The queue parses the rest of the request (and reports its problems).
-  return ctx.queue.enqueue(scoped as EnqueueInput);
+  return ctx.jobs.enqueue(scoped as EnqueueInput);
 }
 
 /**
@@ -69,9 +69,9 @@ export function enqueueHostJob(ctx: EngineContext, input: unknown): EnqueueResul
  * `agentId` is given) is answered exactly like a missing one. The engine's own jobs come back
  * without their payload and result (`null`): those are the engine's internals, not the host's.
  */
-export function getJob(ctx: EngineContext, input: unknown): Job | undefined {
+export async function getJob(ctx: EngineContext, input: unknown): Promise<Job | undefined> {
   const { id, agentId } = parseInput(jobRefSchema, input, 'jobs.get');
-  const job = ctx.queue.get(id);
+  const job = await ctx.jobs.get(id);
   if (!job || job.agentId !== (agentId ?? null)) return undefined;
   if (isReserved(job.jobType)) return { ...job, payload: null, result: null };
   return { ...job, dedupKey: hostDedupKey(job) };

@@ -1,4 +1,11 @@
-import { agentIdSchema, createTimerScheduler, cryptoRandom, type LlmProvider, resolveConfig } from '@memory/core';
+import {
+  agentIdSchema,
+  createTimerScheduler,
+  cryptoRandom,
+  type EmbeddingProvider,
+  type LlmProvider,
+  resolveConfig,
+} from '@memory/core';
 import {
   CONNECTOR_SYNC_JOB,
   createConnectors,
@@ -11,16 +18,17 @@ import {
   TRANSCRIPT_IMPORT_JOB,
   writeDeps,
 } from '@memory/ingest';
-import { createQueue, PermanentJobError } from '@memory/queue';
+import { PermanentJobError } from '@memory/queue';
 import { createAfterResponseWriter, createHintsHandler, createRecall, PROSPECTIVE_INDEX_JOB } from '@memory/recall';
-import { openStore, type Store } from '@memory/store';
+import type { Store } from '@memory/store';
 import { z } from 'zod';
-import { type Background, createBackground } from './background.js';
+import { type Background, createBackground, type PeriodicTask } from './background.js';
 import type { EngineContext } from './context.js';
 import { createScheduledDreaming } from './dreaming.js';
 import { keyEmbedder } from './embedding-migration.js';
 import { MAINTENANCE_JOB, maintenanceHandler, maintenanceTasks } from './maintenance.js';
 import { createEngineWriter } from './memory-writer.js';
+import { openDatabase } from './open-database.js';
 import { checkOptions, type MemoryEngineOptions } from './options.js';
 import { registerAutoLinkWorker, withDocumentAutoLink } from './registry-autolink.js';
 import { importCategoryRecord } from './registry-import.js';
@@ -43,24 +51,22 @@ function hintsPayload(payload: unknown): { memoryId: string; agentId: string } {
 export async function openEngine(options: MemoryEngineOptions): Promise<EngineContext> {
   checkOptions(options);
   const config = resolveConfig(options.config ?? {});
-  const database = options.database;
-  const store: Store = await openStore({
-    ...('path' in database ? { path: database.path } : { database: database.database }),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.ids ? { ids: options.ids } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-    config: config.store,
+  const opened = await openDatabase(options.database, {
+    clock: options.clock,
+    ids: options.ids,
+    logger: options.logger,
+    config,
   });
-  const queue = createQueue({ store, config: config.queue });
+  const { store, queue, portable, jobs } = opened;
+  const sqlite = portable.dialect === 'sqlite';
   const { tracer } = options;
   // The engine's parts see the embedder under its vector key (see embedding-migration.ts).
   let keyed: ReturnType<typeof keyEmbedder> | undefined;
   try {
-    keyed = options.embedder
-      ? keyEmbedder(store, config, tracer ? tracedEmbedder(tracer, options.embedder) : options.embedder)
-      : undefined;
+    const traced = options.embedder && tracer ? tracedEmbedder(tracer, options.embedder) : options.embedder;
+    keyed = traced ? (sqlite ? keyEmbedder(store, config, traced) : unkeyedEmbedder(traced)) : undefined;
   } catch (error) {
-    store.close();
+    await opened.close();
     throw error;
   }
   const embedder = keyed ? store.guard.embedder(keyed.embedder) : undefined;
@@ -91,20 +97,25 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     config.dreaming.enabled && llm
       ? [{ name: 'dreaming', intervalMs: config.dreaming.checkIntervalMs, run: () => dreamingSchedule?.check() }]
       : [];
+  // Periodic upkeep of parts with no PostgreSQL form yet runs on SQLite only (on PostgreSQL their
+  // calls would only log UNSUPPORTED every interval).
+  const sqliteUpkeep = (tasks: PeriodicTask[]): PeriodicTask[] => (sqlite ? tasks : []);
   const background = createBackground({
     periodic: [
-      {
-        name: 'idle transcript sweep',
-        intervalMs: config.transcripts.sweepIntervalMs,
-        run: () => transcripts.completeIdle(),
-      },
+      ...sqliteUpkeep([
+        {
+          name: 'idle transcript sweep',
+          intervalMs: config.transcripts.sweepIntervalMs,
+          run: () => transcripts.completeIdle(),
+        },
+      ]),
       // Vectors exist only with an embedder: without one there is nothing to index or fill in.
-      ...(embedder ? [vectorUpkeepTask({ store, queue, config, embedder })] : []),
-      ...dreamingTask,
+      ...sqliteUpkeep(embedder ? [vectorUpkeepTask({ store, queue, config, embedder })] : []),
+      ...sqliteUpkeep(dreamingTask),
       // Lifecycle maintenance (issue 13): purge past the recover window, reaping.
-      ...maintenanceTasks({ store, queue, config }),
+      ...sqliteUpkeep(maintenanceTasks({ store, queue, config })),
     ],
-    queue,
+    queue: opened.workerQueue,
     scheduler,
     clock: store.clock,
     random,
@@ -133,9 +144,11 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     true,
   );
   // When an ingest or import job dies (whatever killed it), its document or import says `failed`.
-  queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
-  queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);
-  queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
+  if (sqlite) {
+    queue.onDead(DOCUMENT_INGEST_JOB, documents.ingestDied);
+    queue.onDead(TRANSCRIPT_IMPORT_JOB, imports.runDied);
+    queue.onDead(CONNECTOR_SYNC_JOB, connectors.syncDied);
+  }
   if (embedder) registerVectorWorkers({ store, config, writer, background });
   if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
   // Registered whenever a model is present: jobs queued before auto-linking was switched off still run.
@@ -155,8 +168,13 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const recall = createRecall({ store, config, embedder, after });
   return {
     config,
+    dialect: portable.dialect,
+    portable,
     store,
+    jobs,
     queue,
+    vector: opened.vector,
+    closeDatabase: opened.close,
     writer,
     memoryWrites,
     llm,
@@ -208,4 +226,21 @@ function registerHintsWorker(deps: {
     },
     true,
   );
+}
+
+/**
+ * The embedder under its own model name, for PostgreSQL until the embedder identity (which keys
+ * vectors per model and dimensions and records changes) has a PostgreSQL form.
+ */
+function unkeyedEmbedder(embedder: EmbeddingProvider): ReturnType<typeof keyEmbedder> {
+  return {
+    embedder,
+    identity: {
+      vectorKey: embedder.model,
+      model: embedder.model,
+      dimensions: embedder.dimensions,
+      firstUsedAt: 0,
+      lastUsedAt: 0,
+    },
+  };
 }

@@ -12,13 +12,23 @@ import type {
 import { MemoryError } from '@memory/core';
 import type { ConnectorKind } from '@memory/ingest';
 import type { SqliteDatabase } from '@memory/store';
+import type { PostgresTarget } from '@memory/store/postgres';
+
+/**
+ * A PostgreSQL database (needs the `pg` package installed): a connection string (the engine owns
+ * and ends its pool), a host's `pg.Pool` (left open on close) or an in-process PGlite database
+ * (`@electric-sql/pglite`, left open on close). See the README's PostgreSQL section.
+ */
+export type PostgresDatabaseOption = PostgresTarget;
 
 /** Where the engine keeps its data. */
 export type DatabaseOption =
   /** A SQLite file (created if missing) or `":memory:"`. The engine owns and closes it. */
   | { readonly path: string }
   /** An open better-sqlite3 database owned by the host; `engine.close()` leaves it open. */
-  | { readonly database: SqliteDatabase };
+  | { readonly database: SqliteDatabase }
+  /** PostgreSQL, for many processes sharing one memory (preview: see the README). */
+  | { readonly postgres: PostgresDatabaseOption };
 
 export interface MemoryEngineOptions {
   readonly database: DatabaseOption;
@@ -59,12 +69,14 @@ export function checkOptions(options: unknown): asserts options is MemoryEngineO
   const db = database as Record<string, unknown> | undefined;
   const hasPath = typeof db?.['path'] === 'string' && (db['path'] as string).length > 0;
   const hasDatabase = typeof db?.['database'] === 'object' && db['database'] !== null;
-  if (!db || hasPath === hasDatabase) {
+  const hasPostgres = db !== undefined && db !== null && 'postgres' in db;
+  if (!db || [hasPath, hasDatabase, hasPostgres].filter(Boolean).length !== 1) {
     throw new MemoryError(
       'INVALID_CONFIG',
-      'options.database needs exactly one of { path } (a file or ":memory:") or { database } (a better-sqlite3 instance)',
+      'options.database needs exactly one of { path } (a file or ":memory:"), { database } (a better-sqlite3 instance) or { postgres } ({ connectionString }, { pool } or { pglite })',
     );
   }
+  if (hasPostgres) checkPostgresOption(db['postgres']);
   if (embedder !== undefined) {
     const e = embedder as Partial<EmbeddingProvider> | null;
     if (
@@ -111,4 +123,21 @@ export function checkOptions(options: unknown): asserts options is MemoryEngineO
   if (tracer !== undefined && typeof (tracer as Partial<Tracer> | null)?.startSpan !== 'function') {
     throw new MemoryError('INVALID_CONFIG', 'options.tracer needs a startSpan() method (an OpenTelemetry Tracer)');
   }
+}
+
+function checkPostgresOption(value: unknown): void {
+  const target = value as Record<string, unknown> | null;
+  const kinds =
+    target && typeof target === 'object' ? ['connectionString', 'pool', 'pglite'].filter((k) => k in target) : [];
+  const problem =
+    kinds.length !== 1
+      ? 'needs exactly one of { connectionString }, { pool } (a pg.Pool) or { pglite } (a PGlite database)'
+      : kinds[0] === 'connectionString'
+        ? typeof target?.['connectionString'] !== 'string' || target['connectionString'].length === 0
+          ? 'connectionString must be a non-empty string'
+          : undefined
+        : typeof target?.[kinds[0] as string] !== 'object' || target[kinds[0] as string] === null
+          ? `${kinds[0]} must be an object`
+          : undefined;
+  if (problem) throw new MemoryError('INVALID_CONFIG', `options.database.postgres ${problem}`);
 }

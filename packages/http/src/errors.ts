@@ -35,6 +35,7 @@ export const HTTP_STATUS: { readonly [Code in HttpErrorCode]: number } = {
   PROVIDER_ERROR: 502,
   LEASE_LOST: 409,
   ABORTED: 503,
+  UNSUPPORTED: 501,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   PAYLOAD_TOO_LARGE: 413,

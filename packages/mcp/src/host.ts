@@ -1,7 +1,7 @@
 // The SDK-free part of this package: what a command-line host (the `memory` CLI) shares with the
 // MCP bin without loading the MCP SDK on every start.
 export type { EmbedderChoice, OpenEngineOptions } from './open-engine.js';
-export { EMBEDDER_CHOICES, openEngineForHost, parseEmbedderChoice } from './open-engine.js';
+export { EMBEDDER_CHOICES, isPostgresUrl, openEngineForHost, parseEmbedderChoice } from './open-engine.js';
 export type { ScopeStats } from './scope-stats.js';
 export { scopeStats } from './scope-stats.js';
 export type { ServerArgs } from './server-args.js';

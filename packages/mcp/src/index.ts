@@ -3,7 +3,7 @@ export { startMcpHttpServer } from './http-server.js';
 export type { MemoryMcpServerOptions } from './memory-mcp-server.js';
 export { createMemoryMcpServer, MCP_SERVER_VERSION } from './memory-mcp-server.js';
 export type { EmbedderChoice, OpenEngineOptions } from './open-engine.js';
-export { EMBEDDER_CHOICES, openEngineForHost, parseEmbedderChoice } from './open-engine.js';
+export { EMBEDDER_CHOICES, isPostgresUrl, openEngineForHost, parseEmbedderChoice } from './open-engine.js';
 export { RESOURCE_URIS } from './resources.js';
 export type { RunningServer } from './run-server.js';
 export { runMcpServer } from './run-server.js';

@@ -8,7 +8,7 @@ export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
 
 /** The engine a command-line host opens. */
 export interface OpenEngineOptions {
-  /** A SQLite file (created if missing). */
+  /** A SQLite file (created if missing), or a `postgres://` / `postgresql://` connection string. */
   readonly db: string;
   /** `offline`: the bundled GloVe embedder (no network); `none`: recall without its semantic channel. @default 'none' */
   readonly embedder?: EmbedderChoice;
@@ -37,8 +37,13 @@ export async function openEngineForHost(options: OpenEngineOptions): Promise<Mem
   const embedder = options.embedder === 'offline' ? createOfflineEmbedder() : undefined;
   const dirs = options.allowedImportDirectories;
   return createMemoryEngine({
-    database: { path: options.db },
+    database: isPostgresUrl(options.db) ? { postgres: { connectionString: options.db } } : { path: options.db },
     ...(embedder ? { embedder } : {}),
     ...(dirs && dirs.length > 0 ? { config: { imports: { allowedDirectories: [...dirs] } } } : {}),
   });
+}
+
+/** Whether a `--db` value names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db);
 }

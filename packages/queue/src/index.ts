@@ -9,7 +9,7 @@ export type { JobTypeHealth } from './operations/health.js';
 export type { PruneOptions, PruneReport } from './operations/prune.js';
 export type { ReapResult } from './operations/reap.js';
 export type { RepairFilter, RepairReport } from './operations/repair.js';
-export type { PostgresQueue } from './postgres-queue.js';
+export type { PortableQueue, PostgresQueue } from './postgres-queue.js';
 export { createPostgresQueue } from './postgres-queue.js';
 export type { Queue, WorkerQueue } from './queue.js';
 export { createQueue } from './queue.js';

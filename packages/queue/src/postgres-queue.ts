@@ -29,6 +29,13 @@ import {
 } from './operations/repair.js';
 
 /**
+ * The queue's promise API, the same on either dialect: what a `createPostgresQueue` returns, and
+ * what a SQLite {@link Queue} offers as `queue.portable` (its synchronous operations seen through
+ * promises; `enqueueProgram` and program dead-letter hooks run inside SQLite's transactions).
+ */
+export type PortableQueue = PostgresQueue;
+
+/**
  * The durable job queue on PostgreSQL: the {@link Queue}'s operations and semantics, as promises.
  * Any number of processes may share one database. Isolation per operation:
  * - the per-job hot path (lease, heartbeat, complete, release) runs READ COMMITTED on row locks:

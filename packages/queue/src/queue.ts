@@ -1,10 +1,11 @@
 import { defaultConfig, type MemoryConfig, MemoryError } from '@memory/core';
 import type { Store } from '@memory/store';
+import { runSqliteProgram } from '@memory/store/sql';
 import type { DeadJobHook, QueueContext } from './context.js';
 import type { Job, JobStatus } from './job.js';
 import { complete } from './operations/complete.js';
 import type { EnqueueInput } from './operations/enqueue.js';
-import { type EnqueueResult, enqueue } from './operations/enqueue.js';
+import { type EnqueueResult, enqueue, enqueueProgram, parseEnqueue } from './operations/enqueue.js';
 import { type FailOptions, fail } from './operations/fail.js';
 import { get } from './operations/get.js';
 import { health, type JobTypeHealth } from './operations/health.js';
@@ -14,6 +15,7 @@ import { type PruneOptions, type PruneReport, prune } from './operations/prune.j
 import { type ReapResult, reapExpiredLeases, recoverOnStartup } from './operations/reap.js';
 import { release } from './operations/release.js';
 import { cancel, type RepairFilter, type RepairReport, releaseStale, requeueDead } from './operations/repair.js';
+import type { PortableQueue } from './postgres-queue.js';
 
 /** The durable job queue over `memory_jobs`. Every operation is one short write transaction. */
 export interface Queue {
@@ -52,6 +54,12 @@ export interface Queue {
    * owner's record of it (an import, a document) says `failed` in the same commit. One per type.
    */
   onDead(jobType: string, hook: DeadJobHook): void;
+  /**
+   * This queue through the promise API both dialects share (what code written for SQLite and
+   * PostgreSQL alike uses): the same operations, settled at once; `enqueueProgram` enqueues inside
+   * a program's transaction; dead-letter hooks are programs.
+   */
+  readonly portable: PortableQueue;
 }
 
 type Awaitable<T> = T | Promise<T>;
@@ -85,8 +93,39 @@ export function createQueue(options: { store: Store; config?: MemoryConfig['queu
     config: options.config ?? defaultConfig.queue,
     deadHooks: new Map(),
   };
+  const onDead = (jobType: string, hook: DeadJobHook): void => {
+    if (ctx.deadHooks.has(jobType))
+      throw new MemoryError('CONFLICT', `job type ${jobType} already has a dead-letter hook`, {
+        details: { jobType },
+      });
+    ctx.deadHooks.set(jobType, hook);
+  };
+  // Async arrows: a synchronous throw becomes a rejection, as on PostgreSQL.
+  const portable: PortableQueue = Object.freeze({
+    config: ctx.config,
+    enqueue: async (input) => enqueue(ctx, input),
+    enqueueProgram: (input) => {
+      const { request, payload } = parseEnqueue(ctx, input);
+      return enqueueProgram(ctx, request, payload);
+    },
+    lease: async (jobTypes, workerId) => lease(ctx, jobTypes, workerId),
+    heartbeat: async (jobId, token) => heartbeat(ctx, jobId, token),
+    complete: async (jobId, token, result) => complete(ctx, jobId, token, result),
+    fail: async (jobId, token, error, opts) => fail(ctx, jobId, token, error, opts),
+    release: async (jobId, token, opts) => release(ctx, jobId, token, opts),
+    reapExpiredLeases: async () => reapExpiredLeases(ctx),
+    recoverOnStartup: async () => recoverOnStartup(ctx),
+    requeueDead: async (filter) => requeueDead(ctx, filter),
+    releaseStale: async (filter) => releaseStale(ctx, filter),
+    cancel: async (filter) => cancel(ctx, filter),
+    prune: (opts) => prune(ctx, opts),
+    get: async (jobId) => get(ctx, jobId),
+    health: async () => health(ctx),
+    onDead: (jobType, hook) => onDead(jobType, (sql, job) => runSqliteProgram(sql, hook(job))),
+  } satisfies PortableQueue);
   return Object.freeze({
     config: ctx.config,
+    portable,
     enqueue: (input) => enqueue(ctx, input),
     lease: (jobTypes, workerId) => lease(ctx, jobTypes, workerId),
     heartbeat: (jobId, token) => heartbeat(ctx, jobId, token),
@@ -101,12 +140,6 @@ export function createQueue(options: { store: Store; config?: MemoryConfig['queu
     prune: (opts) => prune(ctx, opts),
     get: (jobId) => get(ctx, jobId),
     health: () => health(ctx),
-    onDead: (jobType, hook) => {
-      if (ctx.deadHooks.has(jobType))
-        throw new MemoryError('CONFLICT', `job type ${jobType} already has a dead-letter hook`, {
-          details: { jobType },
-        });
-      ctx.deadHooks.set(jobType, hook);
-    },
+    onDead,
   } satisfies Queue);
 }

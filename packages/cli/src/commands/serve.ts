@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { MemoryError } from '@memory/engine';
-import { parseEmbedderChoice, parseListen } from '@memory/mcp/host';
+import { isPostgresUrl, parseEmbedderChoice, parseListen } from '@memory/mcp/host';
 import type { Command } from 'commander';
 import { type CliRuntime, type CommandContext, runCommand } from '../runtime.js';
 
@@ -86,7 +86,7 @@ async function serveMcp(ctx: CommandContext, options: ServeOptions): Promise<und
   const { isLoopback, runMcpServer } = await import('@memory/mcp');
   const requireToken = options.requireToken === true || (http !== undefined && !isLoopback(http.host));
   const running = await runMcpServer({
-    db: resolve(ctx.globals.db),
+    db: isPostgresUrl(ctx.globals.db) ? ctx.globals.db : resolve(ctx.globals.db),
     embedder: parseEmbedderChoice(ctx.globals.embedder),
     ...(agentId ? { agentId } : {}),
     ...(http ? { http } : {}),

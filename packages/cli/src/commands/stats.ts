@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { scopeStats } from '@memory/mcp/host';
+import { isPostgresUrl, scopeStats } from '@memory/mcp/host';
 import type { Command } from 'commander';
 import { type CliRuntime, runCommand } from '../runtime.js';
 
@@ -17,6 +17,17 @@ function fileSize(path: string): number {
 }
 
 const mib = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MiB`;
+
+/** A PostgreSQL URL without its password, for printing. */
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
 
 /** `memory stats [--agent a]`: the store's size, providers and queue; with an agent, that scope's counts. */
 export function registerStatsCommand(program: Command, runtime: CliRuntime): void {
@@ -38,10 +49,13 @@ export function registerStatsCommand(program: Command, runtime: CliRuntime): voi
           totals.completed += q.completed;
         }
         const { vector, embedder, llm } = diagnostics.providers;
-        const bytes = fileSize(globals.db);
+        const postgres = isPostgresUrl(globals.db);
+        // A PostgreSQL database's size is the server's business: only a SQLite file is measured.
+        const bytes = postgres ? undefined : fileSize(globals.db);
+        const where = postgres ? redacted(globals.db) : globals.db;
         if (output.json) {
           output.data({
-            database: { path: globals.db, bytes },
+            database: postgres ? { url: where } : { path: where, bytes },
             providers: diagnostics.providers,
             queue: totals,
             scope,
@@ -49,8 +63,15 @@ export function registerStatsCommand(program: Command, runtime: CliRuntime): voi
           return undefined;
         }
         output.pairs([
-          ['database', `${globals.db} (${mib(bytes)})`],
-          ['vectors', vector.available ? `sqlite-vec ${vector.version}` : output.style('yellow', vector.reason)],
+          ['database', bytes === undefined ? where : `${where} (${mib(bytes)})`],
+          [
+            'vectors',
+            vector.available
+              ? postgres
+                ? vector.version
+                : `sqlite-vec ${vector.version}`
+              : output.style('yellow', vector.reason),
+          ],
           ['embedder', embedder.available ? `${embedder.model} (${embedder.dimensions} dims)` : 'none'],
           ['llm', llm.available ? 'configured' : 'none'],
           [

@@ -13,7 +13,7 @@ import {
 } from '@memory/core';
 import { openStore } from '@memory/store';
 import { openPostgresStore, type PostgresStore } from '@memory/store/postgres';
-import { all, type Program, perDialect, raw, runSqliteProgram } from '@memory/store/sql';
+import { all, type Program, perDialect, raw } from '@memory/store/sql';
 import { postgresTestDatabase, postgresTestServer } from '../../../store/test/support/postgres.js';
 import { createPostgresQueue, createQueue, type PostgresQueue, type Queue } from '../../src/index.js';
 
@@ -72,32 +72,12 @@ function sqliteBackend(): Backend {
       open.push(store);
       store.database.exec(DEAD_NOTES);
       const queue = createQueue({ store, config: { ...defaultConfig.queue, ...config } });
-      const wrap =
-        <A extends unknown[], R>(fn: (...args: A) => R) =>
-        async (...args: A): Promise<Awaited<R>> =>
-          await fn(...args);
+      // The contract runs the SQLite queue through its portable (promise) API, which the engine uses.
       return {
         clock,
         scheduler,
         raw: queue,
-        queue: {
-          config: queue.config,
-          enqueue: wrap(queue.enqueue),
-          lease: wrap(queue.lease),
-          heartbeat: wrap(queue.heartbeat),
-          complete: wrap(queue.complete),
-          fail: wrap(queue.fail),
-          release: wrap(queue.release),
-          reapExpiredLeases: wrap(queue.reapExpiredLeases),
-          recoverOnStartup: wrap(queue.recoverOnStartup),
-          requeueDead: wrap(queue.requeueDead),
-          releaseStale: wrap(queue.releaseStale),
-          cancel: wrap(queue.cancel),
-          prune: queue.prune,
-          get: wrap(queue.get),
-          health: wrap(queue.health),
-          onDead: (jobType, hook) => queue.onDead(jobType, (sql, job) => runSqliteProgram(sql, hook(job))),
-        },
+        queue: queue.portable,
         sql: async <R>(text: string, ...params: unknown[]) => {
           const statement = store.database.prepare(text);
           if (statement.reader) return statement.all(...params) as R[];

@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_GRAPH } from './postgres/graph.js';
 import { POSTGRES_MEMORIES } from './postgres/memories.js';
 import { POSTGRES_QUEUE } from './postgres/queue.js';
 
@@ -341,5 +342,5 @@ export const baseline: Migration = {
   version: 1,
   name: 'baseline',
   statements: [...memories, ...retrieval, ...graph, ...transcripts, ...documents, ...queue],
-  postgres: [...POSTGRES_MEMORIES, ...POSTGRES_QUEUE],
+  postgres: [...POSTGRES_MEMORIES, ...POSTGRES_QUEUE, ...POSTGRES_GRAPH],
 };

@@ -62,6 +62,12 @@ describe('the PostgreSQL schema mirrors SQLite', () => {
         'registry_categories',
         'registry_category_links',
         'registry_events',
+        'relations',
+        'entity_aspects',
+        'entity_attributes',
+        'entity_dependencies',
+        'entity_communities',
+        'entity_pinning',
       ]),
     );
     const sqlite = await createTestStore({ vectorExtension: 'off' });
