@@ -131,7 +131,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   background.register(
     {
       jobTypes: [DOCUMENT_INGEST_JOB],
-      handler: autoLinkOn ? withDocumentAutoLink({ store, config, queue }, documents.ingest) : documents.ingest,
+      handler: autoLinkOn ? withDocumentAutoLink({ store, queue }, documents.ingest) : documents.ingest,
       admission: 'documentIngest',
       concurrency: config.queue.documentIngestConcurrency,
       name: 'document-ingest',
@@ -152,7 +152,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   if (embedder) registerVectorWorkers({ store, config, writer, background });
   if (hintsOn && llm) registerHintsWorker({ store, config, llm, background });
   // Registered whenever a model is present: jobs queued before auto-linking was switched off still run.
-  if (llm) registerAutoLinkWorker({ store, config, llm, background });
+  if (llm) registerAutoLinkWorker({ portable, config, llm, background });
   if (llm)
     dreamingSchedule = createScheduledDreaming({
       store,
