@@ -70,6 +70,13 @@ function actorOf(agentId: string, actor: Actor): { id: string; type: ActorType }
   return typeof actor === 'string' ? { id: actor, type: 'agent' } : actor;
 }
 
+/**
+ * The lock key of writes to one agent's notes on PostgreSQL: they all update the scope's text
+ * statistics row, so they take turns instead of failing serialization against each other (SQLite
+ * ignores it: its one writer already serializes them).
+ */
+export const noteScopeLock = (agentId: string) => ({ lockKeys: [`note-scope:${agentId}`] });
+
 const notFound = (id: string) => new MemoryError('NOT_FOUND', `no note ${id} in this scope`, { details: { id } });
 
 /** The note in scope, or `NOT_FOUND` (another agent's note is answered exactly like a missing one). */
@@ -158,7 +165,7 @@ export async function createNote(nc: NotesContext, input: unknown): Promise<Note
       now,
     });
     return note;
-  });
+  }, noteScopeLock(q.agentId));
   await indexNoteVector(ctx, row);
   return toNote(row);
 }
@@ -199,7 +206,7 @@ export async function updateNoteFields(nc: NotesContext, input: unknown): Promis
       now,
     });
     return { row: note, textChanged: note.title !== before.title || note.content !== before.content };
-  });
+  }, noteScopeLock(q.agentId));
   if (result.textChanged) await indexNoteVector(ctx, result.row);
   return toNote(result.row);
 }

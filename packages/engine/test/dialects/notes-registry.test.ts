@@ -102,6 +102,26 @@ describe.each(backends)('notes, registry, tokens and the steward on $name', (bac
     expect(await code(engine.notes.history({ agentId: 'b', id: renewal.id }))).toBe('NOT_FOUND');
   });
 
+  it.skipIf(backend.skip)('takes concurrent note writes of one scope: each written and indexed once', async () => {
+    const { engine } = await open();
+    const made = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        engine.notes.create({ agentId: 'c', title: `ticket ${i}`, content: `customer escalation number ${i}` }),
+      ),
+    );
+    expect(new Set(made.map((n) => n.id)).size).toBe(12);
+    await Promise.all(made.slice(0, 6).map((n) => engine.notes.update({ agentId: 'c', id: n.id, content: 'closed' })));
+    const stillOpen = await engine.notes.search({ agentId: 'c', query: 'escalation', limit: 50 });
+    expect(stillOpen.map((h) => h.note.id).sort()).toEqual(
+      made
+        .slice(6)
+        .map((n) => n.id)
+        .sort(),
+    );
+    const closed = await engine.notes.search({ agentId: 'c', query: 'closed', limit: 50 });
+    expect(closed).toHaveLength(6);
+  });
+
   it.skipIf(backend.skip)(
     'keeps registry categories: links, reads, renames, merges and deletes with the cascade',
     async () => {
