@@ -1,14 +1,15 @@
 import { contentHash, parseInput, toVector } from '@memory/core';
 import {
-  findNote,
-  findNotesById,
+  findNoteProgram,
+  findNotesByIdProgram,
   ftsTokens,
-  listNotePage,
+  listNotePageProgram,
   type NoteRow,
-  nearestNoteVectors,
-  noteVectorCosines,
-  rankNotesByText,
-  upsertNoteVector,
+  nearestNoteVectorsProgram,
+  noteVectorCosinesProgram,
+  type Program,
+  rankNotesByTextProgram,
+  upsertNoteVectorProgram,
 } from '@memory/store';
 import type { EngineContext } from './context.js';
 import { type Note, toNote } from './note-view.js';
@@ -29,9 +30,11 @@ async function embedOne(
     const output: unknown = await embedder.embed([text], { purpose });
     const vector = Array.isArray(output) ? toVector(output[0], embedder.dimensions) : 'not an array of vectors';
     if (typeof vector !== 'string') return unit(vector);
-    ctx.store.logger.warn('notes: the embedder returned an unusable vector', { reason: vector });
+    ctx.portable.logger.warn('notes: the embedder returned an unusable vector', { reason: vector });
   } catch (error) {
-    ctx.store.logger.warn('notes: embedding failed', { error: error instanceof Error ? error.message : String(error) });
+    ctx.portable.logger.warn('notes: embedding failed', {
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
   return undefined;
 }
@@ -55,16 +58,17 @@ export async function indexNoteVector(ctx: EngineContext, row: NoteRow): Promise
   const vector = await embedOne(ctx, text, 'index');
   if (!vector) return;
   const hash = contentHash(text);
-  ctx.store.write((sql) => {
-    const current = findNote(sql, row.agent_id, row.id);
+  const { clock } = ctx.portable;
+  await ctx.portable.db.write(function* () {
+    const current = yield* findNoteProgram(row.agent_id, row.id);
     if (!current || contentHash(noteText(current)) !== hash) return;
-    upsertNoteVector(sql, {
+    yield* upsertNoteVectorProgram({
       noteId: row.id,
       agentId: row.agent_id,
       model: embedder.model,
       contentHash: hash,
       vector,
-      now: ctx.store.clock.now(),
+      now: clock.now(),
     });
   });
 }
@@ -101,29 +105,33 @@ export function noteEvidence(
     linked?: ReadonlyArray<Pick<NoteRow, 'id' | 'seq'>> | undefined;
     pool: number;
   },
-): NoteEvidence[] {
+): Promise<NoteEvidence[]> {
   const { keep, linked, pool } = filter;
-  return ctx.store.read((sql) => {
+  const model = ctx.embedder?.model;
+  // sqlite-vec exists on SQLite only; PostgreSQL compares the agent's note vectors in JavaScript.
+  const vectorAvailable = ctx.dialect === 'sqlite' && ctx.vector.available;
+  return ctx.portable.db.read(function* (): Program<NoteEvidence[]> {
     const byId = new Map<string, NoteEvidence>();
     const within = linked?.map((n) => n.seq);
-    const ranked = rankNotesByText(sql, agentId, ftsTokens(query), pool, keep, within);
+    const ranked = yield* rankNotesByTextProgram(agentId, ftsTokens(query), pool, keep, within);
     // Normalized by the best note the filters keep: a filtered-out note must not set the scale.
     const best = ranked[0]?.score ?? 0;
     for (const { row, score } of ranked) byId.set(row.id, { row, lexical: best > 0 ? score / best : 0 });
-    if (vector && ctx.embedder) {
-      const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: ctx.store.vector.available };
-      const near = nearestNoteVectors(
-        sql,
+    if (vector && model !== undefined) {
+      const q = { agentId, model, query: vector, vectorAvailable };
+      const near = yield* nearestNoteVectorsProgram(
         q,
         pool,
         linked?.map((n) => n.id),
       );
       const missing = near.filter((h) => !byId.has(h.noteId)).map((h) => h.noteId);
-      for (const row of findNotesById(sql, agentId, missing)) if (keep(row)) byId.set(row.id, { row });
+      for (const row of yield* findNotesByIdProgram(agentId, missing)) if (keep(row)) byId.set(row.id, { row });
       // Text matches get their cosine whatever its rank.
       const nearIds = new Set(near.map((h) => h.noteId));
       const unscored = [...byId.keys()].filter((id) => !nearIds.has(id));
-      const cosines = new Map([...near, ...noteVectorCosines(sql, q, unscored)].map((h) => [h.noteId, h.cosine]));
+      const cosines = new Map(
+        [...near, ...(yield* noteVectorCosinesProgram(q, unscored))].map((h) => [h.noteId, h.cosine]),
+      );
       for (const e of byId.values()) {
         const c = cosines.get(e.row.id);
         if (c !== undefined) e.semantic = Math.max(0, c);
@@ -157,15 +165,15 @@ export async function searchNotes(nc: NotesContext, input: unknown): Promise<Not
   const q = parseInput(nc.schemas.search, input, 'notes.search');
   const limit = q.limit ?? 10;
   if (q.query === undefined) {
-    const rows = ctx.store.read((sql) =>
-      listNotePage(sql, { agentId: q.agentId, status: q.status, entity: q.entity, limit }),
+    const rows = await ctx.portable.db.read(() =>
+      listNotePageProgram({ agentId: q.agentId, status: q.status, entity: q.entity, limit }),
     );
     return rows.map((row) => ({ note: toNote(row), score: 1 }));
   }
   // An entity filter starts from the link index: only that entity's notes are scored.
   const linked = q.entity
-    ? ctx.store.read((sql) =>
-        listNotePage(sql, { agentId: q.agentId, entity: q.entity, status: q.status, limit: MAX_LINKED_NOTES }),
+    ? await ctx.portable.db.read(() =>
+        listNotePageProgram({ agentId: q.agentId, entity: q.entity, status: q.status, limit: MAX_LINKED_NOTES }),
       )
     : undefined;
   const keep = (row: NoteRow) => q.status === undefined || row.status === q.status;
@@ -173,7 +181,7 @@ export async function searchNotes(nc: NotesContext, input: unknown): Promise<Not
   const minScore = ctx.config.recall.minScore;
   return (
     // Vector candidates: five per result asked for, at least 50 (as recall's semantic pool).
-    noteEvidence(ctx, q.agentId, q.query, vector, { keep, linked, pool: Math.max(50, limit * 5) })
+    (await noteEvidence(ctx, q.agentId, q.query, vector, { keep, linked, pool: Math.max(50, limit * 5) }))
       .map((e) => ({ e, score: fuseNoteScore(ctx, e) }))
       // A text match always counts; a note found by meaning alone must clear recall's relevance floor.
       .filter(({ e, score }) => (e.lexical ?? 0) > 0 || score >= minScore)

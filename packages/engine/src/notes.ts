@@ -1,18 +1,19 @@
-import { MemoryError, parseInput } from '@memory/core';
+import { type Clock, type IdGenerator, MemoryError, parseInput } from '@memory/core';
 import {
   type ActorType,
-  findNote,
-  insertNote,
-  insertNoteEvent,
-  listNoteEvents,
-  listNotePage,
+  type Dialect,
+  findNoteProgram,
+  insertNoteEventProgram,
+  insertNoteProgram,
+  listNoteEventsProgram,
+  listNotePageProgram,
   type NoteEventKind,
   type NotePatch,
   type NoteRow,
   type NoteStatus,
-  replaceNoteLinks,
-  type SqlExecutor,
-  updateNote,
+  type Program,
+  replaceNoteLinksProgram,
+  updateNoteProgram,
 } from '@memory/store';
 import type { z } from 'zod';
 import type { EngineContext } from './context.js';
@@ -69,11 +70,18 @@ function actorOf(agentId: string, actor: Actor): { id: string; type: ActorType }
   return typeof actor === 'string' ? { id: actor, type: 'agent' } : actor;
 }
 
+/**
+ * The lock key of writes to one agent's notes on PostgreSQL: they all update the scope's text
+ * statistics row, so they take turns instead of failing serialization against each other (SQLite
+ * ignores it: its one writer already serializes them).
+ */
+export const noteScopeLock = (agentId: string) => ({ lockKeys: [`note-scope:${agentId}`] });
+
 const notFound = (id: string) => new MemoryError('NOT_FOUND', `no note ${id} in this scope`, { details: { id } });
 
 /** The note in scope, or `NOT_FOUND` (another agent's note is answered exactly like a missing one). */
-function requireNote(sql: SqlExecutor, agentId: string, id: string): NoteRow {
-  const row = findNote(sql, agentId, id);
+function* requireNote(agentId: string, id: string): Program<NoteRow> {
+  const row = yield* findNoteProgram(agentId, id);
   if (!row) throw notFound(id);
   return row;
 }
@@ -99,8 +107,7 @@ function refuse(row: NoteRow, change: Change): MemoryError {
 }
 
 /** Records one change in `note_events`. */
-export function recordNoteEvent(
-  sql: SqlExecutor,
+export function* recordNoteEvent(
   ids: { next(): string },
   e: {
     note: NoteRow;
@@ -111,8 +118,8 @@ export function recordNoteEvent(
     metadata?: Record<string, unknown>;
     now: number;
   },
-): void {
-  insertNoteEvent(sql, {
+): Program<void> {
+  yield* insertNoteEventProgram({
     id: ids.next(),
     note_id: e.note.id,
     agent_id: e.note.agent_id,
@@ -132,10 +139,11 @@ export async function createNote(nc: NotesContext, input: unknown): Promise<Note
   const { ctx } = nc;
   const q = parseInput(nc.schemas.create, input, 'notes.create');
   const links = q.linkedEntities ?? [];
-  const row = ctx.store.write((sql) => {
-    const now = ctx.store.clock.now();
-    const note = insertNote(sql, {
-      id: ctx.store.ids.next(),
+  const { dialect, clock, ids } = ctx.portable;
+  const row = await ctx.portable.db.write(function* () {
+    const now = clock.now();
+    const note = yield* insertNoteProgram(dialect, {
+      id: ids.next(),
       agent_id: q.agentId,
       title: q.title,
       content: q.content,
@@ -147,8 +155,8 @@ export async function createNote(nc: NotesContext, input: unknown): Promise<Note
       resolved_at: null,
       archived_at: null,
     });
-    replaceNoteLinks(sql, q.agentId, note.id, links);
-    recordNoteEvent(sql, ctx.store.ids, {
+    yield* replaceNoteLinksProgram(q.agentId, note.id, links);
+    yield* recordNoteEvent(ids, {
       note,
       event: 'created',
       actor: actorOf(q.agentId, q.actor),
@@ -157,7 +165,7 @@ export async function createNote(nc: NotesContext, input: unknown): Promise<Note
       now,
     });
     return note;
-  });
+  }, noteScopeLock(q.agentId));
   await indexNoteVector(ctx, row);
   return toNote(row);
 }
@@ -166,8 +174,9 @@ export async function createNote(nc: NotesContext, input: unknown): Promise<Note
 export async function updateNoteFields(nc: NotesContext, input: unknown): Promise<Note> {
   const { ctx } = nc;
   const q = parseInput(nc.schemas.update, input, 'notes.update');
-  const result = ctx.store.write((sql) => {
-    const before = requireNote(sql, q.agentId, q.id);
+  const { dialect, clock, ids } = ctx.portable;
+  const result = await ctx.portable.db.write(function* () {
+    const before = yield* requireNote(q.agentId, q.id);
     if (!allows(before.status, 'update')) throw refuse(before, 'update');
     const tags = q.tags === undefined ? undefined : JSON.stringify([...new Set(q.tags)]);
     const links = q.linkedEntities === undefined ? undefined : JSON.stringify(q.linkedEntities);
@@ -178,7 +187,7 @@ export async function updateNoteFields(nc: NotesContext, input: unknown): Promis
       (links !== undefined && links !== before.linked_entities);
     // Nothing differs: no write and no audit row (the trail records changes).
     if (!changed) return { row: before, textChanged: false };
-    const now = ctx.store.clock.now();
+    const now = clock.now();
     const patch: NotePatch = {
       updated_at: now,
       ...(q.title !== undefined ? { title: q.title } : {}),
@@ -186,9 +195,9 @@ export async function updateNoteFields(nc: NotesContext, input: unknown): Promis
       ...(tags !== undefined ? { tags } : {}),
       ...(links !== undefined ? { linked_entities: links } : {}),
     };
-    const note = updateNote(sql, q.agentId, q.id, before.status, patch) as NoteRow;
-    if (q.linkedEntities !== undefined) replaceNoteLinks(sql, q.agentId, note.id, q.linkedEntities);
-    recordNoteEvent(sql, ctx.store.ids, {
+    const note = (yield* updateNoteProgram(dialect, q.agentId, q.id, before.status, patch)) as NoteRow;
+    if (q.linkedEntities !== undefined) yield* replaceNoteLinksProgram(q.agentId, note.id, q.linkedEntities);
+    yield* recordNoteEvent(ids, {
       note,
       event: 'updated',
       actor: actorOf(q.agentId, q.actor),
@@ -197,51 +206,71 @@ export async function updateNoteFields(nc: NotesContext, input: unknown): Promis
       now,
     });
     return { row: note, textChanged: note.title !== before.title || note.content !== before.content };
-  });
+  }, noteScopeLock(q.agentId));
   if (result.textChanged) await indexNoteVector(ctx, result.row);
   return toNote(result.row);
 }
 
-/** One status transition in one transaction: checked against the lifecycle, audited. */
-export function transitionNote(nc: NotesContext, input: unknown, change: 'resolve' | 'archive'): Note {
-  const { ctx } = nc;
-  const q = parseInput(nc.schemas.transition, input, `notes.${change}`);
-  const row = ctx.store.write((sql) => {
-    const before = requireNote(sql, q.agentId, q.id);
-    if (!allows(before.status, change)) throw refuse(before, change);
-    const now = ctx.store.clock.now();
-    const patch: NotePatch =
-      change === 'resolve'
-        ? { status: 'resolved', resolved_at: now, updated_at: now }
-        : { status: 'archived', archived_at: now, updated_at: now };
-    const note = updateNote(sql, q.agentId, q.id, before.status, patch) as NoteRow;
-    const event = change === 'resolve' ? 'resolved' : 'archived';
-    recordNoteEvent(sql, ctx.store.ids, {
-      note,
-      event,
-      actor: actorOf(q.agentId, q.actor),
-      reason: q.reason,
-      before,
-      now,
-    });
-    return note;
+/** What a note transition runs with: the dialect (the text index) and the store's clock and ids. */
+export interface NoteWriteDeps {
+  readonly dialect: Dialect;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/** A parsed transition request. */
+export type NoteTransition = z.output<NoteSchemas['transition']>;
+
+/**
+ * One status transition, checked against the lifecycle and audited, as a program: it runs inside
+ * the caller's write transaction (a registry delete archives notes inside its own).
+ */
+export function* transitionNoteProgram(
+  deps: NoteWriteDeps,
+  q: NoteTransition,
+  change: 'resolve' | 'archive',
+): Program<NoteRow> {
+  const before = yield* requireNote(q.agentId, q.id);
+  if (!allows(before.status, change)) throw refuse(before, change);
+  const now = deps.clock.now();
+  const patch: NotePatch =
+    change === 'resolve'
+      ? { status: 'resolved', resolved_at: now, updated_at: now }
+      : { status: 'archived', archived_at: now, updated_at: now };
+  const note = (yield* updateNoteProgram(deps.dialect, q.agentId, q.id, before.status, patch)) as NoteRow;
+  const event = change === 'resolve' ? 'resolved' : 'archived';
+  yield* recordNoteEvent(deps.ids, {
+    note,
+    event,
+    actor: actorOf(q.agentId, q.actor),
+    reason: q.reason,
+    before,
+    now,
   });
-  return toNote(row);
+  return note;
+}
+
+/** One status transition in one transaction: checked against the lifecycle, audited. */
+export async function transitionNote(nc: NotesContext, input: unknown, change: 'resolve' | 'archive'): Promise<Note> {
+  const { portable } = nc.ctx;
+  const q = parseInput(nc.schemas.transition, input, `notes.${change}`);
+  return toNote(await portable.db.write(() => transitionNoteProgram(portable, q, change)));
 }
 
 /** `notes.get`: the note, or `NOT_FOUND`. */
-export function getNote(nc: NotesContext, input: unknown): Note {
+export async function getNote(nc: NotesContext, input: unknown): Promise<Note> {
   const q = parseInput(nc.schemas.ref, input, 'notes.get');
-  return toNote(nc.ctx.store.read((sql) => requireNote(sql, q.agentId, q.id)));
+  return toNote(await nc.ctx.portable.db.read(() => requireNote(q.agentId, q.id)));
 }
 
 /** `notes.history`: the note's audit rows, oldest first; `NOT_FOUND` outside its scope. */
-export function noteHistory(nc: NotesContext, input: unknown): NoteEvent[] {
+export async function noteHistory(nc: NotesContext, input: unknown): Promise<NoteEvent[]> {
   const q = parseInput(nc.schemas.ref, input, 'notes.history');
-  return nc.ctx.store.read((sql) => {
-    requireNote(sql, q.agentId, q.id);
-    return listNoteEvents(sql, q.agentId, q.id).map(toNoteEvent);
+  const rows = await nc.ctx.portable.db.read(function* () {
+    yield* requireNote(q.agentId, q.id);
+    return yield* listNoteEventsProgram(q.agentId, q.id);
   });
+  return rows.map(toNoteEvent);
 }
 
 /** A page of notes and the cursor of the next one (null on the last page). */
@@ -261,16 +290,17 @@ function decodeCursor(cursor: string): number {
 }
 
 /** `notes.list`: the scope's notes newest first (by creation), filtered by status, entity and tags. */
-export function listNotes(nc: NotesContext, input: unknown): NotePage {
+export async function listNotes(nc: NotesContext, input: unknown): Promise<NotePage> {
   const q = parseInput(nc.schemas.list, input, 'notes.list');
   const limit = q.limit ?? 50;
-  const rows = nc.ctx.store.read((sql) =>
-    listNotePage(sql, {
+  const beforeSeq = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+  const rows = await nc.ctx.portable.db.read(() =>
+    listNotePageProgram({
       agentId: q.agentId,
       status: q.status,
       entity: q.entity,
       tags: q.tags,
-      beforeSeq: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
+      beforeSeq,
       limit: limit + 1,
     }),
   );

@@ -133,9 +133,8 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   background.register(
     {
       jobTypes: [DOCUMENT_INGEST_JOB],
-      // Registry auto-linking has no PostgreSQL form yet.
-      handler:
-        autoLinkOn && sqlite ? withDocumentAutoLink({ store, config, queue }, documents.ingest) : documents.ingest,
+      // Registry auto-linking of documents runs on SQLite only so far.
+      handler: autoLinkOn && sqlite ? withDocumentAutoLink({ store, queue }, documents.ingest) : documents.ingest,
       admission: 'documentIngest',
       concurrency: config.queue.documentIngestConcurrency,
       name: 'document-ingest',
@@ -154,7 +153,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   if (embedder) registerVectorWorkers({ ctx: lifecycle, config, writer, background });
   if (hintsOn && llm) registerHintsWorker({ store: portable, config, llm, background });
   // Registered whenever a model is present: jobs queued before auto-linking was switched off still run.
-  if (llm) registerAutoLinkWorker({ store, config, llm, background });
+  if (llm) registerAutoLinkWorker({ portable, config, llm, background });
   if (llm)
     dreamingSchedule = createScheduledDreaming({
       store: portable,

@@ -6,18 +6,17 @@ import {
   type JobContext,
   type JobHandler,
   PermanentJobError,
+  type PortableQueue,
   type Queue,
 } from '@memory/queue';
 import {
   findDocument,
-  findDocumentPart,
-  findMemory,
-  findNote,
-  findRegistryCategory,
-  findTranscript,
-  listObjectCategories,
-  listRegistryCategories,
-  type SqlExecutor,
+  findRegistryCategoryProgram,
+  findRegistryObjectTextProgram,
+  listObjectCategoriesProgram,
+  listRegistryCategoriesProgram,
+  type Program,
+  type Store,
 } from '@memory/store';
 import { z } from 'zod';
 import type { Background } from './background.js';
@@ -75,25 +74,19 @@ export function queueAutoLink(queue: Queue, agentId: string, object: AutoLinkObj
   queue.enqueue(autoLinkJob(agentId, object));
 }
 
-/** The text the model reads for an object, or undefined when the object is gone or forgotten. */
-function objectText(sql: SqlExecutor, agentId: string, object: AutoLinkObject): string | undefined {
-  switch (object.kind) {
-    case 'memory':
-      return findMemory(sql, agentId, object.id)?.content;
-    case 'document': {
-      const row = findDocument(sql, agentId, object.id);
-      if (!row || row.status === 'deleted') return undefined;
-      const body = row.raw_content ?? findDocumentPart(sql, object.id, 0) ?? '';
-      return [row.title, row.source_url, body].filter((s) => s).join('\n');
-    }
-    case 'transcript':
-      return findTranscript(sql, agentId, object.id)?.content;
-    case 'note': {
-      const row = findNote(sql, agentId, object.id);
-      return row && row.status !== 'archived' ? `${row.title}\n${row.content}` : undefined;
-    }
-  }
+/** {@link queueAutoLink} as a program, inside the caller's write on either dialect. */
+export function* queueAutoLinkProgram(jobs: PortableQueue, agentId: string, object: AutoLinkObject): Program<void> {
+  yield* jobs.enqueueProgram(autoLinkJob(agentId, object));
 }
+
+/** The auto-link job of an object (its own transaction; either dialect). */
+export async function queueAutoLinkJob(jobs: PortableQueue, agentId: string, object: AutoLinkObject): Promise<void> {
+  await jobs.enqueue(autoLinkJob(agentId, object));
+}
+
+/** The text the model reads for an object, or undefined when the object is gone or forgotten. */
+const objectText = (agentId: string, object: AutoLinkObject): Program<string | undefined> =>
+  findRegistryObjectTextProgram(agentId, objectKey(object));
 
 /** What one auto-link job did; the queue stores it as the job's result. */
 export interface AutoLinkResult {
@@ -111,27 +104,28 @@ export interface AutoLinkResult {
  * object itself was committed long before and is never affected.
  */
 export function createAutoLinkHandler(deps: RegistryDeps & { llm: LlmProvider; logger: Logger }) {
-  const { store, config, llm, logger } = deps;
+  const { portable: store, config, llm, logger } = deps;
   return async (job: Job, context: JobContext): Promise<AutoLinkResult> => {
     const parsed = payloadSchema.safeParse(job.payload);
     if (!parsed.success) throw new PermanentJobError('registry_autolink payload needs { agentId, object }');
     const { agentId, object } = parsed.data;
     const key = objectKey(object);
     const max = config.registry.maxPerObject;
-    const prepared = store.read((sql) => {
-      const text = objectText(sql, agentId, object);
+    const prepared = await store.db.read(function* () {
+      const text = yield* objectText(agentId, object);
       if (text === undefined) return { skipped: 'object gone' } as const;
-      const room = max - listObjectCategories(sql, agentId, key).length;
+      const room = max - (yield* listObjectCategoriesProgram(agentId, key)).length;
       if (room <= 0) return { skipped: 'already in maxPerObject categories' } as const;
-      const candidates: ClassifyCandidate[] = listRegistryCategories(sql, agentId, CLASSIFY_MAX_CANDIDATES).map(
-        (row, i) => ({
-          handle: `c${i + 1}`,
-          id: row.id,
-          name: row.name,
-          description: row.description,
-          aliases: aliasesOf(row),
-        }),
-      );
+      const candidates: ClassifyCandidate[] = (yield* listRegistryCategoriesProgram(
+        agentId,
+        CLASSIFY_MAX_CANDIDATES,
+      )).map((row, i) => ({
+        handle: `c${i + 1}`,
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        aliases: aliasesOf(row),
+      }));
       return { text, room, candidates };
     });
     if ('skipped' in prepared) return { linked: 0, created: null, refused: [], skipped: prepared.skipped };
@@ -152,44 +146,46 @@ export function createAutoLinkHandler(deps: RegistryDeps & { llm: LlmProvider; l
         jobId: job.id,
         refused: decision.refused.slice(0, 10),
       });
-    return store.write((sql) => {
-      if (objectText(sql, agentId, object) === undefined)
+    // One program, run again from the start if PostgreSQL retries it: its counts live inside it.
+    return store.db.write(function* (): Program<AutoLinkResult> {
+      if ((yield* objectText(agentId, object)) === undefined)
         return { linked: 0, created: null, refused: decision.refused, skipped: 'object gone' };
       const refused = [...decision.refused];
       let linked = 0;
       let created: string | null = null;
-      const link = (categoryId: string, proposal: string): void => {
+      function* link(categoryId: string, proposal: string): Program<void> {
         try {
-          if (insertLink(sql, deps, { agentId, categoryId, object }, { actor: AUTOLINK_ACTOR, reason: 'auto-linked' }))
+          if (
+            yield* insertLink(deps, { agentId, categoryId, object }, { actor: AUTOLINK_ACTOR, reason: 'auto-linked' })
+          )
             linked++;
         } catch (error) {
           // The host linked the object meanwhile and it is full: the host's links win.
           if (!isMemoryError(error, 'CONFLICT')) throw error;
           refused.push({ proposal, reason: 'over maxPerObject' });
         }
-      };
+      }
       for (const id of decision.link) {
         // A category deleted or merged away since the prompt is an unknown id now.
-        if (findRegistryCategory(sql, agentId, id)) link(id, id);
+        if (yield* findRegistryCategoryProgram(agentId, id)) yield* link(id, id);
         else refused.push({ proposal: id, reason: 'unknown category id' });
       }
       if (decision.create) {
         const { name, description } = decision.create;
-        const existing = categoryNamed(sql, agentId, normalizeCategoryName(name));
-        if (existing) link(existing.id, name);
+        const existing = yield* categoryNamed(agentId, normalizeCategoryName(name));
+        if (existing) yield* link(existing.id, name);
         // Filled by the host meanwhile: creating a category nothing links to would only add noise.
-        else if (listObjectCategories(sql, agentId, key).length >= max)
+        else if ((yield* listObjectCategoriesProgram(agentId, key)).length >= max)
           refused.push({ proposal: name, reason: 'over maxPerObject' });
         else {
           try {
-            const category = insertCategory(
-              sql,
+            const category = yield* insertCategory(
               deps,
               { agentId, name, description, aliases: [] },
               { actor: AUTOLINK_ACTOR, reason: 'no existing category fit' },
             );
             created = category.name;
-            link(category.id, name);
+            yield* link(category.id, name);
           } catch (error) {
             // The name was checked above, so a conflict here is the per-agent category cap.
             if (!isMemoryError(error, 'CONFLICT')) throw error;
@@ -204,7 +200,7 @@ export function createAutoLinkHandler(deps: RegistryDeps & { llm: LlmProvider; l
 
 /** Registers the auto-link worker under the shared LLM admission. */
 export function registerAutoLinkWorker(deps: RegistryDeps & { llm: LlmProvider; background: Background }): void {
-  const handler = createAutoLinkHandler({ ...deps, logger: deps.store.logger });
+  const handler = createAutoLinkHandler({ ...deps, logger: deps.portable.logger });
   deps.background.register(
     {
       jobTypes: [REGISTRY_AUTOLINK_JOB],
@@ -221,7 +217,7 @@ export function registerAutoLinkWorker(deps: RegistryDeps & { llm: LlmProvider; 
  * The document ingest handler, followed by queuing the document's auto-link once it is `done`
  * (its text is known only then). Best effort: a failure to queue is logged, never the ingest's.
  */
-export function withDocumentAutoLink(deps: RegistryDeps & { queue: Queue }, ingest: JobHandler): JobHandler {
+export function withDocumentAutoLink(deps: { store: Store; queue: Queue }, ingest: JobHandler): JobHandler {
   return async (job, context) => {
     const result = await ingest(job, context);
     const payload = job.payload as { documentId?: unknown; agentId?: unknown };
@@ -244,9 +240,9 @@ export function withDocumentAutoLink(deps: RegistryDeps & { queue: Queue }, inge
 /** `transcripts.complete`, then (when auto-linking is on) the session's auto-link job. */
 export async function completeSession(
   ctx: RegistryDeps & {
-    queue: Queue;
+    jobs: PortableQueue;
     autoLinkOn: boolean;
-    transcripts: { complete(input: unknown): Promise<{ completed: boolean }> };
+    transcripts: { complete(input: unknown): { completed: boolean } | Promise<{ completed: boolean }> };
   },
   input: unknown,
 ): Promise<{ completed: boolean }> {
@@ -255,9 +251,9 @@ export async function completeSession(
     // `complete` validated the input: the scope and key are well-formed.
     const { agentId, sessionKey } = input as { agentId: string; sessionKey: string };
     try {
-      queueAutoLink(ctx.queue, agentId, { kind: 'transcript', id: sessionKey });
+      await queueAutoLinkJob(ctx.jobs, agentId, { kind: 'transcript', id: sessionKey });
     } catch (error) {
-      ctx.store.logger.warn('could not queue registry auto-link for a transcript', {
+      ctx.portable.logger.warn('could not queue registry auto-link for a transcript', {
         error: error instanceof Error ? error.message : String(error),
       });
     }
@@ -271,9 +267,9 @@ export async function createNoteFiled(nc: NotesContext, input: unknown): Promise
   const { ctx } = nc;
   if (ctx.autoLinkOn) {
     try {
-      queueAutoLink(ctx.queue, note.agentId, { kind: 'note', id: note.id });
+      await queueAutoLinkJob(ctx.jobs, note.agentId, { kind: 'note', id: note.id });
     } catch (error) {
-      ctx.store.logger.warn('could not queue registry auto-link for a note', {
+      ctx.portable.logger.warn('could not queue registry auto-link for a note', {
         noteId: note.id,
         error: error instanceof Error ? error.message : String(error),
       });

@@ -1,24 +1,26 @@
 import { idSchema, invalidInput, parseInput, yieldToEventLoop } from '@memory/core';
 import {
-  deleteRegistryCategory,
-  deleteTranscript,
-  findDocument,
-  findMemory,
-  findNote,
-  forgetMemoryRecord,
-  insertRegistryEvent,
-  listCategoryLinks,
-  listObjectCategories,
-  moveCategoryLinks,
-  partitionCategoryObjects,
+  deleteRegistryCategoryProgram,
+  deleteTranscriptProgram,
+  findRegistryObjectProgram,
+  forgetMemoryProgram,
+  insertRegistryEventProgram,
+  listCategoryLinksProgram,
+  listObjectCategoriesProgram,
+  memoryScopeLockKeys,
+  moveCategoryLinksProgram,
+  POSTGRES_WRITER,
+  type Program,
+  partitionCategoryObjectsProgram,
   type RegistryObjectKey,
-  runMemoryWriteOnSqlite,
+  runSqliteProgram,
   type SqlExecutor,
-  updateRegistryCategory,
+  updateRegistryCategoryProgram,
+  type WriterTarget,
 } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
-import { type NotesContext, transitionNote } from './notes.js';
+import { type NotesContext, transitionNoteProgram } from './notes.js';
 import { actorOf, requireCategory } from './registry.js';
 import { normalizeCategoryName } from './registry-names.js';
 import { type CategoryObject, objectKey, objectOfKey } from './registry-objects.js';
@@ -70,35 +72,35 @@ const mergeSchema = categoryRefSchema.extend({ intoId: idSchema, ...auditSchema 
 const REMOVE_BATCH = 10;
 
 /** What becomes of an object linked only to the category: removed, or kept for a reason. */
-function fateOf(sql: SqlExecutor, agentId: string, key: RegistryObjectKey, force: boolean): 'remove' | KeptReason {
+function* fateOf(agentId: string, key: RegistryObjectKey, force: boolean): Program<'remove' | KeptReason> {
   switch (key.kind) {
     case 'memory': {
-      const row = findMemory(sql, agentId, key.ref, { includeDeleted: true });
-      if (!row || row.is_deleted === 1) return 'already-gone';
-      return row.pinned === 1 && !force ? 'pinned' : 'remove';
+      const facts = yield* findRegistryObjectProgram(agentId, key);
+      if (!facts || facts.status === 'forgotten') return 'already-gone';
+      return facts.pinned && !force ? 'pinned' : 'remove';
     }
     case 'document': {
-      const row = findDocument(sql, agentId, key.ref);
-      return !row || row.status === 'deleted' ? 'already-gone' : 'remove';
+      const facts = yield* findRegistryObjectProgram(agentId, key);
+      return !facts || facts.status === 'deleted' ? 'already-gone' : 'remove';
     }
     case 'transcript':
       return 'remove';
     case 'note': {
-      const row = findNote(sql, agentId, key.ref);
-      return !row || row.status === 'archived' ? 'already-gone' : 'remove';
+      const facts = yield* findRegistryObjectProgram(agentId, key);
+      return !facts || facts.status === 'archived' ? 'already-gone' : 'remove';
     }
     case 'host':
       return 'host-owned';
   }
 }
 
-function planDelete(sql: SqlExecutor, agentId: string, id: string, force: boolean): CategoryDeletePlan {
-  const row = requireCategory(sql, agentId, id);
-  const { exclusive, shared } = partitionCategoryObjects(sql, agentId, id);
+function* planDelete(agentId: string, id: string, force: boolean): Program<CategoryDeletePlan> {
+  const row = yield* requireCategory(agentId, id);
+  const { exclusive, shared } = yield* partitionCategoryObjectsProgram(agentId, id);
   const remove: CategoryObject[] = [];
   const keep: Array<{ object: CategoryObject; reason: KeptReason }> = [];
   for (const key of exclusive) {
-    const fate = fateOf(sql, agentId, key, force);
+    const fate = yield* fateOf(agentId, key, force);
     if (fate === 'remove') remove.push(objectOfKey(key));
     else keep.push({ object: objectOfKey(key), reason: fate });
   }
@@ -107,45 +109,57 @@ function planDelete(sql: SqlExecutor, agentId: string, id: string, force: boolea
 }
 
 /** What `registry.delete` would do now, changing nothing. `NOT_FOUND` outside the scope. */
-export function previewDelete(ctx: EngineContext, input: unknown): CategoryDeletePlan {
+export function previewDelete(ctx: EngineContext, input: unknown): Promise<CategoryDeletePlan> {
   const { agentId, id, force } = parseInput(deleteSchema, input, 'registry.deletePreview');
-  return ctx.store.read((sql) => planDelete(sql, agentId, id, force === true));
+  return ctx.portable.db.read(() => planDelete(agentId, id, force === true));
 }
 
 /**
  * Deletes a category with its cascade (see {@link CategoryDeletePlan}), in bounded transactions:
  * objects are removed ten per transaction, then the category and its remaining links go in one.
  * An object that gained another category meanwhile is only unlinked. Interrupted, calling it again
- * continues (removed objects are already gone).
+ * continues (removed objects are already gone). Documents are deleted by the documents part right
+ * after the transaction that found them still linked only here (their chunks are its to remove).
  */
 export async function deleteCategory(nc: NotesContext, input: unknown): Promise<CategoryDeletePlan> {
   const { ctx } = nc;
   const request = parseInput(deleteSchema, input, 'registry.delete');
   const { agentId, id } = request;
   const force = request.force === true;
-  const { store } = ctx;
-  const plan = store.read((sql) => planDelete(sql, agentId, id, force));
+  const { portable } = ctx;
+  const plan = await portable.db.read(() => planDelete(agentId, id, force));
   const actor = actorOf(agentId, request);
   const reason = request.reason ?? `registry category ${JSON.stringify(plan.category.name)} deleted`;
   const removed: CategoryObject[] = [];
   for (let start = 0; start < plan.remove.length; start += REMOVE_BATCH) {
     if (start > 0) await yieldToEventLoop();
-    store.write((sql) => {
-      requireCategory(sql, agentId, id);
-      for (const object of plan.remove.slice(start, start + REMOVE_BATCH)) {
-        if (removeExclusive(sql, nc, { agentId, id, object, force, actor, reason })) removed.push(object);
-      }
+    const batch = plan.remove.slice(start, start + REMOVE_BATCH);
+    const outcomes = await writeWithTarget(ctx, agentId, function* (target) {
+      yield* requireCategory(agentId, id);
+      const results: Array<'removed' | 'kept' | 'document'> = [];
+      for (const object of batch)
+        results.push(yield* removeExclusive(target, nc, { agentId, id, object, force, actor, reason }));
+      return results;
     });
+    for (const [i, object] of batch.entries()) {
+      const outcome = outcomes[i];
+      if (outcome === 'removed') removed.push(object);
+      else if (outcome === 'document' && object.kind === 'document') {
+        const deleted = await ctx.documents.delete({ agentId, id: object.id });
+        if (deleted.deleted) removed.push(object);
+      }
+    }
   }
-  return store.write((sql) => {
-    const row = requireCategory(sql, agentId, id);
+  const { clock } = portable;
+  return portable.db.write(function* () {
+    const row = yield* requireCategory(agentId, id);
     const gone = new Set([...removed, ...plan.keep.map((k) => k.object)].map(keyText));
-    const unlink = listCategoryLinks(sql, agentId, id, { limit: Number.MAX_SAFE_INTEGER })
+    const unlink = (yield* listCategoryLinksProgram(agentId, id, { limit: Number.MAX_SAFE_INTEGER }))
       .map((l) => objectOfKey({ kind: l.object_kind, hostType: l.host_type, ref: l.object_ref }))
       .filter((o) => !gone.has(keyText(o)));
-    deleteRegistryCategory(sql, agentId, id);
+    yield* deleteRegistryCategoryProgram(agentId, id);
     const result: CategoryDeletePlan = { category: plan.category, remove: removed, unlink, keep: plan.keep };
-    insertRegistryEvent(sql, {
+    yield* insertRegistryEventProgram({
       agentId,
       categoryId: id,
       action: 'deleted',
@@ -153,7 +167,7 @@ export async function deleteCategory(nc: NotesContext, input: unknown): Promise<
       reason,
       before: toCategory(row),
       after: { removed: removed.length, unlinked: unlink.length, kept: plan.keep.length },
-      now: store.clock.now(),
+      now: clock.now(),
     });
     return result;
   });
@@ -162,9 +176,13 @@ export async function deleteCategory(nc: NotesContext, input: unknown): Promise<
 const keyText = (o: CategoryObject): string =>
   o.kind === 'host' ? `host\u0000${o.type}\u0000${o.refId}` : `${o.kind}\u0000\u0000${o.id}`;
 
-/** Removes one object if it is still linked only to this category; true when it was removed. */
-function removeExclusive(
-  sql: SqlExecutor,
+/**
+ * Removes one object if it is still linked only to this category: `removed`, `kept` (it gained
+ * another category, or its fate changed), or `document` (still exclusive: the caller deletes it
+ * through the documents part once this transaction committed).
+ */
+function* removeExclusive(
+  target: WriterTarget,
   nc: NotesContext,
   step: {
     agentId: string;
@@ -174,47 +192,57 @@ function removeExclusive(
     actor: { id: string; type: 'operator' | 'agent' | 'engine' };
     reason: string;
   },
-): boolean {
+): Program<'removed' | 'kept' | 'document'> {
   const { ctx } = nc;
   const { agentId, id, object } = step;
   const key = objectKey(object);
-  const categories = listObjectCategories(sql, agentId, key);
-  if (categories.length !== 1 || categories[0]?.id !== id) return false;
-  if (fateOf(sql, agentId, key, step.force) !== 'remove') return false;
+  const categories = yield* listObjectCategoriesProgram(agentId, key);
+  if (categories.length !== 1 || categories[0]?.id !== id) return 'kept';
+  if ((yield* fateOf(agentId, key, step.force)) !== 'remove') return 'kept';
+  const now = ctx.portable.clock.now();
   switch (object.kind) {
-    case 'memory':
-      return forgetMemoryRecord(
-        sql,
-        ctx.memoryWrites,
-        {
-          agentId,
-          id: object.id,
-          force: step.force,
-          audit: { actor: step.actor, reason: step.reason, metadata: { registryCategoryId: id } },
-        },
-        ctx.store.clock.now(),
-      );
-    case 'document': {
-      // The documents' own delete, inside this transaction (the registry runs on SQLite only so far);
-      // its queued ingest is cancelled in the same transaction, as the SQLite queue allows.
-      const row = findDocument(sql, agentId, object.id);
-      if (!row) return false;
-      const now = ctx.store.clock.now();
-      const reason = `document ${object.id} deleted`;
-      const deletion = runMemoryWriteOnSqlite(sql, (target) =>
-        ctx.documents.deleteProgram(target, row, 'document-delete', reason, now),
-      );
-      if (deletion.deleted) ctx.queue.cancel({ documentId: object.id, apply: true });
-      return deletion.deleted;
+    case 'memory': {
+      const request = {
+        agentId,
+        id: object.id,
+        force: step.force,
+        audit: { actor: step.actor, reason: step.reason, metadata: { registryCategoryId: id } },
+      };
+      return (yield* forgetMemoryProgram(target, ctx.memoryWrites, request, now)) ? 'removed' : 'kept';
     }
+    case 'document':
+      return 'document';
     case 'transcript':
-      return deleteTranscript(sql, agentId, object.id);
+      return (yield* deleteTranscriptProgram(target.dialect, agentId, object.id)) ? 'removed' : 'kept';
     // Notes are never deleted: archiving is their removal, audited in note_events.
-    case 'note':
-      transitionNote(nc, { agentId, id: object.id, actor: step.actor, reason: step.reason }, 'archive');
-      return true;
+    case 'note': {
+      const transition = { agentId, id: object.id, actor: step.actor, reason: step.reason };
+      const deps = { dialect: target.dialect, clock: ctx.portable.clock, ids: ctx.portable.ids };
+      yield* transitionNoteProgram(deps, transition, 'archive');
+      return 'removed';
+    }
     case 'host':
-      return false;
+      return 'kept';
+  }
+}
+
+
+/** Runs a memory-writer program in one write on either dialect (SQLite's form needs its executor). */
+function writeWithTarget<R>(
+  ctx: EngineContext,
+  agentId: string,
+  program: (target: WriterTarget) => Program<R>,
+): Promise<R> {
+  if (ctx.dialect === 'postgres')
+    return ctx.portable.db.write(() => program(POSTGRES_WRITER), { lockKeys: memoryScopeLockKeys([agentId]) });
+  const sqlite = ctx.store;
+  try {
+    // A program's result is never a promise, which the store's WriteCallback type cannot see.
+    const run = (sql: SqlExecutor) =>
+      runSqliteProgram(sql, program({ dialect: 'sqlite', sql })) as R extends PromiseLike<unknown> ? never : R;
+    return Promise.resolve(sqlite.write(run));
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
@@ -223,14 +251,15 @@ function removeExclusive(
  * link), its name and aliases become the survivor's aliases, and it is removed. Both sides are
  * audited. `NOT_FOUND` unless both are in the scope.
  */
-export function mergeCategories(ctx: EngineContext, input: unknown): CategoryMergeResult {
+export function mergeCategories(ctx: EngineContext, input: unknown): Promise<CategoryMergeResult> {
   const request = parseInput(mergeSchema, input, 'registry.merge');
   const { agentId, id, intoId } = request;
   if (id === intoId)
     throw invalidInput('registry.merge', [{ path: ['intoId'], message: 'a category cannot be merged into itself' }]);
-  return ctx.store.write((sql) => {
-    const from = requireCategory(sql, agentId, id);
-    const into = requireCategory(sql, agentId, intoId);
+  const { clock } = ctx.portable;
+  return ctx.portable.db.write(function* () {
+    const from = yield* requireCategory(agentId, id);
+    const into = yield* requireCategory(agentId, intoId);
     const before = toCategory(into);
     const aliases: string[] = [];
     const seen = new Set([into.normalized_name]);
@@ -240,13 +269,13 @@ export function mergeCategories(ctx: EngineContext, input: unknown): CategoryMer
       seen.add(normalized);
       aliases.push(name);
     }
-    const { moved, alreadyLinked } = moveCategoryLinks(sql, agentId, id, intoId);
-    deleteRegistryCategory(sql, agentId, id);
-    const now = ctx.store.clock.now();
-    updateRegistryCategory(sql, agentId, intoId, { aliases_json: JSON.stringify(aliases), updated_at: now });
-    const category = toCategory(requireCategory(sql, agentId, intoId));
+    const { moved, alreadyLinked } = yield* moveCategoryLinksProgram(agentId, id, intoId);
+    yield* deleteRegistryCategoryProgram(agentId, id);
+    const now = clock.now();
+    yield* updateRegistryCategoryProgram(agentId, intoId, { aliases_json: JSON.stringify(aliases), updated_at: now });
+    const category = toCategory(yield* requireCategory(agentId, intoId));
     const audit = { actor: actorOf(agentId, request), reason: request.reason ?? null, now };
-    insertRegistryEvent(sql, {
+    yield* insertRegistryEventProgram({
       agentId,
       categoryId: intoId,
       action: 'merged',
@@ -254,7 +283,7 @@ export function mergeCategories(ctx: EngineContext, input: unknown): CategoryMer
       before,
       after: { category, absorbed: toCategory(from), moved, alreadyLinked },
     });
-    insertRegistryEvent(sql, {
+    yield* insertRegistryEventProgram({
       agentId,
       categoryId: id,
       action: 'merged_into',

@@ -2,12 +2,14 @@ import { idSchema, MemoryError, parseInput } from '@memory/core';
 import type { CategoryRecord, WrittenExport } from '@memory/ingest';
 import {
   ACTOR_TYPES,
-  countRegistryCategories,
-  findScopeRowOwner,
-  insertRegistryCategory,
-  insertRegistryLink,
-  insertScopeRow,
-  listObjectCategories,
+  countRegistryCategoriesProgram,
+  findRegistryCategoryOwnerProgram,
+  insertRegistryCategoryProgram,
+  insertRegistryEventRowProgram,
+  insertRegistryLinkProgram,
+  listObjectCategoriesProgram,
+  type Program,
+  runSqliteProgram,
   type SqlExecutor,
 } from '@memory/store';
 import { z } from 'zod';
@@ -96,6 +98,15 @@ export function importCategoryRecord(
   agentId: string,
   record: CategoryRecord,
 ): WrittenExport {
+  return runSqliteProgram(sql, importCategoryRecordProgram(ctx, agentId, record));
+}
+
+/** {@link importCategoryRecord} as a program, inside the import's write on either dialect. */
+export function* importCategoryRecordProgram(
+  ctx: Pick<EngineContext, 'config'>,
+  agentId: string,
+  record: CategoryRecord,
+): Program<WrittenExport> {
   const { kind: _kind, links, events, ...columns } = record;
   const row = parseInput(categoryRowSchema, columns, 'category');
   const linkObjects = links.map((link) => {
@@ -105,19 +116,21 @@ export function importCategoryRecord(
   const eventRows = events.map((event) => parseInput(eventRowSchema, event, 'category event'));
   const aliases = aliasesOfRecord(row.aliases_json, row.name);
 
-  const owner = findScopeRowOwner(sql, 'registry_categories', row.id, agentId);
-  if (owner === 'other-scope') return { outcome: 'rejected', reason: 'id_conflict' };
+  const ownerId = yield* findRegistryCategoryOwnerProgram(row.id);
+  if (ownerId !== undefined && ownerId !== agentId) return { outcome: 'rejected', reason: 'id_conflict' };
   let categoryId = row.id;
   let outcome: 'imported' | 'duplicate' = 'duplicate';
-  if (!owner) {
-    const named = [row.name, ...aliases]
-      .map((n) => categoryNamed(sql, agentId, normalizeCategoryName(n)))
-      .find((c) => c !== undefined);
+  if (ownerId === undefined) {
+    let named: { id: string } | undefined;
+    for (const name of [row.name, ...aliases]) {
+      named = yield* categoryNamed(agentId, normalizeCategoryName(name));
+      if (named) break;
+    }
     if (named) categoryId = named.id;
     else {
-      if (countRegistryCategories(sql, agentId) >= MAX_CATEGORIES_PER_AGENT)
+      if ((yield* countRegistryCategoriesProgram(agentId)) >= MAX_CATEGORIES_PER_AGENT)
         return { outcome: 'rejected', reason: 'limit_reached' };
-      insertRegistryCategory(sql, {
+      yield* insertRegistryCategoryProgram({
         id: row.id,
         agent_id: agentId,
         name: row.name.trim(),
@@ -129,17 +142,17 @@ export function importCategoryRecord(
         updated_at: row.updated_at,
       });
       for (const event of eventRows)
-        insertScopeRow(sql, 'registry_events', event, { agent_id: agentId, category_id: categoryId });
+        yield* insertRegistryEventRowProgram({ ...event, agent_id: agentId, category_id: categoryId });
       outcome = 'imported';
     }
   }
   const max = ctx.config.registry.maxPerObject;
   for (const { linkRow, object } of linkObjects) {
     const key = objectKey(object);
-    if (describeObject(sql, agentId, key).state === 'missing') continue;
-    const current = listObjectCategories(sql, agentId, key);
+    if ((yield* describeObject(agentId, key)).state === 'missing') continue;
+    const current = yield* listObjectCategoriesProgram(agentId, key);
     if (current.some((c) => c.id === categoryId) || current.length >= max) continue;
-    insertRegistryLink(sql, {
+    yield* insertRegistryLinkProgram({
       agentId,
       categoryId,
       object: key,

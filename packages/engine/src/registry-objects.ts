@@ -1,13 +1,5 @@
 import { idSchema, labelSchema, MemoryError, sessionKeySchema } from '@memory/core';
-import {
-  findDocument,
-  findMemory,
-  findNote,
-  findTranscript,
-  type RegistryLinkRow,
-  type RegistryObjectKey,
-  type SqlExecutor,
-} from '@memory/store';
+import { findRegistryObjectProgram, type Program, type RegistryLinkRow, type RegistryObjectKey } from '@memory/store';
 import { z } from 'zod';
 
 /**
@@ -66,40 +58,19 @@ const PREVIEW_CHARS = 200;
 const preview = (text: string | null | undefined): string | null =>
   text === null || text === undefined ? null : text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
 
-/** An object's state and preview, read in the caller's scope: one case per kind. */
-export function describeObject(
-  sql: SqlExecutor,
+/** An object's state and preview, read in the caller's scope: one lookup per kind. */
+export function* describeObject(
   agentId: string,
   key: RegistryObjectKey,
-): { state: CategoryObjectState; preview: string | null } {
-  switch (key.kind) {
-    case 'memory': {
-      const row = findMemory(sql, agentId, key.ref, { includeDeleted: true });
-      if (!row) return { state: 'missing', preview: null };
-      return { state: row.is_deleted === 1 ? 'forgotten' : 'live', preview: preview(row.content) };
-    }
-    case 'document': {
-      const row = findDocument(sql, agentId, key.ref);
-      if (!row) return { state: 'missing', preview: null };
-      return { state: row.status === 'deleted' ? 'deleted' : 'live', preview: preview(row.title ?? row.source_url) };
-    }
-    case 'transcript': {
-      const row = findTranscript(sql, agentId, key.ref);
-      return row ? { state: 'live', preview: preview(row.content) } : { state: 'missing', preview: null };
-    }
-    case 'note': {
-      const row = findNote(sql, agentId, key.ref);
-      if (!row) return { state: 'missing', preview: null };
-      return { state: row.status === 'archived' ? 'archived' : 'live', preview: preview(row.title) };
-    }
-    case 'host':
-      return { state: 'host', preview: null };
-  }
+): Program<{ state: CategoryObjectState; preview: string | null }> {
+  if (key.kind === 'host') return { state: 'host', preview: null };
+  const facts = yield* findRegistryObjectProgram(agentId, key);
+  return facts ? { state: facts.status, preview: preview(facts.text) } : { state: 'missing', preview: null };
 }
 
 /** `NOT_FOUND` unless the object exists (live) in the scope; host objects are the host's to vouch for. */
-export function assertLinkable(sql: SqlExecutor, agentId: string, object: CategoryObject): void {
-  const { state } = describeObject(sql, agentId, objectKey(object));
+export function* assertLinkable(agentId: string, object: CategoryObject): Program<void> {
+  const { state } = yield* describeObject(agentId, objectKey(object));
   if (state === 'live' || state === 'host') return;
   const name = object.kind === 'host' ? `${object.type}:${object.refId}` : object.id;
   throw new MemoryError('NOT_FOUND', `no ${object.kind} ${name} in this scope`, {
@@ -108,11 +79,11 @@ export function assertLinkable(sql: SqlExecutor, agentId: string, object: Catego
 }
 
 /** A link row as the public API shows it. */
-export function toLinkedObject(sql: SqlExecutor, row: RegistryLinkRow): LinkedCategoryObject {
+export function* toLinkedObject(row: RegistryLinkRow): Program<LinkedCategoryObject> {
   const key = { kind: row.object_kind, hostType: row.host_type, ref: row.object_ref };
   return {
     ...objectOfKey(key),
-    ...describeObject(sql, row.agent_id, key),
+    ...(yield* describeObject(row.agent_id, key)),
     linkedAt: row.created_at,
     linkedBy: row.created_by,
   };

@@ -2,10 +2,10 @@ import { agentIdSchema, contentSchema, idSchema, labelSchema, MemoryError } from
 import {
   ACTOR_TYPES,
   type ActorType,
-  listRegistryCategories,
+  listRegistryCategoriesProgram,
+  type Program,
   type RegistryCategoryRow,
   type RegistryEventRow,
-  type SqlExecutor,
 } from '@memory/store';
 import { z } from 'zod';
 import { CATEGORY_NAME_MAX, normalizeCategoryName } from './registry-names.js';
@@ -118,13 +118,12 @@ export function categoryNotFound(id: string): MemoryError {
  * The category (other than `exceptId`) whose name or an alias normalizes to `normalized`. Scans the
  * agent's categories (at most {@link MAX_CATEGORIES_PER_AGENT}): aliases are a JSON column.
  */
-export function categoryNamed(
-  sql: SqlExecutor,
+export function* categoryNamed(
   agentId: string,
   normalized: string,
   exceptId?: string,
-): RegistryCategoryRow | undefined {
-  return listRegistryCategories(sql, agentId, MAX_CATEGORIES_PER_AGENT).find(
+): Program<RegistryCategoryRow | undefined> {
+  return (yield* listRegistryCategoriesProgram(agentId, MAX_CATEGORIES_PER_AGENT)).find(
     (row) =>
       row.id !== exceptId &&
       (row.normalized_name === normalized || aliasesOf(row).some((a) => normalizeCategoryName(a) === normalized)),
@@ -132,11 +131,11 @@ export function categoryNamed(
 }
 
 /** `CONFLICT` when a name or alias is already another category's name or alias. */
-export function assertNamesFree(sql: SqlExecutor, agentId: string, names: readonly string[], exceptId?: string): void {
+export function* assertNamesFree(agentId: string, names: readonly string[], exceptId?: string): Program<void> {
   const seen = new Set<string>();
   for (const name of names) {
     const normalized = normalizeCategoryName(name);
-    const taken = categoryNamed(sql, agentId, normalized, exceptId);
+    const taken = yield* categoryNamed(agentId, normalized, exceptId);
     if (taken || seen.has(normalized))
       throw new MemoryError('CONFLICT', `a category named ${JSON.stringify(name)} already exists`, {
         details: { name, ...(taken ? { id: taken.id } : {}) },

@@ -1,19 +1,19 @@
 import { agentIdSchema, MemoryError, parseInput } from '@memory/core';
 import {
-  countCategoryLinksByKind,
-  countRegistryCategories,
-  deleteRegistryLink,
-  findRegistryCategory,
-  insertRegistryCategory,
-  insertRegistryEvent,
-  insertRegistryLink,
-  listCategoryLinks,
-  listObjectCategories,
-  listRegistryCategories,
-  listRegistryEvents,
+  countCategoryLinksByKindProgram,
+  countRegistryCategoriesProgram,
+  deleteRegistryLinkProgram,
+  findRegistryCategoryProgram,
+  insertRegistryCategoryProgram,
+  insertRegistryEventProgram,
+  insertRegistryLinkProgram,
+  listCategoryLinksProgram,
+  listObjectCategoriesProgram,
+  listRegistryCategoriesProgram,
+  listRegistryEventsProgram,
+  type Program,
   type RegistryCategoryRow,
-  type SqlExecutor,
-  updateRegistryCategory,
+  updateRegistryCategoryProgram,
 } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
@@ -75,50 +75,45 @@ const updateSchema = categoryRefSchema
 const linkSchema = categoryRefSchema.extend({ object: categoryObjectSchema, ...auditSchema });
 const byObjectSchema = z.strictObject({ agentId: agentIdSchema, object: categoryObjectSchema });
 
-/** What writing to the registry needs: the store and the configuration (`registry.maxPerObject`). */
-export type RegistryDeps = Pick<EngineContext, 'store' | 'config'>;
+/** What writing to the registry needs: the portable store and the configuration (`registry.maxPerObject`). */
+export type RegistryDeps = Pick<EngineContext, 'portable' | 'config'>;
 
 type Audit = { actor?: { id: string; type: 'operator' | 'agent' | 'engine' } | undefined; reason?: string | undefined };
 /** The audit fields of a request: the caller's actor, or the agent itself. */
 export const actorOf = (agentId: string, audit: Audit) => audit.actor ?? { id: agentId, type: 'agent' as const };
 
 /** The category in scope, or `NOT_FOUND` (another agent's reads exactly like a missing one). */
-export function requireCategory(sql: SqlExecutor, agentId: string, id: string): RegistryCategoryRow {
-  const row = findRegistryCategory(sql, agentId, id);
+export function* requireCategory(agentId: string, id: string): Program<RegistryCategoryRow> {
+  const row = yield* findRegistryCategoryProgram(agentId, id);
   if (!row) throw categoryNotFound(id);
   return row;
 }
 
 /** The agent's categories by name, each with its object count. */
-export function listCategories(ctx: EngineContext, input: unknown): CategorySummary[] {
+export async function listCategories(ctx: EngineContext, input: unknown): Promise<CategorySummary[]> {
   const { agentId, limit } = parseInput(listSchema, input, 'registry.list');
-  return ctx.store.read((sql) =>
-    listRegistryCategories(sql, agentId, limit ?? 100).map((row) => ({
-      ...toCategory(row),
-      objectCount: row.object_count,
-    })),
-  );
+  const rows = await ctx.portable.db.read(() => listRegistryCategoriesProgram(agentId, limit ?? 100));
+  return rows.map((row) => ({ ...toCategory(row), objectCount: row.object_count }));
 }
 
 /**
  * Stores a new category and audits it. Within the write transaction, so callers that create a
  * category as part of a larger change (auto-linking) share the name check and the cap.
  */
-export function insertCategory(
-  sql: SqlExecutor,
+export function* insertCategory(
   ctx: RegistryDeps,
   input: { agentId: string; name: string; description: string | null; aliases: readonly string[] },
   audit: { actor: { id: string; type: 'operator' | 'agent' | 'engine' }; reason: string | null },
-): Category {
+): Program<Category> {
   const { agentId, name } = input;
-  assertNamesFree(sql, agentId, [name, ...input.aliases]);
-  if (countRegistryCategories(sql, agentId) >= MAX_CATEGORIES_PER_AGENT)
+  yield* assertNamesFree(agentId, [name, ...input.aliases]);
+  if ((yield* countRegistryCategoriesProgram(agentId)) >= MAX_CATEGORIES_PER_AGENT)
     throw new MemoryError('CONFLICT', `an agent may have at most ${MAX_CATEGORIES_PER_AGENT} categories`, {
       details: { limit: MAX_CATEGORIES_PER_AGENT },
     });
-  const now = ctx.store.clock.now();
+  const now = ctx.portable.clock.now();
   const row: RegistryCategoryRow = {
-    id: ctx.store.ids.next(),
+    id: ctx.portable.ids.next(),
     agent_id: agentId,
     name: name.trim(),
     normalized_name: normalizeCategoryName(name),
@@ -128,9 +123,9 @@ export function insertCategory(
     created_at: now,
     updated_at: now,
   };
-  insertRegistryCategory(sql, row);
+  yield* insertRegistryCategoryProgram(row);
   const category = toCategory(row);
-  insertRegistryEvent(sql, {
+  yield* insertRegistryEventProgram({
     agentId,
     categoryId: row.id,
     action: 'created',
@@ -144,11 +139,10 @@ export function insertCategory(
 }
 
 /** Creates a category; `CONFLICT` when its name or an alias is taken (compared normalized). */
-export function createCategory(ctx: EngineContext, input: unknown): Category {
+export function createCategory(ctx: EngineContext, input: unknown): Promise<Category> {
   const request = parseInput(createSchema, input, 'registry.create');
-  return ctx.store.write((sql) =>
+  return ctx.portable.db.write(() =>
     insertCategory(
-      sql,
       ctx,
       {
         agentId: request.agentId,
@@ -162,55 +156,59 @@ export function createCategory(ctx: EngineContext, input: unknown): Category {
 }
 
 /** A category with its counts and a page of its objects; `NOT_FOUND` outside the scope. */
-export function getCategory(ctx: EngineContext, input: unknown): CategoryDetail {
+export function getCategory(ctx: EngineContext, input: unknown): Promise<CategoryDetail> {
   const { agentId, id, kind, limit } = parseInput(getSchema, input, 'registry.get');
-  return ctx.store.read((sql) => {
-    const row = requireCategory(sql, agentId, id);
+  return ctx.portable.db.read(function* () {
+    const row = yield* requireCategory(agentId, id);
     const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<CategoryObjectKind, number>;
-    for (const { object_kind, n } of countCategoryLinksByKind(sql, agentId, id)) counts[object_kind] = n;
-    const objects = listCategoryLinks(sql, agentId, id, { kind, limit: limit ?? 50 }).map((l) =>
-      toLinkedObject(sql, l),
-    );
+    for (const { object_kind, n } of yield* countCategoryLinksByKindProgram(agentId, id)) counts[object_kind] = n;
+    const objects: LinkedCategoryObject[] = [];
+    for (const link of yield* listCategoryLinksProgram(agentId, id, { kind, limit: limit ?? 50 }))
+      objects.push(yield* toLinkedObject(link));
     const objectCount = KINDS.reduce((n, k) => n + counts[k], 0);
     return { ...toCategory(row), objectCount, counts, objects };
   });
 }
 
 /** Objects by category: a category's linked objects (optionally of one kind), oldest link first. */
-export function categoryObjects(ctx: EngineContext, input: unknown): LinkedCategoryObject[] {
+export function categoryObjects(ctx: EngineContext, input: unknown): Promise<LinkedCategoryObject[]> {
   const { agentId, id, kind, limit } = parseInput(getSchema, input, 'registry.objects');
-  return ctx.store.read((sql) => {
-    requireCategory(sql, agentId, id);
-    return listCategoryLinks(sql, agentId, id, { kind, limit: limit ?? 100 }).map((l) => toLinkedObject(sql, l));
+  return ctx.portable.db.read(function* () {
+    yield* requireCategory(agentId, id);
+    const objects: LinkedCategoryObject[] = [];
+    for (const link of yield* listCategoryLinksProgram(agentId, id, { kind, limit: limit ?? 100 }))
+      objects.push(yield* toLinkedObject(link));
+    return objects;
   });
 }
 
 /** Categories by object: the categories one object is linked to, by name (an index lookup). */
-export function objectCategories(ctx: EngineContext, input: unknown): Category[] {
+export async function objectCategories(ctx: EngineContext, input: unknown): Promise<Category[]> {
   const { agentId, object } = parseInput(byObjectSchema, input, 'registry.categoriesOf');
-  return ctx.store.read((sql) => listObjectCategories(sql, agentId, objectKey(object)).map(toCategory));
+  return (await ctx.portable.db.read(() => listObjectCategoriesProgram(agentId, objectKey(object)))).map(toCategory);
 }
 
 /** Renames, redescribes or re-aliases a category; `CONFLICT` when a new name or alias is taken. */
-export function updateCategory(ctx: EngineContext, input: unknown): Category {
+export function updateCategory(ctx: EngineContext, input: unknown): Promise<Category> {
   const request = parseInput(updateSchema, input, 'registry.update');
   const { agentId, id } = request;
-  return ctx.store.write((sql) => {
-    const row = requireCategory(sql, agentId, id);
+  const { clock } = ctx.portable;
+  return ctx.portable.db.write(function* () {
+    const row = yield* requireCategory(agentId, id);
     const before = toCategory(row);
     const name = request.name ?? row.name;
     const aliases = request.aliases ?? before.aliases;
-    assertNamesFree(sql, agentId, [name, ...aliases], id);
-    const now = ctx.store.clock.now();
-    updateRegistryCategory(sql, agentId, id, {
+    yield* assertNamesFree(agentId, [name, ...aliases], id);
+    const now = clock.now();
+    yield* updateRegistryCategoryProgram(agentId, id, {
       name: name.trim(),
       normalized_name: normalizeCategoryName(name),
       description: request.description === undefined ? row.description : request.description,
       aliases_json: JSON.stringify(aliases),
       updated_at: now,
     });
-    const after = toCategory(requireCategory(sql, agentId, id));
-    insertRegistryEvent(sql, {
+    const after = toCategory(yield* requireCategory(agentId, id));
+    yield* insertRegistryEventProgram({
       agentId,
       categoryId: id,
       action: 'updated',
@@ -228,48 +226,56 @@ export function updateCategory(ctx: EngineContext, input: unknown): Category {
  * Links an object to a category within the write transaction, audited. `CONFLICT` when the object
  * is already in `registry.maxPerObject` categories. Returns false when the link already existed.
  */
-export function insertLink(
-  sql: SqlExecutor,
+export function* insertLink(
   ctx: RegistryDeps,
   link: { agentId: string; categoryId: string; object: CategoryObject },
   audit: { actor: { id: string; type: 'operator' | 'agent' | 'engine' }; reason: string | null },
-): boolean {
+): Program<boolean> {
   const { agentId, categoryId, object } = link;
   const key = objectKey(object);
-  const current = listObjectCategories(sql, agentId, key);
+  const current = yield* listObjectCategoriesProgram(agentId, key);
   if (current.some((c) => c.id === categoryId)) return false;
   const max = ctx.config.registry.maxPerObject;
   if (current.length >= max)
     throw new MemoryError('CONFLICT', `the object is already in ${current.length} categories (most ${max})`, {
       details: { max, categories: current.map((c) => c.id) },
     });
-  const now = ctx.store.clock.now();
-  insertRegistryLink(sql, { agentId, categoryId, object: key, createdBy: audit.actor.type, now });
-  insertRegistryEvent(sql, { agentId, categoryId, action: 'linked', ...audit, before: null, after: object, now });
+  const now = ctx.portable.clock.now();
+  yield* insertRegistryLinkProgram({ agentId, categoryId, object: key, createdBy: audit.actor.type, now });
+  yield* insertRegistryEventProgram({
+    agentId,
+    categoryId,
+    action: 'linked',
+    ...audit,
+    before: null,
+    after: object,
+    now,
+  });
   return true;
 }
 
 /** Links an object (which must exist in the scope, unless it is the host's) to a category. */
-export function linkObject(ctx: EngineContext, input: unknown): { linked: boolean } {
+export function linkObject(ctx: EngineContext, input: unknown): Promise<{ linked: boolean }> {
   const request = parseInput(linkSchema, input, 'registry.link');
   const { agentId, id, object } = request;
-  return ctx.store.write((sql) => {
-    requireCategory(sql, agentId, id);
-    assertLinkable(sql, agentId, object);
+  return ctx.portable.db.write(function* () {
+    yield* requireCategory(agentId, id);
+    yield* assertLinkable(agentId, object);
     const audit = { actor: actorOf(agentId, request), reason: request.reason ?? null };
-    return { linked: insertLink(sql, ctx, { agentId, categoryId: id, object }, audit) };
+    return { linked: yield* insertLink(ctx, { agentId, categoryId: id, object }, audit) };
   });
 }
 
 /** Unlinks an object from a category (the object itself is untouched). */
-export function unlinkObject(ctx: EngineContext, input: unknown): { unlinked: boolean } {
+export function unlinkObject(ctx: EngineContext, input: unknown): Promise<{ unlinked: boolean }> {
   const request = parseInput(linkSchema, input, 'registry.unlink');
   const { agentId, id, object } = request;
-  return ctx.store.write((sql) => {
-    requireCategory(sql, agentId, id);
-    const unlinked = deleteRegistryLink(sql, agentId, id, objectKey(object));
+  const { clock } = ctx.portable;
+  return ctx.portable.db.write(function* () {
+    yield* requireCategory(agentId, id);
+    const unlinked = yield* deleteRegistryLinkProgram(agentId, id, objectKey(object));
     if (unlinked)
-      insertRegistryEvent(sql, {
+      yield* insertRegistryEventProgram({
         agentId,
         categoryId: id,
         action: 'unlinked',
@@ -277,7 +283,7 @@ export function unlinkObject(ctx: EngineContext, input: unknown): { unlinked: bo
         reason: request.reason ?? null,
         before: object,
         after: null,
-        now: ctx.store.clock.now(),
+        now: clock.now(),
       });
     return { unlinked };
   });
@@ -287,9 +293,9 @@ export function unlinkObject(ctx: EngineContext, input: unknown): { unlinked: bo
  * A category's audit trail, oldest first (at most 1000 entries), also after it was deleted or
  * merged away. `NOT_FOUND` when the scope has no trail for that id.
  */
-export function categoryHistory(ctx: EngineContext, input: unknown): CategoryEvent[] {
+export async function categoryHistory(ctx: EngineContext, input: unknown): Promise<CategoryEvent[]> {
   const { agentId, id } = parseInput(categoryRefSchema, input, 'registry.history');
-  const events = ctx.store.read((sql) => listRegistryEvents(sql, agentId, id, 1000));
+  const events = await ctx.portable.db.read(() => listRegistryEventsProgram(agentId, id, 1000));
   if (events.length === 0) throw categoryNotFound(id);
   return events.map(toCategoryEvent);
 }

@@ -1,6 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { agentIdSchema, idSchema, labelSchema, MemoryError, parseInput, timeSchema } from '@memory/core';
-import { type ApiTokenRow, findApiToken, insertApiToken, listApiTokens, revokeApiToken } from '@memory/store';
+import {
+  type ApiTokenRow,
+  findApiTokenProgram,
+  insertApiTokenProgram,
+  listApiTokensProgram,
+  revokeApiTokenProgram,
+} from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 
@@ -101,9 +107,9 @@ function parseList(text: string): string[] {
 }
 
 /** Mints a token: a fresh id, 256 random bits of secret from the engine's random source, stored hashed. */
-export function createToken(ctx: EngineContext, input: unknown): CreatedApiToken {
+export async function createToken(ctx: EngineContext, input: unknown): Promise<CreatedApiToken> {
   const parsed = parseInput(createSchema, input, 'tokens.create');
-  const now = ctx.store.clock.now();
+  const now = ctx.portable.clock.now();
   if (parsed.expiresAt !== undefined && parsed.expiresAt <= now) {
     throw new MemoryError('INVALID_INPUT', 'invalid input to tokens.create: expiresAt: must be in the future', {
       details: { operation: 'tokens.create', issues: ['expiresAt: must be in the future'] },
@@ -113,7 +119,7 @@ export function createToken(ctx: EngineContext, input: unknown): CreatedApiToken
   ctx.random.fill(secretBytes);
   const secret = Buffer.from(secretBytes).toString('hex');
   const row: ApiTokenRow = {
-    id: ctx.store.ids.next(),
+    id: ctx.portable.ids.next(),
     name: parsed.name ?? null,
     agents: JSON.stringify([...new Set(parsed.agents)]),
     permissions: JSON.stringify(TOKEN_PERMISSIONS.filter((p) => parsed.permissions.includes(p))),
@@ -122,36 +128,37 @@ export function createToken(ctx: EngineContext, input: unknown): CreatedApiToken
     expires_at: parsed.expiresAt ?? null,
     revoked_at: null,
   };
-  ctx.store.write((sql) => insertApiToken(sql, row));
+  await ctx.portable.db.write(() => insertApiTokenProgram(row));
   return { ...toToken(row), token: `mem_${row.id}.${secret}` };
 }
 
 /** Tokens, oldest first, optionally only live ones covering one agent. */
-export function listTokens(ctx: EngineContext, input: unknown): ApiToken[] {
+export async function listTokens(ctx: EngineContext, input: unknown): Promise<ApiToken[]> {
   const { agentId, includeRevoked } = parseInput(listSchema, input ?? {}, 'tokens.list');
-  const rows = ctx.store.read((sql) => listApiTokens(sql, { includeRevoked: includeRevoked === true }));
+  const rows = await ctx.portable.db.read(() => listApiTokensProgram({ includeRevoked: includeRevoked === true }));
   const tokens = rows.map(toToken);
   return agentId === undefined ? tokens : tokens.filter((t) => t.agents.includes(agentId));
 }
 
 /** Revokes a token; takes effect on the next request that presents it. */
-export function revokeToken(ctx: EngineContext, input: unknown): { revoked: boolean } {
+export async function revokeToken(ctx: EngineContext, input: unknown): Promise<{ revoked: boolean }> {
   const { id } = parseInput(revokeSchema, input, 'tokens.revoke');
-  return { revoked: ctx.store.write((sql) => revokeApiToken(sql, id, ctx.store.clock.now())) };
+  const now = ctx.portable.clock.now();
+  return { revoked: await ctx.portable.db.write(() => revokeApiTokenProgram(id, now)) };
 }
 
 /** The live token named by a bearer string, or undefined; constant-time on the secret. */
-export function verifyToken(ctx: EngineContext, input: unknown): ApiToken | undefined {
+export async function verifyToken(ctx: EngineContext, input: unknown): Promise<ApiToken | undefined> {
   const { token } = parseInput(verifySchema, input, 'tokens.verify');
   const match = TOKEN_PATTERN.exec(token);
   if (!match) return undefined;
   const [, id = '', secret = ''] = match;
-  const row = ctx.store.read((sql) => findApiToken(sql, id));
+  const row = await ctx.portable.db.read(() => findApiTokenProgram(id));
   const stored = row ? Buffer.from(row.secret_hash, 'hex') : NO_HASH;
   const presented = sha256(secret);
   const same = stored.length === presented.length && timingSafeEqual(stored, presented);
   if (!row || !same) return undefined;
-  const now = ctx.store.clock.now();
+  const now = ctx.portable.clock.now();
   if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return undefined;
   return toToken(row);
 }

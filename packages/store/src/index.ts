@@ -17,22 +17,19 @@ export { openStore } from './open-store.js';
 // Either dialect: programs run through `store.db` (see `program/database.ts`).
 export type { Database, PortableStore, WriteOptions } from './program/database.js';
 export type { Dialect, Program } from './program/program.js';
+export { runSqliteProgram } from './program/run-sqlite.js';
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
 export { findApiToken, insertApiToken, listApiTokens, revokeApiToken } from './repositories/api-tokens.js';
 export { archiveOrphanEntities, archiveOrphanEntitiesProgram, pruneColdCopies, pruneColdCopiesProgram, pruneJobArchive, pruneJobArchiveProgram } from './repositories/archives.js';
+export { findApiTokenProgram, insertApiTokenProgram, listApiTokensProgram, revokeApiTokenProgram } from './repositories/api-tokens.js';
+
 // --- Dreaming's SQL, moved into the store (issue 10): graph writes, provenance, proposals,
 // attention, evidence, passes, the MEMORY.md head, and the reads behind Dreaming's checks and tools.
 // --- end of Dreaming's block
 // --- Dreaming and the knowledge graph's writes as programs (issue 18): either dialect; the
 // synchronous functions above run them on SQLite.
-export {
-  runSqliteWriterProgram,
-  type SavepointOutcome,
-  withSavepoint,
-  writeMemoriesWithTarget,
-} from './program/portable-writes.js';
+export { runSqliteWriterProgram, type SavepointOutcome, withSavepoint, writeMemoriesWithTarget } from './program/portable-writes.js';
 
-export { runSqliteProgram } from './program/run-sqlite.js';
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
 
 // --- end of Dreaming's programs
@@ -102,7 +99,7 @@ export { failImportOfJob, failImportOfJobProgram, findImportJob, findImportJobPr
 export type { LexicalHit } from './repositories/lexical-search.js';
 export { type LexicalSearch, searchMemoriesLexical, searchMemoriesLexicalProgram } from './repositories/lexical-search.js';
 export type { LinkedMemoryRow } from './repositories/linked-memories.js';
-export { findLiveLinkedMemories } from './repositories/linked-memories.js';
+export { findLiveLinkedMemories, findLiveLinkedMemoriesProgram } from './repositories/linked-memories.js';
 export type { MaintenanceState } from './repositories/maintenance-state.js';
 export { bumpLifecycleCount, bumpLifecycleCountProgram, findMaintenanceState, findMaintenanceStateProgram, listMaintenanceState, listMaintenanceStateProgram, saveMaintenanceState, saveMaintenanceStateProgram } from './repositories/maintenance-state.js';
 export { findLiveMemoryHashes, findLiveMemoryHashesProgram, findLiveMemoryIdByHash, findLiveMemoryIdByHashProgram, findMemory, findMemoryProgram } from './repositories/memories.js';
@@ -133,6 +130,11 @@ export { countStaleActiveNotes, staleActiveNotes } from './repositories/notes-re
 export type { NoteTextHit, NoteVectorHit, NoteVectorQuery } from './repositories/notes-search.js';
 export { nearestNoteVectors, noteVectorCosines, rankNotesByText, upsertNoteVector } from './repositories/notes-search.js';
 export type { CachedProjection, ProjectionToSave } from './repositories/projections.js';
+// Working notes as programs (both dialects).
+export { findLinkedNotesProgram, findNoteProgram, findNotesByIdProgram, findNotesBySeqProgram, insertNoteEventProgram, insertNoteProgram, listNoteEventsProgram, listNotePageProgram, replaceNoteLinksProgram, updateNoteProgram } from './repositories/notes.js';
+export { countStaleActiveNotesProgram, staleActiveNotesProgram } from './repositories/notes-reap.js';
+export type { NoteVectorRow } from './repositories/notes-search.js';
+export { nearestNoteVectorsProgram, noteVectorCosinesProgram, rankNotesByTextProgram, upsertNoteVectorProgram } from './repositories/notes-search.js';
 // --- end of the review block
 export { findProjection, findProjectionProgram, memoryMapLabels, memoryMapLabelsProgram, newestMemoryVectors, newestMemoryVectorsProgram, projectionSignature, projectionSignatureProgram, saveProjection, saveProjectionProgram } from './repositories/projections.js';
 export type { OpenContradiction, ProposalView } from './repositories/proposals.js';
@@ -152,6 +154,10 @@ export { agentMemoryShare, claimCurrentness, claimCurrentnessProgram, countMemor
 // The entity registry (issue 14): categories, their links to objects, and their audit trail.
 export { countRegistryCategories, deleteRegistryCategory, findRegistryCategory, findRegistryCategoryByName, insertRegistryCategory, insertRegistryEvent, listRegistryCategories, listRegistryEvents, type RegistryCategoryWithCount, type RegistryEventInput, updateRegistryCategory } from './repositories/registry-categories.js';
 export { countCategoryLinksByKind, deleteRegistryLink, insertRegistryLink, listCategoryLinks, listObjectCategories, moveCategoryLinks, partitionCategoryObjects, type RegistryObjectKey } from './repositories/registry-links.js';
+// The entity registry as programs (both dialects).
+export { countRegistryCategoriesProgram, deleteRegistryCategoryProgram, findRegistryCategoryByNameProgram, findRegistryCategoryOwnerProgram, findRegistryCategoryProgram, insertRegistryCategoryProgram, insertRegistryEventProgram, insertRegistryEventRowProgram, listRegistryCategoriesProgram, listRegistryEventsProgram, type RegistryCategoryPatch, updateRegistryCategoryProgram } from './repositories/registry-categories.js';
+export { countCategoryLinksByKindProgram, deleteRegistryLinkProgram, insertRegistryLinkProgram, listCategoryLinksProgram, listObjectCategoriesProgram, moveCategoryLinksProgram, partitionCategoryObjectsProgram, type RegistryLinkInput } from './repositories/registry-links.js';
+export { findRegistryObjectProgram, findRegistryObjectTextProgram, type RegistryObjectFacts } from './repositories/registry-objects.js';
 export type { RowImage, RowKind, RowRef } from './repositories/row-images.js';
 export { aspectMergeFootprint, aspectMergeFootprintProgram, dependentGraphRows, dependentGraphRowsProgram, entityAliasRefs, entityAliasRefsProgram, entityMergeFootprint, entityMergeFootprintProgram, openAttentionAbout, openAttentionAboutProgram, readRowImage, readRowImageProgram, recountEntityMentions, recountEntityMentionsProgram, restoreRowImage, restoreRowImageProgram } from './repositories/row-images.js';
 export type { ScopeKeyedTable, ScopeRow, ScopeTable } from './repositories/scope-copy.js';

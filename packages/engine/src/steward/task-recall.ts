@@ -1,6 +1,6 @@
 import type { MemoryId } from '@memory/core';
 import type { DrillDown } from '@memory/recall';
-import { findLiveLinkedMemories, type LinkedMemoryRow, type MemoryType } from '@memory/store';
+import { findLiveLinkedMemoriesProgram, type LinkedMemoryRow, type MemoryType } from '@memory/store';
 import type { EngineContext } from '../context.js';
 import type { StewardNote, StewardNotesPort } from './notes-port.js';
 import type { Resolution } from './resolvers.js';
@@ -69,13 +69,18 @@ export interface TaskRecallDeps {
 const refKey = (r: { type: string; refId: string }): string => `${r.type}\u0000${r.refId}`;
 
 /** Live memories linked to the resolved entities, most confident link first, then the store's order. */
-function linkedMemories(deps: TaskRecallDeps, agentId: string, entities: readonly ResolvedEntity[]): TaskRecallItem[] {
+async function linkedMemories(
+  deps: TaskRecallDeps,
+  agentId: string,
+  entities: readonly ResolvedEntity[],
+): Promise<TaskRecallItem[]> {
   const { ctx } = deps;
   const limit = ctx.config.steward.linkedLimit;
   const confidence = new Map(entities.map((e) => [refKey(e), e]));
   // Rows are (memory, reference) pairs: read enough that `limit` memories survive grouping.
-  const rows: LinkedMemoryRow[] = ctx.store.read((sql) =>
-    findLiveLinkedMemories(sql, agentId, entities, ctx.store.clock.now(), limit * Math.max(4, entities.length)),
+  const now = ctx.portable.clock.now();
+  const rows: LinkedMemoryRow[] = await ctx.portable.db.read(() =>
+    findLiveLinkedMemoriesProgram(agentId, entities, now, limit * Math.max(4, entities.length)),
   );
   const byId = new Map<string, { row: LinkedMemoryRow; refs: EntityRef[]; score: number; order: number }>();
   for (const row of rows) {
@@ -161,7 +166,7 @@ export async function recallForTask(
   const warnings = [...resolution.warnings];
   const entities = resolution.entities;
   let mark = now();
-  const linked: TaskRecallItem[] = entities.length > 0 ? linkedMemories(deps, agentId, entities) : [];
+  const linked: TaskRecallItem[] = entities.length > 0 ? await linkedMemories(deps, agentId, entities) : [];
   if (notes && entities.length > 0) {
     try {
       linked.push(...(await linkedNotes(notes, agentId, entities, steward.linkedLimit)));

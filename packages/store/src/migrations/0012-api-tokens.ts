@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_API_TOKENS } from './postgres/tokens.js';
 
 // Scoped API tokens for the HTTP surface. Only a SHA-256 of each token's secret is kept: the secret
 // has 256 random bits, so a fast hash is enough (no password stretching needed), and a leaked
@@ -19,4 +20,5 @@ export const apiTokens: Migration = {
       revoked_at INTEGER
     )`,
   ],
+  postgres: [...POSTGRES_API_TOKENS],
 };

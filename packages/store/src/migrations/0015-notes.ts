@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_NOTES } from './postgres/notes.js';
 
 // Working notes (seed 003, issue 14): the agent's shorter-lived second tier. A note is never
 // deleted by the engine: it is `active`, then `resolved` or `archived`, and every change is a
@@ -122,4 +123,5 @@ export const notes: Migration = {
         ...addText('new.agent_id', 'new.seq', NOTE_TEXT),
       ])}`,
   ],
+  postgres: [...POSTGRES_NOTES],
 };

@@ -1,4 +1,5 @@
 import type { Migration } from './migration.js';
+import { POSTGRES_REGISTRY } from './postgres/registry.js';
 
 // The entity registry (seed 003): broad, host-facing categories ("Personal Finance", "Acme
 // renewal") over everything an agent holds. Deliberately its own tables, not `entities` rows: the
@@ -77,4 +78,5 @@ export const entityRegistry: Migration = {
       WHERE agent_id = old.agent_id AND object_kind = 'transcript' AND host_type = '' AND object_ref = old.session_key;
     END`,
   ],
+  postgres: [...POSTGRES_REGISTRY],
 };

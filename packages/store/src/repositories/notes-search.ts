@@ -1,8 +1,10 @@
 import { raw, type SqlExecutor } from '../internal/sql.js';
+import { arrays, type Program, perDialect, portable, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import type { NoteRow } from '../schema/notes.js';
 import { blobToVector } from './embeddings.js';
-import { findNotesBySeq } from './notes.js';
-import { rankScopedText } from './scoped-text-search.js';
+import { findNotesBySeqProgram } from './notes.js';
+import { rankScopedTextProgram } from './scoped-text-search.js';
 
 /** A note and its BM25 score (the agent's own statistics). */
 export interface NoteTextHit {
@@ -25,11 +27,22 @@ export function rankNotesByText(
   keep: (row: NoteRow) => boolean = () => true,
   within?: readonly number[],
 ): NoteTextHit[] {
+  return runSqliteProgram(sql, rankNotesByTextProgram(agentId, tokens, want, keep, within));
+}
+
+/** {@link rankNotesByText} as a program (both dialects: the same scores from the same postings). */
+export function* rankNotesByTextProgram(
+  agentId: string,
+  tokens: readonly string[],
+  want: number,
+  keep: (row: NoteRow) => boolean = () => true,
+  within?: readonly number[],
+): Program<NoteTextHit[]> {
   for (let depth = Math.max(1, want); ; depth *= 4) {
     // With `within` (seqs from another index), only those notes are scored, in one pass.
-    const ranking = rankScopedText(sql, 'note', agentId, tokens, within ? { rows: within } : { depth });
+    const ranking = yield* rankScopedTextProgram('note', agentId, tokens, within ? { rows: within } : { depth });
     const scores = new Map(ranking.rows.map((r) => [r.row, r.score]));
-    const rows = findNotesBySeq(sql, agentId, [...scores.keys()]).filter(keep);
+    const rows = (yield* findNotesBySeqProgram(agentId, [...scores.keys()])).filter(keep);
     if (within || rows.length >= want || ranking.complete || ranking.rows.length < depth)
       return rows
         .map((row) => ({ row, score: scores.get(row.seq) ?? 0 }))
@@ -39,23 +52,31 @@ export function rankNotesByText(
 }
 
 /** Stores a note's vector for a model, replacing the one it had. */
-export function upsertNoteVector(
-  sql: SqlExecutor,
-  row: {
-    noteId: string;
-    agentId: string;
-    model: string;
-    contentHash: string;
-    vector: Float32Array;
-    now: number;
-  },
-): void {
-  sql.run(
-    raw(
-      `INSERT INTO note_vectors (note_id, agent_id, model, dimensions, content_hash, vector, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (note_id, model) DO UPDATE SET dimensions = excluded.dimensions,
-         content_hash = excluded.content_hash, vector = excluded.vector, created_at = excluded.created_at`,
+export function upsertNoteVector(sql: SqlExecutor, row: NoteVectorRow): void {
+  runSqliteProgram(sql, upsertNoteVectorProgram(row));
+}
+
+/** A note's vector for one model. */
+export interface NoteVectorRow {
+  readonly noteId: string;
+  readonly agentId: string;
+  readonly model: string;
+  readonly contentHash: string;
+  readonly vector: Float32Array;
+  readonly now: number;
+}
+
+// Valid on both dialects: `excluded` is the proposed row in SQLite's upsert and PostgreSQL's alike.
+const UPSERT_VECTOR = `INSERT INTO note_vectors (note_id, agent_id, model, dimensions, content_hash, vector, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (note_id, model) DO UPDATE SET dimensions = excluded.dimensions,
+    content_hash = excluded.content_hash, vector = excluded.vector, created_at = excluded.created_at`;
+
+/** {@link upsertNoteVector} as a program (both dialects; the blob is float32, little-endian, on both). */
+export function* upsertNoteVectorProgram(row: NoteVectorRow): Program<void> {
+  yield* run(
+    portable(
+      UPSERT_VECTOR,
       row.noteId,
       row.agentId,
       row.model,
@@ -78,7 +99,10 @@ export interface NoteVectorQuery {
   readonly agentId: string;
   readonly model: string;
   readonly query: Float32Array;
-  /** Whether sqlite-vec is loaded (`store.vector.available`): cosines are then computed in SQLite. */
+  /**
+   * Whether sqlite-vec is loaded (`store.vector.available`): cosines are then computed in SQLite.
+   * Always false on PostgreSQL (its vectors are compared in JavaScript).
+   */
   readonly vectorAvailable: boolean;
 }
 
@@ -98,16 +122,21 @@ function cosineOf(query: Float32Array, v: Float32Array): number {
   return norm === 0 ? 0 : dot / Math.sqrt(norm);
 }
 
-/** The JavaScript path: every vector of the range read and compared (no sqlite-vec, or it refused). */
-function scan(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null): NoteVectorHit[] {
-  const rows = sql.arrays(
-    raw(
-      `SELECT note_id, vector FROM note_vectors WHERE agent_id = ? AND model = ?
-         AND (? IS NULL OR note_id IN (SELECT value FROM json_each(?))) /* arrays */`,
-      q.agentId,
-      q.model,
-      ids,
-      ids,
+const SCAN = `SELECT note_id, vector FROM note_vectors WHERE agent_id = ? AND model = ?
+  AND (? IS NULL OR note_id IN (SELECT value FROM json_each(?))) /* arrays */`;
+const SCAN_PG = `SELECT note_id, vector FROM note_vectors WHERE agent_id = $1 AND model = $2
+  AND ($3::text[] IS NULL OR note_id = ANY($3::text[]))`;
+
+/**
+ * The JavaScript path: every vector of the range read and compared (no sqlite-vec, or it refused;
+ * always on PostgreSQL, with or without pgvector: a note scope is small, and exact).
+ */
+function* scan(q: NoteVectorQuery, ids: readonly string[] | undefined): Program<NoteVectorHit[]> {
+  const list = ids === undefined ? null : JSON.stringify(ids);
+  const rows = yield* arrays(
+    perDialect(
+      raw(SCAN, q.agentId, q.model, list, list),
+      raw(SCAN_PG, q.agentId, q.model, ids === undefined ? null : [...ids]),
     ),
   );
   return rows
@@ -115,8 +144,8 @@ function scan(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null): NoteVec
     .sort(byCosine);
 }
 
-/** The sqlite-vec path: cosine distances computed in SQLite, no blob copied out. */
-function scanInSqlite(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null, k: number): NoteVectorHit[] {
+/** The sqlite-vec path (SQLite only): cosine distances computed in SQLite, no blob copied out. */
+function* scanInSqlite(q: NoteVectorQuery, ids: string | null, k: number): Program<NoteVectorHit[]> {
   const distance = '1 - vec_distance_cosine(v.vector, ?) AS c';
   // Given ids, the lookups start from them (the primary key), not from the agent's whole range.
   const query =
@@ -142,20 +171,19 @@ function scanInSqlite(sql: SqlExecutor, q: NoteVectorQuery, ids: string | null, 
           q.query.length,
           k,
         );
-  return sql.arrays(query).map((r) => ({ noteId: r[0] as string, cosine: r[1] as number }));
+  return (yield* arrays(query)).map((r) => ({ noteId: r[0] as string, cosine: r[1] as number }));
 }
 
-function search(sql: SqlExecutor, q: NoteVectorQuery, ids: readonly string[] | undefined, k: number): NoteVectorHit[] {
-  const list = ids === undefined ? null : JSON.stringify(ids);
+function* search(q: NoteVectorQuery, ids: readonly string[] | undefined, k: number): Program<NoteVectorHit[]> {
   if (q.query.every((x) => x === 0)) return [];
   if (q.vectorAvailable) {
     try {
-      return scanInSqlite(sql, q, list, k);
+      return yield* scanInSqlite(q, ids === undefined ? null : JSON.stringify(ids), k);
     } catch {
       // A vector sqlite-vec refuses (a zero vector, a damaged blob): the exact scan below answers alike.
     }
   }
-  return scan(sql, q, list).slice(0, k);
+  return (yield* scan(q, ids)).slice(0, k);
 }
 
 /**
@@ -170,10 +198,24 @@ export function nearestNoteVectors(
   k: number,
   within?: readonly string[],
 ): NoteVectorHit[] {
-  return search(sql, q, within, k);
+  return runSqliteProgram(sql, nearestNoteVectorsProgram(q, k, within));
+}
+
+/** {@link nearestNoteVectors} as a program (both dialects; PostgreSQL compares in JavaScript). */
+export function* nearestNoteVectorsProgram(
+  q: NoteVectorQuery,
+  k: number,
+  within?: readonly string[],
+): Program<NoteVectorHit[]> {
+  return yield* search(q, within, k);
 }
 
 /** The cosine of each of these notes (those with a vector of the model) to the query. */
 export function noteVectorCosines(sql: SqlExecutor, q: NoteVectorQuery, ids: readonly string[]): NoteVectorHit[] {
-  return ids.length === 0 ? [] : search(sql, q, ids, ids.length);
+  return runSqliteProgram(sql, noteVectorCosinesProgram(q, ids));
+}
+
+/** {@link noteVectorCosines} as a program (both dialects). */
+export function* noteVectorCosinesProgram(q: NoteVectorQuery, ids: readonly string[]): Program<NoteVectorHit[]> {
+  return ids.length === 0 ? [] : yield* search(q, ids, ids.length);
 }

@@ -1,4 +1,6 @@
 import { queryBuilder, type SqlExecutor } from '../internal/sql.js';
+import { all, get, type Program, run } from '../program/program.js';
+import { runSqliteProgram } from '../program/run-sqlite.js';
 import type { ActorType } from '../schema/memories.js';
 import type { RegistryCategoryRow, RegistryEventRow } from '../schema/registry.js';
 
@@ -7,19 +9,34 @@ export type RegistryCategoryWithCount = RegistryCategoryRow & { object_count: nu
 
 /** Stores a new category; the caller checked the name is free (the unique index is the backstop). */
 export function insertRegistryCategory(sql: SqlExecutor, row: RegistryCategoryRow): void {
-  sql.run(queryBuilder.insertInto('registry_categories').values(row).compile());
+  runSqliteProgram(sql, insertRegistryCategoryProgram(row));
+}
+
+/** {@link insertRegistryCategory} as a program (both dialects). */
+export function* insertRegistryCategoryProgram(row: RegistryCategoryRow): Program<void> {
+  yield* run(queryBuilder.insertInto('registry_categories').values(row));
 }
 
 /** A category of `agentId` by id; another agent's is undefined, exactly like a missing one. */
 export function findRegistryCategory(sql: SqlExecutor, agentId: string, id: string): RegistryCategoryRow | undefined {
-  return sql.get(
-    queryBuilder
-      .selectFrom('registry_categories')
-      .selectAll()
-      .where('agent_id', '=', agentId)
-      .where('id', '=', id)
-      .compile(),
+  return runSqliteProgram(sql, findRegistryCategoryProgram(agentId, id));
+}
+
+/** {@link findRegistryCategory} as a program (both dialects). */
+export function* findRegistryCategoryProgram(agentId: string, id: string): Program<RegistryCategoryRow | undefined> {
+  return yield* get<RegistryCategoryRow>(
+    queryBuilder.selectFrom('registry_categories').selectAll().where('agent_id', '=', agentId).where('id', '=', id),
   );
+}
+
+/**
+ * Which scope holds the category with this id, if any (an import keeps ids, and an id taken in
+ * another scope must be refused without showing that scope's row).
+ */
+export function* findRegistryCategoryOwnerProgram(id: string): Program<string | undefined> {
+  return (yield* get<{ agent_id: string }>(
+    queryBuilder.selectFrom('registry_categories').select('agent_id').where('id', '=', id),
+  ))?.agent_id;
 }
 
 /** A category of `agentId` by its normalized name (aliases are not indexed: the caller checks them). */
@@ -28,19 +45,31 @@ export function findRegistryCategoryByName(
   agentId: string,
   normalizedName: string,
 ): RegistryCategoryRow | undefined {
-  return sql.get(
+  return runSqliteProgram(sql, findRegistryCategoryByNameProgram(agentId, normalizedName));
+}
+
+/** {@link findRegistryCategoryByName} as a program (both dialects). */
+export function* findRegistryCategoryByNameProgram(
+  agentId: string,
+  normalizedName: string,
+): Program<RegistryCategoryRow | undefined> {
+  return yield* get<RegistryCategoryRow>(
     queryBuilder
       .selectFrom('registry_categories')
       .selectAll()
       .where('agent_id', '=', agentId)
-      .where('normalized_name', '=', normalizedName)
-      .compile(),
+      .where('normalized_name', '=', normalizedName),
   );
 }
 
 /** The agent's categories by name, each with its object count (one grouped index scan of the links). */
 export function listRegistryCategories(sql: SqlExecutor, agentId: string, limit: number): RegistryCategoryWithCount[] {
-  return sql.all(
+  return runSqliteProgram(sql, listRegistryCategoriesProgram(agentId, limit));
+}
+
+/** {@link listRegistryCategories} as a program (both dialects). */
+export function* listRegistryCategoriesProgram(agentId: string, limit: number): Program<RegistryCategoryWithCount[]> {
+  return yield* all<RegistryCategoryWithCount>(
     queryBuilder
       .selectFrom('registry_categories as c')
       .selectAll('c')
@@ -53,51 +82,66 @@ export function listRegistryCategories(sql: SqlExecutor, agentId: string, limit:
       )
       .where('c.agent_id', '=', agentId)
       .orderBy('c.normalized_name')
-      .limit(limit)
-      .compile(),
-  ) as RegistryCategoryWithCount[];
+      .limit(limit),
+  );
 }
 
 /** Counts the agent's categories (the per-agent cap). */
 export function countRegistryCategories(sql: SqlExecutor, agentId: string): number {
-  const row = sql.get(
+  return runSqliteProgram(sql, countRegistryCategoriesProgram(agentId));
+}
+
+/** {@link countRegistryCategories} as a program (both dialects). */
+export function* countRegistryCategoriesProgram(agentId: string): Program<number> {
+  const row = yield* get<{ n: number }>(
     queryBuilder
       .selectFrom('registry_categories')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('agent_id', '=', agentId)
-      .compile(),
+      .where('agent_id', '=', agentId),
   );
   return row?.n ?? 0;
 }
+
+/** The changeable fields of a category. */
+export type RegistryCategoryPatch = Partial<
+  Pick<RegistryCategoryRow, 'name' | 'normalized_name' | 'description' | 'aliases_json'>
+> & {
+  updated_at: number;
+};
 
 /** Changes a category's name, description or aliases. Returns false when it is not in the scope. */
 export function updateRegistryCategory(
   sql: SqlExecutor,
   agentId: string,
   id: string,
-  patch: Partial<Pick<RegistryCategoryRow, 'name' | 'normalized_name' | 'description' | 'aliases_json'>> & {
-    updated_at: number;
-  },
+  patch: RegistryCategoryPatch,
 ): boolean {
-  return (
-    sql.run(
-      queryBuilder
-        .updateTable('registry_categories')
-        .set(patch)
-        .where('agent_id', '=', agentId)
-        .where('id', '=', id)
-        .compile(),
-    ).changes > 0
+  return runSqliteProgram(sql, updateRegistryCategoryProgram(agentId, id, patch));
+}
+
+/** {@link updateRegistryCategory} as a program (both dialects). */
+export function* updateRegistryCategoryProgram(
+  agentId: string,
+  id: string,
+  patch: RegistryCategoryPatch,
+): Program<boolean> {
+  const { changes } = yield* run(
+    queryBuilder.updateTable('registry_categories').set(patch).where('agent_id', '=', agentId).where('id', '=', id),
   );
+  return changes > 0;
 }
 
 /** Removes a category (its links go by the foreign key's cascade). Returns false when it is not in the scope. */
 export function deleteRegistryCategory(sql: SqlExecutor, agentId: string, id: string): boolean {
-  return (
-    sql.run(
-      queryBuilder.deleteFrom('registry_categories').where('agent_id', '=', agentId).where('id', '=', id).compile(),
-    ).changes > 0
+  return runSqliteProgram(sql, deleteRegistryCategoryProgram(agentId, id));
+}
+
+/** {@link deleteRegistryCategory} as a program (both dialects). */
+export function* deleteRegistryCategoryProgram(agentId: string, id: string): Program<boolean> {
+  const { changes } = yield* run(
+    queryBuilder.deleteFrom('registry_categories').where('agent_id', '=', agentId).where('id', '=', id),
   );
+  return changes > 0;
 }
 
 /** One audit row of the registry. */
@@ -114,22 +158,27 @@ export interface RegistryEventInput {
 
 /** Appends a row to the registry's audit trail. */
 export function insertRegistryEvent(sql: SqlExecutor, event: RegistryEventInput): void {
-  sql.run(
-    queryBuilder
-      .insertInto('registry_events')
-      .values({
-        agent_id: event.agentId,
-        category_id: event.categoryId,
-        action: event.action,
-        actor_id: event.actor.id,
-        actor_type: event.actor.type,
-        reason: event.reason,
-        before_json: event.before === undefined ? null : JSON.stringify(event.before),
-        after_json: event.after === undefined ? null : JSON.stringify(event.after),
-        created_at: event.now,
-      })
-      .compile(),
-  );
+  runSqliteProgram(sql, insertRegistryEventProgram(event));
+}
+
+/** {@link insertRegistryEvent} as a program (both dialects). */
+export function* insertRegistryEventProgram(event: RegistryEventInput): Program<void> {
+  yield* insertRegistryEventRowProgram({
+    agent_id: event.agentId,
+    category_id: event.categoryId,
+    action: event.action,
+    actor_id: event.actor.id,
+    actor_type: event.actor.type,
+    reason: event.reason,
+    before_json: event.before === undefined ? null : JSON.stringify(event.before),
+    after_json: event.after === undefined ? null : JSON.stringify(event.after),
+    created_at: event.now,
+  });
+}
+
+/** An audit row as stored (an export's rows are imported as they are, JSON already serialized). */
+export function* insertRegistryEventRowProgram(row: Omit<RegistryEventRow, 'seq'>): Program<void> {
+  yield* run(queryBuilder.insertInto('registry_events').values(row));
 }
 
 /** A category's audit trail, oldest first (kept after the category is deleted or merged away). */
@@ -139,14 +188,22 @@ export function listRegistryEvents(
   categoryId: string,
   limit: number,
 ): RegistryEventRow[] {
-  return sql.all(
+  return runSqliteProgram(sql, listRegistryEventsProgram(agentId, categoryId, limit));
+}
+
+/** {@link listRegistryEvents} as a program (both dialects). */
+export function* listRegistryEventsProgram(
+  agentId: string,
+  categoryId: string,
+  limit: number,
+): Program<RegistryEventRow[]> {
+  return yield* all<RegistryEventRow>(
     queryBuilder
       .selectFrom('registry_events')
       .selectAll()
       .where('agent_id', '=', agentId)
       .where('category_id', '=', categoryId)
       .orderBy('seq')
-      .limit(limit)
-      .compile(),
+      .limit(limit),
   );
 }

@@ -16,18 +16,35 @@ export interface TextPosting {
 // far under SQLite's limit), which halves the driver round trips of one statement per posting.
 const POSTINGS_PER_STATEMENT = 32;
 const POSTING_VALUES = '(?, ?, ?, ?, ?)';
-const insertPostings = (n: number) => {
-  const sqlite = `INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len) VALUES ${Array(n).fill(POSTING_VALUES).join(', ')}`;
-  const numbered = portable(sqlite.replace('INSERT OR IGNORE', 'INSERT')).postgres.sql;
-  return { sqlite, postgres: `${numbered} ON CONFLICT DO NOTHING` };
-};
-const INSERT_MANY = insertPostings(POSTINGS_PER_STATEMENT);
-const INSERT_ONE = insertPostings(1);
 
-const ENSURE_SCOPE = {
-  sqlite: 'INSERT OR IGNORE INTO text_scopes (corpus, agent_id) VALUES (?, ?)',
-  postgres: 'INSERT INTO text_scopes (corpus, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-};
+/**
+ * The statements of one index's tables: the shared index (memories, turns, hints) or the working
+ * notes' own (migration 15), which has the same scheme under other names.
+ */
+function statements(scopes: string, postings: string) {
+  const insertPostings = (n: number) => {
+    const sqlite = `INSERT OR IGNORE INTO ${postings} (scope, term, row, tf, len) VALUES ${Array(n).fill(POSTING_VALUES).join(', ')}`;
+    const numbered = portable(sqlite.replace('INSERT OR IGNORE', 'INSERT')).postgres.sql;
+    return { sqlite, postgres: `${numbered} ON CONFLICT DO NOTHING` };
+  };
+  return {
+    insertMany: insertPostings(POSTINGS_PER_STATEMENT),
+    insertOne: insertPostings(1),
+    ensureScope: {
+      sqlite: `INSERT OR IGNORE INTO ${scopes} (corpus, agent_id) VALUES (?, ?)`,
+      postgres: `INSERT INTO ${scopes} (corpus, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+    },
+    findScope: `SELECT scope FROM ${scopes} WHERE corpus = ? AND agent_id = ?`,
+    addCounts: `UPDATE ${scopes} SET docs = docs + ?, tokens = tokens + ? WHERE scope = ?`,
+    deletePostings: {
+      sqlite: `DELETE FROM ${postings} WHERE scope = ? AND row = ? AND term IN (SELECT value FROM json_each(?))`,
+      postgres: `DELETE FROM ${postings} WHERE scope = $1 AND row = $2 AND term = ANY($3::text[])`,
+    },
+  };
+}
+const SHARED = statements('text_scopes', 'text_postings');
+const NOTES = statements('note_text_scopes', 'note_text_postings');
+const tablesOf = (corpus: TextCorpus) => (corpus === 'note' ? NOTES : SHARED);
 
 /** The scope of an agent's rows of `corpus`, created (empty) when it has none yet. */
 export function ensureTextScope(sql: SqlExecutor, corpus: TextCorpus, agentId: string): number {
@@ -36,11 +53,10 @@ export function ensureTextScope(sql: SqlExecutor, corpus: TextCorpus, agentId: s
 
 /** {@link ensureTextScope} as a program (both dialects). */
 export function* ensureTextScopeProgram(corpus: TextCorpus, agentId: string): Program<number> {
+  const q = tablesOf(corpus);
   const parameters = [corpus, agentId];
-  yield* run(perDialect({ sql: ENSURE_SCOPE.sqlite, parameters }, { sql: ENSURE_SCOPE.postgres, parameters }));
-  return (yield* get<{ scope: number }>(
-    portable('SELECT scope FROM text_scopes WHERE corpus = ? AND agent_id = ?', corpus, agentId),
-  ))?.scope as number;
+  yield* run(perDialect({ sql: q.ensureScope.sqlite, parameters }, { sql: q.ensureScope.postgres, parameters }));
+  return (yield* get<{ scope: number }>(portable(q.findScope, corpus, agentId)))?.scope as number;
 }
 
 /**
@@ -53,7 +69,12 @@ export function insertTextPostings(sql: SqlExecutor, scope: number, postings: re
 }
 
 /** {@link insertTextPostings} as a program (both dialects). */
-export function* insertTextPostingsProgram(scope: number, postings: readonly TextPosting[]): Program<void> {
+export function* insertTextPostingsProgram(
+  scope: number,
+  postings: readonly TextPosting[],
+  corpus: TextCorpus = 'memory',
+): Program<void> {
+  const { insertMany, insertOne } = tablesOf(corpus);
   let i = 0;
   for (; i + POSTINGS_PER_STATEMENT <= postings.length; i += POSTINGS_PER_STATEMENT) {
     const parameters: unknown[] = [];
@@ -61,12 +82,12 @@ export function* insertTextPostingsProgram(scope: number, postings: readonly Tex
       const p = postings[j] as TextPosting;
       parameters.push(scope, p.term, p.row, p.tf, p.len);
     }
-    yield* run(perDialect({ sql: INSERT_MANY.sqlite, parameters }, { sql: INSERT_MANY.postgres, parameters }));
+    yield* run(perDialect({ sql: insertMany.sqlite, parameters }, { sql: insertMany.postgres, parameters }));
   }
   for (; i < postings.length; i++) {
     const p = postings[i] as TextPosting;
     const parameters = [scope, p.term, p.row, p.tf, p.len];
-    yield* run(perDialect({ sql: INSERT_ONE.sqlite, parameters }, { sql: INSERT_ONE.postgres, parameters }));
+    yield* run(perDialect({ sql: insertOne.sqlite, parameters }, { sql: insertOne.postgres, parameters }));
   }
 }
 
@@ -76,10 +97,13 @@ export function addTextScopeCounts(sql: SqlExecutor, scope: number, docs: number
 }
 
 /** {@link addTextScopeCounts} as a program (both dialects); negative numbers take rows away. */
-export function* addTextScopeCountsProgram(scope: number, docs: number, tokens: number): Program<void> {
-  yield* run(
-    portable('UPDATE text_scopes SET docs = docs + ?, tokens = tokens + ? WHERE scope = ?', docs, tokens, scope),
-  );
+export function* addTextScopeCountsProgram(
+  scope: number,
+  docs: number,
+  tokens: number,
+  corpus: TextCorpus = 'memory',
+): Program<void> {
+  yield* run(portable(tablesOf(corpus).addCounts, docs, tokens, scope));
 }
 
 /** A row of an indexed table: its seq and its text. */
@@ -104,14 +128,9 @@ export function* indexTextRowsProgram(corpus: TextCorpus, agentId: string, rows:
   }
   postings.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : a.row - b.row));
   const scope = yield* ensureTextScopeProgram(corpus, agentId);
-  yield* insertTextPostingsProgram(scope, postings);
-  yield* addTextScopeCountsProgram(scope, rows.length, tokens);
+  yield* insertTextPostingsProgram(scope, postings, corpus);
+  yield* addTextScopeCountsProgram(scope, rows.length, tokens, corpus);
 }
-
-const DELETE_POSTINGS = {
-  sqlite: 'DELETE FROM text_postings WHERE scope = ? AND row = ? AND term IN (SELECT value FROM json_each(?))',
-  postgres: 'DELETE FROM text_postings WHERE scope = $1 AND row = $2 AND term = ANY($3::text[])',
-};
 
 /**
  * Removes rows from one agent's scope of `corpus` (their postings and their share of the counts):
@@ -119,9 +138,8 @@ const DELETE_POSTINGS = {
  */
 export function* unindexTextRowsProgram(corpus: TextCorpus, agentId: string, rows: readonly TextRow[]): Program<void> {
   if (rows.length === 0) return;
-  const found = yield* get<{ scope: number }>(
-    portable('SELECT scope FROM text_scopes WHERE corpus = ? AND agent_id = ?', corpus, agentId),
-  );
+  const q = tablesOf(corpus);
+  const found = yield* get<{ scope: number }>(portable(q.findScope, corpus, agentId));
   if (!found) return;
   let tokens = 0;
   for (const { row, text } of rows) {
@@ -130,10 +148,10 @@ export function* unindexTextRowsProgram(corpus: TextCorpus, agentId: string, row
     const terms = [...counts.keys()];
     yield* run(
       perDialect(
-        { sql: DELETE_POSTINGS.sqlite, parameters: [found.scope, row, JSON.stringify(terms)] },
-        { sql: DELETE_POSTINGS.postgres, parameters: [found.scope, row, terms] },
+        { sql: q.deletePostings.sqlite, parameters: [found.scope, row, JSON.stringify(terms)] },
+        { sql: q.deletePostings.postgres, parameters: [found.scope, row, terms] },
       ),
     );
   }
-  yield* addTextScopeCountsProgram(found.scope, -rows.length, -tokens);
+  yield* addTextScopeCountsProgram(found.scope, -rows.length, -tokens, corpus);
 }
