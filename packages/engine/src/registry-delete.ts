@@ -226,7 +226,6 @@ function* removeExclusive(
   }
 }
 
-
 /** Runs a memory-writer program in one write on either dialect (SQLite's form needs its executor). */
 function writeWithTarget<R>(
   ctx: EngineContext,
