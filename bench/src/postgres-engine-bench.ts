@@ -153,10 +153,14 @@ async function child(args: ChildArgs): Promise<void> {
     // Every process drains the shared queue: a worker per process leases, runs and completes.
     process.stdout.write('ready\n');
     await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+    // A stdin left reading would keep this process alive after its work.
+    process.stdin.destroy();
     const t0 = performance.now();
+    // Until no bench job is left anywhere (runDue also runs the engine's own upkeep jobs).
     for (;;) {
-      const { ran } = await engine.runDue();
-      if (ran === 0) break;
+      await engine.runDue();
+      const health = (await engine.diagnostics()).queue.find((q) => q.jobType === 'bench_cycle');
+      if (!health || health.pending + health.leased === 0) break;
     }
     out = { done, seconds: (performance.now() - t0) / 1000 };
   }
