@@ -16,7 +16,7 @@ import type { PeriodicTask } from './background.js';
 import type { EngineContext } from './context.js';
 import type { ReembedRequest } from './embedding-migration.js';
 import { archiveBatch, purgeBatch, purgeCutoff, reapBatch, reapRule } from './maintenance-batches.js';
-import { previewNoteReaping, reapNotesBatch } from './note-reaping.js';
+import { previewNoteReaping, previewNoteReapingOn, reapNotesBatch, reapNotesBatchOn } from './note-reaping.js';
 
 /** The engine's maintenance job type (reserved): its payload names the task. */
 export const MAINTENANCE_JOB = 'maintenance';
@@ -93,7 +93,7 @@ export async function previewMaintenance(ctx: EngineContext): Promise<Maintenanc
   const now = store.clock.now();
   const cutoff = purgeCutoff(config, now);
   const rule = reapRule(config, now);
-  const notes = notePreview(ctx, now);
+  const notes = await notePreview(ctx);
   const counts = await ctx.portable.db.read(function* () {
     return { due: yield* countDuePurgesProgram(cutoff), candidates: yield* countReapCandidatesProgram(rule) };
   });
@@ -109,12 +109,9 @@ export async function previewMaintenance(ctx: EngineContext): Promise<Maintenanc
   };
 }
 
-// Working notes have no PostgreSQL form yet: there, note reaping finds nothing to do (no note can
-// exist), and the reap task stops after the memories.
-function notePreview(ctx: EngineContext, now: number): MaintenancePreview['reap']['notes'] {
+async function notePreview(ctx: EngineContext): Promise<MaintenancePreview['reap']['notes']> {
   if (ctx.dialect === 'sqlite') return previewNoteReaping(ctx.store, ctx.config);
-  const afterDays = ctx.config.notes.reapAfterDays;
-  return { afterDays, staleBefore: now - afterDays * 86_400_000, candidates: 0 };
+  return previewNoteReapingOn(ctx.portable, ctx.config);
 }
 
 /** Memories due for purge now, in the whole file (two index range counts). */
@@ -163,10 +160,11 @@ export async function runMaintenanceTask(
       const step = await reapBatch(ctx);
       reaped += step.reaped;
       memoriesReaped = step.wrapped;
-      // No notes on PostgreSQL yet (see notePreview).
-      if (memoriesReaped && ctx.dialect !== 'sqlite') done = true;
     } else if (task === 'reap') {
-      const step = reapNotesBatch(ctx.store, ctx.config);
+      const step =
+        ctx.dialect === 'sqlite'
+          ? reapNotesBatch(ctx.store, ctx.config)
+          : await reapNotesBatchOn(ctx.portable, ctx.config);
       archivedNotes += step.archived;
       done = step.done;
     } else {

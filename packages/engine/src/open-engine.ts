@@ -133,8 +133,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   background.register(
     {
       jobTypes: [DOCUMENT_INGEST_JOB],
-      // Registry auto-linking of documents runs on SQLite only so far.
-      handler: autoLinkOn && sqlite ? withDocumentAutoLink({ store, queue }, documents.ingest) : documents.ingest,
+      handler: autoLinkOn ? withDocumentAutoLink({ portable, jobs }, documents.ingest) : documents.ingest,
       admission: 'documentIngest',
       concurrency: config.queue.documentIngestConcurrency,
       name: 'document-ingest',

@@ -10,13 +10,13 @@ import {
   type Queue,
 } from '@memory/queue';
 import {
-  findDocument,
+  findDocumentProgram,
   findRegistryCategoryProgram,
   findRegistryObjectTextProgram,
   listObjectCategoriesProgram,
   listRegistryCategoriesProgram,
+  type PortableStore,
   type Program,
-  type Store,
 } from '@memory/store';
 import { z } from 'zod';
 import type { Background } from './background.js';
@@ -217,17 +217,20 @@ export function registerAutoLinkWorker(deps: RegistryDeps & { llm: LlmProvider; 
  * The document ingest handler, followed by queuing the document's auto-link once it is `done`
  * (its text is known only then). Best effort: a failure to queue is logged, never the ingest's.
  */
-export function withDocumentAutoLink(deps: { store: Store; queue: Queue }, ingest: JobHandler): JobHandler {
+export function withDocumentAutoLink(
+  deps: { portable: PortableStore; jobs: PortableQueue },
+  ingest: JobHandler,
+): JobHandler {
   return async (job, context) => {
     const result = await ingest(job, context);
     const payload = job.payload as { documentId?: unknown; agentId?: unknown };
     if (typeof payload.documentId === 'string' && typeof payload.agentId === 'string') {
       const { documentId, agentId } = payload;
       try {
-        const done = deps.store.read((sql) => findDocument(sql, agentId, documentId)?.status === 'done');
-        if (done) queueAutoLink(deps.queue, agentId, { kind: 'document', id: documentId });
+        const row = await deps.portable.db.read(() => findDocumentProgram(agentId, documentId));
+        if (row?.status === 'done') await queueAutoLinkJob(deps.jobs, agentId, { kind: 'document', id: documentId });
       } catch (error) {
-        deps.store.logger.warn('could not queue registry auto-link for a document', {
+        deps.portable.logger.warn('could not queue registry auto-link for a document', {
           documentId,
           error: error instanceof Error ? error.message : String(error),
         });

@@ -1,16 +1,15 @@
 import {
-  findLinkedNotes,
-  findNotesById,
+  findLinkedNotesProgram,
+  findNotesByIdProgram,
   type NoteRow,
-  nearestNoteVectors,
-  noteVectorCosines,
-  rankNotesByText,
-  type SqlExecutor,
-  type Store,
+  nearestNoteVectorsProgram,
+  noteVectorCosinesProgram,
+  type Program,
+  rankNotesByTextProgram,
 } from '@memory/store';
 import { tiedRanks } from './gather.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
-import { sqliteStoreOf, stage } from './recall-context.js';
+import { readStage, sqliteStoreOf, stageProgram } from './recall-context.js';
 import { type Adjustments, type ChannelEvidence, clamp01, dampen, fuseScore } from './shaping.js';
 import type { NoteRecallResult } from './types.js';
 
@@ -51,13 +50,12 @@ function parseStrings(text: string): string[] {
  * The agent's notes for this recall, from its own rows only: its scoped BM25 over note titles and
  * contents, an exact scan of its note vectors, and the host references the request passed.
  */
-function gatherNotes(
+function* gatherNotes(
   ctx: RecallContext,
-  store: Store,
   run: RecallRun,
-  sql: SqlExecutor,
   vector: Float32Array | undefined,
-) {
+  vectorAvailable: boolean,
+): Program<Map<string, NoteCandidate>> {
   const { agentId } = run.request;
   const candidates = new Map<string, NoteCandidate>();
   const take = (row: NoteRow): NoteCandidate | undefined => {
@@ -69,10 +67,10 @@ function gatherNotes(
     return c;
   };
   const pool = Math.max(50, run.limit * 5);
-  const ranked = stage(
+  const ranked = yield* stageProgram(
     run,
     'notes',
-    () => rankNotesByText(sql, agentId, run.query.plan.tokens, pool, (row) => eligible(run, row)),
+    () => rankNotesByTextProgram(agentId, run.query.plan.tokens, pool, (row) => eligible(run, row)),
     [],
   );
   // Normalized by the best note this recall can return (an archived note's score must not set the scale).
@@ -87,13 +85,14 @@ function gatherNotes(
   });
   const refs = run.request.linkedEntities ?? [];
   if (refs.length > 0) {
-    const links = stage(
+    const links = yield* stageProgram(
       run,
       'notes',
-      () => findLinkedNotes(sql, agentId, refs, ctx.config.recall.linkedCandidates),
+      () => findLinkedNotesProgram(agentId, refs, ctx.config.recall.linkedCandidates),
       [],
     );
-    const rows = stage(run, 'notes', () => findNotesById(sql, agentId, [...new Set(links.map((l) => l.noteId))]), []);
+    const linkedIds = [...new Set(links.map((l) => l.noteId))];
+    const rows = yield* stageProgram(run, 'notes', () => findNotesByIdProgram(agentId, linkedIds), []);
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const link of links) {
       const row = byId.get(link.noteId);
@@ -106,14 +105,14 @@ function gatherNotes(
     }
   }
   if (vector && ctx.embedder) {
-    const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable: store.vector.available };
+    const q = { agentId, model: ctx.embedder.model, query: vector, vectorAvailable };
     // The nearest pool (as recall's semantic pool) become candidates; text and link matches get their cosine too.
-    const near = stage(run, 'notes', () => nearestNoteVectors(sql, q, pool), []);
+    const near = yield* stageProgram(run, 'notes', () => nearestNoteVectorsProgram(q, pool), []);
     const ranks = tiedRanks(near.map((h) => h.cosine));
     const unseen = near.filter((h) => !candidates.has(h.noteId)).map((h) => h.noteId);
     const nearIds = new Set(near.map((h) => h.noteId));
     const unscored = [...candidates.keys()].filter((id) => !nearIds.has(id));
-    for (const row of stage(run, 'notes', () => findNotesById(sql, agentId, unseen), [])) take(row);
+    for (const row of yield* stageProgram(run, 'notes', () => findNotesByIdProgram(agentId, unseen), [])) take(row);
     near.forEach((hit, i) => {
       const c = candidates.get(hit.noteId);
       if (!c) return;
@@ -121,7 +120,7 @@ function gatherNotes(
       c.evidence.ranks = { ...c.evidence.ranks, semantic: ranks[i] ?? i + 1 };
       c.evidence.anchored = true;
     });
-    for (const hit of stage(run, 'notes', () => noteVectorCosines(sql, q, unscored), [])) {
+    for (const hit of yield* stageProgram(run, 'notes', () => noteVectorCosinesProgram(q, unscored), [])) {
       const c = candidates.get(hit.noteId);
       if (c) c.evidence.semantic = clamp01(hit.cosine);
     }
@@ -141,12 +140,21 @@ export interface RankedNote {
  * the same floor on the fused score (linked notes are kept whatever it is), the same dampening and
  * recency boost (from the note's last update). The top `limit`, best first.
  */
-export function rankNotes(ctx: RecallContext, run: RecallRun, vector: Float32Array | undefined): RankedNote[] {
+export async function rankNotes(
+  ctx: RecallContext,
+  run: RecallRun,
+  vector: Float32Array | undefined,
+): Promise<RankedNote[]> {
   const { config } = ctx;
-  // Notes' reads are SQLite's (recall refuses `include: ['notes']` on PostgreSQL before it starts).
-  const store = sqliteStoreOf(ctx.store);
-  if (!store) return [];
-  const candidates = store.read((sql) => gatherNotes(ctx, store, run, sql, vector));
+  // sqlite-vec's note index on SQLite; on PostgreSQL note vectors are compared exactly in JavaScript.
+  const vectorAvailable = sqliteStoreOf(ctx.store)?.vector.available ?? false;
+  const candidates = await readStage(
+    ctx,
+    run,
+    'notes',
+    () => gatherNotes(ctx, run, vector, vectorAvailable),
+    new Map(),
+  );
   const scored: Array<{ c: NoteCandidate; raw: number; score: number; fused: number; adjustments: Adjustments }> = [];
   for (const c of candidates.values()) {
     const e = c.evidence;

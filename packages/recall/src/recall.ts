@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { type EmbeddingProvider, type MemoryConfig, MemoryError, parseInput } from '@memory/core';
+import { type EmbeddingProvider, type MemoryConfig, parseInput } from '@memory/core';
 import type { PortableStore } from '@memory/store';
 import type { AfterResponseWriter } from './after-response.js';
 import type { SemanticOutcome } from './channels/semantic.js';
@@ -7,12 +7,12 @@ import { withDocumentSources } from './document-sources.js';
 import { buildDrillDown } from './drill-down.js';
 import { expandSessions } from './expand.js';
 import { completeCandidates, gatherFlatChannels, gatherSemantic } from './gather.js';
-import { rankNotes } from './notes.js';
+import { type RankedNote, rankNotes } from './notes.js';
 import { scorePassages } from './passages.js';
 import { parseQuery } from './query.js';
 import { rankCandidates } from './rank.js';
 import type { RecallContext, RecallRun } from './recall-context.js';
-import { readStage, sqliteStoreOf, stage } from './recall-context.js';
+import { readStage } from './recall-context.js';
 import { filtersOf, queryVector, windowDaysOf } from './request.js';
 import { createRecallSchema } from './schema.js';
 import type { RecallItem, RecallResponse, RecallResult, RecallResultsOf } from './types.js';
@@ -58,9 +58,6 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   const started = performance.now();
   const request = parseInput(ctx.schema, input, 'recall');
   const include = request.include ?? ['memories'];
-  const sqlite = sqliteStoreOf(store);
-  if (include.includes('notes') && !sqlite)
-    throw new MemoryError(NOTES_REFUSAL.code, NOTES_REFUSAL.message, { details: { feature: 'recall.notes' } });
   const warnings: string[] = [];
   // Started first, awaited last: the other channels run while the embedder works.
   const vectorPromise =
@@ -105,7 +102,7 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   const memoryResults = memories
     ? await readStage(ctx, run, 'documents', () => withDocumentSources(request.agentId, ranked), ranked)
     : [];
-  const results = sqlite && include.includes('notes') ? withNotes(ctx, run, memoryResults, vector) : memoryResults;
+  const results = include.includes('notes') ? await withNotes(ctx, run, memoryResults, vector) : memoryResults;
   times.fusion = performance.now() - mark;
   const since = run.filters.windowStart;
   if (facts.outsideWindow > 0 && since !== undefined)
@@ -152,23 +149,23 @@ async function recall(ctx: RecallContext, input: unknown): Promise<RecallRespons
   };
 }
 
-/** Notes are on SQLite only for now (their store reads have no PostgreSQL form yet). */
-const NOTES_REFUSAL = {
-  code: 'UNSUPPORTED',
-  message: "recall with include: ['notes'] is not available on PostgreSQL yet; use SQLite",
-} as const;
-
 /**
  * Memories and notes in one list: each side is already its own top `limit` by final score, so the
  * top `limit` of both merged by score is the top of the union. Ties keep memories first.
  */
-function withNotes(
+async function withNotes(
   ctx: RecallContext,
   run: RecallRun,
   memories: readonly RecallResult[],
   vector: Float32Array | undefined,
-): RecallItem[] {
-  const notes = stage(run, 'notes', () => rankNotes(ctx, run, vector), []);
+): Promise<RecallItem[]> {
+  let notes: RankedNote[];
+  try {
+    notes = await rankNotes(ctx, run, vector);
+  } catch (error) {
+    run.warnings.push(`notes: ${error instanceof Error ? error.message : String(error)}`);
+    notes = [];
+  }
   const merged: RecallItem[] = [];
   let m = 0;
   let n = 0;

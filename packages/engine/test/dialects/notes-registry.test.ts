@@ -257,4 +257,31 @@ describe.each(backends)('notes, registry, tokens and the steward on $name', (bac
     const categories = await engine.registry.categoriesOf({ agentId: 'a', object: { kind: 'note', id: note.id } });
     expect(categories).toMatchObject([{ name: 'Personal Finance', createdBy: 'engine' }]);
   });
+
+  it.skipIf(backend.skip)('archives stale notes in the maintenance reap, on every dialect', async () => {
+    const { engine, clock } = await open({ config: { notes: { reapAfterDays: 10 } } });
+    const stale = await engine.notes.create({ agentId: 'a', title: 'Old', content: 'left alone' });
+    clock.advance(11 * 86_400_000);
+    const fresh = await engine.notes.create({ agentId: 'a', title: 'New', content: 'just written' });
+    const preview = await engine.maintenance.preview();
+    expect(preview.reap.notes.candidates).toBe(1);
+    await engine.maintenance.run({ task: 'reap' });
+    expect(await engine.notes.get({ agentId: 'a', id: stale.id })).toMatchObject({ status: 'archived' });
+    expect(await engine.notes.get({ agentId: 'a', id: fresh.id })).toMatchObject({ status: 'active' });
+  });
+
+  it.skipIf(backend.skip)('auto-links a document once its ingest is done', async () => {
+    const llm: LlmProvider = {
+      async generate() {
+        return { text: '{"existing": [], "new": {"name": "Policies", "description": "company rules"}}' };
+      },
+    };
+    const { engine } = await open({ llm, config: { hints: { enabled: false }, registry: { autoLinkOnCreate: true } } });
+    const doc = await engine.documents.add({ agentId: 'a', content: 'Invoices are due in 30 days.', title: 'Billing' });
+    // The ingest first, then the auto-link job it queued.
+    await engine.runDue();
+    await engine.runDue();
+    const categories = await engine.registry.categoriesOf({ agentId: 'a', object: { kind: 'document', id: doc.id } });
+    expect(categories).toMatchObject([{ name: 'Policies', createdBy: 'engine' }]);
+  });
 });

@@ -199,9 +199,18 @@ describe.each(backends)('recall through the engine on $name', (backend) => {
         expect(await engine.telemetry.list({ agentId: 'b' })).toEqual([]);
         expect(await engine.telemetry.purge({ agentId: 'a' })).toBe(QUERIES.length);
 
-        const notes = engine.recall({ agentId: 'a', query: 'zyzzyva', include: ['memories', 'notes'] });
-        if (backend.dialect === 'sqlite') await expect(notes).resolves.toMatchObject({ results: expect.any(Array) });
-        else await expect(notes).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+        // Notes join recall on every dialect: the agent's own, ranked by their own BM25.
+        const mine = await engine.notes.create({
+          agentId: 'a',
+          title: 'Zyzzyva survey',
+          content: 'zyzzyva zyzzyva in the garden',
+        });
+        const also = await engine.notes.create({ agentId: 'a', title: 'Garden', content: 'one zyzzyva seen' });
+        await engine.notes.create({ agentId: 'b', title: 'Zyzzyva', content: 'zyzzyva zyzzyva zyzzyva' });
+        const withNotes = await engine.recall({ agentId: 'a', query: 'zyzzyva', include: ['memories', 'notes'] });
+        const noteIds = withNotes.results.filter((r) => r.kind === 'note').map((r) => r.id);
+        expect(noteIds).toEqual([mine.id, also.id]);
+        expect(withNotes.warnings).toEqual([]);
 
         await engine.close();
         const top = views[0]?.ids[0] as string;
