@@ -8,7 +8,6 @@ import {
   findActiveEntityProgram,
   findRunbookNotesProgram,
   insertEvidenceReviewProgram,
-  isSqliteStore,
   listOpenAttentionProgram,
   listOpenContradictionsProgram,
   MEMORY_TYPES,
@@ -16,7 +15,7 @@ import {
   type PortableStore,
   saveRunbookNotesProgram,
   searchEntitiesByNameProgram,
-  searchTranscriptTurns,
+  searchTranscriptTurnsProgram,
 } from '@memory/store';
 import { z } from 'zod';
 import type { AgentTool } from './agent.js';
@@ -112,20 +111,16 @@ export function passTools(
         type: EVIDENCE_MEMORY_TYPES,
         windowDays: null,
       });
-      // Transcript turns are searched on SQLite only for now: their search has no PostgreSQL form yet
-      // (it comes with the transcripts' programs); on PostgreSQL the memories answer alone.
-      const turns = isSqliteStore(store)
-        ? store
-            .read((sql) =>
-              searchTranscriptTurns(sql, {
-                agentId,
-                terms: recalled.query,
-                completedOnly: true,
-                limit: EVIDENCE_RESULTS,
-              }),
-            )
-            .map((t) => ({ sourceRef: `transcript:${t.session_key}`, text: t.content }))
-        : [];
+      const turns = (
+        await store.db.read(() =>
+          searchTranscriptTurnsProgram({
+            agentId,
+            terms: recalled.query,
+            completedOnly: true,
+            limit: EVIDENCE_RESULTS,
+          }),
+        )
+      ).map((t) => ({ sourceRef: `transcript:${t.session_key}`, text: t.content }));
       const memories = recalled.results.map((m) => ({ sourceRef: `memory:${m.id}`, text: m.content }));
       return [...turns, ...memories];
     },
