@@ -18,6 +18,7 @@ import { createMemoryEngine, type DatabaseOption } from '@memory/engine';
 import pg from 'pg';
 import { startPostgresServer } from '../../scripts/postgres-server.mjs';
 import { createDenseEmbedder } from './dense-embedder.js';
+import { mulberry, word, zipfRank } from './pseudo-words.js';
 import { fmt, percentile } from './stats.js';
 
 const { values } = parseArgs({
@@ -48,30 +49,6 @@ interface ChildArgs {
   readonly share: number;
   readonly phase: Phase;
 }
-
-/** A seeded generator, so every process and both dialects see the same corpus. */
-function mulberry(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tu', 'vas', 'qe', 'dor', 'pyl', 'zen', 'ush', 'bri', 'ost', 'ny', 'fal'];
-function word(rank: number): string {
-  let s = '';
-  let n = rank + 15;
-  while (n > 0) {
-    s += SYLLABLES[n % SYLLABLES.length];
-    n = Math.floor(n / SYLLABLES.length);
-  }
-  return s;
-}
-/** Zipf-like rank in [0, 5000). */
-const zipfRank = (next: () => number): number => Math.min(4999, Math.floor(Math.exp(next() * Math.log(5000)) - 1));
 
 function memoryAt(i: number): { agentId: string; content: string } {
   const next = mulberry(i * 7919 + 13);

@@ -1,5 +1,5 @@
-// The store on PostgreSQL beside SQLite, at the store level (the engine does not run on PostgreSQL
-// yet): remember throughput with several processes writing one database, then lexical and vector
+// The store on PostgreSQL beside SQLite, at the store level (bench:postgres-engine measures the
+// engine): remember throughput with several processes writing one database, then lexical and vector
 // search latency per query, over many agents. Synthetic texts (Zipf-distributed pseudo-words) and
 // random 384-d vectors.
 //
@@ -27,6 +27,7 @@ import { openPostgresStore, searchPostgresVectors } from '@memory/store/postgres
 import { createTestStore } from '@memory/store/testing';
 import pg from 'pg';
 import { startPostgresServer } from '../../scripts/postgres-server.mjs';
+import { mulberry, word, zipfRank } from './pseudo-words.js';
 import { fmt, percentile } from './stats.js';
 
 const { values } = parseArgs({
@@ -50,32 +51,6 @@ const DIMS = Number(values.dims);
 const BATCH = Number(values.batch);
 const NOW = Date.UTC(2026, 0, 1);
 const MODEL = 'bench-random';
-
-/** A seeded generator, so every process and both dialects see the same corpus. */
-function mulberry(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tu', 'vas', 'qe', 'dor', 'pyl', 'zen', 'ush', 'bri', 'ost', 'ny', 'fal'];
-function word(rank: number): string {
-  let s = '';
-  let n = rank + 15;
-  while (n > 0) {
-    s += SYLLABLES[n % SYLLABLES.length];
-    n = Math.floor(n / SYLLABLES.length);
-  }
-  return s;
-}
-/** Zipf-like rank in [0, 5000). */
-function zipfRank(next: () => number): number {
-  return Math.min(4999, Math.floor(Math.exp(next() * Math.log(5000)) - 1));
-}
 
 function memoryAt(i: number): { agentId: string; text: string; vector: Float32Array } {
   const next = mulberry(i * 7919 + 13);

@@ -1,5 +1,5 @@
-// The signet-export fixtures of the engine's import tests (packages/engine/test/import-fixtures.ts),
-// copied: this package's tests cannot import the engine's (the engine depends on this package).
+// Signet-export fixtures for the import tests, here and in the engine's tests (which re-export them
+// from packages/engine/test/import-fixtures.ts).
 import { writeFileSync } from 'node:fs';
 
 /** A signet-export v1 record. */
