@@ -5,7 +5,6 @@ import {
   insertProvenanceProgram,
   isSqliteStore,
   type MemoryWriteDeps,
-  memoryScopeLockKeys,
   type PortableStore,
   type Program,
   resolveAttentionAboutProgram,
@@ -275,7 +274,5 @@ export async function applyDreamingOperationsOn(
 ): Promise<ApplyResult> {
   // The seam may write memories: it takes its turn with the scope's other memory writers.
   const { agentId } = parseInput(contextSchema, context, 'dreaming.apply');
-  return runSteps(store, applySteps(store, config, context, operations, memoryWrites), {
-    lockKeys: memoryScopeLockKeys([agentId]),
-  });
+  return runSteps(store, applySteps(store, config, context, operations, memoryWrites), { agentIds: [agentId] });
 }

@@ -10,7 +10,6 @@ import {
   type MemoryAudit,
   type MemoryWriteDeps,
   markProvenanceRevertedProgram,
-  memoryScopeLockKeys,
   type PortableStore,
   type Program,
   type ProvenanceRow,
@@ -298,7 +297,7 @@ export async function revertPassOn(
   memoryWrites: MemoryWriteDeps = defaultMemoryWrites(store, config),
 ): Promise<RevertResult> {
   const { agentId } = parseInput(revertSchema, input, 'dreaming.revert');
-  return runSteps(store, revertSteps(store, config, input, memoryWrites), { lockKeys: memoryScopeLockKeys([agentId]) });
+  return runSteps(store, revertSteps(store, config, input, memoryWrites), { agentIds: [agentId] });
 }
 
 function* revertSteps(

@@ -3,7 +3,6 @@ import {
   decideProposalProgram,
   findProposalProgram,
   type MemoryWriteDeps,
-  memoryScopeLockKeys,
   type PortableStore,
   type Program,
   type Store,
@@ -81,9 +80,7 @@ export async function acceptProposalOn(
   return runSteps(
     store,
     writeTx((target) => acceptProgram(target, store, config, request, memoryWrites)),
-    {
-      lockKeys: memoryScopeLockKeys([request.agentId]),
-    },
+    { agentIds: [request.agentId] },
   );
 }
 
@@ -162,9 +159,11 @@ export function rejectProposal(store: Store, input: unknown): { proposalId: stri
 /** {@link rejectProposal} on a store of either dialect. */
 export async function rejectProposalOn(store: PortableStore, input: unknown): Promise<{ proposalId: string }> {
   const request = parseInput(rejectSchema, input, 'dreaming.proposals.reject');
+  // Rejecting changes no memory: no scope lock.
   return runSteps(
     store,
     writeTx(() => rejectProgram(store, request)),
+    { agentIds: [] },
   );
 }
 

@@ -4,10 +4,10 @@ import {
   type Program,
   runSqliteProgram,
   runSqliteWriterProgram,
+  runWriterProgram,
   type Store,
-  type WriteOptions,
+  type WriterProgramScopes,
   type WriterTarget,
-  writeMemoriesWithTarget,
 } from '@memory/store';
 
 /**
@@ -60,16 +60,18 @@ export function runStepsSync<R>(store: Store, steps: Steps<R>): R {
 
 /**
  * Runs a step on a store of either dialect: on SQLite as {@link runStepsSync} does; on PostgreSQL
- * each transaction through `store.db` (writes SERIALIZABLE, re-run on a serialization failure).
+ * each write through `runWriterProgram` (SERIALIZABLE, re-run on a serialization failure, holding
+ * the lock keys of `scopes`: the agents whose memories the step may change), each read through
+ * `store.db`.
  */
-export async function runSteps<R>(store: PortableStore, steps: Steps<R>, options?: WriteOptions): Promise<R> {
+export async function runSteps<R>(store: PortableStore, steps: Steps<R>, scopes: WriterProgramScopes): Promise<R> {
   if (isSqliteStore(store)) return runStepsSync(store, steps);
   let next = steps.next();
   while (!next.done) {
     const tx = next.value;
     let result: unknown;
     try {
-      result = tx.write ? await writeMemoriesWithTarget(store, tx.build, options) : await store.db.read(tx.build);
+      result = tx.write ? await runWriterProgram(store, scopes, tx.build) : await store.db.read(tx.build);
     } catch (error) {
       next = steps.throw(error);
       continue;

@@ -1,5 +1,5 @@
 import { agentIdSchema, createTimeSlicer, parseInput, throwIfAborted } from '@memory/core';
-import { beginErasureProgram, eraseStepProgram, writeWithTarget } from '@memory/store';
+import { beginErasureProgram, eraseStepProgram, runWriterProgram } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
 import { scrubDeletedText } from './maintenance.js';
@@ -50,7 +50,9 @@ export async function eraseScope(ctx: EngineContext, input: unknown): Promise<Er
   let state = begun;
   while (state.status === 'running') {
     throwIfAborted(signal, 'erase');
-    state = await writeWithTarget(ctx.portable, (target) =>
+    // Holding the scope's lock keys: an erase step deletes the scope's memories and history, so it
+    // takes its turn with the scope's other memory writers on PostgreSQL.
+    state = await runWriterProgram(ctx.portable, { agentIds: [agentId] }, (target) =>
       eraseStepProgram(target, agentId, { limit: ERASE_BATCH, vectorAvailable, now: store.clock.now() }),
     );
     await slicer.yield();

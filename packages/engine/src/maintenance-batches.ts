@@ -15,8 +15,8 @@ import {
   reapCandidatesProgram,
   reapMemoriesProgram,
   replaceMemoryHeadProgram,
+  runWriterProgram,
   saveMaintenanceStateProgram,
-  writeWithTarget,
 } from '@memory/store';
 import type { EngineContext } from './context.js';
 
@@ -85,7 +85,9 @@ function* dropHeadEntries(agentId: string, refs: ReadonlySet<string>, now: numbe
 export function purgeBatch(ctx: Ctx): Promise<PurgeCounts | undefined> {
   const { store, config } = ctx;
   const slice = PURGE_SLICE_MS[ctx.dialect];
-  return writeWithTarget(ctx.portable, function* (target) {
+  // No scope lock keys: the scopes are found inside the transaction, and a purge only deletes (no
+  // memory or history row is added, so conflict detection's history marks cannot miss one).
+  return runWriterProgram(ctx.portable, { agentIds: [] }, function* (target) {
     const now = store.clock.now();
     const due = yield* duePurgesProgram(purgeCutoff(config, now), config.retention.purgeBatchSize);
     if (due.length === 0) return undefined;

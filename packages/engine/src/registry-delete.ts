@@ -7,14 +7,11 @@ import {
   insertRegistryEventProgram,
   listCategoryLinksProgram,
   listObjectCategoriesProgram,
-  memoryScopeLockKeys,
   moveCategoryLinksProgram,
-  POSTGRES_WRITER,
   type Program,
   partitionCategoryObjectsProgram,
   type RegistryObjectKey,
-  runSqliteProgram,
-  type SqlExecutor,
+  runWriterProgram,
   updateRegistryCategoryProgram,
   type WriterTarget,
 } from '@memory/store';
@@ -134,7 +131,7 @@ export async function deleteCategory(nc: NotesContext, input: unknown): Promise<
   for (let start = 0; start < plan.remove.length; start += REMOVE_BATCH) {
     if (start > 0) await yieldToEventLoop();
     const batch = plan.remove.slice(start, start + REMOVE_BATCH);
-    const outcomes = await writeWithTarget(ctx, agentId, function* (target) {
+    const outcomes = await runWriterProgram(ctx.portable, { agentIds: [agentId] }, function* (target) {
       yield* requireCategory(agentId, id);
       const results: Array<'removed' | 'kept' | 'document'> = [];
       for (const object of batch)
@@ -223,25 +220,6 @@ function* removeExclusive(
     }
     case 'host':
       return 'kept';
-  }
-}
-
-/** Runs a memory-writer program in one write on either dialect (SQLite's form needs its executor). */
-function writeWithTarget<R>(
-  ctx: EngineContext,
-  agentId: string,
-  program: (target: WriterTarget) => Program<R>,
-): Promise<R> {
-  if (ctx.dialect === 'postgres')
-    return ctx.portable.db.write(() => program(POSTGRES_WRITER), { lockKeys: memoryScopeLockKeys([agentId]) });
-  const sqlite = ctx.store;
-  try {
-    // A program's result is never a promise, which the store's WriteCallback type cannot see.
-    const run = (sql: SqlExecutor) =>
-      runSqliteProgram(sql, program({ dialect: 'sqlite', sql })) as R extends PromiseLike<unknown> ? never : R;
-    return Promise.resolve(sqlite.write(run));
-  } catch (error) {
-    return Promise.reject(error);
   }
 }
 

@@ -3,7 +3,7 @@ import {
   findLiveMemoryIdByHashProgram,
   type MemoryVector,
   type PortableStore,
-  runMemoryWrite,
+  runWriterProgram,
 } from '@memory/store';
 import { bestStoredMatch, conflictApplies, itemKeyHash, keyIndexOf, mergeConflict } from './conflict.js';
 import type { ConflictKeyIndex } from './conflict-keys.js';
@@ -92,7 +92,7 @@ export function commitWithConflicts(
   const { store } = writer;
   const deps = writeDeps(writer);
   // Everything the program changes is made inside it: on PostgreSQL a re-run starts from scratch.
-  return runMemoryWrite(store, scopesOf(items), function* (target) {
+  return runWriterProgram(store, { agentIds: scopesOf(items) }, function* (target) {
     const now = store.clock.now();
     const results: RememberResult[] = [];
     // Memories this batch wrote or updated, by agent and key; keys of items waiting in the run.

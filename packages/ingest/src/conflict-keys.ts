@@ -10,7 +10,7 @@ import {
   isSqliteStore,
   memoryChangesBetween,
   type PortableStore,
-  runScopeLocked,
+  runWriterProgram,
   type Store,
   scopeHistorySinceProgram,
 } from '@memory/store';
@@ -173,7 +173,7 @@ export class ConflictKeyIndex {
     const current = this.#use(agentId);
     // A new scope only takes the mark: the rows it reads next already hold every change before it.
     const fresh = current.historySeq < 0;
-    const since = await runScopeLocked(store, [agentId], () =>
+    const since = await runWriterProgram(store, { agentIds: [agentId] }, () =>
       scopeHistorySinceProgram(agentId, fresh ? undefined : current.historySeq),
     );
     current.historySeq = since.mark;

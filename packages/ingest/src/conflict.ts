@@ -10,7 +10,7 @@ import {
   type MemoryWriteDeps,
   type PortableStore,
   type Program,
-  runMemoryWrite,
+  runWriterProgram,
   type WriterTarget,
 } from '@memory/store';
 import { ConflictKeyIndex, keyHash, linksOf, rowLinks } from './conflict-keys.js';
@@ -131,7 +131,7 @@ export async function rememberChecked(
   if (found) {
     const target = { id: found.row.id, contentHash: found.row.content_hash };
     const deps = writeDeps(writer);
-    result = await runMemoryWrite(store, [agentId], (writing) =>
+    result = await runWriterProgram(store, { agentIds: [agentId] }, (writing) =>
       mergeConflict(writing, writer, deps, item, target, embedding, found.cosine),
     );
   }

@@ -3,7 +3,7 @@ import {
   findMemoryProgram,
   type MemoryRow,
   type PortableStore,
-  runMemoryWrite,
+  runWriterProgram,
 } from '@memory/store';
 import { embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
@@ -33,7 +33,7 @@ export async function embedStoredMemories(
   );
   if (!vectors) return 0;
   const deps = writeDeps(writer);
-  return runMemoryWrite(store, [agentId], function* (target) {
+  return runWriterProgram(store, { agentIds: [agentId] }, function* (target) {
     const now = store.clock.now();
     let stored = 0;
     for (const [i, row] of rows.entries()) {

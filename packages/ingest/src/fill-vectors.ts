@@ -7,7 +7,7 @@ import {
   type OtherKeyScope,
   type PortableStore,
   recordEmbeddingFailureProgram,
-  runMemoryWrite,
+  runWriterProgram,
 } from '@memory/store';
 import { embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
@@ -57,32 +57,28 @@ export async function fillMissingVectors(
     );
     if (!vectors) return { embedded, failed, finished: false };
     const deps = writeDeps(writer);
-    const counts = await runMemoryWrite(
-      store,
-      rows.map((row) => row.agentId),
-      function* (target) {
-        const now = store.clock.now();
-        let ok = 0;
-        let bad = 0;
-        for (const [i, row] of rows.entries()) {
-          const vector = vectors[i];
-          if (!vector) {
-            yield* recordEmbeddingFailureProgram(
-              { memoryId: row.id, model: embedder.model, contentHash: row.contentHash, error: 'unusable vector' },
-              now,
-            );
-            bad++;
-            continue;
-          }
-          const memory = { agentId: row.agentId, id: row.id, contentHash: row.contentHash };
-          if (yield* attachMemoryVectorProgram(target, deps, memory, { model: embedder.model, vector }, now)) {
-            yield* clearEmbeddingFailuresProgram(row.id);
-            ok++;
-          }
+    const counts = await runWriterProgram(store, { agentIds: rows.map((row) => row.agentId) }, function* (target) {
+      const now = store.clock.now();
+      let ok = 0;
+      let bad = 0;
+      for (const [i, row] of rows.entries()) {
+        const vector = vectors[i];
+        if (!vector) {
+          yield* recordEmbeddingFailureProgram(
+            { memoryId: row.id, model: embedder.model, contentHash: row.contentHash, error: 'unusable vector' },
+            now,
+          );
+          bad++;
+          continue;
         }
-        return { ok, bad };
-      },
-    );
+        const memory = { agentId: row.agentId, id: row.id, contentHash: row.contentHash };
+        if (yield* attachMemoryVectorProgram(target, deps, memory, { model: embedder.model, vector }, now)) {
+          yield* clearEmbeddingFailuresProgram(row.id);
+          ok++;
+        }
+      }
+      return { ok, bad };
+    });
     embedded += counts.ok;
     failed += counts.bad;
     await yieldToEventLoop();

@@ -6,7 +6,7 @@ import {
   memoryNotFound,
   type PortableStore,
   recoverMemoryProgram,
-  runMemoryWrite,
+  runWriterProgram,
 } from '@memory/store';
 import { type Memory, toMemory } from './memory-view.js';
 import { prepareText } from './remember.js';
@@ -44,7 +44,7 @@ export async function modifyMemory(writer: MemoryWriter<PortableStore>, id: unkn
     pinned: patch.pinned,
     audit: auditOf(patch),
   };
-  const row = await runMemoryWrite(store, [patch.agentId], (target) =>
+  const row = await runWriterProgram(store, { agentIds: [patch.agentId] }, (target) =>
     changeMemoryProgram(target, deps, change, store.clock.now()),
   );
   return toMemory(row);
@@ -67,7 +67,7 @@ export async function forgetMemory(
   const { store } = writer;
   const deps = writeDeps(writer);
   const request = { agentId: options.agentId, id: memoryId, force: options.force, audit: auditOf(options) };
-  const forgotten = await runMemoryWrite(store, [options.agentId], (target) =>
+  const forgotten = await runWriterProgram(store, { agentIds: [options.agentId] }, (target) =>
     forgetMemoryProgram(target, deps, request, store.clock.now()),
   );
   return { id: memoryId, forgotten };
@@ -89,7 +89,7 @@ export async function recoverMemory(writer: MemoryWriter<PortableStore>, id: unk
     embedding,
     audit: auditOf(options),
   };
-  const recovered = await runMemoryWrite(store, [options.agentId], (target) =>
+  const recovered = await runWriterProgram(store, { agentIds: [options.agentId] }, (target) =>
     recoverMemoryProgram(target, deps, request, store.clock.now()),
   );
   return toMemory(recovered);

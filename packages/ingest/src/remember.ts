@@ -17,7 +17,7 @@ import {
   type PreparedContent,
   type Program,
   prepareContent,
-  runMemoryWrite,
+  runWriterProgram,
 } from '@memory/store';
 import { type BatchPacer, createBatchPacer } from './batch-pacer.js';
 import { conflictApplies, rememberChecked } from './conflict.js';
@@ -189,7 +189,7 @@ export function commitBatch(
   const { store } = writer;
   const deps = writeDeps(writer);
   const memories = items.map((item) => newMemory(writer, item, embeddingOf(item)));
-  return runMemoryWrite(store, scopesOf(items), function* (target) {
+  return runWriterProgram(store, { agentIds: scopesOf(items) }, function* (target) {
     const now = store.clock.now();
     const results = yield* createMemoriesProgram(target, deps, memories, now);
     yield* countDuplicatesProgram(items, results, now);

@@ -6,7 +6,8 @@ export type { SqlExecutor } from './internal/sql.js';
 export type { SqliteDatabase } from './internal/sqlite.js';
 // The one memory writer: every path that creates, changes, forgets or recovers memories uses it.
 // Each function has a program form (`...Program`, issue 18) that runs on either dialect: the
-// synchronous function runs it on SQLite; a PostgreSQL store runs it with `store.write(() => program)`.
+// synchronous function runs it on SQLite; `runWriterProgram` runs it (or any program calling it) in
+// one write on either dialect, holding the scopes' lock keys on PostgreSQL.
 export {
   attachMemoryVector,
   attachMemoryVectorProgram,
@@ -34,13 +35,11 @@ export {
   type RecoverRequest,
   recoverMemoryProgram,
   recoverMemoryRecord,
-  runMemoryWrite,
-  runScopeLocked,
+  runSqliteWriterProgram,
+  runWriterProgram,
+  type WriterProgramScopes,
   type WriterTarget,
 } from './memory-writer/index.js';
-// Memory-writer programs in one write on either dialect (documents, connectors: issue 18).
-export { runMemoryWriteOnSqlite, writeMemories } from './memory-writer/write-memories.js';
-export { writeWithTarget } from './memory-writer/write-with-target.js';
 export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
 // Either dialect: programs run through `store.db` (see `program/database.ts`).
@@ -50,12 +49,7 @@ export type { Database, PortableStore, WriteOptions } from './program/database.j
 // --- end of Dreaming's block
 // --- Dreaming and the knowledge graph's writes as programs (issue 18): either dialect; the
 // synchronous functions above run them on SQLite.
-export {
-  runSqliteWriterProgram,
-  type SavepointOutcome,
-  withSavepoint,
-  writeMemoriesWithTarget,
-} from './program/portable-writes.js';
+export { type SavepointOutcome, withSavepoint } from './program/portable-writes.js';
 export type { Dialect, Program } from './program/program.js';
 export { runSqliteProgram } from './program/run-sqlite.js';
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.

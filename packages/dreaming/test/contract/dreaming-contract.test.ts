@@ -22,7 +22,6 @@ import {
   openAttentionProgram,
   searchEntitiesByNameProgram,
   withSavepoint,
-  writeWithTarget,
 } from '@memory/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -448,7 +447,7 @@ describe.each(BACKENDS)('Dreaming contract on $name', (backend) => {
       now: T0,
     });
     const entity = { id: 'e1', agentId: 'a', name: 'Atlas', now: T0 };
-    const outcome = await writeWithTarget(store, function* () {
+    const outcome = await store.db.write(function* () {
       yield* openAttentionProgram(attention('x1'));
       yield* insertEntityProgram(entity);
       // The same primary key again: the statement fails (on PostgreSQL it would abort the transaction).

@@ -20,8 +20,8 @@ import {
   liveConnectorDocumentIdsProgram,
   type PortableStore,
   type Program,
+  runWriterProgram,
   updateConnectorProgram,
-  writeMemories,
 } from '@memory/store';
 import { z } from 'zod';
 import type { Documents } from '../documents/documents.js';
@@ -349,7 +349,7 @@ export function createConnectors(deps: {
       let deleted = 0;
       for (;;) {
         const now = store.clock.now();
-        const ids = await writeMemories(store, agentId, function* (target) {
+        const ids = await runWriterProgram(store, { agentIds: [agentId] }, function* (target) {
           const ids = yield* liveConnectorDocumentIdsProgram(id, REMOVE_BATCH);
           for (const docId of ids) {
             const doc = yield* findDocumentProgram(agentId, docId);

@@ -9,12 +9,12 @@ import {
   type PortableStore,
   type Program,
   renameConnectorItemProgram,
+  runWriterProgram,
   unseenConnectorItemsProgram,
   unseenItemsWithHashProgram,
   updateConnectorProgram,
   upsertConnectorItemProgram,
   type WriterTarget,
-  writeMemories,
 } from '@memory/store';
 import type { Documents } from '../documents/documents.js';
 import type { ConnectorBatch, ConnectorItem, ConnectorSource } from './connector-kind.js';
@@ -181,7 +181,7 @@ export async function deleteItems(run: SyncRun, keys: readonly string[]): Promis
   for (let start = 0; start < keys.length; start += DELETE_BATCH) {
     const now = run.store.clock.now();
     const batch = keys.slice(start, start + DELETE_BATCH);
-    const { state, documentIds } = await writeMemories(run.store, run.agentId, function* (target) {
+    const { state, documentIds } = await runWriterProgram(run.store, { agentIds: [run.agentId] }, function* (target) {
       const next = draft(run);
       const deleted: string[] = [];
       for (const key of batch) {

@@ -28,9 +28,9 @@ import {
   type MemoryWriteDeps,
   type PortableStore,
   type Program,
+  runWriterProgram,
   setDocumentStatusProgram,
   type WriterTarget,
-  writeMemories,
 } from '@memory/store';
 import { z } from 'zod';
 import { extract, isExtractable } from '../extract/extract.js';
@@ -174,7 +174,7 @@ export function createDocuments(deps: {
   }
 
   /**
-   * Deletes a document inside the caller's write program (run through `writeMemories`): marked
+   * Deletes a document inside the caller's write program (run through `runWriterProgram`): marked
    * deleted, its exclusive chunk memories forgotten with history. Its queued ingest job is the
    * caller's to cancel once the write committed ({@link cancelIngests}); until then a job that
    * runs finds the document deleted and writes nothing.
@@ -499,7 +499,7 @@ export function createDocuments(deps: {
     async delete(input: unknown): Promise<DocumentDeletion> {
       const { agentId, id } = parseInput(s.scoped, input, 'documents.delete');
       const now = store.clock.now();
-      const result = await writeMemories(store, agentId, function* (target) {
+      const result = await runWriterProgram(store, { agentIds: [agentId] }, function* (target) {
         const row = yield* findDocumentProgram(agentId, id);
         if (!row) throw new MemoryError('NOT_FOUND', `no document ${id} in this scope`, { details: { id } });
         return yield* deleteProgram(target, row, 'document-delete', `document ${id} deleted`, now);

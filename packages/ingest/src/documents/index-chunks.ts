@@ -6,7 +6,7 @@ import {
   linkChunkProgram,
   type MemoryWriteDeps,
   type PortableStore,
-  writeMemories,
+  runWriterProgram,
 } from '@memory/store';
 import { newMemory } from '../remember.js';
 import { embedTexts, type MemoryWriter } from '../writer.js';
@@ -156,27 +156,22 @@ async function writeBatch(
   });
   const now = store.clock.now();
   // The store wraps whatever a write throws, so deletion is returned, then thrown.
-  const gone = await writeMemories(
-    store,
-    origin.agentId,
-    function* (target) {
-      if ((yield* findDocumentStatusProgram(origin.agentId, origin.documentId)) !== 'indexing') return true;
-      const created = yield* createMemoriesProgram(target, job.memoryWrites, memories, now);
-      const ids = new Map(fresh.map(({ index }, i) => [index, created[i]?.id]));
-      for (const { item, index } of batch) {
-        const memoryId = job.known.get(item.hash) ?? ids.get(index);
-        if (memoryId)
-          yield* linkChunkProgram({
-            documentId: origin.documentId,
-            memoryId,
-            chunkIndex: index,
-            conversion: job.conversion,
-            location: job.locations[index] ?? null,
-          });
-      }
-      return false;
-    },
-    { deferTextIndex: true },
-  );
+  const gone = await runWriterProgram(store, { agentIds: [origin.agentId] }, function* (target) {
+    if ((yield* findDocumentStatusProgram(origin.agentId, origin.documentId)) !== 'indexing') return true;
+    const created = yield* createMemoriesProgram(target, job.memoryWrites, memories, now);
+    const ids = new Map(fresh.map(({ index }, i) => [index, created[i]?.id]));
+    for (const { item, index } of batch) {
+      const memoryId = job.known.get(item.hash) ?? ids.get(index);
+      if (memoryId)
+        yield* linkChunkProgram({
+          documentId: origin.documentId,
+          memoryId,
+          chunkIndex: index,
+          conversion: job.conversion,
+          location: job.locations[index] ?? null,
+        });
+    }
+    return false;
+  });
   if (gone) throw job.gone();
 }

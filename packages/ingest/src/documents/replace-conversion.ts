@@ -7,7 +7,7 @@ import {
   type MemoryWriteDeps,
   type PortableStore,
   retiredChunkMemoryIdsProgram,
-  writeMemories,
+  runWriterProgram,
 } from '@memory/store';
 import { type DocumentExtraction, metadataOf } from './register-source.js';
 
@@ -59,7 +59,7 @@ export async function retireEarlierChunks(
   for (;;) {
     if (signal.aborted) throw signal.reason;
     const now = store.clock.now();
-    const done = await writeMemories(store, doc.agentId, function* (target) {
+    const done = await runWriterProgram(store, { agentIds: [doc.agentId] }, function* (target) {
       if ((yield* findDocumentStatusProgram(doc.agentId, doc.id)) === 'deleted') return 0;
       const ids = yield* retiredChunkMemoryIdsProgram(doc.id, conversion, RETIRE_BATCH);
       for (const memoryId of ids)

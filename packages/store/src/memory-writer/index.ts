@@ -27,4 +27,9 @@ export {
   recoverMemoryProgram,
   recoverMemoryRecord,
 } from './forget-memory.js';
-export { isSqliteStore, runMemoryWrite, runScopeLocked } from './run-writer.js';
+export {
+  isSqliteStore,
+  runSqliteWriterProgram,
+  runWriterProgram,
+  type WriterProgramScopes,
+} from './run-writer.js';

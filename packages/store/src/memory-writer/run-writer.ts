@@ -1,4 +1,5 @@
 import { MemoryError } from '@memory/core';
+import type { SqlExecutor } from '../internal/sql.js';
 import type { Store, WriteCallback } from '../open-store.js';
 import type { PortableStore } from '../program/database.js';
 import type { Program } from '../program/program.js';
@@ -7,61 +8,78 @@ import { memoryScopeLockKeys, POSTGRES_WRITER, type WriterTarget } from './conte
 
 /**
  * Whether a portable store is a SQLite {@link Store} (the executor-level API: `write(sql => ...)`,
- * the vector extension). Every SQLite `PortableStore` is one: `openStore` makes the only kind.
+ * the vector extension, checkpoints). Every SQLite `PortableStore` is one: `openStore` makes the
+ * only kind.
  */
 export function isSqliteStore(store: PortableStore): store is Store {
-  return store.dialect === 'sqlite' && 'database' in store && typeof (store as Partial<Store>).write === 'function';
+  return store.dialect === 'sqlite' && 'database' in store;
+}
+
+/** Which memory scopes a {@link runWriterProgram} call writes (and so locks on PostgreSQL). */
+export interface WriterProgramScopes {
+  /**
+   * The agents whose memories the program may create, change, forget, recover or delete. On
+   * PostgreSQL the write holds their scope lock keys (`memoryScopeLockKeys`) from before BEGIN
+   * until after COMMIT. Required, so every caller decides: `[]` only for a program that changes no
+   * memory, or one whose scopes cannot be known before its transaction and that adds no `memories`
+   * or `memory_history` row (the maintenance purge: it only deletes).
+   */
+  readonly agentIds: Iterable<string>;
 }
 
 /**
- * Runs a memory writer program (built with the {@link WriterTarget} it is given: `createMemoriesProgram`,
- * `changeMemoryProgram`, ...) in one write transaction on either dialect, and resolves with its result.
+ * Runs a write program that needs to know where it runs (a {@link WriterTarget}: the memory
+ * writer's `createMemoriesProgram`, `forgetMemoryProgram`, ..., or anything calling them) in one
+ * write transaction on either dialect, and resolves with its result. The one way to run such a
+ * program outside a caller's own SQLite transaction (inside one: {@link runSqliteWriterProgram}).
  *
- * - SQLite: one synchronous `store.write`, with the text index's insert trigger deferred (the writer
- *   indexes its own inserts), exactly as `createMemories` runs; the promise is already settled.
- * - PostgreSQL: SERIALIZABLE, holding the lock keys of the `agentIds` scopes (writers of one scope
- *   take turns: see `memoryScopeLockKeys`). Conflict detection's key index relies on every memory
- *   writer of a scope holding them (history rows of a scope then commit in seq order). The program
- *   is re-run from the start on a serialization failure, so its JS side effects must be repeatable.
+ * - Lock keys (PostgreSQL): the write holds the scope lock keys of `scopes.agentIds`, so writers of
+ *   one scope take turns (see `memoryScopeLockKeys`). Rule: a program that changes memories of a
+ *   scope names that scope. Conflict detection's key index relies on it: it reads a scope's
+ *   `memory_history` past a mark while holding the scope's keys, which is exact only if no writer
+ *   of the scope is in flight then (a history or memory row below the mark committing later would
+ *   never be read). SQLite has one writer and ignores them.
+ * - Text index (SQLite): the memory insert trigger is always idle for the whole program and the
+ *   writer indexes its own inserts (as `createMemories` does): every `memories` insert in the
+ *   library goes through `createMemoriesProgram`, which writes its batch's postings itself; left on,
+ *   the trigger would index each of them a second time. A program run here must therefore insert
+ *   memories only through the writer (never `insertScopeRow(..., 'memories', ...)` or raw SQL,
+ *   whose rows only the trigger indexes: scope imports run in plain writes for that reason).
+ * - PostgreSQL runs it SERIALIZABLE and re-runs it from the start on a serialization failure, so
+ *   the program must have no JavaScript side effects that cannot happen twice. On SQLite it runs in
+ *   one synchronous `store.write` (the returned promise is already settled).
  *
  * @example
  * ```ts
- * const [created] = await runMemoryWrite(store, ['bot'], (target) =>
- *   createMemoriesProgram(target, deps, [memory], store.clock.now()),
- * );
+ * const forgotten = await runWriterProgram(store, { agentIds: [agentId] }, function* (target) {
+ *   return yield* forgetMemoryProgram(target, deps, { agentId, id, audit }, store.clock.now());
+ * });
  * ```
  */
-export function runMemoryWrite<R>(
+export function runWriterProgram<R>(
   store: PortableStore,
-  agentIds: Iterable<string>,
+  scopes: WriterProgramScopes,
   program: (target: WriterTarget) => Program<R>,
 ): Promise<R> {
-  if (store.dialect === 'sqlite') {
-    if (!isSqliteStore(store))
-      return Promise.reject(new MemoryError('INVALID_INPUT', 'a SQLite memory writer needs a store from openStore'));
-    try {
-      return Promise.resolve(
-        // A program's result is never a promise (it cannot await), which WriteCallback's type cannot see.
-        store.write<R>(((sql) =>
-          sql.withMemoryTextIndexDeferred(() =>
-            runSqliteProgram(sql, program({ dialect: 'sqlite', sql })),
-          )) as WriteCallback<R>),
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  if (scopes?.agentIds === undefined)
+    return Promise.reject(new MemoryError('INVALID_INPUT', 'a writer program names the scopes it writes (agentIds)'));
+  if (store.dialect !== 'sqlite')
+    return store.db.write(() => program(POSTGRES_WRITER), { lockKeys: memoryScopeLockKeys(scopes.agentIds) });
+  if (!isSqliteStore(store))
+    return Promise.reject(new MemoryError('INVALID_INPUT', 'a SQLite memory writer needs a store from openStore'));
+  try {
+    // A program's result is never a promise (it cannot await), which WriteCallback's type cannot see.
+    return Promise.resolve(store.write<R>(((sql) => runSqliteWriterProgram(sql, program)) as WriteCallback<R>));
+  } catch (error) {
+    return Promise.reject(error);
   }
-  return store.db.write(() => program(POSTGRES_WRITER), { lockKeys: memoryScopeLockKeys(agentIds) });
 }
 
 /**
- * A program run in a write holding the scopes' lock keys on PostgreSQL (a plain write on SQLite):
- * for reads that must not overlap a memory writer of those scopes (see `scopeHistorySinceProgram`).
+ * {@link runWriterProgram}'s SQLite form inside the caller's own write transaction (a synchronous
+ * API such as Dreaming's `runStepsSync`): the program gets the executor as its target, with the
+ * text index's insert trigger idle throughout, for the reasons given there.
  */
-export function runScopeLocked<R>(
-  store: PortableStore,
-  agentIds: Iterable<string>,
-  program: () => Program<R>,
-): Promise<R> {
-  return store.db.write(program, { lockKeys: memoryScopeLockKeys(agentIds) });
+export function runSqliteWriterProgram<R>(sql: SqlExecutor, program: (target: WriterTarget) => Program<R>): R {
+  return sql.withMemoryTextIndexDeferred(() => runSqliteProgram(sql, program({ dialect: 'sqlite', sql })));
 }
