@@ -130,3 +130,39 @@ export async function postgresTestDatabase(): Promise<PostgresTestDatabase> {
     },
   };
 }
+
+/** A session advisory lock held on its own connection, as another process's writer would hold it. */
+export interface HeldAdvisoryLock {
+  /** Whether another session waits for this lock now. */
+  waited(): Promise<boolean>;
+  /** Unlocks and closes the connection. */
+  release(): Promise<void>;
+}
+
+/**
+ * Holds the session advisory lock of `key` the way the store's `lockKeys` take it
+ * (`pg_advisory_lock(hashtextextended(key, 0))`), so a test can see which writes wait for it.
+ * @example
+ * const lock = await holdAdvisoryLock(connectionString, 'memory-scope:a');
+ * const pending = engine.forget({ agentId: 'a', id, reason: 'x' });
+ * expect(await lock.waited()).toBe(true);
+ * await lock.release();
+ */
+export async function holdAdvisoryLock(connectionString: string, key: string): Promise<HeldAdvisoryLock> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
+  return {
+    async waited() {
+      // Only this lock is held by this session, so a session it blocks waits for this lock.
+      const rows = await client.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))',
+      );
+      return (rows.rows[0]?.n ?? 0) > 0;
+    },
+    async release() {
+      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+      await client.end();
+    },
+  };
+}
