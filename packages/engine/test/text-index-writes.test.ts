@@ -51,7 +51,11 @@ describe('the memory text index after every path that writes memories (SQLite)',
     await engine.forget({ agentId: 'a', id: kettle.id, reason: 'gone' });
     await engine.recover({ agentId: 'a', id: kettle.id });
     // Document chunks (the ingest job), then a conversion that retires them.
-    const doc = await engine.documents.add({ agentId: 'a', content: '# Ice\n\nGlaciers carve valleys.\n', path: 'ice.md' });
+    const doc = await engine.documents.add({
+      agentId: 'a',
+      content: '# Ice\n\nGlaciers carve valleys.\n',
+      path: 'ice.md',
+    });
     await engine.runDue();
     await engine.documents.add({ agentId: 'a', content: '# Fire\n\nVolcanoes build islands.\n', path: 'ice.md' });
     await engine.runDue();

@@ -65,8 +65,12 @@ describe.skipIf(server.skip)(
     it('remember, rememberMany, modify, forget and recover wait for the scope; another scope does not', async () => {
       const engine = await server.open(options());
       const one = await waitsForScope('a', () => engine.remember({ agentId: 'a', content: 'The kettle is blue.' }));
-      await waitsForScope('a', () => engine.rememberMany({ agentId: 'a', memories: [{ content: 'Lunch is at noon.' }] }));
-      await waitsForScope('a', () => engine.modify({ agentId: 'a', id: one.id, content: 'The kettle is red.', reason: 'x' }));
+      await waitsForScope('a', () =>
+        engine.rememberMany({ agentId: 'a', memories: [{ content: 'Lunch is at noon.' }] }),
+      );
+      await waitsForScope('a', () =>
+        engine.modify({ agentId: 'a', id: one.id, content: 'The kettle is red.', reason: 'x' }),
+      );
       await waitsForScope('a', () => engine.forget({ agentId: 'a', id: one.id, reason: 'gone' }));
       expect(await waitsForScope('a', () => engine.recover({ agentId: 'a', id: one.id }))).toMatchObject({
         deleted: false,

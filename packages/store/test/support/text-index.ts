@@ -20,9 +20,11 @@ export interface MemoryTextIndexCheck {
  * expect(actual).toEqual(expected);
  */
 export function checkMemoryTextIndex(db: Reader): MemoryTextIndexCheck {
-  const live = db
-    .prepare('SELECT seq, agent_id, content FROM memories WHERE is_deleted = 0')
-    .all() as Array<{ seq: number; agent_id: string; content: string }>;
+  const live = db.prepare('SELECT seq, agent_id, content FROM memories WHERE is_deleted = 0').all() as Array<{
+    seq: number;
+    agent_id: string;
+    content: string;
+  }>;
   const postings: string[] = [];
   const counts = new Map<string, { docs: number; tokens: number }>();
   for (const row of live) {
