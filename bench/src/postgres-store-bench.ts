@@ -15,11 +15,10 @@ import {
   createMemories,
   createMemoriesProgram,
   type MemoryWriteDeps,
-  memoryScopeLockKeys,
   type NewMemory,
-  POSTGRES_WRITER,
   prepareContent,
   queryTerms,
+  runWriterProgram,
   searchMemoriesLexical,
   searchMemoriesLexicalProgram,
 } from '@memory/store';
@@ -114,9 +113,9 @@ async function child(args: { url: string; share: number; phase: 'write' | 'query
     let written = 0;
     for (const batch of batches) {
       const agentId = batch[0]?.agentId ?? '';
-      await store.write(() => createMemoriesProgram(POSTGRES_WRITER, writer, batch, NOW), {
-        lockKeys: memoryScopeLockKeys([agentId]),
-      });
+      await runWriterProgram(store, { agentIds: [agentId] }, (target) =>
+        createMemoriesProgram(target, writer, batch, NOW),
+      );
       written += batch.length;
     }
     process.stdout.write(JSON.stringify({ written, seconds: (performance.now() - t0) / 1000 }));

@@ -7,13 +7,12 @@ import {
   forgetMemoryProgram,
   type NewMemory,
   openStore,
-  POSTGRES_WRITER,
   type Program,
   prepareContent,
+  runWriterProgram,
   type WriterTarget,
 } from '@memory/store';
 import { openPostgresStore } from '@memory/store/postgres';
-import { runSqliteProgram } from '@memory/store/sql';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeSharedPglite, sharedPglite } from '../../../store/test/support/pglite.js';
 import { postgresTestDatabase, postgresTestServer } from '../../../store/test/support/postgres.js';
@@ -31,7 +30,7 @@ const DAY = 86_400_000;
 interface Seeded {
   readonly engine: MemoryEngine;
   readonly clock: ManualClock;
-  /** Runs a memory-writer program on the engine's database. */
+  /** Runs a memory-writer program on the engine's database (a seed: before the engine writes, so no scope lock). */
   seed<R>(program: (target: WriterTarget) => Program<R>): Promise<R>;
 }
 
@@ -64,11 +63,7 @@ function sqliteBackend(): Backend {
       return {
         engine,
         clock,
-        seed: async <R>(program: (target: WriterTarget) => Program<R>) =>
-          store.write(
-            (sql) =>
-              runSqliteProgram(sql, program({ dialect: 'sqlite', sql })) as R extends PromiseLike<unknown> ? never : R,
-          ),
+        seed: (program) => runWriterProgram(store, { agentIds: [] }, program),
       };
     },
   };
@@ -98,7 +93,7 @@ function postgresBackend(
         await store.close();
         await where.drop();
       });
-      return { engine, clock, seed: (program) => store.write(() => program(POSTGRES_WRITER)) };
+      return { engine, clock, seed: (program) => runWriterProgram(store, { agentIds: [] }, program) };
     },
   };
 }

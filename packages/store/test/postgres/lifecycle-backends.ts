@@ -1,12 +1,15 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { WriterTarget } from '../../src/memory-writer/context.js';
-import { POSTGRES_WRITER } from '../../src/memory-writer/context.js';
+import { runWriterProgram } from '../../src/memory-writer/run-writer.js';
 import { openPostgresStore, type PostgresStore } from '../../src/postgres.js';
 import type { Dialect, Program } from '../../src/program/program.js';
 import { runSqliteProgram } from '../../src/program/run-sqlite.js';
 import { createTestStore } from '../../src/testing.js';
 import { createPgliteWithVector } from '../support/pglite.js';
 import { postgresTestDatabase } from '../support/postgres.js';
+
+// The contract's writes run one at a time: they hold no scope lock keys.
+const ANY_SCOPE = { agentIds: [] };
 
 /** A store the lifecycle contract runs against: programs in, results out, on either dialect. */
 export interface LifecycleBackend {
@@ -29,12 +32,7 @@ export async function openSqliteLifecycleBackend(): Promise<LifecycleBackend> {
     dialect: 'sqlite',
     vectorAvailable: store.vector.available,
     mirror: false,
-    // The store's write refuses promise results by type; a program's result is never one.
-    write: async <R>(program: (target: WriterTarget) => Program<R>) =>
-      store.write<R>(
-        (sql) =>
-          runSqliteProgram(sql, program({ dialect: 'sqlite', sql })) as R extends PromiseLike<unknown> ? never : R,
-      ),
+    write: (program) => runWriterProgram(store, ANY_SCOPE, program),
     read: async (program) => store.read((sql) => runSqliteProgram(sql, program())),
     close: async () => store.close(),
   };
@@ -46,7 +44,7 @@ function postgresBackend(store: PostgresStore, close: () => Promise<void>): Life
     vectorAvailable: false,
     mirror: store.vector.available,
     createVectorIndex: (dimensions) => store.createVectorIndex(dimensions),
-    write: (program) => store.write(() => program(POSTGRES_WRITER)),
+    write: (program) => runWriterProgram(store, ANY_SCOPE, program),
     read: (program) => store.read(program),
     close: async () => {
       await store.close();

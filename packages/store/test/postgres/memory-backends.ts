@@ -1,12 +1,16 @@
 import { PGlite } from '@electric-sql/pglite';
 import { createSequentialIds } from '@memory/core';
 import type { MemoryWriteDeps, WriterTarget } from '../../src/memory-writer/context.js';
-import { POSTGRES_WRITER } from '../../src/memory-writer/context.js';
+import { runWriterProgram } from '../../src/memory-writer/run-writer.js';
 import { openPostgresStore, type PostgresStore } from '../../src/postgres.js';
 import type { Dialect, Program } from '../../src/program/program.js';
 import { runSqliteProgram } from '../../src/program/run-sqlite.js';
 import { createTestStore } from '../../src/testing.js';
 import { postgresTestDatabase } from '../support/postgres.js';
+
+// The contract's writes run one at a time: they hold no scope lock keys (concurrent-writers.test.ts
+// takes them where writers overlap).
+const ANY_SCOPE = { agentIds: [] };
 
 /** One store the memory contract runs against: programs in, results out, on either dialect. */
 export interface MemoryBackend {
@@ -19,21 +23,14 @@ export interface MemoryBackend {
   close(): Promise<void>;
 }
 
-/** A fresh SQLite file store; writer programs run as `createMemories` runs them (trigger deferred). */
+/** A fresh SQLite file store; writer programs run as the engine runs them (`runWriterProgram`). */
 export async function openSqliteBackend(): Promise<MemoryBackend> {
   const store = await createTestStore();
   return {
     name: 'sqlite',
     dialect: 'sqlite',
     vectorAvailable: store.vector.available,
-    // The store's write refuses promise results by type; a program's result is never one.
-    write: async <R>(program: (target: WriterTarget) => Program<R>) =>
-      store.write<R>(
-        (sql) =>
-          sql.withMemoryTextIndexDeferred(() =>
-            runSqliteProgram(sql, program({ dialect: 'sqlite', sql })),
-          ) as R extends PromiseLike<unknown> ? never : R,
-      ),
+    write: (program) => runWriterProgram(store, ANY_SCOPE, program),
     read: async (program) => store.read((sql) => runSqliteProgram(sql, program())),
     close: async () => store.close(),
   };
@@ -47,7 +44,7 @@ export async function openPgliteBackend(): Promise<MemoryBackend> {
     name: 'postgres (PGlite)',
     dialect: 'postgres',
     vectorAvailable: false,
-    write: (program) => store.write(() => program(POSTGRES_WRITER)),
+    write: (program) => runWriterProgram(store, ANY_SCOPE, program),
     read: (program) => store.read(program),
     close: async () => {
       await store.close();
@@ -67,7 +64,7 @@ export async function openServerBackend(): Promise<MemoryBackend> {
     name: 'postgres (server)',
     dialect: 'postgres',
     vectorAvailable: false,
-    write: (program) => store.write(() => program(POSTGRES_WRITER)),
+    write: (program) => runWriterProgram(store, ANY_SCOPE, program),
     read: (program) => store.read(program),
     close: async () => {
       await store.close();
