@@ -42,8 +42,10 @@ async function waitsForScope<R>(agentId: string, call: () => Promise<R>): Promis
     void outcome.then(() => {
       settled = true;
     });
+    // Until the call reaches its write (or finishes without waiting: a call that forgot the keys).
     let waited = false;
-    for (let i = 0; i < 400 && !waited && !settled; i++) {
+    const deadline = Date.now() + 20_000;
+    while (!waited && !settled && Date.now() < deadline) {
       waited = await lock.waited();
       if (!waited) await sleep(25);
     }
@@ -62,7 +64,9 @@ describe.skipIf(server.skip)(
     afterEach(() => server.cleanup());
     afterAll(() => server.dispose());
 
-    it('remember, rememberMany, modify, forget and recover wait for the scope; another scope does not', async () => {
+    it('remember, rememberMany, modify, forget and recover wait for the scope; another scope does not', {
+      timeout: 120_000,
+    }, async () => {
       const engine = await server.open(options());
       const one = await waitsForScope('a', () => engine.remember({ agentId: 'a', content: 'The kettle is blue.' }));
       await waitsForScope('a', () =>
@@ -87,7 +91,9 @@ describe.skipIf(server.skip)(
       }
     });
 
-    it("a document's ingest and delete, a registry category's cascade and an erase wait for the scope", async () => {
+    it("a document's ingest and delete, a registry category's cascade and an erase wait for the scope", {
+      timeout: 120_000,
+    }, async () => {
       const engine: MemoryEngine = await server.open(options());
       const added = await engine.documents.add({ agentId: 'a', content: '# Ice\n\nGlaciers carve valleys.\n' });
       // The ingest job writes the chunk memories.
