@@ -35,8 +35,9 @@ export interface OpenPostgresStoreOptions {
   readonly migrations?: readonly Migration[];
   /**
    * Attempts for a write that PostgreSQL aborts as a serialization failure or deadlock (another
-   * transaction touched the same rows); the program runs again from the start each time.
-   * @default 8
+   * transaction touched the same rows); the program runs again from the start each time, after a
+   * random pause of up to 8, 16, 32, ... ms (capped at 1 s), so a hot row under a slow server still
+   * lets every writer through. @default 10
    */
   readonly maxWriteAttempts?: number;
   /**
@@ -103,7 +104,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
   const random = options.random ?? cryptoRandom;
   const ids = options.ids ?? createIdGenerator({ clock, random });
   const logger = options.logger ?? silentLogger;
-  const maxAttempts = options.maxWriteAttempts ?? 8;
+  const maxAttempts = options.maxWriteAttempts ?? 10;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
     throw new MemoryError('INVALID_INPUT', 'maxWriteAttempts must be a positive integer');
   const { pool, owned } = await poolFor(options.target, logger);
@@ -188,8 +189,10 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
           // A connection that cannot even roll back is not handed to the next caller.
           await execute(client, { sql: 'ROLLBACK', parameters: [] }).catch(markBroken);
           if (isSerializationFailure(error) && attempt < maxAttempts) {
-            // Back off a little, with jitter, so the conflicting transactions do not meet again.
-            await new Promise((resolve) => setTimeout(resolve, random.float() * 2 ** Math.min(attempt, 6)));
+            // Back off with full jitter, doubling each attempt, so the conflicting transactions do not
+            // meet again. The pause must outgrow a transaction's own duration on a loaded server:
+            // pauses capped at 64 ms let 24 writers of one row exhaust 8 attempts at load average 13.
+            await new Promise((resolve) => setTimeout(resolve, random.float() * Math.min(1000, 2 ** (attempt + 2))));
             continue;
           }
           throw wrapPostgresError(error);
