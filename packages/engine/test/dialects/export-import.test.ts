@@ -276,4 +276,19 @@ describe.each(backends)('an engine.export of a SQLite scope imported on $name', 
       expect((await engine.recall({ agentId: 'other', query: 'standup' })).results).toEqual([]);
     },
   );
+
+  it.skipIf(backend.skip)(
+    'takes a memory whose content the scope already holds live as a duplicate, indexed once',
+    { timeout: 120_000 },
+    async () => {
+      const engine = await open();
+      const mine = await engine.remember({ agentId: 'a', content: 'Alice prefers green tea' });
+      const jobId = await importInto(engine, 'a');
+      const duplicates = await engine.imports.records({ agentId: 'a', jobId, outcome: 'duplicate' });
+      expect(duplicates.map((r) => r.recordId)).toEqual([ids.tea]);
+      expect(await engine.getMemory({ agentId: 'a', id: ids.tea })).toBeUndefined();
+      const hits = await engine.recall({ agentId: 'a', query: 'green tea' });
+      expect(hits.results.filter((r) => r.content === 'Alice prefers green tea').map((r) => r.id)).toEqual([mine.id]);
+    },
+  );
 });
