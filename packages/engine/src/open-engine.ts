@@ -24,7 +24,7 @@ import { createEngineWriter } from './memory-writer.js';
 import { openDatabase } from './open-database.js';
 import { checkOptions, type MemoryEngineOptions } from './options.js';
 import { registerAutoLinkWorker, withDocumentAutoLink } from './registry-autolink.js';
-import { importCategoryRecord } from './registry-import.js';
+import { importCategoryRecordProgram } from './registry-import.js';
 import { tracedEmbedder, tracedLlm } from './tracing.js';
 import { registerVectorWorkers, vectorUpkeepTask } from './vector-upkeep.js';
 
@@ -85,17 +85,13 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   const documents = createDocuments({ writer, store: portable, queue: jobs, scheduler, memoryWrites: documentWrites });
   const connectors = createConnectors({ store: portable, queue: jobs, config, documents });
   for (const kind of options.connectorKinds ?? []) connectors.registerKind(kind);
-  // Imports run on either dialect; an `engine.export` file's records other than transcripts (and
-  // the registry's categories) are written by their subjects' SQLite writers, so on PostgreSQL they
-  // are rejected `unsupported_dialect` until those subjects run there.
+  // Imports run on either dialect, `engine.export` files included (every record kind is a program).
   const imports = createImports({
     store: portable,
     sqlite: sqlite ? store : undefined,
     queue: jobs,
     config,
-    writeCategory: sqlite
-      ? (sql, agentId, record) => importCategoryRecord({ config }, sql, agentId, record)
-      : undefined,
+    writeCategory: (agentId, record) => importCategoryRecordProgram({ config }, agentId, record),
   });
   // Scheduled Dreaming passes: checked on the engine's schedule when enabled and a model is present.
   // The schedule needs the background's LLM limit, so the periodic task finds it at run time.

@@ -9,8 +9,6 @@ import {
   insertRegistryLinkProgram,
   listObjectCategoriesProgram,
   type Program,
-  runSqliteProgram,
-  type SqlExecutor,
 } from '@memory/store';
 import { z } from 'zod';
 import type { EngineContext } from './context.js';
@@ -85,23 +83,14 @@ function objectOfLink(row: z.output<typeof linkRowSchema>): CategoryObject {
 }
 
 /**
- * Writes an export's `category` record into the scope (the import's savepoint is open). The
+ * Writes an export's `category` record into the scope, as a program inside the import's write on
+ * either dialect (the import's savepoint is open). The
  * category keeps its id and its audit events; one whose name or an alias is already a category of
  * the scope takes the record's links instead (names are unique per scope), and gains no events. A
  * link is kept when its object is in this scope (any state: a forgotten memory keeps its
  * categories) and has room under `registry.maxPerObject`; host objects are the host's to vouch
  * for. A new category beyond the per-agent cap is rejected `limit_reached`.
  */
-export function importCategoryRecord(
-  ctx: Pick<EngineContext, 'config'>,
-  sql: SqlExecutor,
-  agentId: string,
-  record: CategoryRecord,
-): WrittenExport {
-  return runSqliteProgram(sql, importCategoryRecordProgram(ctx, agentId, record));
-}
-
-/** {@link importCategoryRecord} as a program, inside the import's write on either dialect. */
 export function* importCategoryRecordProgram(
   ctx: Pick<EngineContext, 'config'>,
   agentId: string,

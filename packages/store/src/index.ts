@@ -740,6 +740,8 @@ export type { ScopeOwnedTable } from './repositories/scope-insert.js';
 export {
   findScopeRowOwner,
   findScopeRowOwnerProgram,
+  insertScopeMemoryProgram,
+  insertScopeNoteProgram,
   insertScopeRow,
   insertScopeRowProgram,
 } from './repositories/scope-insert.js';

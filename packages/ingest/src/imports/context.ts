@@ -23,8 +23,8 @@ export const TRANSCRIPT_IMPORT_JOB = 'transcript_import';
 export interface ImportsContext {
   readonly store: PortableStore;
   /**
-   * The same store as a SQLite `Store`, on SQLite only. Its synchronous writers (an `engine.export`
-   * record's rows, the review marks of a removed source) are called from inside a running program:
+   * The same store as a SQLite `Store`, on SQLite only. Its synchronous writers (the review marks
+   * of a removed source) are called from inside a running program:
    * on SQLite a program runs synchronously inside the store's write, so such a call nests in that
    * transaction (a savepoint) and commits or rolls back with it.
    */
@@ -32,7 +32,7 @@ export interface ImportsContext {
   /** The queue's promise API (the SQLite queue's `portable`, or the PostgreSQL queue). */
   readonly queue: PortableQueue;
   readonly limits: MemoryConfig['imports'];
-  /** Writes `engine.export` category records (the engine's registry rules, SQLite); without it they are rejected. */
+  /** Writes `engine.export` category records (the engine's registry rules); without it they are rejected. */
   readonly writeCategory?: CategoryRecordWriter | undefined;
 }
 

@@ -1,14 +1,15 @@
 import { MemoryError, versionProblem } from '@memory/core';
 import {
-  findScopeRowOwner,
+  type Dialect,
+  findScopeRowOwnerProgram,
   insertExportedTranscriptProgram,
-  insertScopeRow,
+  insertScopeMemoryProgram,
+  insertScopeNoteProgram,
+  insertScopeRowProgram,
   type Program,
   prepareContent,
-  replaceNoteLinks,
+  replaceNoteLinksProgram,
   type ScopeRow,
-  type SqlExecutor,
-  type Store,
 } from '@memory/store';
 import { z } from 'zod';
 
@@ -118,50 +119,53 @@ function ownRow(record: Record<string, unknown>, nested: readonly string[]): Sco
 
 export type WrittenExport =
   | { readonly outcome: 'imported' | 'duplicate' }
-  | { readonly outcome: 'rejected'; readonly reason: 'id_conflict' | 'limit_reached' | 'unsupported_dialect' };
+  | { readonly outcome: 'rejected'; readonly reason: 'id_conflict' | 'limit_reached' };
 
 const conflict = { outcome: 'rejected', reason: 'id_conflict' } as const;
 
 /**
- * Writes one export record into the import's scope, inside the caller's savepoint. Ids are kept
- * (so an exported scope moved to another file exports the same records again); a record whose id
- * another scope of the file holds is rejected (`id_conflict`), one already in this scope is a
- * duplicate. Memories arrive without vectors: the engine's fill-in job embeds them.
+ * Writes one export record into the import's scope, inside the caller's savepoint, on either
+ * dialect (one program: SQLite runs it synchronously in the import's transaction, PostgreSQL in its
+ * SERIALIZABLE write). Ids are kept (so an exported scope moved to another file exports the same
+ * records again); a record whose id another scope of the file holds is rejected (`id_conflict`),
+ * one already in this scope is a duplicate. What SQLite's triggers derive on insert (the text index
+ * of memories, notes and turns; memory counts) is derived on PostgreSQL too: by the store's insert
+ * programs there, by a plpgsql trigger for the counts. Memories arrive without vectors: the
+ * engine's fill-in job embeds them.
  */
-export function writeExportRecord(
-  sql: SqlExecutor,
+export function* writeExportRecordProgram(
+  dialect: Dialect,
   agentId: string,
   record: ExportRecord,
   writeCategory?: CategoryRecordWriter,
-): WrittenExport {
+): Program<WrittenExport> {
   const scope = { agent_id: agentId };
   switch (record.kind) {
     case 'header':
     case 'footer':
       return { outcome: 'imported' };
     case 'entity': {
-      const owner = findScopeRowOwner(sql, 'entities', record.id, agentId);
+      const owner = yield* findScopeRowOwnerProgram('entities', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
-      if (!insertScopeRow(sql, 'entities', ownRow(record, ['aliases', 'aspects', 'claims']), scope))
+      if (!(yield* insertScopeRowProgram('entities', ownRow(record, ['aliases', 'aspects', 'claims']), scope)))
         return { outcome: 'duplicate' };
       const parent = { ...scope, entity_id: record.id };
-      for (const alias of record.aliases) insertScopeRow(sql, 'entity_aliases', alias, parent);
-      for (const aspect of record.aspects) insertScopeRow(sql, 'entity_aspects', aspect, parent);
-      for (const claim of record.claims) insertScopeRow(sql, 'entity_attributes', claim, parent);
+      for (const alias of record.aliases) yield* insertScopeRowProgram('entity_aliases', alias, parent);
+      for (const aspect of record.aspects) yield* insertScopeRowProgram('entity_aspects', aspect, parent);
+      for (const claim of record.claims) yield* insertScopeRowProgram('entity_attributes', claim, parent);
       return { outcome: 'imported' };
     }
     case 'link': {
-      const owner = findScopeRowOwner(sql, 'entity_dependencies', record.id, agentId);
+      const owner = yield* findScopeRowOwnerProgram('entity_dependencies', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
-      insertScopeRow(sql, 'entity_dependencies', ownRow(record, []), scope);
+      yield* insertScopeRowProgram('entity_dependencies', ownRow(record, []), scope);
       return { outcome: 'imported' };
     }
     case 'memory': {
-      const owner = findScopeRowOwner(sql, 'memories', record.id, agentId);
+      const owner = yield* findScopeRowOwnerProgram('memories', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
       const content = prepareContent(record.content);
-      const inserted = insertScopeRow(sql, 'memories', ownRow(record, ['history', 'mentions']), {
-        ...scope,
+      const inserted = yield* insertScopeMemoryProgram(dialect, agentId, ownRow(record, ['history', 'mentions']), {
         normalized_content: content.normalized,
         content_hash: content.hash,
         embedding_model: null,
@@ -169,75 +173,46 @@ export function writeExportRecord(
       // Not inserted: the same content is live in the scope under another id.
       if (!inserted) return { outcome: 'duplicate' };
       const parent = { ...scope, memory_id: record.id };
-      for (const entry of record.history) insertScopeRow(sql, 'memory_history', entry, parent);
+      for (const entry of record.history) yield* insertScopeRowProgram('memory_history', entry, parent);
       for (const mention of record.mentions) {
         const entity = typeof mention['entity_id'] === 'string' ? mention['entity_id'] : '';
-        if (findScopeRowOwner(sql, 'entities', entity, agentId) === 'this-scope')
-          insertScopeRow(sql, 'memory_entity_mentions', mention, parent);
+        if ((yield* findScopeRowOwnerProgram('entities', entity, agentId)) === 'this-scope')
+          yield* insertScopeRowProgram('memory_entity_mentions', mention, parent);
       }
       return { outcome: 'imported' };
     }
     case 'transcript': {
-      if (findScopeRowOwner(sql, 'session_transcripts', record.session_key, agentId)) return { outcome: 'duplicate' };
-      insertScopeRow(sql, 'session_transcripts', ownRow(record, ['turns']), scope);
-      const parent = { ...scope, session_key: record.session_key };
-      for (const turn of record.turns) insertScopeRow(sql, 'session_transcript_turns', turn, parent);
-      return { outcome: 'imported' };
+      const { kind: _kind, turns, ...session } = record;
+      return { outcome: yield* insertExportedTranscriptProgram(dialect, agentId, ownRow(session, []), turns) };
     }
     case 'document': {
-      const owner = findScopeRowOwner(sql, 'documents', record.id, agentId);
+      const owner = yield* findScopeRowOwnerProgram('documents', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
-      insertScopeRow(sql, 'documents', ownRow(record, ['content', 'memories']), {
+      yield* insertScopeRowProgram('documents', ownRow(record, ['content', 'memories']), {
         ...scope,
         raw_content: record.content,
       });
       for (const link of record.memories) {
         const memory = typeof link['memory_id'] === 'string' ? link['memory_id'] : '';
-        if (findScopeRowOwner(sql, 'memories', memory, agentId) === 'this-scope')
-          insertScopeRow(sql, 'document_memories', link, { document_id: record.id });
+        if ((yield* findScopeRowOwnerProgram('memories', memory, agentId)) === 'this-scope')
+          yield* insertScopeRowProgram('document_memories', link, { document_id: record.id });
       }
       return { outcome: 'imported' };
     }
     case 'note': {
-      const owner = findScopeRowOwner(sql, 'notes', record.id, agentId);
+      const owner = yield* findScopeRowOwnerProgram('notes', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
-      insertScopeRow(sql, 'notes', ownRow(record, ['events']), scope);
+      yield* insertScopeNoteProgram(dialect, agentId, ownRow(record, ['events']));
       // The link index is derived from the note's own linked_entities.
-      replaceNoteLinks(sql, agentId, record.id, noteLinks(record.linked_entities));
-      for (const event of record.events) insertScopeRow(sql, 'note_events', event, { ...scope, note_id: record.id });
+      yield* replaceNoteLinksProgram(agentId, record.id, noteLinks(record.linked_entities));
+      for (const event of record.events)
+        yield* insertScopeRowProgram('note_events', event, { ...scope, note_id: record.id });
       return { outcome: 'imported' };
     }
     case 'category':
       if (!writeCategory)
         throw new MemoryError('INVALID_INPUT', 'category records are imported through the engine (its registry rules)');
-      return writeCategory(sql, agentId, record);
-  }
-}
-
-/**
- * Writes one export record into the import's scope in the caller's write, on either dialect. On
- * SQLite through {@link writeExportRecord} on the store's synchronous writer, called from the
- * running program (so nested in its transaction). On PostgreSQL, header, footer and transcript
- * records are written; the other kinds are rejected (`unsupported_dialect`) until their subjects'
- * writers run on PostgreSQL.
- */
-export function* writeExportRecordProgram(
-  sqlite: Store | undefined,
-  agentId: string,
-  record: ExportRecord,
-  writeCategory?: CategoryRecordWriter,
-): Program<WrittenExport> {
-  if (sqlite) return sqlite.write((sql) => writeExportRecord(sql, agentId, record, writeCategory));
-  switch (record.kind) {
-    case 'header':
-    case 'footer':
-      return { outcome: 'imported' };
-    case 'transcript': {
-      const { kind: _kind, turns, ...session } = record;
-      return { outcome: yield* insertExportedTranscriptProgram('postgres', agentId, ownRow(session, []), turns) };
-    }
-    default:
-      return { outcome: 'rejected', reason: 'unsupported_dialect' };
+      return yield* writeCategory(agentId, record);
   }
 }
 
@@ -245,11 +220,11 @@ export function* writeExportRecordProgram(
 export type CategoryRecord = Extract<ExportRecord, { kind: 'category' }>;
 
 /**
- * Writes a `category` record into the import's scope, inside the caller's savepoint, by the
- * registry's own rules (names, the per-agent cap, which objects a link may name): the engine
- * supplies it. Throws `INVALID_INPUT` for a record those rules refuse.
+ * Writes a `category` record into the import's scope, inside the caller's savepoint (a program for
+ * either dialect), by the registry's own rules (names, the per-agent cap, which objects a link may
+ * name): the engine supplies it. Throws `INVALID_INPUT` for a record those rules refuse.
  */
-export type CategoryRecordWriter = (sql: SqlExecutor, agentId: string, record: CategoryRecord) => WrittenExport;
+export type CategoryRecordWriter = (agentId: string, record: CategoryRecord) => Program<WrittenExport>;
 
 /** A note's `linked_entities` column as link rows (entries without a text type and refId are skipped). */
 function noteLinks(text: string): Array<{ type: string; refId: string; label?: string }> {

@@ -212,7 +212,7 @@ function* writeExportInSavepoint(
 ): Program<WrittenExport | { outcome: 'rejected'; reason: string }> {
   try {
     return yield* recordSavepointProgram(() =>
-      writeExportRecordProgram(ctx.sqlite, row.agent_id, result.export, ctx.writeCategory),
+      writeExportRecordProgram(ctx.store.dialect, row.agent_id, result.export, ctx.writeCategory),
     );
   } catch (error) {
     if (isMemoryError(error, 'INVALID_INPUT')) return { outcome: 'rejected', reason: 'schema_violation' };

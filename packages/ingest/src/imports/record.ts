@@ -21,9 +21,7 @@ export type RejectReason =
   /** An `engine.export` record whose id another agent scope of this file already holds. */
   | 'id_conflict'
   /** An `engine.export` registry category beyond the scope's cap on categories (1,000). */
-  | 'limit_reached'
-  /** An `engine.export` record of a kind this store's dialect cannot import yet (PostgreSQL: only transcripts). */
-  | 'unsupported_dialect';
+  | 'limit_reached';
 
 const recordSchema = z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, isMemoryError, type MemoryConfig } from '@memory/core';
 import type { Job } from '@memory/queue';
+import { rankScopedTextProgram } from '@memory/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_IMPORT_JOB } from '../../src/imports/context.js';
 import { createImports, type Imports } from '../../src/imports/imports.js';
@@ -198,7 +199,7 @@ for (const backend of BACKENDS) {
       expect(Number(turns[0]?.n)).toBe(setup.sqlite ? 1 : 0);
     });
 
-    it('imports engine.export transcript records (and says which kinds it cannot)', async () => {
+    it('imports engine.export transcript and memory records', async () => {
       const { transcripts } = await open();
       const lines = [
         { kind: 'header', format: 'memory-export', version: 1 },
@@ -237,9 +238,7 @@ for (const backend of BACKENDS) {
         ['imported', null],
         ['imported', null],
         ['rejected', 'schema_violation'],
-        // Memories (and every kind but transcripts) are written by their own subjects' writers: on
-        // PostgreSQL they are not yet, and the record says so.
-        setup.sqlite ? ['imported', null] : ['rejected', 'unsupported_dialect'],
+        ['imported', null],
         ['imported', null],
       ]);
       expect(await transcripts.get({ agentId: 'target', sessionKey: 'exported' })).toMatchObject({
@@ -250,6 +249,10 @@ for (const backend of BACKENDS) {
       expect((await transcripts.search({ agentId: 'target', query: 'tea' })).map((h) => h.sessionKey)).toEqual([
         'exported',
       ]);
+      // The memory is in the scope's text index on both dialects (a trigger on SQLite, the import's
+      // program on PostgreSQL): one document of the memory corpus, found by its words.
+      const ranked = await setup.store.db.read(() => rankScopedTextProgram('memory', 'target', ['alice', 'tea']));
+      expect(ranked.rows.length).toBe(1);
     });
   });
 }

@@ -19,9 +19,20 @@ export function insertNote(sql: SqlExecutor, row: NewNoteRow): NoteRow {
 /** {@link insertNote} as a program (both dialects; on PostgreSQL it indexes the note's text itself). */
 export function* insertNoteProgram(dialect: Dialect, row: NewNoteRow): Program<NoteRow> {
   const note = (yield* get<NoteRow>(queryBuilder.insertInto('notes').values(row).returningAll())) as NoteRow;
+  yield* indexInsertedNoteProgram(dialect, note);
+  return note;
+}
+
+/**
+ * Indexes a note just inserted, where no trigger does (PostgreSQL); on SQLite `notes_terms_ai`
+ * (migration 15) has already done it, so nothing happens there.
+ */
+export function* indexInsertedNoteProgram(
+  dialect: Dialect,
+  note: Pick<NoteRow, 'agent_id' | 'seq' | 'title' | 'content'>,
+): Program<void> {
   if (dialect === 'postgres')
     yield* indexTextRowsProgram('note', note.agent_id, [{ row: note.seq, text: indexedText(note) }]);
-  return note;
 }
 
 /** A note in `agentId`'s scope, or undefined (another agent's note is answered as a missing one). */

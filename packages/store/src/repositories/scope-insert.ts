@@ -1,8 +1,10 @@
 import { MemoryError } from '@memory/core';
 import type { SqlExecutor } from '../internal/sql.js';
-import { all, get, type Program, perDialect, portable, run } from '../program/program.js';
+import { all, type Dialect, get, type Program, perDialect, portable, run } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
+import { findNoteProgram, indexInsertedNoteProgram } from './notes.js';
 import { omittedColumns, type ScopeRow, type ScopeTable } from './scope-copy.js';
+import { indexTextRowsProgram } from './text-index-writes.js';
 
 // The import side of a scope copy: exported rows back into a scope, checked against the table's
 // own columns, and who owns an id already.
@@ -63,6 +65,41 @@ export function* insertScopeRowProgram(table: ScopeTable, row: ScopeRow, set: Sc
     ),
   );
   return changed.changes > 0;
+}
+
+/**
+ * Inserts an exported memory row into `agentId`'s scope ({@link insertScopeRowProgram}; `set`
+ * carries the scope and the derived columns). On PostgreSQL a live memory's text is indexed here,
+ * as the memory writer's programs do; on SQLite the insert trigger (migration 20) does it. Returns
+ * whether it was inserted (not when the id, or the same live content, is already there).
+ */
+export function* insertScopeMemoryProgram(
+  dialect: Dialect,
+  agentId: string,
+  row: ScopeRow,
+  set: ScopeRow,
+): Program<boolean> {
+  if (!(yield* insertScopeRowProgram('memories', row, { ...set, agent_id: agentId }))) return false;
+  if (dialect === 'postgres') {
+    const memory = yield* get<{ seq: number; content: string; is_deleted: number }>(
+      portable('SELECT seq, content, is_deleted FROM memories WHERE id = ? AND agent_id = ?', row['id'], agentId),
+    );
+    if (memory && memory.is_deleted === 0)
+      yield* indexTextRowsProgram('memory', agentId, [{ row: memory.seq, text: memory.content }]);
+  }
+  return true;
+}
+
+/**
+ * Inserts an exported note row into `agentId`'s scope and, on PostgreSQL, indexes its text as
+ * `insertNoteProgram` does (SQLite's trigger does it there). Returns whether it was inserted.
+ */
+export function* insertScopeNoteProgram(dialect: Dialect, agentId: string, row: ScopeRow): Program<boolean> {
+  if (!(yield* insertScopeRowProgram('notes', row, { agent_id: agentId }))) return false;
+  // The row's seq is the database's: read it back (a SQLite trigger needs no read).
+  const note = dialect === 'postgres' ? yield* findNoteProgram(agentId, String(row['id'])) : undefined;
+  if (note) yield* indexInsertedNoteProgram(dialect, note);
+  return true;
 }
 
 /** Tables whose rows carry an id (or session key) an import checks the owner of. */

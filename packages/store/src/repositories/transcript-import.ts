@@ -1,11 +1,11 @@
 import { MemoryError } from '@memory/core';
-import { type Dialect, get, type Program, portable } from '../program/program.js';
+import { type Dialect, get, type Program, portable, run } from '../program/program.js';
 import type { ScopeRow } from './scope-copy.js';
 import { indexTextRowsProgram } from './text-index-writes.js';
 
 // An `engine.export` transcript record written into a scope, as a program for either dialect (the
-// SQLite import writes it through the scope copy's generic `insertScopeRow`, one table's columns
-// read from the schema; this is the same rule with the columns written down). The exported columns
+// scope copy's generic `insertScopeRowProgram` reads a table's columns from the schema; this is the
+// same rule with the columns written down, and the turns' seqs read back for PostgreSQL's index). The exported columns
 // are the tables' own minus what the export omits (the scope, the turn's rowid and parent key).
 const SESSION_COLUMNS = new Set([
   'session_key',
@@ -59,18 +59,21 @@ export function* insertExportedTranscriptProgram(
     portable('SELECT 1 AS found FROM session_transcripts WHERE agent_id = ? AND session_key = ?', agentId, sessionKey),
   );
   if (owned) return 'duplicate';
-  yield* get(insert('session_transcripts', values));
+  yield* run(insert('session_transcripts', values));
   const indexed: Array<{ row: number; text: string }> = [];
   for (const turn of turns) {
     const turnValues = checked('session_transcript_turns', TURN_COLUMNS, turn, {
       agent_id: agentId,
       session_key: sessionKey,
     });
-    const row = yield* get<{ seq: number }>(
-      insert('session_transcript_turns', turnValues, dialect === 'postgres' ? ' RETURNING seq' : ''),
-    );
+    // SQLite's insert trigger indexes the turn; PostgreSQL needs its seq to index it here.
+    if (dialect === 'sqlite') {
+      yield* run(insert('session_transcript_turns', turnValues));
+      continue;
+    }
+    const row = yield* get<{ seq: number }>(insert('session_transcript_turns', turnValues, ' RETURNING seq'));
     if (row && typeof turnValues['content'] === 'string') indexed.push({ row: row.seq, text: turnValues['content'] });
   }
-  if (dialect === 'postgres') yield* indexTextRowsProgram('turn', agentId, indexed);
+  yield* indexTextRowsProgram('turn', agentId, indexed);
   return 'imported';
 }
