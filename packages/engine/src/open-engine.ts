@@ -88,7 +88,6 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   // Imports run on either dialect, `engine.export` files included (every record kind is a program).
   const imports = createImports({
     store: portable,
-    sqlite: sqlite ? store : undefined,
     queue: jobs,
     config,
     writeCategory: (agentId, record) => importCategoryRecordProgram({ config }, agentId, record),

@@ -95,7 +95,25 @@ describe.each(backends)('transcripts and imports on $name', (backend) => {
     expect((await engine.transcripts.search({ agentId: 'target', query: 'bullet', limit: 20 })).length).toBe(5);
     expect(await engine.imports.status({ agentId: 'elsewhere', jobId })).toBeUndefined();
 
+    // Knowledge Dreaming distilled from an imported conversation cites it: removing the source
+    // opens review attention for it on every dialect.
+    const entity = await engine.dreaming.apply({
+      agentId: 'target',
+      operations: [
+        {
+          operation: 'create_entity',
+          payload: { name: 'Imported Topic' },
+          evidence: [{ sourceRef: 'transcript:session-3', quote: 'Answer 3.' }],
+        },
+      ],
+    });
+    expect(entity.applied).toHaveLength(1);
+    expect((await engine.dreaming.attention({ agentId: 'target' })).items).toEqual([]);
+
     expect(await engine.imports.removeSource({ agentId: 'target', jobId })).toEqual({ removedSessions: 5 });
+    expect((await engine.dreaming.attention({ agentId: 'target' })).items.map((a) => [a.kind, a.subjectRef])).toEqual([
+      ['review_due', `entity:${entity.applied[0]?.targetId}`],
+    ]);
     expect(await engine.transcripts.list({ agentId: 'target' })).toEqual([]);
     expect(await engine.transcripts.search({ agentId: 'target', query: 'bullet' })).toEqual([]);
   });

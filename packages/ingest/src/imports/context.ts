@@ -9,7 +9,6 @@ import {
   type PortableStore,
   type Program,
   type SqlExecutor,
-  type Store,
   updateImportJobProgram,
 } from '@memory/store';
 import type { CategoryRecordWriter } from './export-record.js';
@@ -22,13 +21,6 @@ export const TRANSCRIPT_IMPORT_JOB = 'transcript_import';
  */
 export interface ImportsContext {
   readonly store: PortableStore;
-  /**
-   * The same store as a SQLite `Store`, on SQLite only. Its synchronous writers (the review marks
-   * of a removed source) are called from inside a running program:
-   * on SQLite a program runs synchronously inside the store's write, so such a call nests in that
-   * transaction (a savepoint) and commits or rolls back with it.
-   */
-  readonly sqlite?: Store | undefined;
   /** The queue's promise API (the SQLite queue's `portable`, or the PostgreSQL queue). */
   readonly queue: PortableQueue;
   readonly limits: MemoryConfig['imports'];

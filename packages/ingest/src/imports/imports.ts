@@ -1,6 +1,6 @@
 import type { MemoryConfig } from '@memory/core';
 import type { Job, JobContext, PortableQueue } from '@memory/queue';
-import type { PortableStore, Program, SqlExecutor, Store } from '@memory/store';
+import type { PortableStore, Program, SqlExecutor } from '@memory/store';
 import { type ImportsContext, importRunDied, importRunDiedProgram } from './context.js';
 import type { CategoryRecordWriter } from './export-record.js';
 import { importRecords, importStatus } from './read-import.js';
@@ -48,21 +48,18 @@ export interface Imports {
  *
  * @example
  * ```ts
- * const imports = createImports({ store, sqlite: store, queue: queue.portable, config });
+ * const imports = createImports({ store, queue: queue.portable, config });
  * const { jobId } = await imports.start({ agentId: 'bot', file: '/exports/signet.jsonl' });
  * ```
  */
 export function createImports(deps: {
   store: PortableStore;
-  /** The same store as a SQLite `Store`, on SQLite (see {@link ImportsContext.sqlite}). */
-  sqlite?: Store | undefined;
   queue: PortableQueue;
   config: MemoryConfig;
   writeCategory?: CategoryRecordWriter | undefined;
 }): Imports {
   const ctx: ImportsContext = {
     store: deps.store,
-    sqlite: deps.sqlite,
     queue: deps.queue,
     limits: deps.config.imports,
     writeCategory: deps.writeCategory,

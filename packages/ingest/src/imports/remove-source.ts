@@ -2,8 +2,7 @@ import { parseInput } from '@memory/core';
 import {
   deleteSourceTranscriptsProgram,
   listSourceTranscriptsProgram,
-  markDerivedForReview,
-  type Program,
+  markDerivedForReviewProgram,
   tombstoneImportedTranscriptsProgram,
   turnScopeLockKeys,
   updateImportJobProgram,
@@ -15,7 +14,7 @@ import { requireImport } from './set-status.js';
 /**
  * Purges what an import brought in (sessions, turns and their search index), keeping a tombstone
  * per removed record (source id and time, no content), in one transaction. Knowledge distilled from
- * those conversations is marked for review before they go (on SQLite; see `markForReview`). A run
+ * those conversations is marked for review (`review_due` attention) before they go. A run
  * still working on the import stops at its next batch boundary; its queue job is cancelled after.
  */
 export async function removeImportSource(ctx: ImportsContext, input: unknown): Promise<{ removedSessions: number }> {
@@ -31,7 +30,8 @@ export async function removeImportSource(ctx: ImportsContext, input: unknown): P
         `transcript:${s.session_key}`,
         ...(s.source_record_id ? [`import:${s.source_record_id}`] : []),
       ]);
-      yield* markForReview(ctx, row.agent_id, refs, `its evidence was removed with import ${jobId}`, now);
+      const reason = `its evidence was removed with import ${jobId}`;
+      yield* markDerivedForReviewProgram(row.agent_id, refs, reason, now, () => store.ids.next());
       const removed = yield* deleteSourceTranscriptsProgram(store.dialect, row.agent_id, sourceId);
       yield* updateImportJobProgram(jobId, { status: 'removed' }, now);
       return { removed, runJob: row.job_id };
@@ -40,21 +40,4 @@ export async function removeImportSource(ctx: ImportsContext, input: unknown): P
   );
   await cancelRun(ctx, runJob);
   return { removedSessions: removed };
-}
-
-/**
- * Opens `review_due` attention for knowledge that cited the removed sessions, in the caller's write.
- * On SQLite through the store's synchronous writer (nested in the running transaction). On
- * PostgreSQL nothing is marked yet: Dreaming's tables (attention, provenance, claims) have no
- * PostgreSQL form on this branch, so there is no derived knowledge to mark either.
- */
-function* markForReview(
-  ctx: ImportsContext,
-  agentId: string,
-  refs: readonly string[],
-  reason: string,
-  now: number,
-): Program<void> {
-  const sqlite = ctx.sqlite;
-  if (sqlite) sqlite.write((sql) => markDerivedForReview(sql, agentId, refs, reason, now, () => ctx.store.ids.next()));
 }

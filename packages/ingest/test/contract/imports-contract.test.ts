@@ -39,7 +39,7 @@ for (const backend of BACKENDS) {
 
     const open = async () => {
       setup = await backend.setup(config);
-      imports = createImports({ store: setup.store, sqlite: setup.sqlite, queue: setup.queue, config });
+      imports = createImports({ store: setup.store, queue: setup.queue, config });
       const transcripts = createTranscripts({ store: setup.store, config, schemas: createTranscriptSchemas(config) });
       return { imports, transcripts };
     };
