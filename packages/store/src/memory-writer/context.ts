@@ -68,8 +68,11 @@ export interface MemoryVector {
 /**
  * The lock keys of a write to these agents' memories on PostgreSQL (`PostgresWriteOptions.lockKeys`):
  * writers of one scope then take turns instead of failing serialization on the scope's shared rows
- * (its text statistics and counts). Correctness does not depend on them (SERIALIZABLE and the
- * store's retry do that); throughput under many writers of one scope does.
+ * (its text statistics and counts). The rows stay consistent without them (SERIALIZABLE and the
+ * store's retry see to that), but conflict detection's key index does not: it catches up from
+ * `memory_history` by seq, which is only safe when a scope's history rows commit in seq order, that
+ * is, when every writer of the scope's memories holds these keys (`runWriterProgram` requires the
+ * scopes for that reason).
  */
 export function memoryScopeLockKeys(agentIds: Iterable<string>): string[] {
   return [...new Set(agentIds)].map((agentId) => `memory-scope:${agentId}`);
