@@ -266,6 +266,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   let cadence = FIRST_CADENCE;
   let lastReply: { commits: number; log: number; copied: boolean } | undefined;
   let backlogRetryAt = 0;
+  // WAL frames a commit adds, as the last two replies measured (0 until they have).
+  let framesPerCommit = 0;
   // The writer's request the worker is running: a request meanwhile joins it (as the worker would)
   // and keeps the commit count of when it was made, which is what the reply describes.
   let inflight: Promise<CheckpointResult | undefined> | undefined;
@@ -276,8 +278,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       inflight = undefined;
       if (!result || result.log < 0) return result;
       // A smaller WAL than last time was restarted in between: no pace to read from it.
-      if (lastReply && result.log > lastReply.log)
+      if (lastReply && result.log > lastReply.log && asked > lastReply.commits) {
         cadence = commitsPerCheckpoint(result.log - lastReply.log, asked - lastReply.commits);
+        framesPerCommit = (result.log - lastReply.log) / (asked - lastReply.commits);
+      }
       lastReply = { commits: asked, log: result.log, copied: result.checkpointed >= result.log };
       return result;
     });
@@ -285,7 +289,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   };
   const waitForCopy = async (worker: NonNullable<typeof checkpointer>): Promise<void> => {
     // The checkpoint running may have started before the last commits: then one more covers them.
-    for (let round = 0; round < 2; round++) {
+    // Another writer of this store committing meanwhile (a background job) needs a round more.
+    for (let round = 0; round < 3; round++) {
       const result = await requestCheckpoint(worker);
       const reply = lastReply;
       if (!result || !reply || reply.log < WAL_BACKLOG_FRAMES) return;
@@ -294,6 +299,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
         lastReply = { ...reply, log: 0 };
         return;
       }
+      // Not everything it saw was copied: a reader's snapshot pins the rest, and waiting cannot help.
+      if (!reply.copied && reply.commits === commits) break;
     }
     backlogRetryAt = commits + BACKLOG_RETRY_COMMITS;
   };
@@ -328,8 +335,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     },
     walBacklog: () => {
       const reply = lastReply;
-      if (!checkpointer || closed || !reply || reply.log < WAL_BACKLOG_FRAMES || commits < backlogRetryAt)
-        return undefined;
+      if (!checkpointer || closed || !reply || commits < backlogRetryAt) return undefined;
+      // The WAL now: what the last reply saw, and what the commits since added at the measured pace
+      // (a slow checkpoint's reply comes late, and the WAL grows meanwhile).
+      if (reply.log + (commits - reply.commits) * framesPerCommit < WAL_BACKLOG_FRAMES) return undefined;
       // Everything was copied and nothing committed since: the next write restarts the WAL.
       if (reply.copied && reply.commits === commits) {
         lastReply = { ...reply, log: 0 };
