@@ -23,7 +23,7 @@ import { type BatchPacer, createBatchPacer } from './batch-pacer.js';
 import { conflictApplies, rememberChecked } from './conflict.js';
 import { batchKeys, commitWithConflicts, mayNeedVector, refreshBatchKeys } from './conflict-batch.js';
 import type { ParsedRemember } from './inputs.js';
-import { auditOf, embedTexts, type MemoryWriter, walBacklog, writeDeps } from './writer.js';
+import { auditOf, embedTexts, type MemoryWriter, writeDeps } from './writer.js';
 
 export interface RememberResult {
   readonly id: MemoryId;
@@ -142,8 +142,6 @@ async function writeBatch(
     const vector = vectorOf.get(item);
     return vector && embedder ? { model: embedder.model, vector } : undefined;
   };
-  const backlog = walBacklog(writer);
-  if (backlog) await backlog;
   if (!keys || !fresh.some((item) => vectorOf.has(item) && conflictApplies(writer, item.input))) {
     pacer?.start();
     const results = await commitBatch(writer, items, embeddingOf);

@@ -79,15 +79,6 @@ export interface Store extends PortableStore {
    * without the background worker it runs on this connection.
    */
   checkpoint(mode?: CheckpointMode): Promise<CheckpointResult | undefined>;
-  /**
-   * Undefined while the WAL is short. Once the background checkpoints leave it long (each one
-   * finishes after the next commit began, so the WAL never restarts), a promise that settles when a
-   * checkpoint has copied every commit so far: a writer that can wait (`rememberMany`'s batches)
-   * awaits it before its next transaction, so that transaction restarts the WAL instead of letting
-   * it reach the writer's own checkpoint, which would copy and fsync inside a COMMIT on the event
-   * loop. Never rejects.
-   */
-  walBacklog(): Promise<void> | undefined;
   /** True once `close()` ran. */
   readonly closed: boolean;
   /** Closes the database if the store opened it. Idempotent. */
@@ -116,16 +107,6 @@ const FIRST_CADENCE = 4;
 // writer's checkpoint copied the rest inside a COMMIT on the event loop (54 ms of CPU for an 8-row
 // build step). Requests therefore come sooner when the worker's replies show large commits.
 const FRAMES_PER_CHECKPOINT = 2_000;
-// WAL frames (at the worker's last reply) past which `walBacklog` asks async writers to wait for a
-// checkpoint. A long-running bulk load commits again before each background checkpoint finishes,
-// so the WAL cannot restart (SQLite restarts it only at a write that finds every frame copied) and
-// grows to the writer's own threshold; past it every commit that finds the worker idle checkpointed
-// on the event loop: copying thousands of pages and two fsyncs (on this machine's ext4, the fsync's
-// writeback runs on the calling thread) inside the COMMIT, 50–150 ms at a million memories.
-const WAL_BACKLOG_FRAMES = 4_000;
-// Commits `walBacklog` lets pass without waiting after a wait that could not copy the whole WAL
-// (a reader's snapshot pins frames): waiting again at once would only slow the writer.
-const BACKLOG_RETRY_COMMITS = 32;
 
 /**
  * Commits between background checkpoint requests: as many as write about
@@ -264,45 +245,16 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   // commits then and the frames in the WAL.
   let commits = 0;
   let cadence = FIRST_CADENCE;
-  let lastReply: { commits: number; log: number; copied: boolean } | undefined;
-  let backlogRetryAt = 0;
-  // WAL frames a commit adds, as the last two replies measured (0 until they have).
-  let framesPerCommit = 0;
-  // The writer's request the worker is running: a request meanwhile joins it (as the worker would)
-  // and keeps the commit count of when it was made, which is what the reply describes.
-  let inflight: Promise<CheckpointResult | undefined> | undefined;
-  const requestCheckpoint = (worker: NonNullable<typeof checkpointer>): Promise<CheckpointResult | undefined> => {
-    if (inflight) return inflight;
+  let lastReply: { commits: number; log: number } | undefined;
+  const requestCheckpoint = (worker: NonNullable<typeof checkpointer>): void => {
     const asked = commits;
-    inflight = worker.request().then((result) => {
-      inflight = undefined;
-      if (!result || result.log < 0) return result;
+    void worker.request().then((result) => {
+      if (!result || result.log < 0) return;
       // A smaller WAL than last time was restarted in between: no pace to read from it.
-      if (lastReply && result.log > lastReply.log && asked > lastReply.commits) {
+      if (lastReply && result.log > lastReply.log)
         cadence = commitsPerCheckpoint(result.log - lastReply.log, asked - lastReply.commits);
-        framesPerCommit = (result.log - lastReply.log) / (asked - lastReply.commits);
-      }
-      lastReply = { commits: asked, log: result.log, copied: result.checkpointed >= result.log };
-      return result;
+      lastReply = { commits: asked, log: result.log };
     });
-    return inflight;
-  };
-  const waitForCopy = async (worker: NonNullable<typeof checkpointer>): Promise<void> => {
-    // The checkpoint running may have started before the last commits: then one more covers them.
-    // Another writer of this store committing meanwhile (a background job) needs a round more.
-    for (let round = 0; round < 3; round++) {
-      const result = await requestCheckpoint(worker);
-      const reply = lastReply;
-      if (!result || !reply || reply.log < WAL_BACKLOG_FRAMES) return;
-      if (reply.copied && reply.commits === commits) {
-        // The next write restarts the WAL: its frames count from zero again.
-        lastReply = { ...reply, log: 0 };
-        return;
-      }
-      // Not everything it saw was copied: a reader's snapshot pins the rest, and waiting cannot help.
-      if (!reply.copied && reply.commits === commits) break;
-    }
-    backlogRetryAt = commits + BACKLOG_RETRY_COMMITS;
   };
   const assertOpen = (): void => {
     if (closed) throw new MemoryError('ENGINE_CLOSED', 'the store is closed');
@@ -327,24 +279,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       return closed;
     },
     checkpoint: (mode = 'passive') => {
-      // A passive one is the writer's kind: its reply also paces the writer's requests and backlog.
-      if (checkpointer) return mode === 'passive' ? requestCheckpoint(checkpointer) : checkpointer.request(mode);
+      if (checkpointer) return checkpointer.request(mode);
       if (!isFile || mode !== 'truncate' || closed) return Promise.resolve(undefined);
       const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as CheckpointResult[];
       return Promise.resolve(result);
-    },
-    walBacklog: () => {
-      const reply = lastReply;
-      if (!checkpointer || closed || !reply || commits < backlogRetryAt) return undefined;
-      // The WAL now: what the last reply saw, and what the commits since added at the measured pace
-      // (a slow checkpoint's reply comes late, and the WAL grows meanwhile).
-      if (reply.log + (commits - reply.commits) * framesPerCommit < WAL_BACKLOG_FRAMES) return undefined;
-      // Everything was copied and nothing committed since: the next write restarts the WAL.
-      if (reply.copied && reply.commits === commits) {
-        lastReply = { ...reply, log: 0 };
-        return undefined;
-      }
-      return waitForCopy(checkpointer);
     },
     write<T>(fn: WriteCallback<T>): T {
       assertOpen();
@@ -364,7 +302,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
         commits++;
         if (checkpointer && ++commitsSinceCheckpoint >= cadence) {
           commitsSinceCheckpoint = 0;
-          void requestCheckpoint(checkpointer);
+          requestCheckpoint(checkpointer);
         }
         return result;
       } catch (error) {

@@ -180,78 +180,12 @@ describe('background WAL checkpoints', () => {
     await expect(store.checkpoint()).resolves.toBeUndefined();
   });
 
-  it('asks async writers to wait while the WAL is long, until a checkpoint copied it and the WAL restarts', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'memory-ckpt-')), 'c.db');
-    const store = await openStore({ path });
-    store.write((sql) => sql.run(raw('CREATE TABLE filler (x BLOB)')));
-    await store.checkpoint();
-    expect(store.walBacklog()).toBeUndefined();
-    // A reader's snapshot pins the WAL: checkpoints cannot copy past it, so the WAL only grows.
-    const reader = new Database(path, { readonly: true });
-    reader.exec('BEGIN');
-    reader.prepare('SELECT count(*) AS n FROM filler').get();
-    const fill = (commits: number) => {
-      for (let c = 0; c < commits; c++)
-        store.write((sql) => {
-          for (let i = 0; i < 50; i++) sql.run(raw('INSERT INTO filler (x) VALUES (zeroblob(4000))'));
-        });
-    };
-    fill(200);
-    // The first reply may be of a request the commits made before the last of them.
-    await store.checkpoint();
-    const pinned = await store.checkpoint();
-    expect(pinned?.log).toBeGreaterThan(4_000);
-    expect(pinned?.checkpointed).toBeLessThan(pinned?.log ?? 0);
-    reader.exec('COMMIT');
-    reader.close();
-    const backlog = store.walBacklog();
-    expect(backlog).toBeInstanceOf(Promise);
-    await backlog;
-    // Copied, nothing committed since: no wait, and the next commit starts the WAL over.
-    expect(store.walBacklog()).toBeUndefined();
-    fill(1);
-    await store.checkpoint();
-    const after = await store.checkpoint();
-    expect(after?.log).toBeLessThan(500);
-    expect(store.walBacklog()).toBeUndefined();
-    store.close();
-    expect(store.walBacklog()).toBeUndefined();
-  });
-
-  it('stops asking writers to wait for a while when a reader keeps the WAL from being copied', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'memory-ckpt-')), 'c.db');
-    const store = await openStore({ path });
-    store.write((sql) => sql.run(raw('CREATE TABLE filler (x BLOB)')));
-    const reader = new Database(path, { readonly: true });
-    reader.exec('BEGIN');
-    reader.prepare('SELECT count(*) AS n FROM filler').get();
-    const commit = () =>
-      store.write((sql) => {
-        for (let i = 0; i < 50; i++) sql.run(raw('INSERT INTO filler (x) VALUES (zeroblob(4000))'));
-      });
-    for (let c = 0; c < 200; c++) commit();
-    await store.checkpoint();
-    await store.checkpoint();
-    commit();
-    const backlog = store.walBacklog();
-    expect(backlog).toBeInstanceOf(Promise);
-    // Resolves although the reader still pins the WAL (a wait that cannot help ends).
-    await backlog;
-    commit();
-    expect(store.walBacklog()).toBeUndefined();
-    reader.exec('COMMIT');
-    reader.close();
-    store.close();
-  });
-
   it('is absent for in-memory databases and when turned off', async () => {
     const memory = await createTestStore();
     await expect(memory.checkpoint()).resolves.toBeUndefined();
     const path = join(mkdtempSync(join(tmpdir(), 'memory-ckpt-')), 'c.db');
     const off = await openStore({ path, config: { ...defaultConfig.store, backgroundCheckpoint: false } });
     await expect(off.checkpoint()).resolves.toBeUndefined();
-    expect(off.walBacklog()).toBeUndefined();
-    expect(memory.walBacklog()).toBeUndefined();
     expect(off.database.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     off.close();
   });
