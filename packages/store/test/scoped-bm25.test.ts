@@ -615,7 +615,7 @@ describe('the memory writer’s text index batch', () => {
     }
   });
 
-  it('writes postings 32 to a statement, sorted by term then row, the rest one by one, one count update per agent', async () => {
+  it('writes postings 32 to a statement, sorted by term then row, the rest in 16/8/4/2/1-row statements, one count update per agent', async () => {
     const { TextIndexBatch } = await import('../src/memory-writer/text-index-batch.js');
     const store = await createTestStore();
     const batch = new TextIndexBatch();
@@ -643,8 +643,9 @@ describe('the memory writer’s text index batch', () => {
         },
       }),
     );
-    // Per agent: the scope, statements of 32 postings (5 values each), single ones, the counts.
-    expect(runs).toEqual([2, 160, 160, 3, 2, 5, 5, 5, 3, 2, 160, 5, 3]);
+    // Per agent: the scope, statements of 32 postings (5 values each), the rest by its binary digits
+    // (b's 3 postings: 2 + 1), the counts.
+    expect(runs).toEqual([2, 160, 160, 3, 2, 10, 5, 3, 2, 160, 5, 3]);
     expect(indexOf(store).scopes).toEqual(['a 4 86', 'b 1 3', 'c 1 33']);
     // Sorted by term, then row (consecutive inserts land on the same index pages).
     const a = [...(inserted[0] ?? []), ...(inserted[1] ?? [])];
