@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type ListCentroids, nearestLists } from '../src/vector-index/kmeans.js';
 import { listRuns } from '../src/vector-index/search.js';
 
 describe('ivf search runs', () => {
@@ -47,6 +48,36 @@ describe('ivf search runs', () => {
           }
           for (const slice of slices)
             if (slice.length > 1) expect(slice.reduce((s, r) => s + r.rows, 0)).toBeLessThanOrEqual(sliceRows);
+        },
+      ),
+    );
+  });
+
+  it('ranks the probed lists as a full sort would: nearest first, ties by list id (property)', () => {
+    // Coarse values make ties common; the partial selection must pick and order exactly as before.
+    const coarse = fc.integer({ min: -3, max: 3 }).map((x) => x / 2);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(coarse, { minLength: 160, maxLength: 160 }),
+        fc.array(coarse, { minLength: 4, maxLength: 4 }),
+        fc.integer({ min: 0, max: 45 }),
+        (lists, values, q, count) => {
+          const dims = 4;
+          const centroids = Float32Array.from({ length: lists * dims }, (_, i) => values[i % values.length] as number);
+          const c: ListCentroids = {
+            dimensions: dims,
+            centroids,
+            groupCentroids: new Float32Array(0),
+            groupOf: new Int32Array(lists),
+            listsOfGroup: [],
+          };
+          const query = Float32Array.from(q);
+          const score = (l: number) => q.reduce((s, x, d) => s + x * (centroids[l * dims + d] as number), 0);
+          const expected = Array.from({ length: lists }, (_, l) => l)
+            .sort((a, b) => score(b) - score(a) || a - b)
+            .slice(0, count);
+          expect([...nearestLists(c, query, count)]).toEqual(expected);
         },
       ),
     );

@@ -228,7 +228,15 @@ export function nearestLists(c: ListCentroids, query: Float32Array, count: numbe
   const lists = listCount(c);
   const scores = new Float64Array(lists);
   for (let l = 0; l < lists; l++) scores[l] = dotAt(query, 0, c.centroids, l * c.dimensions, c.dimensions);
-  const ids = Int32Array.from({ length: lists }, (_, i) => i);
-  ids.sort((a, b) => (scores[b] as number) - (scores[a] as number));
-  return ids.subarray(0, Math.min(count, lists));
+  const wanted = Math.min(count, lists);
+  if (wanted <= 0) return new Int32Array(0);
+  // Only the `wanted` best are ordered: the wanted-th best score from a native numeric sort of the
+  // scores, then the lists at or above it (ties by list id, as a stable sort of every list would
+  // give). Sorting all 2,000 lists of a 1M partition with a comparator took ~0.5 ms per query.
+  const threshold = scores.slice().sort()[lists - wanted] as number;
+  const ids = new Int32Array(wanted);
+  let n = 0;
+  for (let l = 0; l < lists && n < wanted; l++) if ((scores[l] as number) > threshold) ids[n++] = l;
+  for (let l = 0; l < lists && n < wanted; l++) if (scores[l] === threshold) ids[n++] = l;
+  return ids.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
 }
