@@ -455,12 +455,12 @@ const notesSchema = z.strictObject({
 const storeSchema = z.strictObject({
   /** How long a write waits for another connection's lock before failing. @default 5000 */
   busyTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
-  /** Bytes of the file mapped into memory (file databases); speeds up vector and FTS reads. @default 268435456 */
-  mmapSizeBytes: z
-    .number()
-    .int()
-    .min(0)
-    .default(256 * 1024 * 1024),
+  /**
+   * Bytes of the file mapped into memory (file databases); speeds up vector and FTS reads: an ivf
+   * search of 100k vectors took a third less CPU mapped whole than through 256 MiB. SQLite caps it
+   * at its build's maximum (0x7fff0000 in better-sqlite3's). @default 2147418112
+   */
+  mmapSizeBytes: z.number().int().min(0).default(0x7fff0000),
   /**
    * Run WAL checkpoints on a worker thread (file databases) so their fsync never lands inside a
    * commit on the host's event loop. @default true
