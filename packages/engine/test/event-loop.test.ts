@@ -54,6 +54,20 @@ describe('rememberMany', () => {
     expect(stored).toHaveLength(24);
     expect(embedder.loopRanBeforeFirstEmbed).toBe(true);
   });
+
+  it('gives the host a turn of the event loop in every call, even a small one with an embedder that answers at once', async () => {
+    const { engine } = await createTestEngine({ config: { hints: { enabled: false } } });
+    // A host loading in many small calls in a row: without a turn per call, each call resolves
+    // through microtasks alone and the host's own timers and I/O wait for the whole load.
+    let turns = 0;
+    for (let call = 0; call < 5; call++) {
+      setImmediate(() => {
+        turns++;
+      });
+      await engine.rememberMany({ agentId: 'a', memories: [{ content: `small item ${call}` }] });
+      expect(turns).toBe(call + 1);
+    }
+  });
 });
 
 describe('document embedding', () => {
