@@ -129,8 +129,8 @@ function addCounts(total: PurgeCounts, batch: PurgeCounts): void {
 export type MaintenanceContext = Pick<EngineContext, 'dialect' | 'store' | 'portable' | 'config' | 'vector'>;
 
 /**
- * Runs one task in bounded batches until it has nothing left or `budgetMs` is spent; yields to the
- * event loop between batches. Purge asks for a WAL truncation at the end, so the pages that held
+ * Runs one task in bounded batches (at least one) until it has nothing left or `budgetMs` is spent;
+ * yields to the event loop between batches. Purge asks for a WAL truncation at the end, so the pages that held
  * purged content leave the WAL file too.
  */
 export async function runMaintenanceTask(
@@ -150,7 +150,9 @@ export async function runMaintenanceTask(
   // Reaping walks memories to the end of their seq range, then stale notes (seed 003's note reaping).
   let memoriesReaped = false;
   const archived = { entities: 0, coldCopies: 0, jobArchive: 0 };
-  while (!done && performance.now() - started < budget) {
+  // The budget is checked after each batch, never before the first: a run that was preempted for
+  // longer than a small budget before it began would otherwise return having done nothing.
+  while (!done && (batches === 0 || performance.now() - started < budget)) {
     throwIfAborted(options.signal, `maintenance ${task}`);
     if (task === 'purge') {
       const counts = await purgeBatch(ctx);
