@@ -6,8 +6,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { defaultConfig, isMemoryError } from '@memory/core';
 import { openPostgresStore, type PostgresStore } from '@memory/store/postgres';
-import { all, perDialect, raw, run } from '@memory/store/sql';
+import { all, get, perDialect, raw, run } from '@memory/store/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdAdvisoryLock } from '../../store/test/support/postgres.js';
 import { createPostgresQueue, type PostgresQueue } from '../src/index.js';
 import { OLDEST_ELIGIBLE } from '../src/operations/lease.js';
 import { server, serverDatabase } from './contract/backends.js';
@@ -41,12 +42,56 @@ function child(args: string[]): {
 }
 
 async function lineFrom(c: { lines: string[]; exit: Promise<number | null>; err: () => string }, index: number) {
-  for (let i = 0; i < 600; i++) {
+  // Up to 120 s: a child's start-up (tsx, a pool) took 12 s at load average 18.
+  for (let i = 0; i < 2400; i++) {
     const line = c.lines[index];
     if (line !== undefined) return line;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`no line ${index} from the child: ${c.err()}`);
+}
+
+/** Polls `check` (a database query) until it holds; a bounded wait for an event, never a fixed sleep. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * Runs `change` on the job in a transaction that then waits for a gate the test holds (an advisory
+ * lock of its own session), so the job's row stays locked until `open()`: other transactions are
+ * seen waiting for it however slow the machine is. (A fixed pg_sleep and a sleep in the test raced
+ * on a loaded machine: the change could start after the calls it was meant to block.)
+ */
+async function heldChange(url: string, s: PostgresStore, id: string, change: string) {
+  const key = `memory-test-gate:${id}:${change}`;
+  const gate = await holdAdvisoryLock(url, key);
+  const done = s.write(function* () {
+    yield* run(perDialect(raw('SELECT 1'), raw(`UPDATE memory_jobs SET ${change} WHERE id = $1`, id)));
+    yield* get(perDialect(raw('SELECT 1'), raw('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', key)));
+  });
+  // Waiting for the gate means the UPDATE has run: the row lock is held.
+  await until('the change holds the row lock', () => gate.waited());
+  return { done, open: () => gate.release() };
+}
+
+/** Sessions of this test's database waiting for a row (not an advisory lock): the callers the change blocks. */
+async function rowLockWaiters(s: PostgresStore): Promise<number> {
+  const row = await s.read(() =>
+    get<{ n: number }>(
+      perDialect(
+        raw('SELECT 1 AS n'),
+        raw(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event <> 'advisory'`,
+        ),
+      ),
+    ),
+  );
+  return row?.n ?? 0;
 }
 
 describe.skipIf(!server.available)(
@@ -72,6 +117,8 @@ describe.skipIf(!server.available)(
       const ids: string[] = [];
       for (let i = 0; i < 1000; i++) ids.push((await queue.enqueue({ jobType: 'work', payload: { i } })).id);
       const children = [0, 1, 2, 3].map((i) => child(['drain', url, `p${i}`]));
+      for (const c of children) expect(await lineFrom(c, 0)).toBe('READY');
+      for (const c of children) c.proc.stdin?.end('go\n');
       const reports = await Promise.all(
         children.map(async (c) => {
           const code = await c.exit;
@@ -99,7 +146,7 @@ describe.skipIf(!server.available)(
         expect(row).toMatchObject({ status: 'completed', attempts: 1 });
         expect(JSON.parse(row.result)).toEqual({ by: byReport.get(row.id) });
       }
-    }, 180_000);
+    }, 400_000);
 
     it('a lease taken over after expiry leaves the old holder with LEASE_LOST, changing nothing', async () => {
       const { id } = await queue.enqueue({ jobType: 'work', payload: { takeover: true } });
@@ -115,19 +162,14 @@ describe.skipIf(!server.available)(
       expect(await queue.get(id)).toMatchObject({ status: 'leased', leasedBy: 'new-holder', interruptions: 1 });
       await queue.complete(id, taken?.leaseToken ?? '', { by: 'new-holder' });
       expect(await queue.get(id)).toMatchObject({ status: 'completed', result: { by: 'new-holder' } });
-    }, 60_000);
+    }, 300_000);
 
     it('holders racing a committed change of their job: a serializable fail conflicts and is re-run, a completion waits on the row lock; both get LEASE_LOST', async () => {
       const { id } = await queue.enqueue({ jobType: 'race' });
       const job = await queue.lease(['race'], 'w');
       const token = job?.leaseToken ?? '';
-      // Another transaction changes the job and holds its row lock a while before committing, so the
-      // calls below read the job as leased, wait on the lock, and then meet the commit.
-      const slowly = (s: PostgresStore, change: string) =>
-        s.write(function* () {
-          yield* run(perDialect(raw('SELECT 1'), raw(`UPDATE memory_jobs SET ${change} WHERE id = $1`, id)));
-          yield* run(perDialect(raw('SELECT 1'), raw('SELECT pg_sleep(0.4)')));
-        });
+      // Another transaction changes the job and holds its row lock until the test opens its gate, so
+      // the calls below read the job as leased, wait on the lock, and then meet the commit.
       const noRetry = await openPostgresStore({
         target: { connectionString: url, maxConnections: 2 },
         maxWriteAttempts: 1,
@@ -135,23 +177,29 @@ describe.skipIf(!server.available)(
       try {
         // Without the store's retry the conflict surfaces as a serialization failure (SQLSTATE 40001),
         // and the fail changed nothing.
-        const touching = slowly(noRetry, 'updated_at = updated_at + 1');
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        const touching = await heldChange(url, noRetry, id, 'updated_at = updated_at + 1');
         const bare = createPostgresQueue({ store: noRetry, config: defaultConfig.queue });
-        const error = await bare.fail(id, token, 'boom').catch((e: unknown) => e);
-        await touching;
+        const failing = bare.fail(id, token, 'boom').catch((e: unknown) => e);
+        await until('the fail waits for the row', async () => (await rowLockWaiters(store)) === 1);
+        await touching.open();
+        const error = await failing;
+        await touching.done;
         expect(isMemoryError(error, 'STORAGE_ERROR')).toBe(true);
         expect((error as { details: { sqlState?: string } }).details.sqlState).toBe('40001');
         expect(await queue.get(id)).toMatchObject({ status: 'leased', attempts: 1, error: null });
         // With it, the fail runs again and sees the cancel; the completion (READ COMMITTED) waited
         // for the lock and read the committed row. Neither changes anything.
-        const cancelling = slowly(noRetry, "status = 'cancelled'");
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        const started = Date.now();
-        const outcomes = await Promise.allSettled([queue.fail(id, token, 'late'), queue.complete(id, token, 'late')]);
-        expect(Date.now() - started).toBeGreaterThanOrEqual(150); // they waited for the other commit
-        await cancelling;
-        for (const outcome of outcomes) {
+        const cancelling = await heldChange(url, noRetry, id, "status = 'cancelled'");
+        let settled = 0;
+        const outcomes = Promise.allSettled(
+          [queue.fail(id, token, 'late'), queue.complete(id, token, 'late')].map((p) => p.finally(() => settled++)),
+        );
+        // Both wait for the other commit: seen waiting for the row, and not settled before it.
+        await until('the fail and the completion wait for the row', async () => (await rowLockWaiters(store)) === 2);
+        expect(settled).toBe(0);
+        await cancelling.open();
+        await cancelling.done;
+        for (const outcome of await outcomes) {
           expect(outcome.status).toBe('rejected');
           expect(isMemoryError((outcome as PromiseRejectedResult).reason, 'LEASE_LOST')).toBe(true);
         }
@@ -170,18 +218,16 @@ describe.skipIf(!server.available)(
         const job = await then.lease(['beat'], 'w');
         expect(job?.id).toBe(id);
         // The heartbeat's row lock is held while the reaper looks at the expired lease.
-        const beating = store.write(function* () {
-          yield* run(
-            perDialect(
-              raw('SELECT 1'),
-              raw('UPDATE memory_jobs SET lease_expires_at = $1 WHERE id = $2', Date.now() + 60_000, id),
-            ),
-          );
-          yield* run(perDialect(raw('SELECT 1'), raw('SELECT pg_sleep(0.4)')));
+        const beating = await heldChange(url, store, id, `lease_expires_at = ${Date.now() + 60_000}`);
+        let reaped = false;
+        const reaping = queue.reapExpiredLeases().finally(() => {
+          reaped = true;
         });
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        expect(await queue.reapExpiredLeases()).toEqual({ requeued: 0, dead: 0 });
-        await beating;
+        await until('the reap waits for the row', async () => reaped || (await rowLockWaiters(past)) === 1);
+        expect(reaped).toBe(false);
+        await beating.open();
+        expect(await reaping).toEqual({ requeued: 0, dead: 0 });
+        await beating.done;
         expect(await queue.get(id)).toMatchObject({ status: 'leased', leaseToken: job?.leaseToken, interruptions: 0 });
       } finally {
         await past.close();
