@@ -10,7 +10,13 @@ const KILLS = 5;
 describe('connector crash recovery', () => {
   it('a folder sync killed with SIGKILL 5 times at random ends as an uninterrupted sync would, without duplicates', async () => {
     const work = mkdtempSync(join(tmpdir(), 'memory-connector-crash-'));
-    const seed = Date.now() % 1_000_000;
+    // A fixed seed, so every run kills at the same progress targets: 5, 38, 61, 68 and 76 of 120
+    // (items recorded, then documents done). A kill that a loaded machine delivers late can let the
+    // sync finish first, which ended the series short of 5 kills; with every target but the last
+    // below 57%, only the last kill can be that late, and it still counts. MEMORY_CRASH_SEED=<n>
+    // tries other points. The timeout only catches a hang: 6 processes that start from the
+    // TypeScript sources are slow on a loaded machine.
+    const seed = Number(process.env.MEMORY_CRASH_SEED ?? 31);
     try {
       const trial = await runConnectorCrashTrial({ work, files: FILES, kills: KILLS, seed });
       const context = `seed ${seed}, killed at ${trial.killedAt.join(', ')}`;
@@ -26,5 +32,5 @@ describe('connector crash recovery', () => {
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
-  }, 240_000);
+  }, 600_000);
 });

@@ -16,7 +16,9 @@ describe('offline GloVe SIF embedder', () => {
     const started = performance.now();
     const fresh = createOfflineEmbedder();
     fresh.load();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // About 100 ms on a quiet machine, but 0.9–1.2 s at load average 18 (2 cores): a 1 s bound failed
+    // there more often than not. 10 s still fails a load that parses text vectors (~30 s).
+    expect(performance.now() - started).toBeLessThan(10_000);
     const [v] = await embedder.embed(['Alice prefers green tea in the morning']);
     expect(v).toHaveLength(100);
     expect(norm(v as Float32Array)).toBeCloseTo(1, 5);
