@@ -17,6 +17,8 @@ export default defineConfig({
     // The PostgreSQL server goes first: its data directory must sit outside temp-root's private (0700)
     // directory, which the `postgres` user cannot enter when the suite runs as root.
     globalSetup: ['scripts/test/postgres-global-setup.ts', 'scripts/test/temp-root.ts'],
+    // fast-check properties draw their cases from a fixed seed (MEMORY_FC_SEED overrides it).
+    setupFiles: ['scripts/test/fast-check-seed.ts'],
     testTimeout: 30_000,
   },
 });

@@ -226,7 +226,14 @@ const installed = check('npm install the tarballs into a project outside the wor
   const manifest = consumerManifest({ tarballs, coreTarball: tarballs.get('@memory/core'), typesNode, peers });
   writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const flags = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'];
-  expectOk(run('npm', flags, consumer), 'npm install');
+  // Dependencies missing from the npm cache come from the registry: a network hiccup (or a timeout
+  // on a loaded machine) is retried twice rather than failing the run; a real error fails each time.
+  let result = run('npm', flags, consumer);
+  for (let attempt = 2; !result.ok && attempt <= 3; attempt++) {
+    console.log(`    npm install failed (${result.status ?? result.error?.message}); attempt ${attempt} of 3`);
+    result = run('npm', flags, consumer);
+  }
+  expectOk(result, 'npm install');
 });
 if (installed && tarballs.has('@memory/engine')) {
   // Install scripts were off, so better-sqlite3 has no native build yet: what a host sees when pnpm
