@@ -19,6 +19,9 @@ export default defineConfig({
     globalSetup: ['scripts/test/postgres-global-setup.ts', 'scripts/test/temp-root.ts'],
     // fast-check properties draw their cases from a fixed seed (MEMORY_FC_SEED overrides it).
     setupFiles: ['scripts/test/fast-check-seed.ts'],
-    testTimeout: 30_000,
+    // Timeouts only catch a hang. At load average 17 on the 2 shared cores, tests ran 5–15 times
+    // slower (the import crash trial passed 180 s); hooks that start servers get the same margin.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

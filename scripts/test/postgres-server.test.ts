@@ -123,6 +123,6 @@ describe.skipIf(!binaries)(
       setTimeout(() => abandon.abort(), 20);
       await expect(starting).rejects.toThrow();
       expect(readdirSync(parentDir).filter((name) => name.startsWith('memory-pg-'))).toEqual([]);
-    }, 60_000);
+    }, 180_000);
   },
 );

@@ -48,7 +48,7 @@ beforeAll(async () => {
     });
     deadJobId = await makeDeadJob(engine);
   });
-}, 60_000);
+}, 180_000);
 afterAll(() => {
   removeBin?.();
   tmp.remove();

@@ -18,7 +18,7 @@ beforeAll(async () => {
   await withEngine(db, (engine) =>
     engine.remember({ agentId: 'alice', content: 'The office wifi password rotates monthly' }),
   );
-}, 60_000);
+}, 180_000);
 afterAll(() => {
   removeBin?.();
   tmp.remove();

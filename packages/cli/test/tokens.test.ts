@@ -55,14 +55,14 @@ beforeAll(async () => {
     await engine.remember({ agentId: 'alice', content: 'Alice waters the ferns on Sundays' });
     await engine.remember({ agentId: 'bob', content: 'Bob tunes the piano every spring' });
   });
-}, 60_000);
+}, 180_000);
 afterAll(() => {
   removeBin?.();
   tmp.remove();
 });
 
 // Each case starts the bin several times (about 2 s each on a loaded machine).
-const SLOW = { timeout: 90_000 };
+const SLOW = { timeout: 180_000 };
 
 describe('memory tokens', SLOW, () => {
   it('prints the secret alone on stdout, once, and the details on stderr', async () => {

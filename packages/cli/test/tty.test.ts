@@ -14,7 +14,7 @@ let removeBin: () => void;
 
 beforeAll(async () => {
   ({ bin, remove: removeBin } = await buildBin());
-}, 60_000);
+}, 180_000);
 afterAll(() => {
   try {
     tmux('kill-server');
@@ -48,7 +48,7 @@ describe('memory import on a terminal (tmux)', () => {
     const screen = await waitFor(() => {
       const pane = tmux('capture-pane', '-p', '-t', 'import');
       return /EXIT=\d+/.test(pane) ? pane : undefined;
-    }, 90_000);
+    }, 180_000);
 
     expect(screen).toMatch(/importing .*100% \| 1503\/1503 lines \| 1500 imported, 0 duplicate, 3 rejected/);
     expect(screen).toMatch(/^imported\s+1500$/m);
@@ -58,7 +58,7 @@ describe('memory import on a terminal (tmux)', () => {
     // A terminal gets the bar's cursor control and colored counters; a pipe gets neither (cli.test.ts).
     expect(stream).toContain('\u001b[?25l');
     expect(stream).toMatch(/\u001b\[\d+m/);
-  }, 120_000);
+  }, 400_000);
 
   it('pauses on Ctrl-C (exit 130) and `--resume` finishes the import from its checkpoint', async () => {
     const file = join(tmp.dir, 'long.jsonl');
@@ -70,7 +70,7 @@ describe('memory import on a terminal (tmux)', () => {
       const pane = tmux('capture-pane', '-p', '-t', 'resume');
       const percent = /(\d+)% \|/.exec(pane)?.[1];
       return percent !== undefined && Number(percent) >= 1 ? pane : undefined;
-    }, 90_000);
+    }, 180_000);
     // The SIGINT a Ctrl-C sends, delivered to the CLI itself (the pane's shell is its parent).
     const shell = tmux('list-panes', '-t', 'resume', '-F', '#{pane_pid}').trim();
     const cli = Number(execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0]);
@@ -78,7 +78,7 @@ describe('memory import on a terminal (tmux)', () => {
     const screen = await waitFor(() => {
       const pane = tmux('capture-pane', '-p', '-t', 'resume');
       return /EXIT=\d+/.test(pane) ? pane : undefined;
-    }, 60_000);
+    }, 180_000);
     expect(screen).toContain('EXIT=130');
     expect(screen).toMatch(/^status\s+paused$/m);
     const importId = /memory import --resume (\S+) --agent fay/.exec(screen)?.[1];
@@ -92,5 +92,5 @@ describe('memory import on a terminal (tmux)', () => {
       status: 'completed',
       counters: { total: 8000, imported: 8000, duplicate: 0, rejected: 0, pending: 0 },
     });
-  }, 180_000);
+  }, 400_000);
 });

@@ -101,18 +101,18 @@ describe('the offline embedder in a bundled app', () => {
     expect(run.warnings[0]?.message).toMatch(/^embedding failed/);
     expect(run.warnings[0]?.fields.error).toContain('pass vectorsPath');
     expect(run.debugFailures).toBe(2);
-  }, 60_000);
+  }, 180_000);
 
   it('with vectorsPath set to the exported asset: available, every memory has its vector, nothing logged', async () => {
     const run = await runBundle([], vectorsExport);
     expect(run.embedder).toMatchObject({ available: true });
     expect(run.vectors).toBe(3);
     expect(run.warnings).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it('with @memory/providers installed beside the bundle, the default finds the file through the package export', async () => {
     const run = await runBundle(['@memory/providers']);
     expect(run.embedder).toMatchObject({ available: true });
     expect(run.vectors).toBe(3);
-  }, 60_000);
+  }, 180_000);
 });

@@ -312,5 +312,5 @@ describe('embedding migration', () => {
     expect((await engine.diagnostics()).maintenance.embedding?.lastChange?.finishedAt).not.toBeNull();
     reader.close();
     await engine.close();
-  }, 60_000);
+  }, 180_000);
 });

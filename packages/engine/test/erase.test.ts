@@ -186,5 +186,5 @@ describe('engine.erase', () => {
     expect(scopeRows(after, 'gone')).toEqual({});
     expect(scopeRows(after, 'kept')).toEqual(kept);
     after.close();
-  }, 60_000);
+  }, 180_000);
 });

@@ -188,7 +188,8 @@ describe('steward resolvers', () => {
       threadId: 't',
       reminderId: 'r-1',
     });
-    expect(Date.now() - started).toBeLessThan(5000);
+    // The hanging resolver never settles: only its 30 ms timeout ends the call (20 s absorbs a loaded machine).
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(aborted).toBe(true);
     expect(entities.map((e) => `${e.type}:${e.refId}`)).toEqual(['reminder:r-1', 'contact:42']);
     expect(warnings).toEqual([

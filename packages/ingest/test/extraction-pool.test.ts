@@ -33,5 +33,5 @@ describe('extraction pool', () => {
     // After close, an extraction still runs (its worker ends with it).
     expect((await extract(pdf, MEDIA.pdf, options)).text).toContain('forty-two');
     expect(pool.stats().idle).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });

@@ -24,7 +24,7 @@ describe.skipIf(!available)('the inspector in a real browser (headless Chromium)
     seeded = await seededEngine();
     inspector = await startInspector({ engine: seeded.engine, agentId: 'bot', writeToken: 'browser-token' });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await inspector?.close();
@@ -78,5 +78,5 @@ describe.skipIf(!available)('the inspector in a real browser (headless Chromium)
     await page.getByTestId('map-point').first().click();
     await expect.poll(() => page.getByRole('heading', { name: 'Memory', exact: true }).isVisible()).toBe(true);
     await page.close();
-  }, 90_000);
+  }, 180_000);
 });

@@ -44,5 +44,5 @@ describe('memory-inspector (the command)', () => {
     });
     expect(await new Promise((resolve) => usage.once('exit', resolve))).toBe(2);
     expect(err).toContain('usage: memory-inspector');
-  }, 60_000);
+  }, 180_000);
 });

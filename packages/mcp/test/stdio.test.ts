@@ -24,7 +24,7 @@ describe('memory-mcp over stdio', () => {
   let bob: Awaited<ReturnType<typeof connect>>;
   beforeAll(async () => {
     [alice, bob] = await Promise.all([connect('alice'), connect('bob')]);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await Promise.all([alice?.client.close(), bob?.client.close()]);
     tmp.remove();
@@ -128,7 +128,7 @@ describe('memory-mcp over stdio', () => {
       content: 'Onboarding guide: new hires get their laptop from the front desk on day one.',
       title: 'Onboarding',
     });
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 150_000;
     for (;;) {
       const stats = await alice.client.readResource({ uri: 'memory://stats' });
       const body = JSON.parse((stats.contents[0] as { text: string }).text) as {
@@ -140,7 +140,7 @@ describe('memory-mcp over stdio', () => {
     }
     const recalled = await call(alice.client, 'recall', { query: 'where do new hires get their laptop' });
     expect(text(recalled)).toContain('laptop from the front desk');
-  }, 45_000);
+  }, 180_000);
 
   it("cannot reach another agent's scope, even when a model names it", async () => {
     const secret = await call(alice.client, 'remember', { content: 'Alice keeps the spare key under the blue pot' });

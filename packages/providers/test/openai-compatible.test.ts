@@ -191,7 +191,8 @@ describe('OpenAI-compatible chat client', () => {
     setTimeout(() => controller.abort(), 20);
     const started = Date.now();
     await expect(pending).rejects.toMatchObject({ code: 'ABORTED', details: { reason: 'aborted' } });
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Well before the 60 s request timeout (20 s absorbs a loaded machine).
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('refuses a bad configuration', () => {

@@ -107,7 +107,7 @@ describe.skipIf(!server.available)(
       url = db.connectionString;
       store = await openPostgresStore({ target: { connectionString: url, maxConnections: 4 } });
       queue = createPostgresQueue({ store });
-    }, 60_000);
+    }, 180_000);
     afterAll(async () => {
       await store?.close();
       await database?.close();
@@ -207,7 +207,7 @@ describe.skipIf(!server.available)(
       } finally {
         await noRetry.close();
       }
-    }, 60_000);
+    }, 180_000);
 
     it('a reap racing a heartbeat of the same job is re-run and sees the extended lease', async () => {
       const clock = { now: () => Date.now() - 120_000 }; // a job leased two minutes ago: expired now
@@ -232,7 +232,7 @@ describe.skipIf(!server.available)(
       } finally {
         await past.close();
       }
-    }, 60_000);
+    }, 180_000);
 
     it('the lease reads the pending index in order: no scan of the backlog, no sort', async () => {
       // 20,000 pending jobs over 5 types, statistics up to date.
@@ -254,6 +254,6 @@ describe.skipIf(!server.available)(
       ).map((r) => r['QUERY PLAN']);
       expect(plan.join('\n')).toMatch(/Index Scan using memory_jobs_pending/);
       expect(plan.join('\n')).not.toMatch(/Sort|Seq Scan/);
-    }, 60_000);
+    }, 180_000);
   },
 );

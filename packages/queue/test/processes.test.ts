@@ -115,5 +115,5 @@ describe('queue across processes', () => {
       result: { by: 'survivor' },
     });
     store.close();
-  }, 60_000);
+  }, 180_000);
 });

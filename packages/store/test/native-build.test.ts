@@ -49,10 +49,10 @@ describe('a missing native build of better-sqlite3', () => {
     expect(result['message']).toContain('npm rebuild better-sqlite3');
     expect(result['message']).toContain('pnpm rebuild better-sqlite3');
     expect(result['message']).toContain('allowBuilds');
-  }, 60_000);
+  }, 180_000);
 
   it('the same harness opens the store with the real package (the copy is what breaks it)', async () => {
     const real = require.resolve('better-sqlite3');
     expect(await openWith(real)).toEqual({ opened: true });
-  }, 60_000);
+  }, 180_000);
 });

@@ -152,7 +152,7 @@ describe.skipIf(!server.available)(
       expect(held).toEqual({ n: 0 });
       const [created] = await remember(b, 'ok', 'locked', 'Fine importance.');
       expect(created?.deduped).toBe(false);
-    }, 60_000);
+    }, 180_000);
 
     it('concurrent writes and forgets of one scope keep its text statistics exact', async () => {
       const store = stores[0] as PostgresStore;

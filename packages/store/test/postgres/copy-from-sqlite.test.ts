@@ -60,7 +60,7 @@ describe('copySqliteToPostgres', () => {
   let target: PostgresStore;
   beforeAll(async () => {
     target = await openPostgresStore({ target: { pglite }, migrations: [schema], vectorExtension: 'off' });
-  }, 60_000);
+  }, 180_000);
 
   it('copies every row, parents first, verifies counts and lists what has no PostgreSQL form', async () => {
     const report = await copySqliteToPostgres({ from: sqlite, to: target });

@@ -66,7 +66,7 @@ describe('programs on PostgreSQL (PGlite)', () => {
   let store: PostgresStore;
   beforeAll(async () => {
     store = await openPostgresStore({ target: { pglite }, migrations: [notesMigration, sqliteOnly] });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await store.close();
   });

@@ -43,7 +43,7 @@ describe.skipIf(!server.available)(
         target: { connectionString: database.connectionString, maxConnections: 8 },
         migrations: [counters],
       });
-    }, 60_000);
+    }, 180_000);
     afterAll(async () => {
       await store?.close();
       await database?.drop();
