@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createManualClock, createSequentialIds, type EmbeddingProvider } from '@memory/core';
+import { createManualClock, createSeededRandom, createSequentialIds, type EmbeddingProvider } from '@memory/core';
 import { createMemoryEngine, type MemoryEngine, type MemoryEngineOptions } from '../src/index.js';
 
 /**
@@ -31,12 +31,16 @@ export function createBagOfWordsEmbedder(dimensions = 64, model = 'bow-test'): E
 
 export const T0 = Date.UTC(2026, 0, 1);
 
+/** Each test engine's own seeded random source (tokens' secrets, poll jitter): the same on every run. */
+let engineSeeds = 0;
+
 export async function createTestEngine(overrides: Partial<MemoryEngineOptions> = {}) {
   const clock = createManualClock(T0);
   const engine = await createMemoryEngine({
     database: { path: ':memory:' },
     clock,
     ids: createSequentialIds('id'),
+    random: createSeededRandom(++engineSeeds),
     ...overrides,
   });
   return { engine, clock };

@@ -10,6 +10,7 @@
 //   afterAll(() => backend.dispose());
 //   it.skipIf(backend.skip)('remembers', async () => { const engine = await backend.open(); ... });
 // });
+import { createSeededRandom, type RandomSource } from '@memory/core';
 import type { Dialect } from '@memory/store';
 import type { PostgresTarget } from '@memory/store/postgres';
 import { closeSharedPglite, sharedPglite } from '../../../store/test/support/pglite.js';
@@ -43,6 +44,14 @@ export interface EngineBackend {
   dispose(): Promise<void>;
 }
 
+/**
+ * Each engine a backend opens draws from its own seeded source unless the test passes one: API token
+ * secrets and the workers' poll jitter are then the same on every run (a token test once failed one
+ * run in 16 on what the random secret happened to end with).
+ */
+let engineSeeds = 0;
+const nextRandom = (): RandomSource => createSeededRandom(++engineSeeds);
+
 function sqliteBackend(): EngineBackend {
   const opened: MemoryEngine[] = [];
   const tempFiles: Array<() => Promise<void>> = [];
@@ -52,7 +61,7 @@ function sqliteBackend(): EngineBackend {
     skip: undefined,
     vectorIndex: true,
     async open(options = {}) {
-      const engine = await createMemoryEngine({ ...options, database: { path: ':memory:' } });
+      const engine = await createMemoryEngine({ random: nextRandom(), ...options, database: { path: ':memory:' } });
       opened.push(engine);
       return engine;
     },
@@ -64,7 +73,9 @@ function sqliteBackend(): EngineBackend {
       tempFiles.push(() => rm(dir, { recursive: true, force: true }));
       const engines: MemoryEngine[] = [];
       for (let i = 0; i < count; i++)
-        engines.push(await createMemoryEngine({ ...options, database: { path: join(dir, 'memory.db') } }));
+        engines.push(
+          await createMemoryEngine({ random: nextRandom(), ...options, database: { path: join(dir, 'memory.db') } }),
+        );
       opened.push(...engines);
       return engines;
     },
@@ -89,7 +100,7 @@ function pgliteBackend(): EngineBackend {
     const pglite = await sharedPglite();
     last = { pglite };
     if (opened.length === 0) await resetPglite(pglite);
-    const engine = await createMemoryEngine({ ...options, database: { postgres: { pglite } } });
+    const engine = await createMemoryEngine({ random: nextRandom(), ...options, database: { postgres: { pglite } } });
     opened.push(engine);
     return engine;
   };
@@ -119,6 +130,7 @@ function serverBackend(skip: string | undefined): EngineBackend {
   const openOn = async (connectionString: string, options: EngineOptions) => {
     last = { connectionString, maxConnections: 2 };
     const engine = await createMemoryEngine({
+      random: nextRandom(),
       ...options,
       database: { postgres: { connectionString, maxConnections: 4 } },
     });
