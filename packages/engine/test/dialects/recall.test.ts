@@ -44,6 +44,9 @@ const options = (): Omit<MemoryEngineOptions, 'database'> => {
 
 let dir: string;
 let source: string;
+let copies = 0;
+/** SQLite's answers to QUERIES, the reference every backend must match. */
+let reference: Array<ReturnType<typeof view>>;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'engine-recall-'));
@@ -68,6 +71,13 @@ beforeAll(async () => {
     memories: [{ content: 'Ferry ferry harbour ferry of another agent' }, { content: 'warm kittens nap' }],
   });
   await engine.close();
+  // What SQLite answers, computed here so that no backend's test depends on another having run first.
+  const sqlite = await engineWithData('sqlite');
+  try {
+    reference = await answers(sqlite.engine);
+  } finally {
+    await sqlite.close();
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -82,7 +92,7 @@ async function engineWithData(name: string): Promise<{
   accessCount(agentId: string, id: string): Promise<number | undefined>;
   close(): Promise<void>;
 }> {
-  const file = join(dir, `${name}-${Math.random().toString(36).slice(2)}.db`);
+  const file = join(dir, `${name}-${++copies}.db`);
   await copyFile(source, file);
   const clock = createManualClock(T0);
   const scheduler = createManualScheduler(clock);
@@ -158,7 +168,11 @@ function view(response: RecallResponse<RecallResult>) {
   };
 }
 
-const seen = new Map<string, Array<ReturnType<typeof view>>>();
+async function answers(engine: MemoryEngine): Promise<Array<ReturnType<typeof view>>> {
+  const views: Array<ReturnType<typeof view>> = [];
+  for (const query of QUERIES) views.push(view((await engine.recall(query)) as RecallResponse<RecallResult>));
+  return views;
+}
 
 describe.each(backends)('recall through the engine on $name', (backend) => {
   afterAll(() => (backend.name === 'pglite' ? backend.dispose() : undefined));
@@ -168,8 +182,7 @@ describe.each(backends)('recall through the engine on $name', (backend) => {
     async () => {
       const { engine, scheduler, accessCount, close } = await engineWithData(backend.name);
       try {
-        const views: Array<ReturnType<typeof view>> = [];
-        for (const query of QUERIES) views.push(view((await engine.recall(query)) as RecallResponse<RecallResult>));
+        const views = await answers(engine);
         for (const v of views) {
           expect(v.completeness).toBe('exact');
           expect(v.coverage).toEqual({ embedded: 6, total: 6 });
@@ -178,19 +191,15 @@ describe.each(backends)('recall through the engine on $name', (backend) => {
         }
         expect(views[0]?.ids.length).toBeGreaterThanOrEqual(3);
         expect(views[4]?.tiers[0]).toBe('linked');
-        seen.set(backend.name, views);
-        if (backend.name !== 'sqlite') {
-          const reference = seen.get('sqlite');
-          expect(reference, 'the sqlite backend runs first').toBeDefined();
-          views.forEach((v, i) => {
-            const r = reference?.[i];
-            expect(v.ids).toEqual(r?.ids);
-            expect(v.tiers).toEqual(r?.tiers);
-            v.scores.forEach((score, j) => {
-              expect(score).toBeCloseTo(r?.scores[j] as number, 5);
-            });
+        expect(reference).toHaveLength(QUERIES.length);
+        views.forEach((v, i) => {
+          const r = reference[i];
+          expect(v.ids).toEqual(r?.ids);
+          expect(v.tiers).toEqual(r?.tiers);
+          v.scores.forEach((score, j) => {
+            expect(score).toBeCloseTo(r?.scores[j] as number, 5);
           });
-        }
+        });
 
         // Access counts and telemetry are written after the response, on the next scheduler turn.
         await scheduler.runDue();
