@@ -63,7 +63,13 @@ export default function setup(): (() => Promise<void>) | undefined {
   writeState(stateFile, { state: 'starting' });
   process.env.MEMORY_TEST_POSTGRES_STATE = stateFile;
   const abandon = new AbortController();
-  const starting: Promise<PostgresServer | undefined> = startPostgresServer({ binaries, signal: abandon.signal }).then(
+  // initdb and the first start compete with every test worker for the 2 cores: the 60 s default
+  // is short at a high load average, and a slow start fails every PostgreSQL test file at once.
+  const starting: Promise<PostgresServer | undefined> = startPostgresServer({
+    binaries,
+    signal: abandon.signal,
+    readyTimeoutMs: 180_000,
+  }).then(
     (server) => {
       writeState(stateFile, { state: 'ready', connectionString: server.connectionString, version: server.version });
       return server;

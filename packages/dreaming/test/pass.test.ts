@@ -30,7 +30,9 @@ function scripted(turns: Array<(request: GenerateRequest, i: number) => Generate
   return llm;
 }
 
-const tool = (name: string, args: unknown, id = `c${Math.random().toString(36).slice(2, 8)}`): GenerateResult => ({
+// Tool-call ids numbered in order: the same on every run.
+let calls = 0;
+const tool = (name: string, args: unknown, id = `c${++calls}`): GenerateResult => ({
   text: '<think>next step</think>',
   toolCalls: [{ id, name, arguments: JSON.stringify(args) }],
   usage: { inputTokens: 100, outputTokens: 20 },

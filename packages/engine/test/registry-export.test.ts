@@ -22,9 +22,10 @@ const records = (lines: readonly string[]) =>
     return rest;
   });
 
+let imports = 0;
 /** Imports `lines` into `agentId` of `engine` and runs the job to its end. */
 async function importInto(engine: MemoryEngine, dir: string, agentId: string, lines: readonly string[]) {
-  const file = join(dir, `scope-${agentId}-${Math.random().toString(36).slice(2)}.jsonl`);
+  const file = join(dir, `scope-${agentId}-${++imports}.jsonl`);
   writeFileSync(file, lines.join(''));
   const { jobId } = await engine.imports.start({ agentId, file });
   await engine.runDue();

@@ -571,11 +571,12 @@ describe('the memory writer’s text index batch', () => {
         .fill(`t${from + i}`)
         .join(' '),
     ).join(' ');
+  let writes = 0;
   const write = (store: Store, memories: Array<{ agent: string; text: string }>) =>
     store.write((sql) =>
       createMemories(
         sql,
-        { ids: createSequentialIds(`w${Math.random()}`), vectorAvailable: false, inlineEntityLinking: false },
+        { ids: createSequentialIds(`w${++writes}`), vectorAvailable: false, inlineEntityLinking: false },
         memories.map((m) => ({
           agentId: m.agent,
           content: prepareContent(m.text),

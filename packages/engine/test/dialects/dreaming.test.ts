@@ -31,9 +31,10 @@ function scripted(turns: Array<(request: GenerateRequest) => GenerateResult>): L
     },
   };
 }
+let calls = 0;
 const tool = (name: string, args: unknown): GenerateResult => ({
   text: '<think>next</think>',
-  toolCalls: [{ id: `c${name}${Math.random()}`, name, arguments: JSON.stringify(args) }],
+  toolCalls: [{ id: `c${name}${++calls}`, name, arguments: JSON.stringify(args) }],
   usage: { inputTokens: 10, outputTokens: 5 },
 });
 

@@ -74,7 +74,7 @@ let shared: Promise<PostgresTestServer> | undefined;
 export function postgresTestServer(options: { env?: Env; timeoutMs?: number } = {}): Promise<PostgresTestServer> {
   const env = options.env ?? process.env;
   const resolve = async () =>
-    requirePostgresIfAsked(await resolveSource(postgresTestSource(env), options.timeoutMs ?? 120_000), env);
+    requirePostgresIfAsked(await resolveSource(postgresTestSource(env), options.timeoutMs ?? 300_000), env);
   if (options.env) return resolve();
   shared ??= resolve();
   return shared;
