@@ -19,7 +19,7 @@ function child(
   const args = [fixture, mode, path, workerId, ...(leaseMs === undefined ? [] : [String(leaseMs)])];
   const proc = spawn(process.execPath, ['--conditions=@memory/source', '--import', 'tsx', ...args], {
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [mode === 'drain' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
@@ -31,6 +31,14 @@ function child(
     return out;
   });
   return { proc, output, exit };
+}
+
+/** Waits until each drain child has opened the store, then lets them all start at once. */
+async function go(children: ReadonlyArray<{ proc: ChildProcess }>): Promise<void> {
+  // Every listener is attached before any await: a line that came earlier would be missed.
+  const lines = await Promise.all(children.map((c) => firstLine(c.proc)));
+  expect(lines).toEqual(children.map(() => 'READY'));
+  for (const c of children) c.proc.stdin?.end('go\n');
 }
 
 function firstLine(proc: ChildProcess): Promise<string> {
@@ -54,6 +62,7 @@ describe('queue across processes', () => {
       for (let i = 0; i < 2000; i++) queue.enqueue({ jobType: 'work', payload: { i } });
     });
     const children = [0, 1, 2, 3].map((i) => child('drain', path, `p${i}`));
+    await go(children);
     const reports = (await Promise.all(children.map((c) => c.output))).map(
       (o) => JSON.parse(o.trim().split('\n').pop() ?? '{}') as { workerId: string; done: string[] },
     );
@@ -68,7 +77,7 @@ describe('queue across processes', () => {
     const byReport = new Map(reports.flatMap((r) => r.done.map((id) => [id, r.workerId] as const)));
     for (const r of rows) expect(r.byWorker).toBe(byReport.get(r.id));
     store.close();
-  }, 120_000);
+  }, 300_000);
 
   it('recovers a job whose process was killed with SIGKILL mid-job, leaving the rest undisturbed', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'memory-mp-')), 'q.db');
@@ -106,7 +115,8 @@ describe('queue across processes', () => {
     for (const id of ids.slice(1)) expect(queue.get(id)).toMatchObject({ status: 'pending', attempts: 0 });
 
     const survivor = child('drain', path, 'survivor');
-    const report = JSON.parse((await survivor.output).trim()) as { done: string[] };
+    await go([survivor]);
+    const report = JSON.parse((await survivor.output).trim().split('\n').pop() ?? '{}') as { done: string[] };
     expect(report.done.sort()).toEqual([...ids].sort());
     expect(queue.get(leasedId)).toMatchObject({
       status: 'completed',
