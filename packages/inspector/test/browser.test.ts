@@ -15,6 +15,9 @@ if (!available && process.env.CI) throw new Error(`no Chromium at ${CHROMIUM}: t
 
 // Skipped only on a developer machine without Chromium (apt-get install -y chromium): the HTTP
 // tests beside this one still cover every page; this file needs a real browser.
+// expect.poll gives up after 1 s by default: a loaded machine's Chromium can take longer to render.
+const SETTLE = { timeout: 30_000 };
+
 describe.skipIf(!available)('the inspector in a real browser (headless Chromium)', () => {
   let seeded: Awaited<ReturnType<typeof seededEngine>>;
   let inspector: Inspector;
@@ -37,16 +40,16 @@ describe.skipIf(!available)('the inspector in a real browser (headless Chromium)
     await page.getByLabel('Query').fill('green tea');
     await page.getByRole('button', { name: 'Search' }).click();
     const first = page.getByTestId('result').first().getByRole('link');
-    await expect.poll(() => first.textContent()).toContain('green tea');
+    await expect.poll(() => first.textContent(), SETTLE).toContain('green tea');
     await first.click();
-    await expect.poll(() => page.getByTestId('memory-content').textContent()).toContain('green tea: tea notes');
+    await expect.poll(() => page.getByTestId('memory-content').textContent(), SETTLE).toContain('green tea: tea notes');
     expect(await page.getByRole('heading', { name: 'History' }).isVisible()).toBe(true);
 
     // Logging in with the token shows the review forms; accepting goes through the engine.
     await page.goto(`${inspector.url}/proposals?token=browser-token`);
     const proposal = page.getByTestId('proposal').first();
     await proposal.getByRole('button', { name: 'Accept' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Accepted: remember_memory/);
+    await expect.poll(() => page.getByRole('status').textContent(), SETTLE).toMatch(/^Accepted: remember_memory/);
     expect(
       await seeded.engine.dreaming.proposals.get({ agentId: 'bot', proposalId: seeded.ids.proposal ?? '' }),
     ).toMatchObject({ status: 'accepted' });
@@ -76,7 +79,7 @@ describe.skipIf(!available)('the inspector in a real browser (headless Chromium)
 
     // Clicking a point opens its memory.
     await page.getByTestId('map-point').first().click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Memory', exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Memory', exact: true }).isVisible(), SETTLE).toBe(true);
     await page.close();
   }, 180_000);
 });
