@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { MemoryEngine } from '../src/index.js';
 import { createTestEngine, T0 } from './helpers.js';
-import { record, writeExport } from './import-fixtures.js';
+import { record, turnUntil, writeExport } from './import-fixtures.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'memory-import-checkpoint-'));
 
@@ -25,13 +25,12 @@ async function importEngine(limits: Record<string, number>) {
 
 async function runToEnd(engine: MemoryEngine, scheduler: ReturnType<typeof createManualScheduler>, jobId: string) {
   // The import reads its file with real I/O: give the event loop turns, not just virtual time.
-  for (let i = 0; i < 20_000; i++) {
-    const status = (await engine.imports.status({ agentId: 'target', jobId }))?.status;
-    if (status !== 'queued' && status !== 'running') return;
-    await scheduler.advance(10);
-    await settle(1);
-  }
-  throw new Error('the import did not finish');
+  const ended = await turnUntil(
+    async () =>
+      !['queued', 'running'].includes((await engine.imports.status({ agentId: 'target', jobId }))?.status ?? ''),
+    { step: () => scheduler.advance(10) },
+  );
+  if (!ended) throw new Error('the import did not finish');
 }
 
 describe('import checkpoints', () => {
@@ -48,11 +47,7 @@ describe('import checkpoints', () => {
     await scheduler.runDue();
     // Wait (in event-loop turns, bounded) until the inventory has committed a batch, then pause it
     // before it reaches the end of the file: the first pass over the file is interrupted.
-    let located = 0;
-    for (let i = 0; i < 100_000 && located === 0; i++) {
-      await settle(1);
-      located = (await engine.imports.status({ agentId: 'target', jobId }))?.counters.total ?? 0;
-    }
+    await turnUntil(async () => ((await engine.imports.status({ agentId: 'target', jobId }))?.counters.total ?? 0) > 0);
     const paused = await engine.imports.pause({ agentId: 'target', jobId });
     expect(paused.inventoried).toBe(false);
     expect(paused.counters.total).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import { settle } from '@memory/queue/testing';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createTestEngine, T0 } from './helpers.js';
-import { record, SMALL_LIMITS, writeExport } from './import-fixtures.js';
+import { record, SMALL_LIMITS, turnUntil, writeExport } from './import-fixtures.js';
 
 const DRIVER_TEXT = /SQLITE|constraint failed|UNIQUE|secret trigger/i;
 
@@ -157,8 +157,7 @@ describe('import inputs', () => {
     await engine.start();
     await scheduler.runDue();
     const ref = { agentId: 'target', jobId };
-    for (let i = 0; i < 100_000 && ((await engine.imports.status(ref))?.counters.imported ?? 0) === 0; i++)
-      await settle(1);
+    await turnUntil(async () => ((await engine.imports.status(ref))?.counters.imported ?? 0) > 0);
     await engine.imports.pause(ref);
     await settle(20);
     const paused = await engine.imports.status(ref);
@@ -169,14 +168,12 @@ describe('import inputs', () => {
     writeFileSync(file, text.replace('Question 49:', 'Question 94:'));
     expect(readFileSync(file).length).toBe(Buffer.byteLength(text));
     await engine.imports.resume(ref);
-    for (let i = 0; i < 5000 && (await engine.imports.status(ref))?.status === 'queued'; i++) {
-      await scheduler.advance(10);
-      await settle(1);
-    }
-    for (let i = 0; i < 5000 && (await engine.imports.status(ref))?.status === 'running'; i++) {
-      await scheduler.advance(10);
-      await settle(1);
-    }
+    await turnUntil(async () => (await engine.imports.status(ref))?.status !== 'queued', {
+      step: () => scheduler.advance(10),
+    });
+    await turnUntil(async () => (await engine.imports.status(ref))?.status !== 'running', {
+      step: () => scheduler.advance(10),
+    });
     const stopped = await engine.imports.status(ref);
     expect(stopped).toMatchObject({ status: 'failed', error: expect.stringMatching(/line 39 .*changed/) });
     expect(stopped?.counters).toMatchObject({ total: 40, imported: 39, pending: 1 });

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { MemoryEngine } from '../src/index.js';
 import { createTestEngine, T0 } from './helpers.js';
-import { record, writeExport } from './import-fixtures.js';
+import { record, turnUntil, writeExport } from './import-fixtures.js';
 
 // The import state machine as a host sees it, one test per rule that mutation testing of
 // src/imports/ (context, run-import, inventory, process-records, set-status) found unchecked:
@@ -32,13 +32,12 @@ async function importEngine(limits: Record<string, number> = {}) {
 
 /** Runs the queue until the import leaves queued/running (real file I/O: event-loop turns, bounded). */
 async function runToEnd(engine: MemoryEngine, jobId: string, agentId = 'target'): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
+  const ended = await turnUntil(async () => {
     await engine.runDue();
     const status = (await engine.imports.status({ agentId, jobId }))?.status;
-    if (status !== 'queued' && status !== 'running') return;
-    await settle(1);
-  }
-  throw new Error('the import did not finish');
+    return status !== 'queued' && status !== 'running';
+  });
+  if (!ended) throw new Error('the import did not finish');
 }
 
 /** The queue job an import names, as the queue sees it. */
@@ -127,10 +126,10 @@ describe('import state machine', () => {
     await engine.start();
     await scheduler.runDue();
     let imported = 0;
-    for (let i = 0; i < 100_000 && imported === 0; i++) {
-      await settle(1);
+    await turnUntil(async () => {
       imported = (await engine.imports.status({ agentId: 'target', jobId }))?.counters.imported ?? 0;
-    }
+      return imported > 0;
+    });
     expect(imported).toBeGreaterThan(0);
     expect((await engine.imports.cancel({ agentId: 'target', jobId })).status).toBe('cancelled');
     const atCancel = (await engine.imports.status({ agentId: 'target', jobId }))?.counters;

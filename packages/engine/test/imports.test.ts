@@ -7,7 +7,7 @@ import { settle } from '@memory/queue/testing';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createTestEngine, T0 } from './helpers.js';
-import { mixedExport, record, SMALL_LIMITS, writeExport } from './import-fixtures.js';
+import { mixedExport, record, SMALL_LIMITS, turnUntil, writeExport } from './import-fixtures.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'memory-import-'));
 
@@ -100,13 +100,10 @@ describe('signet-export v1 import', () => {
     const { jobId } = await engine.imports.start({ agentId: 'target', file });
     await engine.start();
     await scheduler.runDue();
-    // Real file I/O: wait (in event-loop turns, bounded) for the first committed batch.
-    for (
-      let i = 0;
-      i < 100_000 && ((await engine.imports.status({ agentId: 'target', jobId }))?.counters.imported ?? 0) === 0;
-      i++
-    )
-      await settle(1);
+    // Real file I/O: wait (in event-loop turns, bounded in time) for the first committed batch.
+    await turnUntil(
+      async () => ((await engine.imports.status({ agentId: 'target', jobId }))?.counters.imported ?? 0) > 0,
+    );
     const paused = await engine.imports.pause({ agentId: 'target', jobId });
     expect(paused.status).toBe('paused');
     for (let i = 0; i < 20; i++) await settle();
@@ -118,14 +115,9 @@ describe('signet-export v1 import', () => {
     await expect(engine.imports.pause({ agentId: 'target', jobId })).rejects.toMatchObject({ code: 'CONFLICT' });
     await engine.imports.resume({ agentId: 'target', jobId });
     // The import reads its file with real I/O: give the event loop turns, not just virtual time.
-    for (
-      let i = 0;
-      i < 5000 && (await engine.imports.status({ agentId: 'target', jobId }))?.status !== 'completed';
-      i++
-    ) {
-      await scheduler.advance(10);
-      await settle(1);
-    }
+    await turnUntil(async () => (await engine.imports.status({ agentId: 'target', jobId }))?.status === 'completed', {
+      step: () => scheduler.advance(10),
+    });
     expect((await engine.imports.status({ agentId: 'target', jobId }))?.counters).toEqual({
       total: 40,
       imported: 40,
