@@ -13,7 +13,7 @@ export { mixedExport, record, SMALL_LIMITS, writeExport } from '../../ingest/tes
  */
 export async function turnUntil(
   done: () => Promise<boolean>,
-  options: { step?: () => Promise<void>; timeoutMs?: number } = {},
+  options: { step?: () => Promise<unknown>; timeoutMs?: number } = {},
 ): Promise<boolean> {
   const deadline = performance.now() + (options.timeoutMs ?? 60_000);
   while (!(await done())) {
