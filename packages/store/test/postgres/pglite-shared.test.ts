@@ -1,22 +1,15 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { MemoryError } from '@memory/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Migration } from '../../src/migrations/migration.js';
 import { openPostgresStore, type PostgresStore } from '../../src/postgres.js';
 import { all, get, type Program, portable, run } from '../../src/program/program.js';
+import { closeSharedPglite, sharedPglite } from '../support/pglite.js';
 
 // PGlite is one session. Two stores on one instance (two engines, an engine and a copy) each have
 // a pool of their own; their transactions must take turns, not run inside each other. The short
 // timeouts make a regression fail instead of hanging the suite (it hung before the stores shared
 // PGlite's lock).
-
-let pglite: PGlite;
-beforeAll(async () => {
-  pglite = await PGlite.create();
-}, 120_000);
-afterAll(async () => {
-  await pglite.close();
-});
 
 const counters: Migration = {
   version: 1,
@@ -35,14 +28,17 @@ function* increment(id: string): Program<number> {
 }
 
 describe('two stores on one PGlite instance', () => {
+  let pglite: PGlite;
   let one: PostgresStore;
   let two: PostgresStore;
   beforeAll(async () => {
+    pglite = await sharedPglite();
     one = await openPostgresStore({ target: { pglite }, migrations: [counters] });
     two = await openPostgresStore({ target: { pglite }, migrations: [counters] });
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await Promise.all([one?.close(), two?.close()]);
+    await closeSharedPglite();
   });
 
   it('run their transactions one after another, with and without lock keys', async () => {
