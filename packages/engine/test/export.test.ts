@@ -2,121 +2,32 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MemoryEngine } from '../src/index.js';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
+import { collect, fillExportScope, records } from './support/fill-export-scope.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
-
-/** The records of an export, without the header's export time. */
-function records(lines: readonly string[]): Array<Record<string, unknown>> {
-  return lines.map((l) => {
-    const { exportedAt: _, ...rest } = JSON.parse(l) as Record<string, unknown>;
-    return rest;
-  });
-}
-
-/** A scope with a bit of everything an export carries. */
-async function fill(engine: MemoryEngine): Promise<void> {
-  const agentId = 'a';
-  await engine.transcripts.append({
-    agentId,
-    sessionKey: 'chat-1',
-    turns: [
-      { role: 'user', content: 'Project Atlas is our billing rewrite, owned by Dana Whitfield.' },
-      { role: 'assistant', content: 'Noted: Atlas ships in March.' },
-    ],
-  });
-  await engine.transcripts.complete({ agentId, sessionKey: 'chat-1' });
-  const made = await engine.dreaming.apply({
-    agentId,
-    operations: [
-      {
-        operation: 'create_entity',
-        payload: { name: 'Project Atlas', aliases: ['Atlas'] },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Project Atlas is our billing rewrite' }],
-      },
-      {
-        operation: 'create_entity',
-        payload: { name: 'Dana Whitfield' },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'owned by Dana Whitfield' }],
-      },
-    ],
-  });
-  const [atlas, dana] = made.applied.map((a) => a.targetId);
-  const aspect = await engine.dreaming.apply({
-    agentId,
-    operations: [
-      {
-        operation: 'create_aspect',
-        payload: { entityId: atlas, name: 'schedule' },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Atlas ships in March' }],
-      },
-      {
-        operation: 'create_link',
-        payload: { sourceEntityId: atlas, targetEntityId: dana, type: 'owned_by' },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'owned by Dana Whitfield' }],
-      },
-    ],
-  });
-  await engine.dreaming.apply({
-    agentId,
-    operations: [
-      {
-        operation: 'add_claim',
-        payload: { aspectId: aspect.applied[0]?.targetId, claimKey: 'ship', content: 'Atlas ships in March.' },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Atlas ships in March' }],
-      },
-    ],
-  });
-  // Inline linking gives this memory a mention of Project Atlas.
-  const first = await engine.remember({
-    agentId,
-    content: 'Project Atlas standup moved to 10:00',
-    tags: ['team'],
-    linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana' }],
-  });
-  await engine.modify({
-    agentId,
-    id: first.id,
-    reason: 'moved again',
-    content: 'Project Atlas standup moved to 10:30',
-  });
-  const gone = await engine.remember({ agentId, content: 'A forgotten detail', type: 'decision', importance: 0.2 });
-  await engine.forget({ agentId, id: gone.id, reason: 'wrong' });
-  await engine.remember({ agentId, content: 'Alice prefers green tea', type: 'preference', pinned: true });
-  await engine.documents.add({
-    agentId,
-    content: 'Atlas design doc: invoices are generated nightly.',
-    title: 'Design',
-  });
-  await engine.runDue();
-  await engine.remember({ agentId: 'someone-else', content: 'not exported' });
-}
-
 describe('engine.export and its import', () => {
   it('round-trips a scope: export → import into a fresh file → export again gives the same records', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'memory-export-'));
     dirs.push(dir);
-    const { engine: source } = await createTestEngine({ embedder: createBagOfWordsEmbedder() });
-    await fill(source);
+    const { engine: source, clock } = await createTestEngine({ embedder: createBagOfWordsEmbedder() });
+    await fillExportScope(source, () => clock.advance(60_000));
     const exported = await collect(source.export({ agentId: 'a' }));
     const kinds = records(exported).map((r) => r['kind']);
     expect(kinds[0]).toBe('header');
     expect(kinds.at(-1)).toBe('footer');
     expect(kinds.filter((k) => k === 'entity')).toHaveLength(2);
     expect(kinds.filter((k) => k === 'link')).toHaveLength(1);
-    expect(kinds.filter((k) => k === 'memory')).toHaveLength(4);
+    // The standup memory, the forgotten one, tea, Bob's and the document's chunk.
+    expect(kinds.filter((k) => k === 'memory')).toHaveLength(5);
     expect(kinds.filter((k) => k === 'transcript')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'document')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'note')).toHaveLength(2);
+    expect(kinds.filter((k) => k === 'category')).toHaveLength(1);
     expect(exported.join('')).not.toContain('not exported');
     const memory = records(exported).find((r) => r['kind'] === 'memory' && String(r['content']).includes('10:30'));
     expect(memory).toMatchObject({
@@ -148,11 +59,12 @@ describe('engine.export and its import', () => {
     expect(records(again)).toEqual(records(exported));
 
     // The imported scope works: recall finds memories (the fill-in job embedded them), the graph reads.
-    // Diagnostics show the embedding fill-in's progress: the live imported memories have no vector yet.
-    expect((await target.diagnostics()).maintenance.vectorsMissing).toBe(3);
+    // Diagnostics show the embedding fill-in's progress: the live imported memories (all five but the
+    // forgotten one) have no vector yet.
+    expect((await target.diagnostics()).maintenance.vectorsMissing).toBe(4);
     await target.runDue();
     expect((await target.diagnostics()).maintenance.vectorsMissing).toBe(0);
-    expect((await target.health({ agentId: 'a' })).vectors).toMatchObject({ missing: 0, current: 3 });
+    expect((await target.health({ agentId: 'a' })).vectors).toMatchObject({ missing: 0, current: 4 });
     const recalled = await target.recall({ agentId: 'a', query: 'Atlas standup' });
     expect(recalled.results[0]?.content).toBe('Project Atlas standup moved to 10:30');
 

@@ -3,46 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryEngine, type MemoryEngine } from '../src/index.js';
+import { createMemoryEngine } from '../src/index.js';
 import { createTestEngine } from './helpers.js';
+import { collect, createExportNotes, records } from './support/fill-export-scope.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
-
-const records = (lines: readonly string[]) =>
-  lines.map((l) => {
-    const { exportedAt: _, ...rest } = JSON.parse(l) as Record<string, unknown>;
-    return rest;
-  });
-
-async function notesOf(engine: MemoryEngine, agentId: string) {
-  const a = await engine.notes.create({
-    agentId,
-    title: 'Call Alice',
-    content: 'About the renewal quote',
-    tags: ['sales'],
-    linkedEntities: [{ type: 'contact', refId: '42', label: 'Alice Chen' }],
-  });
-  await engine.notes.update({ agentId, id: a.id, content: 'About the renewal quote, sent', reason: 'sent' });
-  const b = await engine.notes.create({ agentId, title: 'Book gym', content: 'personal trainer' });
-  await engine.notes.resolve({ agentId, id: b.id });
-  return { a, b };
-}
-
 describe('notes in export and erase', () => {
   it('exports notes with their events; an import into a fresh file gives the same records and working notes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'notes-export-'));
     dirs.push(dir);
     const { engine: source } = await createTestEngine();
-    const { a } = await notesOf(source, 'a');
+    const { renewal: a } = await createExportNotes(source, 'a');
     await source.notes.create({ agentId: 'someone-else', title: 'Not exported', content: 'not exported' });
     const exported = await collect(source.export({ agentId: 'a' }));
     const notes = records(exported).filter((r) => r['kind'] === 'note');
@@ -91,8 +66,8 @@ describe('notes in export and erase', () => {
   it('erase removes every note row of the scope (text index counts too) and leaves other scopes alone', async () => {
     const database = new Database(':memory:');
     const engine = await createMemoryEngine({ database: { database } });
-    await notesOf(engine, 'a');
-    await notesOf(engine, 'b');
+    await createExportNotes(engine, 'a');
+    await createExportNotes(engine, 'b');
     const result = await engine.erase({ agentId: 'a' });
     expect(result.counts).toMatchObject({ notes: 2, note_events: 4, note_links: 1, note_text_scopes: 1 });
     const count = (sql: string, ...params: unknown[]) => (database.prepare(sql).get(...params) as { n: number }).n;

@@ -4,23 +4,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryEngine } from '../src/index.js';
 import { createTestEngine } from './helpers.js';
+import { collect, records } from './support/fill-export-scope.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
-
-const records = (lines: readonly string[]) =>
-  lines.map((l) => {
-    const { exportedAt: _, ...rest } = JSON.parse(l) as Record<string, unknown>;
-    return rest;
-  });
 
 let imports = 0;
 /** Imports `lines` into `agentId` of `engine` and runs the job to its end. */

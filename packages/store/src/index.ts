@@ -736,7 +736,7 @@ export {
   scopeTurns,
   scopeTurnsProgram,
 } from './repositories/scope-copy.js';
-export type { ScopeOwnedTable } from './repositories/scope-insert.js';
+export type { ScopeColumns, ScopeOwnedTable } from './repositories/scope-insert.js';
 export {
   findScopeRowOwner,
   findScopeRowOwnerProgram,

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryEngine, type MemoryEngine } from '../../src/index.js';
 import { createBagOfWordsEmbedder } from '../helpers.js';
 import { engineBackends } from '../support/backends.js';
+import { collect, type ExportScopeIds, fillExportScope, records } from '../support/fill-export-scope.js';
 
 // Moving a store from SQLite to PostgreSQL through `engine.export` and the import pipeline (issue 18,
 // item 6): a populated SQLite scope (memories with history, a forgotten one, the graph, a transcript,
@@ -19,106 +20,7 @@ const directory = realpathSync(mkdtempSync(join(tmpdir(), 'engine-dialect-export
 const file = join(directory, 'scope.jsonl');
 const QUERIES = ['Atlas standup', 'green tea', 'invoices nightly', 'renewal quote'];
 
-/** The records of an export, without the header's export time. */
-const records = (lines: readonly string[]) =>
-  lines.map((l) => {
-    const { exportedAt: _, ...rest } = JSON.parse(l) as Record<string, unknown>;
-    return rest;
-  });
-
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
-
-/** A scope with a bit of everything an export carries; returns the ids the reads look at. */
-async function fill(engine: MemoryEngine, advance: () => void) {
-  const agentId = 'a';
-  await engine.transcripts.append({
-    agentId,
-    sessionKey: 'chat-1',
-    turns: [
-      { role: 'user', content: 'Project Atlas is our billing rewrite, owned by Dana Whitfield.' },
-      { role: 'assistant', content: 'Noted: Atlas ships in March.' },
-    ],
-  });
-  await engine.transcripts.complete({ agentId, sessionKey: 'chat-1' });
-  const made = await engine.dreaming.apply({
-    agentId,
-    operations: [
-      {
-        operation: 'create_entity',
-        payload: { name: 'Project Atlas', aliases: ['Atlas'] },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'Project Atlas is our billing rewrite' }],
-      },
-      {
-        operation: 'create_entity',
-        payload: { name: 'Dana Whitfield' },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'owned by Dana Whitfield' }],
-      },
-    ],
-  });
-  const [atlas, dana] = made.applied.map((a) => a.targetId);
-  await engine.dreaming.apply({
-    agentId,
-    operations: [
-      {
-        operation: 'create_link',
-        payload: { sourceEntityId: atlas, targetEntityId: dana, type: 'owned_by' },
-        evidence: [{ sourceRef: 'transcript:chat-1', quote: 'owned by Dana Whitfield' }],
-      },
-    ],
-  });
-  advance();
-  const standup = await engine.remember({
-    agentId,
-    content: 'Project Atlas standup moved to 10:00',
-    tags: ['team'],
-    linkedEntities: [{ type: 'contact', refId: '42', label: 'Dana' }],
-  });
-  advance();
-  await engine.modify({
-    agentId,
-    id: standup.id,
-    reason: 'moved again',
-    content: 'Project Atlas standup moved to 10:30',
-  });
-  advance();
-  const gone = await engine.remember({ agentId, content: 'A forgotten detail', type: 'decision', importance: 0.2 });
-  await engine.forget({ agentId, id: gone.id, reason: 'wrong' });
-  advance();
-  const tea = await engine.remember({ agentId, content: 'Alice prefers green tea', type: 'preference', pinned: true });
-  advance();
-  await engine.remember({ agentId, content: 'Bob drinks black tea at the standup', type: 'fact' });
-  await engine.documents.add({
-    agentId,
-    content: 'Atlas design doc: invoices are generated nightly.',
-    title: 'Design',
-  });
-  await engine.runDue();
-  advance();
-  const renewal = await engine.notes.create({
-    agentId,
-    title: 'Call Alice',
-    content: 'About the renewal quote',
-    tags: ['sales'],
-    linkedEntities: [{ type: 'contact', refId: '42', label: 'Alice Chen' }],
-  });
-  advance();
-  await engine.notes.update({ agentId, id: renewal.id, content: 'About the renewal quote, sent', reason: 'sent' });
-  const gym = await engine.notes.create({ agentId, title: 'Book gym', content: 'personal trainer' });
-  await engine.notes.resolve({ agentId, id: gym.id });
-  advance();
-  const finance = await engine.registry.create({ agentId, name: 'Personal Finance', description: 'money' });
-  await engine.registry.link({ agentId, id: finance.id, object: { kind: 'memory', id: tea.id } });
-  await engine.registry.link({ agentId, id: finance.id, object: { kind: 'note', id: renewal.id } });
-  await engine.registry.link({ agentId, id: finance.id, object: { kind: 'host', type: 'account', refId: 'chk-1' } });
-  await engine.remember({ agentId: 'someone-else', content: 'not exported' });
-  return { notes: [renewal.id, gym.id], categories: [finance.id], tea: tea.id };
-}
-
-type Ids = Awaited<ReturnType<typeof fill>>;
+type Ids = ExportScopeIds;
 
 /** What a host reads of the scope (no recall: it counts accesses, so it runs last and on its own). */
 async function reads(engine: MemoryEngine, ids: Ids) {
@@ -181,7 +83,7 @@ beforeAll(async () => {
     embedder: createBagOfWordsEmbedder(),
   });
   try {
-    ids = await fill(source, () => clock.advance(60_000));
+    ids = await fillExportScope(source, () => clock.advance(60_000));
     exported = await collect(source.export({ agentId: 'a' }));
     writeFileSync(file, exported.join(''));
     clock.advance(60_000);

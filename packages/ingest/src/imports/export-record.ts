@@ -9,6 +9,7 @@ import {
   type Program,
   prepareContent,
   replaceNoteLinksProgram,
+  type ScopeColumns,
   type ScopeRow,
 } from '@memory/store';
 import { z } from 'zod';
@@ -131,13 +132,15 @@ const conflict = { outcome: 'rejected', reason: 'id_conflict' } as const;
  * one already in this scope is a duplicate. What SQLite's triggers derive on insert (the text index
  * of memories, notes and turns; memory counts) is derived on PostgreSQL too: by the store's insert
  * programs there, by a plpgsql trigger for the counts. Memories arrive without vectors: the
- * engine's fill-in job embeds them.
+ * engine's fill-in job embeds them. `columns` keeps the tables' columns from record to record (one
+ * per import run: the schema is read once per table, not once per row).
  */
 export function* writeExportRecordProgram(
   dialect: Dialect,
   agentId: string,
   record: ExportRecord,
   writeCategory?: CategoryRecordWriter,
+  columns: ScopeColumns = new Map(),
 ): Program<WrittenExport> {
   const scope = { agent_id: agentId };
   switch (record.kind) {
@@ -147,37 +150,43 @@ export function* writeExportRecordProgram(
     case 'entity': {
       const owner = yield* findScopeRowOwnerProgram('entities', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
-      if (!(yield* insertScopeRowProgram('entities', ownRow(record, ['aliases', 'aspects', 'claims']), scope)))
+      if (!(yield* insertScopeRowProgram('entities', ownRow(record, ['aliases', 'aspects', 'claims']), scope, columns)))
         return { outcome: 'duplicate' };
       const parent = { ...scope, entity_id: record.id };
-      for (const alias of record.aliases) yield* insertScopeRowProgram('entity_aliases', alias, parent);
-      for (const aspect of record.aspects) yield* insertScopeRowProgram('entity_aspects', aspect, parent);
-      for (const claim of record.claims) yield* insertScopeRowProgram('entity_attributes', claim, parent);
+      for (const alias of record.aliases) yield* insertScopeRowProgram('entity_aliases', alias, parent, columns);
+      for (const aspect of record.aspects) yield* insertScopeRowProgram('entity_aspects', aspect, parent, columns);
+      for (const claim of record.claims) yield* insertScopeRowProgram('entity_attributes', claim, parent, columns);
       return { outcome: 'imported' };
     }
     case 'link': {
       const owner = yield* findScopeRowOwnerProgram('entity_dependencies', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
-      yield* insertScopeRowProgram('entity_dependencies', ownRow(record, []), scope);
+      yield* insertScopeRowProgram('entity_dependencies', ownRow(record, []), scope, columns);
       return { outcome: 'imported' };
     }
     case 'memory': {
       const owner = yield* findScopeRowOwnerProgram('memories', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
       const content = prepareContent(record.content);
-      const inserted = yield* insertScopeMemoryProgram(dialect, agentId, ownRow(record, ['history', 'mentions']), {
-        normalized_content: content.normalized,
-        content_hash: content.hash,
-        embedding_model: null,
-      });
+      const inserted = yield* insertScopeMemoryProgram(
+        dialect,
+        agentId,
+        ownRow(record, ['history', 'mentions']),
+        {
+          normalized_content: content.normalized,
+          content_hash: content.hash,
+          embedding_model: null,
+        },
+        columns,
+      );
       // Not inserted: the same content is live in the scope under another id.
       if (!inserted) return { outcome: 'duplicate' };
       const parent = { ...scope, memory_id: record.id };
-      for (const entry of record.history) yield* insertScopeRowProgram('memory_history', entry, parent);
+      for (const entry of record.history) yield* insertScopeRowProgram('memory_history', entry, parent, columns);
       for (const mention of record.mentions) {
         const entity = typeof mention['entity_id'] === 'string' ? mention['entity_id'] : '';
         if ((yield* findScopeRowOwnerProgram('entities', entity, agentId)) === 'this-scope')
-          yield* insertScopeRowProgram('memory_entity_mentions', mention, parent);
+          yield* insertScopeRowProgram('memory_entity_mentions', mention, parent, columns);
       }
       return { outcome: 'imported' };
     }
@@ -188,25 +197,27 @@ export function* writeExportRecordProgram(
     case 'document': {
       const owner = yield* findScopeRowOwnerProgram('documents', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
-      yield* insertScopeRowProgram('documents', ownRow(record, ['content', 'memories']), {
-        ...scope,
-        raw_content: record.content,
-      });
+      yield* insertScopeRowProgram(
+        'documents',
+        ownRow(record, ['content', 'memories']),
+        { ...scope, raw_content: record.content },
+        columns,
+      );
       for (const link of record.memories) {
         const memory = typeof link['memory_id'] === 'string' ? link['memory_id'] : '';
         if ((yield* findScopeRowOwnerProgram('memories', memory, agentId)) === 'this-scope')
-          yield* insertScopeRowProgram('document_memories', link, { document_id: record.id });
+          yield* insertScopeRowProgram('document_memories', link, { document_id: record.id }, columns);
       }
       return { outcome: 'imported' };
     }
     case 'note': {
       const owner = yield* findScopeRowOwnerProgram('notes', record.id, agentId);
       if (owner) return owner === 'this-scope' ? { outcome: 'duplicate' } : conflict;
-      yield* insertScopeNoteProgram(dialect, agentId, ownRow(record, ['events']));
+      yield* insertScopeNoteProgram(dialect, agentId, ownRow(record, ['events']), columns);
       // The link index is derived from the note's own linked_entities.
       yield* replaceNoteLinksProgram(agentId, record.id, noteLinks(record.linked_entities));
       for (const event of record.events)
-        yield* insertScopeRowProgram('note_events', event, { ...scope, note_id: record.id });
+        yield* insertScopeRowProgram('note_events', event, { ...scope, note_id: record.id }, columns);
       return { outcome: 'imported' };
     }
     case 'category':

@@ -8,6 +8,7 @@ import {
   nextPendingRecordsProgram,
   type Program,
   recordSavepointProgram,
+  type ScopeColumns,
   settleRecordProgram,
   turnScopeLockKeys,
 } from '@memory/store';
@@ -64,6 +65,8 @@ export async function processRecords(
   sliceEnd: number,
 ): Promise<SettleOutcome> {
   const handle = await open(row.source_path, 'r');
+  // Each table's columns, read once for the run (an export record's rows are checked against them).
+  const columns: ScopeColumns = new Map();
   try {
     for (;;) {
       if (signal.aborted) throw signal.reason;
@@ -77,7 +80,7 @@ export async function processRecords(
           refused = [];
           if (!(yield* stillOwns(row.id, jobId))) return false;
           const now = ctx.store.clock.now();
-          for (const line of lines) yield* settle(ctx, row, line, now, refused);
+          for (const line of lines) yield* settle(ctx, row, line, now, refused, columns);
           return true;
         },
         { lockKeys: turnScopeLockKeys(row.agent_id) },
@@ -146,6 +149,7 @@ function* settle(
   line: ParsedLine,
   now: number,
   refused: Refusal[],
+  columns: ScopeColumns,
 ): Program<void> {
   const { record, result } = line;
   const common = { importId: row.id, lineNo: record.line_no, now };
@@ -156,7 +160,7 @@ function* settle(
     return;
   }
   if ('export' in result) {
-    const done = yield* writeExportInSavepoint(ctx, row, result);
+    const done = yield* writeExportInSavepoint(ctx, row, result, columns);
     if (done.outcome === 'rejected') yield* reject(done.reason, result.id);
     else
       yield* settleRecordProgram({
@@ -209,10 +213,11 @@ function* writeExportInSavepoint(
   ctx: ImportsContext,
   row: ImportJobRow,
   result: Extract<ParsedExportLine, { ok: true }>,
+  columns: ScopeColumns,
 ): Program<WrittenExport | { outcome: 'rejected'; reason: string }> {
   try {
     return yield* recordSavepointProgram(() =>
-      writeExportRecordProgram(ctx.store.dialect, row.agent_id, result.export, ctx.writeCategory),
+      writeExportRecordProgram(ctx.store.dialect, row.agent_id, result.export, ctx.writeCategory, columns),
     );
   } catch (error) {
     if (isMemoryError(error, 'INVALID_INPUT')) return { outcome: 'rejected', reason: 'schema_violation' };

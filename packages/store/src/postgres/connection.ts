@@ -23,6 +23,8 @@ export interface PostgresPool {
 export interface PGliteDatabase {
   readonly waitReady: Promise<void>;
   readonly closed: boolean;
+  /** Runs `fn` while no other query or transaction of this PGlite runs (PGlite's own lock). */
+  runExclusive<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -81,10 +83,55 @@ export async function poolFor(target: PostgresTarget, logger: Logger): Promise<{
   }
   if (target.pglite.closed) throw new MemoryError('INVALID_INPUT', 'the PGlite database is closed');
   await target.pglite.waitReady;
-  // PGlite has one connection: a pool of one hands it to one transaction at a time.
+  // PGlite has one connection: a pool of one hands it to one transaction of this store at a time,
+  // and PGlite's lock (below) to one transaction of any store on the instance.
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   const config = createPgConfig(target.pglite as unknown as PGlite);
   const pool = new pg.Pool({ ...config, max: 1 });
   pool.on('error', onIdleError);
-  return { pool, owned: true };
+  return { pool: exclusivePool(pool, target.pglite), owned: true };
+}
+
+/**
+ * A pool whose client holds PGlite's exclusive lock from `connect` to `release`. PGlite is one
+ * session, and each store's pool talks to it through its own protocol stream: two stores (two
+ * engines, or an engine and a copy) on one instance would otherwise interleave their statements in
+ * that session, one's BEGIN inside the other's transaction, and hang. The lock is PGlite's own, so
+ * the host's `pglite.query` calls wait for a store transaction too, and it is per instance whichever
+ * copy of this module opened the store.
+ */
+function exclusivePool(pool: PostgresPool, pglite: PGliteDatabase): PostgresPool {
+  return {
+    async connect() {
+      const unlock = await lockExclusively(pglite);
+      let client: PostgresClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        unlock();
+        throw error;
+      }
+      let released = false;
+      return {
+        query: (config) => client.query(config),
+        release(destroy) {
+          if (released) return;
+          released = true;
+          try {
+            client.release(destroy);
+          } finally {
+            unlock();
+          }
+        },
+      };
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** Takes PGlite's exclusive lock; the returned function gives it back. */
+function lockExclusively(pglite: PGliteDatabase): Promise<() => void> {
+  return new Promise((locked, failed) => {
+    pglite.runExclusive(() => new Promise<void>((unlock) => locked(() => unlock()))).catch(failed);
+  });
 }

@@ -9,9 +9,18 @@ import { indexTextRowsProgram } from './text-index-writes.js';
 // The import side of a scope copy: exported rows back into a scope, checked against the table's
 // own columns, and who owns an id already.
 
-// Read per insert (a cached statement over the schema): column names are checked against the
-// table itself, so a record can only name columns that exist.
-function* columnsOf(table: ScopeTable): Program<Set<string>> {
+/**
+ * Each table's columns as read from the schema, kept for the inserts that follow. An import passes
+ * one for its whole run, so a large import reads each table's columns once (on PostgreSQL through
+ * `information_schema`, a catalog query) instead of once per row. The schema does not change while a
+ * store is open: migrations run when it opens.
+ */
+export type ScopeColumns = Map<ScopeTable, ReadonlySet<string>>;
+
+// Column names are checked against the table itself, so a record can only name columns that exist.
+function* columnsOf(table: ScopeTable, cache: ScopeColumns | undefined): Program<ReadonlySet<string>> {
+  const known = cache?.get(table);
+  if (known) return known;
   const rows = yield* all<{ name: string }>(
     perDialect(
       { sql: 'SELECT name FROM pragma_table_info(?)', parameters: [table] },
@@ -22,7 +31,10 @@ function* columnsOf(table: ScopeTable): Program<Set<string>> {
       },
     ),
   );
-  return new Set(rows.map((c) => c.name));
+  const columns = new Set(rows.map((c) => c.name));
+  // An empty list is a table this dialect does not have (yet): asked again, not remembered.
+  if (columns.size > 0) cache?.set(table, columns);
+  return columns;
 }
 
 /**
@@ -37,14 +49,20 @@ export function insertScopeRow(sql: SqlExecutor, table: ScopeTable, row: ScopeRo
 /**
  * {@link insertScopeRow} as a program. On PostgreSQL an existing key is left by `ON CONFLICT DO
  * NOTHING` (SQLite's `OR IGNORE` also passes over a row that breaks a NOT NULL or CHECK
- * constraint; PostgreSQL refuses such a row with an error instead).
+ * constraint; PostgreSQL refuses such a row with an error instead). `columns` keeps the tables'
+ * columns between calls (one per import); without it they are read each call.
  */
-export function* insertScopeRowProgram(table: ScopeTable, row: ScopeRow, set: ScopeRow): Program<boolean> {
-  const columns = yield* columnsOf(table);
+export function* insertScopeRowProgram(
+  table: ScopeTable,
+  row: ScopeRow,
+  set: ScopeRow,
+  columns?: ScopeColumns,
+): Program<boolean> {
+  const known = yield* columnsOf(table, columns);
   const omit = omittedColumns(table);
   const values: ScopeRow = {};
   for (const [key, value] of Object.entries(row)) {
-    if (!columns.has(key) || omit.includes(key))
+    if (!known.has(key) || omit.includes(key))
       throw new MemoryError('INVALID_INPUT', `${table} has no exported column ${key}`, { details: { table, key } });
     values[key] = value;
   }
@@ -78,8 +96,9 @@ export function* insertScopeMemoryProgram(
   agentId: string,
   row: ScopeRow,
   set: ScopeRow,
+  columns?: ScopeColumns,
 ): Program<boolean> {
-  if (!(yield* insertScopeRowProgram('memories', row, { ...set, agent_id: agentId }))) return false;
+  if (!(yield* insertScopeRowProgram('memories', row, { ...set, agent_id: agentId }, columns))) return false;
   if (dialect === 'postgres') {
     const memory = yield* get<{ seq: number; content: string; is_deleted: number }>(
       portable('SELECT seq, content, is_deleted FROM memories WHERE id = ? AND agent_id = ?', row['id'], agentId),
@@ -94,8 +113,13 @@ export function* insertScopeMemoryProgram(
  * Inserts an exported note row into `agentId`'s scope and, on PostgreSQL, indexes its text as
  * `insertNoteProgram` does (SQLite's trigger does it there). Returns whether it was inserted.
  */
-export function* insertScopeNoteProgram(dialect: Dialect, agentId: string, row: ScopeRow): Program<boolean> {
-  if (!(yield* insertScopeRowProgram('notes', row, { agent_id: agentId }))) return false;
+export function* insertScopeNoteProgram(
+  dialect: Dialect,
+  agentId: string,
+  row: ScopeRow,
+  columns?: ScopeColumns,
+): Program<boolean> {
+  if (!(yield* insertScopeRowProgram('notes', row, { agent_id: agentId }, columns))) return false;
   // The row's seq is the database's: read it back (a SQLite trigger needs no read).
   const note = dialect === 'postgres' ? yield* findNoteProgram(agentId, String(row['id'])) : undefined;
   if (note) yield* indexInsertedNoteProgram(dialect, note);

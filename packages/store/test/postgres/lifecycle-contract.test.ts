@@ -49,7 +49,11 @@ import {
   restoreRowImageProgram,
 } from '../../src/repositories/row-images.js';
 import { scopeMemoriesPageProgram, scopeMemoryPartsProgram } from '../../src/repositories/scope-copy.js';
-import { findScopeRowOwnerProgram, insertScopeRowProgram } from '../../src/repositories/scope-insert.js';
+import {
+  findScopeRowOwnerProgram,
+  insertScopeRowProgram,
+  type ScopeColumns,
+} from '../../src/repositories/scope-insert.js';
 import { presentTablesProgram } from '../../src/repositories/table-presence.js';
 import { postgresTestServer } from '../support/postgres.js';
 import {
@@ -496,6 +500,32 @@ describe.each(BACKENDS)('lifecycle store contract: $name$skip', ({ open, skip, m
       .write(() => insertScopeRowProgram('memory_history', { nope: 1 }, { agent_id: 'c1' }))
       .catch((e: unknown) => e);
     expect(isMemoryError(refused) && refused.code).toBe('INVALID_INPUT');
+
+    // An import's column cache: filled by the first insert into a table, then trusted without a
+    // catalog read (a cache that names fewer columns refuses a column the table has).
+    const columns: ScopeColumns = new Map();
+    const cached = { ...history, id: 'copied-h2' };
+    expect(
+      await db.write(() =>
+        insertScopeRowProgram('memory_history', cached, { agent_id: 'c1', memory_id: 'x' }, columns),
+      ),
+    ).toBe(true);
+    expect([...(columns.get('memory_history') ?? [])].sort()).toEqual(
+      // The exported row's columns and the three an export omits.
+      [...Object.keys(history), 'seq', 'agent_id', 'memory_id'].sort(),
+    );
+    columns.set('memory_history', new Set(['id', 'agent_id']));
+    const stale = await db
+      .write(() =>
+        insertScopeRowProgram(
+          'memory_history',
+          { ...cached, id: 'copied-h3' },
+          { agent_id: 'c1', memory_id: 'x' },
+          columns,
+        ),
+      )
+      .catch((e: unknown) => e);
+    expect(isMemoryError(stale) && stale.code).toBe('INVALID_INPUT');
     expect(await db.read(() => findScopeRowOwnerProgram('memories', created[0]?.id as string, 'c1'))).toBe(
       'this-scope',
     );
