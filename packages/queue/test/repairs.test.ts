@@ -15,8 +15,8 @@ describe('repairs at their edges', () => {
       clock.advance(60_001);
       queue.reapExpiredLeases();
     }
-    expect(queue.get(id)).toMatchObject({ status: 'dead', interruptions: 2 });
-    expect(queue.get(id)?.failedAt).not.toBeNull();
+    // It died at the reap: its failure time is when (retention of dead jobs counts from it).
+    expect(queue.get(id)).toMatchObject({ status: 'dead', interruptions: 2, failedAt: clock.now() });
     queue.requeueDead({ apply: true });
     expect(queue.get(id)).toMatchObject({ status: 'pending', attempts: 0, interruptions: 0, failedAt: null });
     // One more interruption after the repair is the first of a new count, not the last of the old.
@@ -42,7 +42,7 @@ describe('repairs at their edges', () => {
   });
 
   it("releaseStale tells a dead job's owner only when the job died, not when it went back to pending", async () => {
-    const { queue } = await setup();
+    const { queue, clock } = await setup();
     const told: string[] = [];
     queue.onDead('a', (_sql, job) => {
       told.push(job.id);
@@ -51,9 +51,11 @@ describe('repairs at their edges', () => {
     const last = queue.enqueue({ jobType: 'a', maxAttempts: 1 });
     queue.lease(['a'], 'stuck');
     queue.lease(['a'], 'stuck');
+    clock.advance(5_000);
     queue.releaseStale({ olderThanMs: 0, apply: true });
-    expect(queue.get(retried.id)?.status).toBe('pending');
-    expect(queue.get(last.id)?.status).toBe('dead');
+    // Only the job that died has a failure time.
+    expect(queue.get(retried.id)).toMatchObject({ status: 'pending', failedAt: null });
+    expect(queue.get(last.id)).toMatchObject({ status: 'dead', failedAt: clock.now() });
     expect(told).toEqual([last.id]);
   });
 
@@ -73,5 +75,18 @@ describe('repairs at their edges', () => {
     expect(queue.cancel({ limit: 0, apply: true })).toMatchObject({ matched: 1, remaining: 2 });
     expect(queue.cancel({ limit: -1, apply: true })).toMatchObject({ matched: 1, remaining: 1 });
     expect(queue.health()[0]).toMatchObject({ pending: 1, cancelled: 2 });
+  });
+
+  it('a job that failed once and then completed carries no error', async () => {
+    const { queue, clock } = await setup();
+    const { id } = queue.enqueue({ jobType: 'a' });
+    let job = queue.lease(['a'], 'w');
+    expect(queue.fail(id, job?.leaseToken ?? '', 'flaky upstream')).toBe('pending');
+    expect(queue.get(id)?.error).toBe('flaky upstream');
+    clock.advance(3_600_000);
+    job = queue.lease(['a'], 'w');
+    expect(job?.id).toBe(id);
+    queue.complete(id, job?.leaseToken ?? '', 'fine');
+    expect(queue.get(id)).toMatchObject({ status: 'completed', error: null, result: 'fine' });
   });
 });
