@@ -14,8 +14,17 @@ import { upsertEmbedding } from '../src/repositories/embeddings.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 import { AUDIT_MIN, probesFromAudits } from '../src/vector-index/audits.js';
+import type { ListCentroids } from '../src/vector-index/kmeans.js';
 import { setProbes } from '../src/vector-index/partitions.js';
-import { chooseProbes, makeEstimateQueries, type RecallCurve } from '../src/vector-index/recall-estimate.js';
+import {
+  chooseProbes,
+  type EstimateQueries,
+  emptyTopState,
+  makeEstimateQueries,
+  observeVector,
+  type RecallCurve,
+  recallCurve,
+} from '../src/vector-index/recall-estimate.js';
 import { listRuns } from '../src/vector-index/search.js';
 
 // What the vector index says about a search (exact or approximate, how much it compared, the
@@ -214,12 +223,15 @@ describe('what a vector search reports', () => {
 describe('audits of real queries', () => {
   it(`after ${AUDIT_MIN} audited queries the recall stated is the recall measured, and only that agent's partition changes`, async () => {
     const { s, a, indexId } = await ivfStore();
+    const built = s.read((sql) => findPartition(sql, indexId, 'a'));
+    expect(built?.audits).toBe(0);
+    // Another agent's ivf build (its own lists, probes and recall) leaves this partition as it was.
     fill(s, new Map(), 'b', 'b', 800, 40);
     await runVectorUpkeep(s, OPTIONS);
     const before = s.read((sql) => findPartition(sql, indexId, 'b'));
     expect(before).toMatchObject({ layout: 'ivf', audits: 0 });
-    const built = s.read((sql) => findPartition(sql, indexId, 'a'));
-    expect(built?.audits).toBe(0);
+    expect(before?.estimatedRecall).not.toBe(built?.estimatedRecall);
+    expect(s.read((sql) => findPartition(sql, indexId, 'a'))).toEqual(built);
 
     const queries = vectors(AUDIT_MIN, 50);
     for (const q of queries) s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', q, 10));
@@ -319,6 +331,45 @@ describe('choosing probes', () => {
       probes: 4,
       recall: 0.5,
     });
+  });
+
+  it("at build time: each sample query's recall counts the share of its neighbours found, and the hardest kind sets the curve's floor", () => {
+    // Two lists with centroids (1, 0) and (0, 1); five stored vectors, all assigned to list 0.
+    const centroids: ListCentroids = {
+      dimensions: 2,
+      centroids: Float32Array.from([1, 0, 0, 1]),
+      groupCentroids: Float32Array.from([1, 0]),
+      groupOf: Int32Array.from([0, 0]),
+      listsOfGroup: [Int32Array.from([0, 1])],
+    };
+    // One query of each kind: three near list 0, the 'midpoint' one nearer list 1's centroid.
+    const queries: EstimateQueries = {
+      dimensions: 2,
+      vectors: Float32Array.from([1, 0, 0.6, 0.8, 1, 0, 1, 0]),
+      kinds: Uint8Array.from([0, 1, 2, 3]),
+      exclude: Float64Array.from([-1, -1, -1, -1]),
+    };
+    const state = emptyTopState(4);
+    const stored = [
+      [1, 0],
+      [0.8, 0.6],
+      [0.6, 0.8],
+      [0, 1],
+      [0.96, 0.28],
+    ];
+    stored.forEach((v, i) => {
+      observeVector(state, queries, i + 1, Float32Array.from(v), 0);
+    });
+    const walk = recallCurve(state, queries, centroids);
+    let step = walk.next();
+    while (!step.done) step = walk.next();
+    const curve = step.value;
+    expect(curve.queries).toBe(4);
+    // Fewer than ten vectors: finding all five is full recall. The midpoint query ranks list 0
+    // second, so it finds nothing at one probe: the mean is 3/4 and the hardest kind 0.
+    expect([...curve.mean]).toEqual([0.75, 1]);
+    expect([...curve.worstKind]).toEqual([0, 1]);
+    expect(chooseProbes(curve, 0.95, 1)).toEqual({ probes: 2, recall: 1 });
   });
 
   it('sample queries made of a stored vector never count that vector as its own neighbour', () => {
