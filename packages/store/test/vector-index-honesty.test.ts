@@ -263,6 +263,14 @@ describe('audits of real queries', () => {
       measured += Math.min(1, hits / Math.min(10, truth.size));
     }
     expect(audited.estimatedRecall).toBeCloseTo(measured / queries.length, 9);
+
+    // A rebuild (here back to exact, below half of exactMaxVectors) starts its generation with no
+    // audits: the old generation's count must not stand in for the new one's.
+    for (let i = 0; i < 651; i++) forget(s, `m${i}`);
+    await runVectorUpkeep(s, OPTIONS);
+    const rebuilt = s.read((sql) => findPartition(sql, indexId, 'a'));
+    expect(rebuilt).toMatchObject({ layout: 'exact', vectors: 149, audits: 0 });
+    expect(rebuilt?.generation).toBeGreaterThan(audited.generation);
     s.close();
   });
 });
