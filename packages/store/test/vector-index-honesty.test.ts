@@ -233,8 +233,9 @@ describe('audits of real queries', () => {
     expect(before?.estimatedRecall).not.toBe(built?.estimatedRecall);
     expect(s.read((sql) => findPartition(sql, indexId, 'a'))).toEqual(built);
 
+    // AUDIT_MIN queries are audited; the one after them is not (after that, one in 64 is).
     const queries = vectors(AUDIT_MIN, 50);
-    for (const q of queries) s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', q, 10));
+    for (const q of [...queries, ...vectors(1, 51)]) s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', q, 10));
     expect((await runVectorUpkeep(s, OPTIONS)).finished).toBe(true);
     const audited = s.read((sql) => findPartition(sql, indexId, 'a'));
     if (!audited) throw new Error('partition expected');
