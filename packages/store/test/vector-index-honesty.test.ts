@@ -221,12 +221,13 @@ describe('what a vector search reports', () => {
 });
 
 describe('audits of real queries', () => {
-  it(`after ${AUDIT_MIN} audited queries the recall stated is the recall measured, and only that agent's partition changes`, async () => {
+  it(`after ${AUDIT_MIN} audited queries the recall stated is the recall measured, and each agent's audits are its own`, async () => {
     const { s, a, indexId } = await ivfStore();
     const built = s.read((sql) => findPartition(sql, indexId, 'a'));
     expect(built?.audits).toBe(0);
     // Another agent's ivf build (its own lists, probes and recall) leaves this partition as it was.
-    fill(s, new Map(), 'b', 'b', 800, 40);
+    const b = new Map<string, Float32Array>();
+    fill(s, b, 'b', 'b', 800, 40);
     await runVectorUpkeep(s, OPTIONS);
     const before = s.read((sql) => findPartition(sql, indexId, 'b'));
     expect(before).toMatchObject({ layout: 'ivf', audits: 0 });
@@ -249,21 +250,56 @@ describe('audits of real queries', () => {
       ),
     ).toEqual([{ agentId: 'a', n: AUDIT_MIN }]);
 
+    // Two more agents audited in the same generation number: each keeps its own audits (more than
+    // the 256 kept per generation in all) and its own probe count.
+    const c = new Map<string, Float32Array>();
+    fill(s, c, 'c', 'c', 400, 41);
+    await runVectorUpkeep(s, OPTIONS);
+    const others = { b: vectors(AUDIT_MIN, 52), c: vectors(AUDIT_MIN, 53) };
+    // b's questions wait for their audits while c's come in: c's are audited too (up to the 128
+    // pending audits a process keeps), not skipped because b's generation has the same number.
+    for (const q of others.b) s.read((sql) => searchMemoryVectors(sql, 'b', 'toy', q, 10));
+    for (const q of others.c.slice(0, 32)) s.read((sql) => searchMemoryVectors(sql, 'c', 'toy', q, 10));
+    expect((await runVectorUpkeep(s, OPTIONS)).finished).toBe(true);
+    expect(s.read((sql) => findPartition(sql, indexId, 'c'))?.audits).toBe(32);
+    for (const q of others.c.slice(32)) s.read((sql) => searchMemoryVectors(sql, 'c', 'toy', q, 10));
+    expect((await runVectorUpkeep(s, OPTIONS)).finished).toBe(true);
+    expect(
+      s.read((sql) =>
+        sql.all(
+          raw('SELECT agent_id AS agentId, count(*) AS n FROM vector_audits GROUP BY agent_id ORDER BY agent_id'),
+        ),
+      ),
+    ).toEqual([
+      { agentId: 'a', n: AUDIT_MIN },
+      { agentId: 'b', n: AUDIT_MIN },
+      { agentId: 'c', n: AUDIT_MIN },
+    ]);
+    expect(s.read((sql) => findPartition(sql, indexId, 'a'))).toEqual(audited);
+
     // The same questions, searched at the audited probe count: the share of true neighbours found
-    // is the recall the partition now states.
-    let measured = 0;
-    for (const q of queries) {
-      const found = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', q, 10));
-      expect(found).toMatchObject({
-        probes: audited.probes,
-        estimatedRecall: audited.estimatedRecall,
-        recallQueries: AUDIT_MIN,
-      });
-      const truth = trueNeighbours(a, q);
-      const hits = found?.hits.filter((h) => truth.has(h.memoryId)).length ?? 0;
-      measured += Math.min(1, hits / Math.min(10, truth.size));
+    // is the recall each partition now states.
+    for (const [agent, all, asked] of [
+      ['a', a, queries],
+      ['b', b, others.b],
+      ['c', c, others.c],
+    ] as const) {
+      const partition = s.read((sql) => findPartition(sql, indexId, agent));
+      expect(partition).toMatchObject({ layout: 'ivf', audits: AUDIT_MIN, recallQueries: AUDIT_MIN });
+      let measured = 0;
+      for (const q of asked) {
+        const found = s.read((sql) => searchMemoryVectors(sql, agent, 'toy', q, 10));
+        expect(found).toMatchObject({
+          probes: partition?.probes,
+          estimatedRecall: partition?.estimatedRecall,
+          recallQueries: AUDIT_MIN,
+        });
+        const truth = trueNeighbours(all, q);
+        const hits = found?.hits.filter((h) => truth.has(h.memoryId)).length ?? 0;
+        measured += Math.min(1, hits / Math.min(10, truth.size));
+      }
+      expect(partition?.estimatedRecall).toBeCloseTo(measured / asked.length, 9);
     }
-    expect(audited.estimatedRecall).toBeCloseTo(measured / queries.length, 9);
 
     // A rebuild (here back to exact, below half of exactMaxVectors) starts its generation with no
     // audits: the old generation's count must not stand in for the new one's.
