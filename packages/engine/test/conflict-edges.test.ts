@@ -33,4 +33,41 @@ describe('conflict detection edges', () => {
       await e.close();
     }
   });
+
+  it('a memory changed while a new one was being judged against it is not updated by it: the new one is stored beside it', async () => {
+    // The remember judges against the old content while a modify (started at the same time, in
+    // either order) gives the memory another subject; nothing may overwrite that content unjudged.
+    for (const order of ['remember first', 'modify first'] as const) {
+      const { engine: e } = await engine();
+      const first = await e.remember({ agentId: 'a', content: OLD, type: 'decision' });
+      const remember = () => e.remember({ agentId: 'a', content: NEW, type: 'decision' });
+      const modify = () =>
+        e.modify({ agentId: 'a', id: first.id, content: 'Lunch with the design team is at noon', reason: 'edit' });
+      if (order === 'remember first') await Promise.all([remember(), modify()]);
+      else await Promise.all([modify(), remember()]);
+      const live = (await e.list({ agentId: 'a' })).memories.map((m) => m.content).sort();
+      expect({ order, live }).toEqual({ order, live: ['Lunch with the design team is at noon', NEW] });
+      await e.close();
+    }
+  });
+
+  it('an update keeps the higher importance of the two: a casual restatement never demotes a memory', async () => {
+    const { engine: e } = await engine();
+    const first = await e.remember({ agentId: 'a', content: OLD, type: 'decision', importance: 0.9 });
+    expect(await e.remember({ agentId: 'a', content: NEW, type: 'decision', importance: 0.2 })).toMatchObject({
+      id: first.id,
+      updated: true,
+    });
+    expect(await e.getMemory({ agentId: 'a', id: first.id })).toMatchObject({ content: NEW, importance: 0.9 });
+    expect(
+      await e.remember({
+        agentId: 'a',
+        content: 'The weekly standup is at 11:00 on Wednesday',
+        type: 'decision',
+        importance: 1,
+      }),
+    ).toMatchObject({ id: first.id, updated: true });
+    expect((await e.getMemory({ agentId: 'a', id: first.id }))?.importance).toBe(1);
+    await e.close();
+  });
 });
