@@ -1,3 +1,4 @@
+import type { EmbeddingProvider } from '@memory/core';
 import { describe, expect, it } from 'vitest';
 import { createBagOfWordsEmbedder, createTestEngine, T0 } from './helpers.js';
 
@@ -68,6 +69,23 @@ describe('conflict detection edges', () => {
       }),
     ).toMatchObject({ id: first.id, updated: true });
     expect((await e.getMemory({ agentId: 'a', id: first.id }))?.importance).toBe(1);
+    await e.close();
+  });
+
+  it("the embedder's threshold is inclusive: a cosine exactly at it merges", async () => {
+    // Every text gets the same unit vector (cosine exactly 1) from an embedder whose threshold is 1.
+    const flat: EmbeddingProvider = {
+      model: 'flat',
+      dimensions: 4,
+      conflictThreshold: 1,
+      embed: async (texts) => texts.map(() => Float32Array.from([1, 0, 0, 0])),
+    };
+    const { engine: e } = await createTestEngine({ embedder: flat });
+    const first = await e.remember({ agentId: 'a', content: OLD, type: 'decision' });
+    expect(await e.remember({ agentId: 'a', content: NEW, type: 'decision' })).toMatchObject({
+      id: first.id,
+      updated: true,
+    });
     await e.close();
   });
 });
