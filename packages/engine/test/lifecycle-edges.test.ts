@@ -2,12 +2,13 @@ import type { EmbeddingProvider } from '@memory/core';
 import { describe, expect, it } from 'vitest';
 import { createBagOfWordsEmbedder, createTestEngine, T0 } from './helpers.js';
 
-// Conflict detection at its edges: a memory that has expired is never updated in place (the new
-// one is stored beside it). Planted bugs the conflict tests let through are what these pin
-// (docs/mutation-testing.md, "The memory lifecycle").
+// The memory lifecycle at its edges: conflict detection's expiry, importance and threshold, and
+// the recover window's last moment. Planted bugs the conflict and lifecycle tests let through are
+// what these pin (docs/mutation-testing.md, "The memory lifecycle").
 
 const OLD = 'The weekly standup is at 9:30 on Monday';
 const NEW = 'The weekly standup is at 10:00 on Tuesday';
+const DAY = 86_400_000;
 
 async function engine() {
   return createTestEngine({
@@ -31,23 +32,6 @@ describe('conflict detection edges', () => {
         updated: merged,
         sameId: merged,
       });
-      await e.close();
-    }
-  });
-
-  it('a memory changed while a new one was being judged against it is not updated by it: the new one is stored beside it', async () => {
-    // The remember judges against the old content while a modify (started at the same time, in
-    // either order) gives the memory another subject; nothing may overwrite that content unjudged.
-    for (const order of ['remember first', 'modify first'] as const) {
-      const { engine: e } = await engine();
-      const first = await e.remember({ agentId: 'a', content: OLD, type: 'decision' });
-      const remember = () => e.remember({ agentId: 'a', content: NEW, type: 'decision' });
-      const modify = () =>
-        e.modify({ agentId: 'a', id: first.id, content: 'Lunch with the design team is at noon', reason: 'edit' });
-      if (order === 'remember first') await Promise.all([remember(), modify()]);
-      else await Promise.all([modify(), remember()]);
-      const live = (await e.list({ agentId: 'a' })).memories.map((m) => m.content).sort();
-      expect({ order, live }).toEqual({ order, live: ['Lunch with the design team is at noon', NEW] });
       await e.close();
     }
   });
@@ -87,5 +71,25 @@ describe('conflict detection edges', () => {
       updated: true,
     });
     await e.close();
+  });
+});
+
+describe('recover window edges', () => {
+  it('a forgotten memory can still be recovered at the last moment of the window, not a millisecond after', async () => {
+    for (const [after, recovered] of [
+      [7 * DAY, true],
+      [7 * DAY + 1, false],
+    ] as const) {
+      const { engine: e, clock } = await createTestEngine({ config: { retention: { recoverWindowDays: 7 } } });
+      const { id } = await e.remember({ agentId: 'a', content: 'Lunch order: ramen' });
+      await e.forget({ agentId: 'a', id, reason: 'oops' });
+      clock.advance(after);
+      const outcome = await e.recover({ agentId: 'a', id }).then(
+        () => 'recovered',
+        (error: { code?: string }) => error.code,
+      );
+      expect({ after, outcome }).toEqual({ after, outcome: recovered ? 'recovered' : 'CONFLICT' });
+      await e.close();
+    }
   });
 });
