@@ -145,4 +145,18 @@ export const MUTATION_GROUPS = {
       'packages/engine/test/hybrid-recall.test.ts',
     ],
   },
+  'vector-index': {
+    why: 'what a vector search reports (exact or approximate, probes, searched, the recall it stands behind), partitions, the build-time recall estimate and the audits of real queries',
+    mutate: [
+      'packages/store/src/vector-index/search.ts',
+      'packages/store/src/vector-index/partitions.ts',
+      'packages/store/src/vector-index/recall-estimate.ts',
+      'packages/store/src/vector-index/audits.ts',
+    ],
+    tests: [
+      'packages/store/test/vector-search-runs.test.ts',
+      'packages/store/test/vector-index-honesty.test.ts',
+      'packages/store/test/vector-index.test.ts',
+    ],
+  },
 };

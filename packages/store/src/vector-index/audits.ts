@@ -51,7 +51,12 @@ export function noteIvfQuery(sql: SqlExecutor, partition: VectorPartition, query
     counters.set(sql, counter);
   }
   counter.n++;
-  const wanted = partition.audits + queue.filter((a) => a.generation === partition.generation).length < AUDIT_MIN;
+  // Only this partition's pending audits count: another agent's (or index's) generation of the same
+  // number waiting in the queue must not stop this one from being audited.
+  const pending = queue.filter(
+    (a) => a.indexId === partition.indexId && a.agentId === partition.agentId && a.generation === partition.generation,
+  ).length;
+  const wanted = partition.audits + pending < AUDIT_MIN;
   if (queue.length >= PENDING_MAX || (!wanted && counter.n % AUDIT_EVERY !== 0)) return;
   queue.push({
     indexId: partition.indexId,
