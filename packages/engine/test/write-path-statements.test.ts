@@ -5,9 +5,7 @@ import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
 // SQLite 3.47+ plans `LIMIT ?` with the bound value and marks the statement to be prepared again
 // whenever that parameter is bound again: on every run, since the driver binds on every call. A
 // statement the write path runs per memory must not do that (issue 20 item 5: the key index's
-// catch-up read was parsed and planned again on every remember of a checked kind). The same
-// happens to a bound value compared with a partial index's WHERE (`is_deleted = ?` against
-// `WHERE is_deleted = 0`), which the write path's per-memory reads write as a literal.
+// catch-up read was parsed and planned again on every remember of a checked kind).
 const BOUND_LIMIT = /\blimit\s+\?/i;
 
 /** Every statement text the engine prepares on this connection. */
