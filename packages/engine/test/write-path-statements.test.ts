@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
 
-// SQLite 3.47+ plans `LIMIT ?` with the bound value and marks the statement to be prepared again
+// SQLite (3.53, as bundled) plans `LIMIT ?` with the bound value and marks the statement to be prepared again
 // whenever that parameter is bound again: on every run, since the driver binds on every call. A
 // statement the write path runs per memory must not do that (issue 20 item 5: the key index's
 // catch-up read was parsed and planned again on every remember of a checked kind).
