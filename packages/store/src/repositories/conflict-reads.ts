@@ -24,8 +24,11 @@ const columns = (m: string) =>
   `${m}seq AS seq, ${m}id AS id, ${m}type AS type, ${m}content AS content, ${m}content_hash AS "contentHash",
    ${m}linked_entities AS "linkedEntities"`;
 
+// `LIMIT (? + 0)`, not `LIMIT ?`: SQLite (3.53, as bundled) plans a bare bound LIMIT with its value, which marks
+// the statement for a new prepare whenever that parameter is bound again, i.e. on every run (this
+// statement parsed and planned once per remember of a checked kind: 12 against 3 µs of CPU).
 const SOURCES_AFTER = `SELECT ${columns('')} FROM memories
-  WHERE seq > ? AND +agent_id = ? AND is_deleted = 0 ORDER BY seq LIMIT ?`;
+  WHERE seq > ? AND +agent_id = ? AND is_deleted = 0 ORDER BY seq LIMIT (? + 0)`;
 // No `+` (SQLite's planner hint) on PostgreSQL: the seq primary key drives the range there too.
 const SOURCES_AFTER_POSTGRES = portable(`SELECT ${columns('')} FROM memories
   WHERE seq > ? AND agent_id = ? AND is_deleted = 0 ORDER BY seq LIMIT ?`).postgres.sql;

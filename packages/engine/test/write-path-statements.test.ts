@@ -1,0 +1,56 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
+
+// SQLite (3.53, as bundled) plans `LIMIT ?` with the bound value and marks the statement to be prepared again
+// whenever that parameter is bound again: on every run, since the driver binds on every call. A
+// statement the write path runs per memory must not do that (issue 20 item 5: the key index's
+// catch-up read was parsed and planned again on every remember of a checked kind).
+const BOUND_LIMIT = /\blimit\s+\?/i;
+
+/** Every statement text the engine prepares on this connection. */
+function recordingDatabase(): { db: Database.Database; prepared: Set<string> } {
+  const db = new Database(':memory:');
+  const prepared = new Set<string>();
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((source: string) => {
+    prepared.add(source);
+    return prepare(source);
+  }) as typeof db.prepare;
+  return { db, prepared };
+}
+
+describe('statements of the write path', () => {
+  it('bind no LIMIT in remember, remember with conflict detection and rememberMany', async () => {
+    const { db, prepared } = recordingDatabase();
+    const { engine } = await createTestEngine({
+      database: { database: db },
+      embedder: createBagOfWordsEmbedder(256),
+      config: { remember: { conflict: { threshold: 0.5 } } },
+    });
+    const before = new Set(prepared);
+    await engine.remember({ agentId: 'a', content: 'The weekly standup is at 9:30 on Monday', type: 'decision' });
+    // A checked kind that merges into the first: the key index's catch-up and the merge both run.
+    const merged = await engine.remember({
+      agentId: 'a',
+      content: 'The weekly standup is at 10:00 on Tuesday',
+      type: 'decision',
+    });
+    expect(merged.updated).toBe(true);
+    await engine.remember({ agentId: 'a', content: 'Dana prefers green tea', type: 'preference' });
+    await engine.rememberMany({
+      agentId: 'a',
+      memories: [
+        { content: 'The release train leaves on Thursdays', type: 'decision' },
+        { content: 'Dana prefers green tea', type: 'preference' },
+        { content: 'Bob reviews the billing code', type: 'fact' },
+      ],
+    });
+    const writePath = [...prepared].filter((sql) => !before.has(sql));
+    // The catch-up read ran (so the assertion below covers it).
+    expect(writePath.some((sql) => /FROM memories\s+WHERE seq > \?/.test(sql))).toBe(true);
+    expect(writePath.filter((sql) => BOUND_LIMIT.test(sql))).toEqual([]);
+    await engine.close();
+    db.close();
+  });
+});
