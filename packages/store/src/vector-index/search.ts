@@ -59,7 +59,8 @@ export function listRuns(
       run.last = list;
       run.rows += sizeOf(list);
       run.rank = Math.min(run.rank, rankOf(list));
-    } else if (!run || list !== run.last) runs.push({ first: list, last: list, rows: sizeOf(list), rank: rankOf(list) });
+    } else if (!run || list !== run.last)
+      runs.push({ first: list, last: list, rows: sizeOf(list), rank: rankOf(list) });
   }
   runs.sort((a, b) => a.rank - b.rank || a.first - b.first);
   const slices: ListRun[][] = [];
