@@ -240,7 +240,8 @@ describe('vector index partitions', () => {
         const knn = vi.spyOn(sql, 'all');
         const rowsOf = () =>
           knn.mock.calls.reduce(
-            (n, [q], i) => n + (q.sql.includes('MATCH') ? (knn.mock.results[i]?.value as unknown[]).length : 0),
+            (n, [q], i) =>
+              n + (q.sql.includes('MATCH') ? ((knn.mock.results[i]?.value as unknown[] | undefined)?.length ?? 0) : 0),
             0,
           );
         const withBound = searchMemoryVectors(sql, 'a', 'toy', query, 20);

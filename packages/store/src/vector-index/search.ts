@@ -133,7 +133,9 @@ function plan(
   // Cells number the lists from 1 (0 is the fresh list). Nearest lists first, the fresh list last:
   // the nearest lists hold most of the k nearest, so the bound they set skips most of the rest.
   const rank = new Map<number, number>();
-  probed.forEach((list, i) => rank.set(list + 1, i));
+  probed.forEach((list, i) => {
+    rank.set(list + 1, i);
+  });
   const slices = listRuns(
     [FRESH_LIST, ...Array.from(probed, (list) => list + 1)],
     (cell) => (cell === FRESH_LIST ? fresh : (sizes[cell - 1] ?? 0)),
