@@ -184,8 +184,9 @@ function searchSlice(
  * The `k` nearest memory vectors of one agent through the model's vector index, or undefined when
  * the index does not exist or is still filling (the caller falls back). An exact partition is one
  * vec0 list searched whole; an ivf partition ranks its list centroids, searches the `probes` nearest
- * lists and the fresh list, and merges. vec0 compares float32 vectors exactly, so no rescoring pass
- * is needed. The agent is a partition key of every KNN: another scope's vectors are never read.
+ * lists (nearest first) and the fresh list, and merges; once `k` hits are held, each further KNN
+ * only asks for vectors within the k-th distance, which returns the same hits for less work. vec0
+ * compares float32 vectors exactly, so no rescoring pass is needed. The agent is a partition key of every KNN: another scope's vectors are never read.
  */
 export function searchMemoryVectors(
   sql: SqlExecutor,
