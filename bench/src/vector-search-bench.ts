@@ -2,10 +2,11 @@
 // file (`bench:recall -- --db`), alternating query by query between the bounded search (nearest
 // lists first; every later KNN only asks for vectors within the k-th distance found so far) and
 // the unbounded one (every KNN returns its own k nearest, as before). Queries are the hashing
-// embedder's synthetic questions (as bench:recall asks them); k = 100, recall's candidate pool.
+// embedder's synthetic questions (as bench:recall asks them); k = 50, recall's candidate pool at
+// limit 10 (`semanticCandidates` caps it at 100 for larger limits).
 // Prints process CPU time per search for each, their ratio, and how often both returned the same
 // hits in the same order (the bound must never change them).
-//   npm run bench:vector-search -- --db /tmp/100k.db [--queries 200] [--agent agent-0] [--k 100]
+//   npm run bench:vector-search -- --db /tmp/100k.db [--queries 200] [--agent agent-0] [--k 50]
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '@memory/core';
@@ -20,7 +21,7 @@ const { values } = parseArgs({
     db: { type: 'string' },
     queries: { type: 'string', default: '200' },
     agent: { type: 'string', default: 'agent-0' },
-    k: { type: 'string', default: '100' },
+    k: { type: 'string', default: '50' },
   },
 });
 if (!values.db) throw new Error('--db FILE (a database kept by bench:recall -- --db, hashing embedder) is required');
