@@ -1,5 +1,5 @@
 import { createSeededRandom } from '@memory/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   findPartition,
   findVectorIndex,
@@ -222,6 +222,42 @@ describe('vector index partitions', () => {
     expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 10))?.hits.map((h) => h.memoryId)).toEqual(
       exactTop(all, query, 10),
     );
+    s.close();
+  });
+
+  it('bounds every ivf KNN after the first by the k-th distance found so far: fewer rows read, the same hits', async () => {
+    const s = await createTestStore();
+    vectors(1500, 21).forEach((v, i) => {
+      store(s, 'a', `m${i}`, v);
+    });
+    await runVectorUpkeep(s, { ...OPTIONS, minProbeShare: 0.5 });
+    const index = s.read((sql) => findVectorIndex(sql, 'toy', DIMS));
+    expect(s.read((sql) => findPartition(sql, index?.id ?? 0, 'a'))).toMatchObject({ layout: 'ivf' });
+    let bounded = 0;
+    let unbounded = 0;
+    for (const query of vectors(12, 22)) {
+      const [a, b] = s.read((sql) => {
+        const knn = vi.spyOn(sql, 'all');
+        const rowsOf = () =>
+          knn.mock.calls.reduce(
+            (n, [q], i) =>
+              n + (q.sql.includes('MATCH') ? ((knn.mock.results[i]?.value as unknown[] | undefined)?.length ?? 0) : 0),
+            0,
+          );
+        const withBound = searchMemoryVectors(sql, 'a', 'toy', query, 20);
+        bounded += rowsOf();
+        knn.mockClear();
+        const without = searchMemoryVectors(sql, 'a', 'toy', query, 20, { bounded: false });
+        unbounded += rowsOf();
+        knn.mockRestore();
+        return [withBound, without];
+      });
+      expect(a?.probes).toBeGreaterThan(1);
+      expect(a?.hits).toEqual(b?.hits);
+      expect(a?.hits).toHaveLength(20);
+    }
+    // Unbounded, every run returns its own 20 nearest; bounded, the later runs only what can enter.
+    expect(bounded).toBeLessThan(unbounded / 2);
     s.close();
   });
 

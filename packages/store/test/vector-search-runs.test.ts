@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ListCentroids, nearestLists } from '../src/vector-index/kmeans.js';
+import { NearestHits, type SeqHit } from '../src/vector-index/nearest-hits.js';
 import { listRuns } from '../src/vector-index/search.js';
 
 describe('ivf search runs', () => {
@@ -25,6 +26,61 @@ describe('ivf search runs', () => {
       [{ first: 1, last: 1, rows: 50 }],
       [{ first: 2, last: 2, rows: 1 }],
     ]);
+  });
+
+  it('orders the runs by the best rank of their lists, so the nearest lists are read first', () => {
+    const size = () => 10;
+    // Ranks: list 9 nearest, then 3, 4, 7, 8; the fresh list (0) last.
+    const rank = new Map([
+      [9, 0],
+      [3, 1],
+      [4, 2],
+      [7, 3],
+      [8, 4],
+      [0, 5],
+    ]);
+    expect(listRuns([0, 7, 3, 4, 9, 8], size, 100, (l) => rank.get(l) ?? 99)).toEqual([
+      [
+        { first: 7, last: 9, rows: 30 },
+        { first: 3, last: 4, rows: 20 },
+        { first: 0, last: 0, rows: 10 },
+      ],
+    ]);
+    expect(listRuns([0, 7, 3, 4, 9, 8], size, 30, (l) => rank.get(l) ?? 99)).toEqual([
+      [{ first: 7, last: 9, rows: 30 }],
+      [
+        { first: 3, last: 4, rows: 20 },
+        { first: 0, last: 0, rows: 10 },
+      ],
+    ]);
+  });
+
+  it('keeps the k nearest over bounded KNN calls: the same as the k nearest of every hit (property)', () => {
+    // A run's KNN: its k nearest by distance then seq, within the bound when there is one. Coarse
+    // distances make ties (and ties at the bound) common; a seq may come back in a later run.
+    const hit = fc.record({ seq: fc.integer({ min: 0, max: 60 }), distance: fc.integer({ min: 0, max: 8 }) });
+    const order = (a: SeqHit, b: SeqHit) => a.distance - b.distance || a.seq - b.seq;
+    const nearestOf = (hits: readonly SeqHit[], k: number) => {
+      const seen = new Set<number>();
+      return [...hits]
+        .sort(order)
+        .filter((h) => !seen.has(h.seq) && seen.add(h.seq))
+        .slice(0, k);
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(hit, { maxLength: 30 }), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 12 }),
+        (runs, k) => {
+          const nearest = new NearestHits(k);
+          for (const run of runs) {
+            const bound = nearest.bound();
+            nearest.add(nearestOf(bound === undefined ? run : run.filter((h) => h.distance <= bound), k));
+          }
+          expect(nearest.hits()).toEqual(nearestOf(runs.flat(), k));
+        },
+      ),
+    );
   });
 
   it('covers every probed list once and no other (property)', () => {

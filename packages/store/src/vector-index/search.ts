@@ -7,6 +7,7 @@ import { cachedCentroids, cachedListSizes } from './centroids.js';
 import { memoryIdsOfSeqs } from './embedding-reads.js';
 import { findVectorIndex } from './indexes.js';
 import { nearestLists } from './kmeans.js';
+import { NearestHits, type SeqHit } from './nearest-hits.js';
 import { findPartition } from './partitions.js';
 import { knnInCells, knnInGeneration } from './vec-rows.js';
 
@@ -40,24 +41,35 @@ interface ListRun {
  * The probed lists (and the fresh list) as runs of consecutive list numbers, grouped into slices of
  * about `sliceRows` vectors. A build numbers the lists of a coarse group consecutively, so a
  * query's nearest lists often neighbour each other: one KNN per run saves a call's fixed cost.
+ * Runs come in the order of `rankOf` (the best rank among their lists; by default the list number):
+ * a search that reads the nearest lists first has a tight distance bound for the rest.
  */
-export function listRuns(lists: readonly number[], sizeOf: (list: number) => number, sliceRows: number): ListRun[][] {
+export function listRuns(
+  lists: readonly number[],
+  sizeOf: (list: number) => number,
+  sliceRows: number,
+  rankOf: (list: number) => number = (list) => list,
+): ListRun[][] {
   const sorted = [...lists].sort((a, b) => a - b);
-  const runs: Array<{ first: number; last: number; rows: number }> = [];
+  const runs: Array<{ first: number; last: number; rows: number; rank: number }> = [];
   for (const list of sorted) {
     const run = runs[runs.length - 1];
     // A run stays within one slice's rows (a slice is one synchronous read).
     if (run && list === run.last + 1 && run.rows + sizeOf(list) <= sliceRows) {
       run.last = list;
       run.rows += sizeOf(list);
-    } else if (!run || list !== run.last) runs.push({ first: list, last: list, rows: sizeOf(list) });
+      run.rank = Math.min(run.rank, rankOf(list));
+    } else if (!run || list !== run.last)
+      runs.push({ first: list, last: list, rows: sizeOf(list), rank: rankOf(list) });
   }
+  runs.sort((a, b) => a.rank - b.rank || a.first - b.first);
   const slices: ListRun[][] = [];
   let rows = 0;
-  for (const run of runs) {
-    const last = slices[slices.length - 1];
-    if (last && rows + run.rows <= sliceRows) {
-      last.push(run);
+  for (const { first, last, rows: runRows } of runs) {
+    const run = { first, last, rows: runRows };
+    const slice = slices[slices.length - 1];
+    if (slice && rows + run.rows <= sliceRows) {
+      slice.push(run);
       rows += run.rows;
     } else {
       slices.push([run]);
@@ -118,11 +130,17 @@ function plan(
   const fresh = Math.max(0, partition.vectors - assigned);
   let searched = fresh;
   for (const list of probed) searched += sizes[list] ?? 0;
-  // Cells number the lists from 1 (0 is the fresh list).
+  // Cells number the lists from 1 (0 is the fresh list). Nearest lists first, the fresh list last:
+  // the nearest lists hold most of the k nearest, so the bound they set skips most of the rest.
+  const rank = new Map<number, number>();
+  probed.forEach((list, i) => {
+    rank.set(list + 1, i);
+  });
   const slices = listRuns(
     [FRESH_LIST, ...Array.from(probed, (list) => list + 1)],
     (cell) => (cell === FRESH_LIST ? fresh : (sizes[cell - 1] ?? 0)),
     sliceRows,
+    (cell) => rank.get(cell) ?? probed.length,
   );
   return {
     ...base,
@@ -140,27 +158,35 @@ function plan(
   };
 }
 
+/** How a search reads its runs; `bounded: false` asks every KNN for `k` (the A/B baseline of benchmarks). */
+export interface SearchOptions {
+  readonly bounded?: boolean;
+}
+
 function searchSlice(
   sql: SqlExecutor,
   p: SearchPlan,
   runs: ReadonlyArray<ListRun | undefined>,
-): Array<{ seq: number; distance: number }> {
-  const found: Array<{ seq: number; distance: number }> = [];
+  nearest: NearestHits,
+  options: SearchOptions,
+): void {
   for (const run of runs) {
-    const hits = run
-      ? knnInCells(sql, p.table, p.agentId, p.generation, run, p.query, p.k)
-      : knnInGeneration(sql, p.table, p.agentId, p.generation, p.query, p.k);
-    for (const hit of hits) found.push(hit);
+    const bound = options.bounded === false ? undefined : nearest.bound();
+    nearest.add(
+      run
+        ? knnInCells(sql, p.table, p.agentId, p.generation, run, p.query, p.k, bound)
+        : knnInGeneration(sql, p.table, p.agentId, p.generation, p.query, p.k),
+    );
   }
-  return found;
 }
 
 /**
  * The `k` nearest memory vectors of one agent through the model's vector index, or undefined when
  * the index does not exist or is still filling (the caller falls back). An exact partition is one
  * vec0 list searched whole; an ivf partition ranks its list centroids, searches the `probes` nearest
- * lists and the fresh list, and merges. vec0 compares float32 vectors exactly, so no rescoring pass
- * is needed. The agent is a partition key of every KNN: another scope's vectors are never read.
+ * lists (nearest first) and the fresh list, and merges; once `k` hits are held, each further KNN
+ * only asks for vectors within the k-th distance, which returns the same hits for less work. vec0
+ * compares float32 vectors exactly, so no rescoring pass is needed. The agent is a partition key of every KNN: another scope's vectors are never read.
  */
 export function searchMemoryVectors(
   sql: SqlExecutor,
@@ -168,12 +194,14 @@ export function searchMemoryVectors(
   model: string,
   query: Float32Array,
   k: number,
+  options: SearchOptions = {},
 ): VectorSearch | undefined {
   const p = plan(sql, agentId, model, query, k, Number.POSITIVE_INFINITY);
   if (p === undefined) return undefined;
   if (p === 'none') return { hits: [], completeness: 'exact', layout: 'exact', vectors: 0, searched: 0 };
-  const found = p.slices.flatMap((runs) => searchSlice(sql, p, runs));
-  return { hits: withMemoryIds(sql, agentId, found, k), ...p.report };
+  const nearest = new NearestHits(k);
+  for (const runs of p.slices) searchSlice(sql, p, runs, nearest, options);
+  return { hits: withMemoryIds(sql, agentId, nearest.hits()), ...p.report };
 }
 
 /**
@@ -190,29 +218,19 @@ export async function searchMemoryVectorsInSlices(
   const p = store.read((sql) => plan(sql, agentId, model, query, k, sliceRows));
   if (p === undefined) return undefined;
   if (p === 'none') return { hits: [], completeness: 'exact', layout: 'exact', vectors: 0, searched: 0 };
-  const found: Array<{ seq: number; distance: number }> = [];
+  const nearest = new NearestHits(k);
   for (const [i, runs] of p.slices.entries()) {
     if (i > 0) await yieldToEventLoop();
-    for (const hit of store.read((sql) => searchSlice(sql, p, runs))) found.push(hit);
+    store.read((sql) => searchSlice(sql, p, runs, nearest, {}));
   }
-  return { hits: store.read((sql) => withMemoryIds(sql, agentId, found, k)), ...p.report };
+  return { hits: store.read((sql) => withMemoryIds(sql, agentId, nearest.hits())), ...p.report };
 }
 
 function withMemoryIds(
   sql: SqlExecutor,
   agentId: string,
-  found: Array<{ seq: number; distance: number }>,
-  k: number,
+  top: readonly SeqHit[],
 ): Array<{ memoryId: string; cosine: number }> {
-  found.sort((a, b) => a.distance - b.distance || a.seq - b.seq);
-  const top: Array<{ seq: number; distance: number }> = [];
-  const seen = new Set<number>();
-  for (const hit of found) {
-    if (top.length >= k) break;
-    if (seen.has(hit.seq)) continue;
-    seen.add(hit.seq);
-    top.push(hit);
-  }
   const ids = new Map(
     memoryIdsOfSeqs(
       sql,

@@ -35,8 +35,10 @@ export function deleteVecRow(sql: SqlExecutor, table: string, generation: number
 
 /**
  * Exact cosine KNN inside lists `first..last` of a generation (one list when they are equal): the
- * seq and cosine distance of the `k` nearest. One KNN over a run of consecutive lists costs its
- * vectors only; one per list adds a fixed cost per call (about 0.07 ms, a fifth of a 500-vector list).
+ * seq and cosine distance of the `k` nearest, with a distance of at most `bound` when one is given.
+ * One KNN over a run of consecutive lists costs its vectors only; one per list adds a fixed cost per
+ * call (about 0.07 ms, a fifth of a 500-vector list). vec0 applies the bound before its per-chunk
+ * top-k selection (O(chunk × k) otherwise), so a far list under a tight bound costs its distances only.
  */
 export function knnInCells(
   sql: SqlExecutor,
@@ -46,28 +48,23 @@ export function knnInCells(
   lists: { first: number; last: number },
   query: Float32Array,
   k: number,
+  bound?: number,
 ): Array<{ seq: number; distance: number }> {
-  if (lists.first === lists.last)
-    return sql.all(
-      raw(
-        `SELECT rowid & ? AS seq, distance FROM ${table} WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell = ?`,
-        SEQ_MASK,
-        blob(query),
-        k,
-        agentId,
-        cellOf(generation, lists.first),
-      ),
-    );
+  const within = bound === undefined ? '' : ' AND distance <= ?';
+  const cells =
+    lists.first === lists.last
+      ? { where: 'cell = ?', args: [cellOf(generation, lists.first)] }
+      : { where: 'cell >= ? AND cell <= ?', args: [cellOf(generation, lists.first), cellOf(generation, lists.last)] };
   return sql.all(
     raw(
       `SELECT rowid & ? AS seq, distance FROM ${table}
-       WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell >= ? AND cell <= ?`,
+       WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND ${cells.where}${within}`,
       SEQ_MASK,
       blob(query),
       k,
       agentId,
-      cellOf(generation, lists.first),
-      cellOf(generation, lists.last),
+      ...cells.args,
+      ...(bound === undefined ? [] : [bound]),
     ),
   );
 }
