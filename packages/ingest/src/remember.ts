@@ -23,7 +23,7 @@ import { type BatchPacer, createBatchPacer } from './batch-pacer.js';
 import { conflictApplies, rememberChecked } from './conflict.js';
 import { batchKeys, commitWithConflicts, mayNeedVector, refreshBatchKeys } from './conflict-batch.js';
 import type { ParsedRemember } from './inputs.js';
-import { auditOf, embedTexts, type MemoryWriter, writeDeps } from './writer.js';
+import { auditOf, embedTexts, type MemoryWriter, walBacklog, writeDeps } from './writer.js';
 
 export interface RememberResult {
   readonly id: MemoryId;
@@ -120,6 +120,8 @@ async function writeBatch(
   items: readonly Prepared[],
   pacer?: BatchPacer,
 ): Promise<RememberResult[]> {
+  // Asked first, so the checkpoint it may wait for runs while this batch is read and embedded.
+  const backlog = walBacklog(writer);
   // Conflict detection only when an item is of a checked kind (the plain path stays as it was).
   const checking = items.some((item) => conflictApplies(writer, item.input));
   const keys = checking ? batchKeys(writer, items) : undefined;
@@ -142,6 +144,7 @@ async function writeBatch(
     const vector = vectorOf.get(item);
     return vector && embedder ? { model: embedder.model, vector } : undefined;
   };
+  if (backlog) await backlog;
   if (!keys || !fresh.some((item) => vectorOf.has(item) && conflictApplies(writer, item.input))) {
     pacer?.start();
     const results = await commitBatch(writer, items, embeddingOf);

@@ -47,6 +47,16 @@ export interface MemoryWriter<S extends PortableStore = Store> {
   readonly conflictKeys?: ConflictKeyIndex;
 }
 
+/**
+ * Undefined, or a promise to await before the next write transaction while the store's WAL is long
+ * (SQLite: see `Store.walBacklog`); never rejects. Writers that can wait call it, so the WAL restarts
+ * at their next commit instead of growing until the writer checkpoints inside a COMMIT.
+ */
+export function walBacklog(writer: MemoryWriter<PortableStore>): Promise<void> | undefined {
+  const { store } = writer;
+  return isSqliteStore(store) ? store.walBacklog() : undefined;
+}
+
 /** The audit fields every mutation records. */
 export interface AuditContext {
   readonly actor?: { readonly id: string; readonly type: 'operator' | 'agent' | 'engine' } | undefined;

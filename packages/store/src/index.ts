@@ -40,7 +40,7 @@ export {
   type WriterProgramScopes,
   type WriterTarget,
 } from './memory-writer/index.js';
-export type { OpenStoreOptions, Store, WriteCallback } from './open-store.js';
+export type { OpenStoreOptions, Store, WalLimits, WriteCallback } from './open-store.js';
 export { openStore } from './open-store.js';
 // Either dialect: programs run through `store.db` (see `program/database.ts`).
 export type { Database, PortableStore, WriteOptions } from './program/database.js';

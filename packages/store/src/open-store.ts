@@ -17,6 +17,7 @@ import { nativeBuildError } from './internal/native-build.js';
 import { type RawQuery, raw, SqlExecutor } from './internal/sql.js';
 import type { SqliteDatabase } from './internal/sqlite.js';
 import { registerTextFunctions } from './internal/text-functions.js';
+import { createWalPacer } from './internal/wal-pacer.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/migration.js';
 import { logApplied, type MigrationResult, migrationFailure, runMigrations } from './migrations/runner.js';
@@ -40,6 +41,8 @@ export interface OpenStoreOptions {
   readonly config?: MemoryConfig['store'];
   /** Migrations to apply; for tests of the runner. @default MIGRATIONS */
   readonly migrations?: readonly Migration[];
+  /** WAL lengths at which checkpoints act; for tests (small loads reach them). */
+  readonly wal?: Partial<WalLimits>;
 }
 
 /** A synchronous write callback. Returning a promise is refused: nothing may be awaited in a transaction. */
@@ -79,46 +82,45 @@ export interface Store extends PortableStore {
    * without the background worker it runs on this connection.
    */
   checkpoint(mode?: CheckpointMode): Promise<CheckpointResult | undefined>;
+  /**
+   * Undefined, or a promise an async writer awaits before its next write transaction (never
+   * rejects). Past {@link WalLimits.restartFrames} it resolves once a background checkpoint has
+   * copied every commit, so that transaction restarts the WAL instead of the WAL growing to the
+   * writer's own checkpoint, which copies and fsyncs inside a COMMIT on the event loop. Bulk writers
+   * (`rememberMany`, the vector index's upkeep) call it between transactions.
+   */
+  walBacklog(): Promise<void> | undefined;
   /** True once `close()` ran. */
   readonly closed: boolean;
   /** Closes the database if the store opened it. Idempotent. */
   close(): void;
 }
 
-// With background checkpoints the writer still checkpoints itself past this many WAL pages (about
-// 40 MiB), so the WAL stays bounded even if the worker falls behind or dies.
-const WRITER_CHECKPOINT_PAGES = 10_000;
-// Commits between two background checkpoint requests, at most. A checkpoint copies every page the
-// commits since the last one wrote, and consecutive commits rewrite the same pages (index tails,
-// postings, vector chunks): asking after every commit made the worker copy them again each time
-// (about a sixth of a bulk write's CPU). A few commits' frames waiting in the WAL cost nothing: they
-// are durable, and the next request (or closing the file) copies them. Each checkpoint also costs
-// two fsyncs whatever it copies: at 8, single `remember` calls (~15 frames each) paid one every 8
-// calls; at 32 they write ~500 frames between checkpoints and use ~7% less process CPU (bulk batches
-// are paced by FRAMES_PER_CHECKPOINT below either way).
-const COMMITS_PER_CHECKPOINT = 32;
-// Commits between requests until the worker's replies have measured the pace: a store opened on a
-// large file may start with commits of ~1,500 frames, and 32 of them would pass the writer's own
-// threshold before the first request.
-const FIRST_CADENCE = 4;
-// WAL frames the background checkpoint may fall behind by. In a large file a commit writes more
-// pages (at a million memories a bulk batch, or an index build step starting new vec0 chunks, wrote
-// ~500–1,500), so 8 commits passed the writer's own threshold before the worker was asked, and the
-// writer's checkpoint copied the rest inside a COMMIT on the event loop (54 ms of CPU for an 8-row
-// build step). Requests therefore come sooner when the worker's replies show large commits.
-const FRAMES_PER_CHECKPOINT = 2_000;
-
-/**
- * Commits between background checkpoint requests: as many as write about
- * {@link FRAMES_PER_CHECKPOINT} WAL frames at the pace the worker's last two replies measured
- * (frames in the WAL grew by `frames` over `commits`), within 1 and {@link COMMITS_PER_CHECKPOINT}.
- */
-export function commitsPerCheckpoint(frames: number, commits: number): number {
-  if (commits <= 0 || frames <= 0) return COMMITS_PER_CHECKPOINT;
-  return Math.max(1, Math.min(COMMITS_PER_CHECKPOINT, Math.floor((FRAMES_PER_CHECKPOINT * commits) / frames)));
+/** WAL lengths (in frames, one page each) at which the checkpoints of a file database act. */
+export interface WalLimits {
+  /**
+   * Past this many frames async writers wait between two transactions (`Store.walBacklog`) for a
+   * background checkpoint that covers every commit, so their next transaction restarts the WAL.
+   * @default 16000 (about 64 MiB)
+   */
+  readonly restartFrames: number;
+  /**
+   * The writing connection's own checkpoint (`wal_autocheckpoint`), a last resort that copies inside
+   * a COMMIT on the event loop: it bounds the WAL when nothing else restarts it (writers that never
+   * wait, a checkpoint worker that died). @default 64000 (about 250 MiB)
+   */
+  readonly writerCheckpointFrames: number;
 }
 
-function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile: boolean): void {
+// A 1M-memory bulk load reaches 16,000 frames every ~10–30 commits; a wait costs about one
+// checkpoint of the last commits' frames, so waiting more often costs the load more. The writer's
+// own threshold was 10,000, which such a load passed between two of its waits whenever one could
+// not settle the WAL (then every COMMIT that found the worker idle checkpointed on the event loop).
+const DEFAULT_WAL_LIMITS: WalLimits = { restartFrames: 16_000, writerCheckpointFrames: 64_000 };
+// Without the worker (it could not start, or stopped) the writer checkpoints at SQLite's default.
+const WRITER_ALONE_CHECKPOINT_PAGES = 1000;
+
+function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile: boolean, wal: WalLimits): void {
   db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
   db.pragma('foreign_keys = ON');
   // Deleted content is overwritten with zeros in the file (and the pages written to the WAL), so a
@@ -129,7 +131,7 @@ function applyPragmas(db: SqliteDatabase, config: MemoryConfig['store'], isFile:
     // WAL + NORMAL is durable against process crashes; only an OS crash can lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma(`mmap_size = ${config.mmapSizeBytes}`);
-    if (config.backgroundCheckpoint) db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+    if (config.backgroundCheckpoint) db.pragma(`wal_autocheckpoint = ${wal.writerCheckpointFrames}`);
   }
 }
 
@@ -191,6 +193,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const logger = options.logger ?? silentLogger;
   const config = options.config ?? defaultConfig.store;
   const owned = options.database === undefined;
+  const wal = { ...DEFAULT_WAL_LIMITS, ...options.wal };
 
   let db: SqliteDatabase;
   try {
@@ -209,7 +212,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   // An anonymous temporary database (path '') has no file other connections could open.
   const isFile = !db.memory && db.name !== '';
   try {
-    applyPragmas(db, config, isFile);
+    applyPragmas(db, config, isFile, wal);
     // The scoped text index's triggers call these on every write (runMigrations registers them too).
     registerTextFunctions(db);
   } catch (error) {
@@ -235,27 +238,16 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   logApplied(migrations, logger);
 
-  const checkpointer = isFile && config.backgroundCheckpoint ? startCheckpointer(db.name, logger) : undefined;
-  if (isFile && config.backgroundCheckpoint && !checkpointer) db.pragma('wal_autocheckpoint = 1000');
+  const writerAlone = (): void => {
+    if (db.open) db.pragma(`wal_autocheckpoint = ${WRITER_ALONE_CHECKPOINT_PAGES}`);
+  };
+  const checkpointer =
+    isFile && config.backgroundCheckpoint ? startCheckpointer(db.name, logger, writerAlone) : undefined;
+  if (isFile && config.backgroundCheckpoint && !checkpointer) writerAlone();
+  const pacer = checkpointer ? createWalPacer(checkpointer, wal.restartFrames) : undefined;
   const executor = new SqlExecutor(db);
   const guard = new TransactionGuard();
   let closed = false;
-  let commitsSinceCheckpoint = 0;
-  // The checkpoint cadence, from the worker's replies: commits so far, and at the last reply the
-  // commits then and the frames in the WAL.
-  let commits = 0;
-  let cadence = FIRST_CADENCE;
-  let lastReply: { commits: number; log: number } | undefined;
-  const requestCheckpoint = (worker: NonNullable<typeof checkpointer>): void => {
-    const asked = commits;
-    void worker.request().then((result) => {
-      if (!result || result.log < 0) return;
-      // A smaller WAL than last time was restarted in between: no pace to read from it.
-      if (lastReply && result.log > lastReply.log)
-        cadence = commitsPerCheckpoint(result.log - lastReply.log, asked - lastReply.commits);
-      lastReply = { commits: asked, log: result.log };
-    });
-  };
   const assertOpen = (): void => {
     if (closed) throw new MemoryError('ENGINE_CLOSED', 'the store is closed');
   };
@@ -279,11 +271,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       return closed;
     },
     checkpoint: (mode = 'passive') => {
-      if (checkpointer) return checkpointer.request(mode);
+      if (pacer) return pacer.checkpoint(mode);
       if (!isFile || mode !== 'truncate' || closed) return Promise.resolve(undefined);
       const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as CheckpointResult[];
       return Promise.resolve(result);
     },
+    walBacklog: () => (closed ? undefined : pacer?.backlog()),
     write<T>(fn: WriteCallback<T>): T {
       assertOpen();
       const body = (): T => {
@@ -299,11 +292,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       try {
         if (guard.inWriteTransaction() || db.inTransaction) return db.transaction(body)();
         const result = guard.runWriting(() => db.transaction(body).immediate());
-        commits++;
-        if (checkpointer && ++commitsSinceCheckpoint >= cadence) {
-          commitsSinceCheckpoint = 0;
-          requestCheckpoint(checkpointer);
-        }
+        pacer?.committed();
         return result;
       } catch (error) {
         throw wrapStorageError(error);

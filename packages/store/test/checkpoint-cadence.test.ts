@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commitsPerCheckpoint } from '../src/open-store.js';
+import { commitsPerCheckpoint } from '../src/internal/wal-pacer.js';
 
 describe('background checkpoint cadence', () => {
   it('asks every 32 commits while commits are small, sooner as they write more WAL frames', () => {

@@ -151,10 +151,10 @@ describe('vector index', () => {
 });
 
 describe('background WAL checkpoints', () => {
-  it('checkpoints file databases on a worker thread, and the writer no longer auto-checkpoints at 1000 pages', async () => {
+  it('checkpoints file databases on a worker thread, and the writer checkpoints itself only past 64,000 pages', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'memory-ckpt-')), 'c.db');
     const store = await openStore({ path });
-    expect(store.database.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    expect(store.database.pragma('wal_autocheckpoint', { simple: true })).toBe(64_000);
     store.write((sql) => {
       // A vec0 table in the schema must not trouble the worker's connection, which has no sqlite-vec.
       ensureVectorIndex(sql, store.vector.available, 'toy', 4, 0);

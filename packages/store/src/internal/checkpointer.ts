@@ -59,8 +59,11 @@ interface CheckpointReply {
   readonly error?: string;
 }
 
-/** Starts the checkpoint worker for a database file; returns undefined (and logs) if it cannot start. */
-export function startCheckpointer(path: string, logger: Logger): Checkpointer | undefined {
+/**
+ * Starts the checkpoint worker for a database file; returns undefined (and logs) if it cannot start.
+ * `onStopped` runs if the worker dies later (the writer then has to checkpoint on its own).
+ */
+export function startCheckpointer(path: string, logger: Logger, onStopped?: () => void): Checkpointer | undefined {
   let worker: Worker;
   try {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -92,6 +95,7 @@ export function startCheckpointer(path: string, logger: Logger): Checkpointer | 
     closed = true;
     logger.warn('checkpoint worker stopped', { error: String(error) });
     settle(undefined);
+    onStopped?.();
   });
   // After the listeners: adding a 'message' listener refs the worker's port again, and a
   // referenced port keeps a host that forgot close() alive forever.

@@ -246,6 +246,8 @@ export async function runVectorUpkeep(
         break;
       }
     }
+    // A build at a million vectors commits back to back: a long WAL waits here to restart.
+    await store.walBacklog();
     await yieldToEventLoop();
   }
   return {
