@@ -58,6 +58,45 @@ describe('openStore', () => {
     ).toThrow(expect.objectContaining({ code: 'STORAGE_ERROR' }));
     expect(store.read((sql) => sql.get(raw('SELECT count(*) AS n FROM entities')))).toEqual({ n: 0 });
   });
+
+  it('runs a nested write as a savepoint: its failure undoes only its own rows, and each write runs its own body', async () => {
+    const store = await createTestStore();
+    const insert = (id: string) =>
+      raw(
+        "INSERT INTO entities (id, agent_id, name, canonical_name, created_at, updated_at) VALUES (?, 'a', ?, ?, 0, 0)",
+        id,
+        id,
+        id,
+      );
+    const ids = () => store.read((sql) => sql.all<{ id: string }>(raw('SELECT id FROM entities ORDER BY id')));
+    const result = store.write((sql) => {
+      sql.run(insert('outer-1'));
+      expect(() =>
+        store.write((inner) => {
+          inner.run(insert('inner-1'));
+          inner.run(raw('INSERT INTO no_such_table VALUES (1)'));
+        }),
+      ).toThrow(expect.objectContaining({ code: 'STORAGE_ERROR' }));
+      const kept = store.write((inner) => {
+        inner.run(insert('inner-2'));
+        return 'inner';
+      });
+      sql.run(insert('outer-2'));
+      return `outer after ${kept}`;
+    });
+    expect(result).toBe('outer after inner');
+    expect(ids().map((r) => r.id)).toEqual(['inner-2', 'outer-1', 'outer-2']);
+    // A failed outer write undoes everything, its nested writes too; the next write runs its own body.
+    expect(() =>
+      store.write((sql) => {
+        store.write((inner) => inner.run(insert('inner-3')));
+        sql.run(insert('outer-1'));
+      }),
+    ).toThrow(expect.objectContaining({ code: 'STORAGE_ERROR' }));
+    expect(store.write((sql) => sql.run(insert('last')).changes)).toBe(1);
+    expect(ids().map((r) => r.id)).toEqual(['inner-2', 'last', 'outer-1', 'outer-2']);
+    expect(store.database.inTransaction).toBe(false);
+  });
 });
 
 describe('text index projection', () => {

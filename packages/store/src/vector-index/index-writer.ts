@@ -2,7 +2,7 @@ import type { SqlExecutor } from '../internal/sql.js';
 import { FRESH_LIST } from './cells.js';
 import { ensureVectorIndex, findVectorIndex, legacyMirror, type VectorIndex } from './indexes.js';
 import { deleteLegacyRow, insertLegacyRow } from './legacy-mirror.js';
-import { countPartitionVectors, ensurePartition, findPartition } from './partitions.js';
+import { countPartitionVectors, countPartitionVectorsReturning, ensurePartition, findPartition } from './partitions.js';
 import { deleteVecRow, insertVecRow } from './vec-rows.js';
 
 /**
@@ -53,7 +53,19 @@ export class VectorIndexWriter {
   add(row: { agentId: string; model: string; seq: number; vector: Float32Array }): void {
     const index = this.#index(row.model, row.vector.length, true);
     if (!index) return;
-    const partition = this.#partition(index, row.agentId, true) as { generation: number };
+    const key = `${index.id}\u0000${row.agentId}`;
+    let partition = this.#partitions.get(key);
+    let counted = false;
+    if (!partition) {
+      // The partition's first vector in this transaction is counted, and its generations read, in one
+      // statement (a single remember runs one partition statement instead of a read and an update).
+      partition = countPartitionVectorsReturning(this.#sql, index.id, row.agentId, 1, this.#now);
+      counted = partition !== undefined;
+      if (partition) this.#partitions.set(key, partition);
+      // Its first vector ever: the partition is created, then counted as the others are.
+      else
+        partition = this.#partition(index, row.agentId, true) as { generation: number; otherGeneration: number | null };
+    }
     insertVecRow(this.#sql, index.tableName, {
       agentId: row.agentId,
       generation: partition.generation,
@@ -61,12 +73,13 @@ export class VectorIndexWriter {
       seq: row.seq,
       vector: row.vector,
     });
-    if (this.#deferCounts) {
-      const key = `${index.id}\u0000${row.agentId}`;
-      const pending = this.#pendingCounts.get(key);
-      if (pending) pending.delta++;
-      else this.#pendingCounts.set(key, { indexId: index.id, agentId: row.agentId, delta: 1 });
-    } else countPartitionVectors(this.#sql, index.id, row.agentId, 1, this.#now);
+    if (!counted) {
+      if (this.#deferCounts) {
+        const pending = this.#pendingCounts.get(key);
+        if (pending) pending.delta++;
+        else this.#pendingCounts.set(key, { indexId: index.id, agentId: row.agentId, delta: 1 });
+      } else countPartitionVectors(this.#sql, index.id, row.agentId, 1, this.#now);
+    }
     if (this.#legacyFor(index)) insertLegacyRow(this.#sql, row.agentId, row.seq, row.vector);
   }
 

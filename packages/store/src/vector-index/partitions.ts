@@ -96,6 +96,29 @@ export function countPartitionVectors(
 }
 
 /**
+ * Adds `delta` to a partition's live vector count and returns its generations, in one statement;
+ * undefined (nothing changed) when the agent has no partition of this index yet.
+ */
+export function countPartitionVectorsReturning(
+  sql: SqlExecutor,
+  indexId: number,
+  agentId: string,
+  delta: number,
+  now: number,
+): { generation: number; otherGeneration: number | null } | undefined {
+  return sql.get(
+    raw(
+      `UPDATE vector_partitions SET vectors = max(0, vectors + ?), updated_at = ? WHERE index_id = ? AND agent_id = ?
+       RETURNING generation, other_generation AS otherGeneration`,
+      delta,
+      now,
+      indexId,
+      agentId,
+    ),
+  );
+}
+
+/**
  * Partitions with upkeep due: exact ones past `exactMax` vectors, ivf ones that doubled since they
  * were built or shrank below half of `exactMax`, and any with a build in progress.
  */
