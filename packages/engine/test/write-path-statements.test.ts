@@ -53,4 +53,38 @@ describe('statements of the write path', () => {
     await engine.close();
     db.close();
   });
+
+  it('reads the memories written since a checked remember once, by seq, not again by id', async () => {
+    const db = new Database(':memory:');
+    const runs: string[] = [];
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((source: string) => {
+      const statement = prepare(source);
+      const all = statement.all.bind(statement);
+      statement.all = ((...parameters: unknown[]) => {
+        runs.push(source);
+        return all(...parameters);
+      }) as typeof statement.all;
+      return statement;
+    }) as typeof db.prepare;
+    const { engine } = await createTestEngine({
+      database: { database: db },
+      embedder: createBagOfWordsEmbedder(256),
+      config: { remember: { conflict: { threshold: 0.5 } } },
+    });
+    // The first checked remember builds the scope's key index; two of an unchecked kind follow.
+    await engine.remember({ agentId: 'a', content: 'The weekly standup is at 9:30 on Monday', type: 'decision' });
+    const b = await engine.remember({ agentId: 'a', content: 'Dana prefers green tea', type: 'preference' });
+    const c = await engine.remember({ agentId: 'a', content: 'Bob reviews the billing code', type: 'fact' });
+    runs.length = 0;
+    await engine.remember({ agentId: 'a', content: 'Deploys are frozen on Fridays', type: 'decision' });
+    const bySeq = runs.filter((sql) => /FROM memories\s+WHERE seq > \?/.test(sql));
+    const byId = runs.filter((sql) => /CROSS JOIN memories AS m ON m\.id = wanted\.value/.test(sql));
+    // Two new rows to catch up on, read by the catch-up read, and only by it.
+    expect([b.deduped, c.deduped]).toEqual([false, false]);
+    expect(bySeq.length).toBeGreaterThan(0);
+    expect(byId).toEqual([]);
+    await engine.close();
+    db.close();
+  });
 });

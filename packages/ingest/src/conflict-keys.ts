@@ -138,8 +138,12 @@ export class ConflictKeyIndex {
       let paged = false;
       do {
         rows = store.read((sql) => conflictSourcesAfter(sql, agentId, current.seq, PAGE_ROWS));
+        // A row read here is read as it is now: touched (created on this connection, say) or not, it
+        // is not read again by id below.
+        const touched = this.#touched.get(agentId);
         for (const row of rows) {
           if (types.includes(row.type)) this.#index(current, row);
+          touched?.delete(row.id);
           current.seq = row.seq;
         }
         if (rows.length === PAGE_ROWS) {
