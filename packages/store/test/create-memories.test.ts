@@ -38,6 +38,52 @@ const memory = (agentId: string, content: string, extra: Partial<NewMemory> = {}
 });
 
 describe('createMemories', () => {
+  it('writes the history rows of a call in its order, 16 to a statement and the rest by binary digits, none for a duplicate', async () => {
+    const store = await createTestStore();
+    const inputs = Array.from({ length: 38 }, (_, i) => memory('a', `Memory number ${i}.`));
+    // The 38th repeats the 5th: a duplicate, with no history row of its own.
+    inputs[37] = memory('a', 'Memory number 4.', { audit: { actor: { id: 'ops', type: 'operator' }, reason: 'r' } });
+    inputs[36] = memory('a', 'Memory number 36.', {
+      audit: { actor: { id: 'ops', type: 'operator' }, sessionId: 's' },
+    });
+    const historyStatements: number[] = [];
+    const created = store.write((sql) =>
+      createMemories(
+        {
+          ...sql,
+          get: (q) => sql.get(q),
+          all: (q) => sql.all(q),
+          arrays: (q) => sql.arrays(q),
+          withMemoryTextIndexDeferred: (fn) => sql.withMemoryTextIndexDeferred(fn),
+          run: (q) => {
+            if (q.sql.includes('INSERT INTO memory_history')) historyStatements.push(q.parameters.length / 13);
+            return sql.run(q);
+          },
+        } as typeof sql,
+        deps(),
+        inputs,
+        NOW,
+      ),
+    );
+    expect(created.filter((c) => c.deduped)).toEqual([{ id: created[4]?.id, deduped: true }]);
+    // 37 rows: 16 + 16 + 4 + 1.
+    expect(historyStatements).toEqual([16, 16, 4, 1]);
+    const rows = store.read((sql) =>
+      sql.all<{ memory_id: string; event: string; new_content: string; changed_by: string; session_id: string | null }>(
+        raw('SELECT memory_id, event, new_content, changed_by, session_id FROM memory_history ORDER BY seq'),
+      ),
+    );
+    expect(rows.map((r) => r.memory_id)).toEqual(created.slice(0, 37).map((c) => c.id));
+    expect(rows.map((r) => r.new_content)).toEqual(inputs.slice(0, 37).map((m) => m.content.content));
+    expect(rows.every((r) => r.event === 'created')).toBe(true);
+    expect(rows[36]).toMatchObject({ changed_by: 'ops', session_id: 's' });
+    expect(rows[35]).toMatchObject({ changed_by: 'a', session_id: null });
+    // Each history row belongs to the memory of the same position (seqs follow the input order).
+    const memoryIds = store.read((sql) => sql.all<{ id: string }>(raw('SELECT id FROM memories ORDER BY seq')));
+    expect(memoryIds.map((m) => m.id)).toEqual(rows.map((r) => r.memory_id));
+    store.close();
+  });
+
   it('writes every field it is given, and the documented default for every field it is not', async () => {
     const store = await createTestStore();
     const [full, bare] = store.write((sql) =>

@@ -2,11 +2,12 @@ import { hashNormalized, MemoryError, type MemoryId, normalizeForHash, normalize
 import type { SqlExecutor } from '../internal/sql.js';
 import type { Program } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
+import { insertHistoryRowsProgram } from '../repositories/history.js';
 import { type LinkRef, replaceMemoryLinksProgram } from '../repositories/links.js';
 import { findLiveMemoryIdByHashProgram, insertMemoryRowProgram } from '../repositories/memories.js';
-import type { MemoryType } from '../schema/memories.js';
+import type { MemoryType, NewMemoryHistoryRow } from '../schema/memories.js';
 import type { MemoryAudit, MemoryVector, MemoryWriteDeps, WriterTarget } from './context.js';
-import { deriveLive, recordHistory, WriteSession } from './derived.js';
+import { deriveLive, historyRow, WriteSession } from './derived.js';
 import { TextIndexBatch } from './text-index-batch.js';
 
 /** Content in the three forms the store keeps: as stored, as compared, and its hash. */
@@ -55,7 +56,12 @@ export interface CreatedMemory {
   readonly deduped: boolean;
 }
 
-function* createOne(session: WriteSession, text: TextIndexBatch, memory: NewMemory): Program<CreatedMemory> {
+function* createOne(
+  session: WriteSession,
+  text: TextIndexBatch,
+  history: Array<Omit<NewMemoryHistoryRow, 'seq'>>,
+  memory: NewMemory,
+): Program<CreatedMemory> {
   const { deps, now } = session;
   const id = deps.ids.next() as MemoryId;
   const seq = yield* insertMemoryRowProgram({
@@ -89,16 +95,19 @@ function* createOne(session: WriteSession, text: TextIndexBatch, memory: NewMemo
     });
   }
   text.add(memory.agentId, seq, memory.content.content);
-  yield* recordHistory(deps, {
-    memoryId: id,
-    agentId: memory.agentId,
-    event: 'created',
-    oldContent: null,
-    newContent: memory.content.content,
-    audit: memory.audit,
-    metadata: { type: memory.type, ...(memory.source ? { source: memory.source } : {}) },
-    now,
-  });
+  // Written with the call's other history rows, in order, after the loop (few statements for many).
+  history.push(
+    historyRow(deps, {
+      memoryId: id,
+      agentId: memory.agentId,
+      event: 'created',
+      oldContent: null,
+      newContent: memory.content.content,
+      audit: memory.audit,
+      metadata: { type: memory.type, ...(memory.source ? { source: memory.source } : {}) },
+      now,
+    }),
+  );
   if (memory.linkedEntities && memory.linkedEntities.length > 0) {
     yield* replaceMemoryLinksProgram(memory.agentId, id, memory.linkedEntities);
   }
@@ -150,8 +159,10 @@ export function* createMemoriesProgram(
 ): Program<CreatedMemory[]> {
   const session = new WriteSession(target, deps, now, { batched: true });
   const text = new TextIndexBatch();
+  const history: Array<Omit<NewMemoryHistoryRow, 'seq'>> = [];
   const created: CreatedMemory[] = [];
-  for (const memory of memories) created.push(yield* createOne(session, text, memory));
+  for (const memory of memories) created.push(yield* createOne(session, text, history, memory));
+  yield* insertHistoryRowsProgram(history);
   session.finish();
   yield* text.flushProgram();
   return created;

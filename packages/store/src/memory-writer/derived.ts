@@ -5,29 +5,28 @@ import { deleteHintsProgram } from '../repositories/hints.js';
 import { insertHistoryProgram } from '../repositories/history.js';
 import { agentHasEntitiesProgram, deleteMentionsOfMemoryProgram } from '../repositories/mentions.js';
 import { indexTextRowsProgram, unindexTextRowsProgram } from '../repositories/text-index-writes.js';
-import type { HistoryEvent, MemoryRow } from '../schema/memories.js';
+import type { HistoryEvent, MemoryRow, NewMemoryHistoryRow } from '../schema/memories.js';
 import { VectorIndexWriter } from '../vector-index/index-writer.js';
 import type { ContentCause, MemoryAudit, MemoryVector, MemoryWriteDeps, WriterTarget } from './context.js';
 import { linkMemoryToEntitiesProgram } from './entity-mentions.js';
 
-/** Appends the audit row for one change and returns its id (also the key of any cold copy). */
-export function* recordHistory(
-  deps: MemoryWriteDeps,
-  change: {
-    memoryId: string;
-    agentId: string;
-    event: HistoryEvent;
-    oldContent: string | null;
-    newContent: string | null;
-    audit: MemoryAudit;
-    metadata: Record<string, unknown>;
-    now: number;
-  },
-): Program<string> {
-  const id = deps.ids.next();
+/** One change for the audit trail (see {@link recordHistory}). */
+export interface HistoryChange {
+  memoryId: string;
+  agentId: string;
+  event: HistoryEvent;
+  oldContent: string | null;
+  newContent: string | null;
+  audit: MemoryAudit;
+  metadata: Record<string, unknown>;
+  now: number;
+}
+
+/** The audit row of one change, with a new id (also the key of any cold copy). */
+export function historyRow(deps: MemoryWriteDeps, change: HistoryChange): Omit<NewMemoryHistoryRow, 'seq'> {
   const { audit } = change;
-  yield* insertHistoryProgram({
-    id,
+  return {
+    id: deps.ids.next(),
     memory_id: change.memoryId,
     agent_id: change.agentId,
     event: change.event,
@@ -40,8 +39,14 @@ export function* recordHistory(
     session_id: audit.sessionId ?? null,
     request_id: audit.requestId ?? null,
     created_at: change.now,
-  });
-  return id;
+  };
+}
+
+/** Appends the audit row for one change and returns its id (also the key of any cold copy). */
+export function* recordHistory(deps: MemoryWriteDeps, change: HistoryChange): Program<string> {
+  const row = historyRow(deps, change);
+  yield* insertHistoryProgram(row);
+  return row.id;
 }
 
 /**
