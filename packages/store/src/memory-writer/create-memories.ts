@@ -128,10 +128,10 @@ function* createOne(
 
 /**
  * Creates memories inside the caller's write transaction, in order: scoped dedup by content hash
- * (the unique partial index decides), the row, its history, host links, the vector and its mirror
- * row, inline entity mentions, and the host's derived work (hints). The vector partitions' counts
- * and the scoped text index are written last, for the whole call at once (the text index's insert
- * trigger stays idle meanwhile).
+ * (the unique partial index decides), the row, host links, the vector and its mirror row, inline
+ * entity mentions, and the host's derived work (hints). The history rows (in the memories' order),
+ * the vector partitions' counts and the scoped text index are written last, for the whole call at
+ * once (the text index's insert trigger stays idle meanwhile).
  */
 export function createMemories(
   sql: SqlExecutor,
