@@ -325,8 +325,9 @@ export class ScanCache {
     let cursor = after;
     let batch = 512;
     try {
-      for (let first = true; ; first = false) {
-        if (!first) await yieldToEventLoop();
+      for (;;) {
+        // The search that starts a fill or catch-up is not held up by its first slice.
+        await yieldToEventLoop();
         if (this.store.closed || this.entries.get(entry.id) !== entry) return false;
         const started = performance.now();
         const rows = this.store.read((sql) =>

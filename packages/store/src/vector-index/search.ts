@@ -295,19 +295,25 @@ function searchScanCache(store: Store, p: SearchPlan, probed: Int32Array, entry:
   });
 }
 
-/** 1 − cosine, as vec0's cosine distance (0 for a zero vector). */
+/**
+ * 1 − cosine as vec0 computes it (float32 sums in dimension order, the rest in double,
+ * rounded to float32: sqlite-vec's scalar `distance_cosine_float`), so a rescored hit has the distance the vec0 path reports for it and ties
+ * are broken the same way (by seq).
+ */
 function cosineDistance(a: Float32Array, b: Float32Array): number {
+  const f = Math.fround;
   let dot = 0;
   let na = 0;
   let nb = 0;
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as number;
     const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
+    dot = f(dot + f(x * y));
+    na = f(na + f(x * x));
+    nb = f(nb + f(y * y));
   }
-  return na === 0 || nb === 0 ? 1 : 1 - dot / Math.sqrt(na * nb);
+  if (na === 0 || nb === 0) return 1;
+  return f(1 - dot / (Math.sqrt(na) * Math.sqrt(nb)));
 }
 
 function withMemoryIds(
