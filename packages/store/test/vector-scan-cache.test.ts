@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSeededRandom } from '@memory/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import wabtInit from 'wabt';
 import {
   findPartition,
@@ -243,8 +243,20 @@ describe('vector scan cache', () => {
     const { s, all } = await ivfStore();
     await search(s, 'a', all[0] as Float32Array, 10, CACHE);
     expect(scanCacheOf(s).stats()).toMatchObject({ entries: 1, ready: 0 });
+    const reads = vi.spyOn(s, 'read');
     s.close();
+    expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0 });
     await scanCacheIdle(s);
+    // The fill noticed the close before its next read.
+    expect(reads).not.toHaveBeenCalled();
+    expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0 });
+  });
+
+  it('a closed store drops a filled entry at once', async () => {
+    const { s, all } = await ivfStore();
+    await filled(s, 'a', all[0] as Float32Array);
+    expect(scanCacheOf(s).stats().bytes).toBeGreaterThan(2500 * DIMS);
+    s.close();
     expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0 });
   });
 

@@ -212,6 +212,8 @@ export class ScanCache {
   private readonly entries = new Map<string, ScanEntry>();
   /** Partitions (by entry id) whose fill failed: vec0 answers them until a new generation. */
   private readonly failed = new Set<string>();
+  /** Fills and catch-ups in flight, dropped entries' included (they stop at their next slice). */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly store: Store) {}
 
@@ -257,13 +259,15 @@ export class ScanCache {
     if (entry.state === 'filling') entry.state = 'failed';
   }
 
+  /** Drops every entry. */
+  clear(): void {
+    for (const entry of [...this.entries.values()]) this.drop(entry);
+    this.failed.clear();
+  }
+
   /** Resolves once no fill or catch-up is in flight. */
   async idle(): Promise<void> {
-    for (;;) {
-      const busy = [...this.entries.values()].map((e) => e.busy).filter((b) => b !== undefined);
-      if (busy.length === 0) return;
-      await Promise.all(busy);
-    }
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
   /** Entries and their bytes (diagnostics and tests). */
@@ -296,24 +300,39 @@ export class ScanCache {
       return;
     }
     this.entries.set(id, entry);
-    entry.busy = this.copy(entry, 0, partition.drainedSeq).then((complete) => {
-      entry.busy = undefined;
-      if (complete && entry.state === 'filling') entry.state = 'ready';
-      else if (this.entries.get(entry.id) === entry) {
-        // Still wanted, yet the fill stopped (no room, a read failed, the store closed): no retry.
-        if (!this.store.closed) this.failed.add(entry.id);
-        this.drop(entry);
-      }
-    });
+    entry.busy = this.track(
+      this.copy(entry, 0, partition.drainedSeq).then((complete) => {
+        entry.busy = undefined;
+        if (complete && entry.state === 'filling') entry.state = 'ready';
+        else if (this.entries.get(entry.id) === entry) {
+          // Still wanted, yet the fill stopped (no room, a read failed, the store closed): no retry.
+          if (!this.store.closed) this.failed.add(entry.id);
+          this.drop(entry);
+        }
+      }),
+    );
   }
 
   private startCatchUp(entry: ScanEntry, until: number): void {
     if (entry.busy) return;
-    entry.busy = this.copy(entry, entry.covered, until).then((complete) => {
-      entry.busy = undefined;
-      if (complete) entry.covered = until;
-      else this.drop(entry);
-    });
+    entry.busy = this.track(
+      this.copy(entry, entry.covered, until).then((complete) => {
+        entry.busy = undefined;
+        if (complete) entry.covered = until;
+        else this.drop(entry);
+      }),
+    );
+  }
+
+  /** Keeps `work` (a copy and what follows it) in {@link inFlight} until it settles. */
+  private track<T>(work: Promise<T>): Promise<T> {
+    const done = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(done);
+    void done.then(() => this.inFlight.delete(done));
+    return work;
   }
 
   /**
@@ -348,12 +367,16 @@ export class ScanCache {
 
 const caches = new WeakMap<Store, ScanCache>();
 
-/** The store's scan cache (created on first use; it lives as long as the store object). */
+/** The store's scan cache (created on first use; emptied when the store closes). */
 export function scanCacheOf(store: Store): ScanCache {
   let cache = caches.get(store);
   if (!cache) {
-    cache = new ScanCache(store);
-    caches.set(store, cache);
+    const created = new ScanCache(store);
+    caches.set(store, created);
+    // A closed store's entries are dropped at once (their fills stop at the next slice), not when
+    // the store object is collected.
+    store.onClose(() => created.clear());
+    cache = created;
   }
   return cache;
 }
