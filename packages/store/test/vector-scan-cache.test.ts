@@ -151,6 +151,24 @@ describe('vector scan cache', () => {
     s.close();
   });
 
+  it('refills an entry whose candidates are mostly deleted memories, answering correctly meanwhile', async () => {
+    const { s, all } = await ivfStore();
+    await filled(s, 'a', all[0] as Float32Array);
+    for (let i = 0; i < 2000; i++) forget(s, `a${i}`);
+    const query = all[2100] as Float32Array;
+    const ghosts = await search(s, 'a', query, 10, CACHE);
+    expect(ghosts.scanCache).toBeDefined();
+    expect(ghosts.hits.map((h) => h.memoryId)).toEqual((await search(s, 'a', query, 10)).hits.map((h) => h.memoryId));
+    // That search found most candidates gone and dropped the entry: vec0 answers while it refills.
+    expect((await search(s, 'a', query, 10, CACHE)).scanCache).toBeUndefined();
+    await scanCacheIdle(s);
+    const refilled = await search(s, 'a', query, 10, CACHE);
+    expect(refilled.scanCache).toBeDefined();
+    expect(scanCacheOf(s).stats()).toMatchObject({ entries: 1, ready: 1, rows: 500 });
+    expect(refilled.hits.map((h) => h.memoryId)).toEqual((await search(s, 'a', query, 10)).hits.map((h) => h.memoryId));
+    s.close();
+  });
+
   it('finds vectors added after the fill: fresh ones through vec0, drained ones once the entry caught up', async () => {
     const { s, all } = await ivfStore();
     await filled(s, 'a', all[0] as Float32Array);
@@ -231,7 +249,7 @@ describe('vector scan cache', () => {
       await scanCacheIdle(s);
       expect(found.scanCache).toBeUndefined();
       expect(found.hits[0]?.memoryId).toBe('a1');
-      expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0 });
+      expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0, rows: 0 });
     }
     // Below `minVectors` the partition is not worth an entry.
     await search(s, 'a', all[1] as Float32Array, 10, { ...CACHE, minVectors: 10_000 });
@@ -245,11 +263,11 @@ describe('vector scan cache', () => {
     expect(scanCacheOf(s).stats()).toMatchObject({ entries: 1, ready: 0 });
     const reads = vi.spyOn(s, 'read');
     s.close();
-    expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0 });
+    expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0, rows: 0 });
     await scanCacheIdle(s);
     // The fill noticed the close before its next read.
     expect(reads).not.toHaveBeenCalled();
-    expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0 });
+    expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0, rows: 0 });
   });
 
   it('a closed store drops a filled entry at once', async () => {
@@ -257,7 +275,7 @@ describe('vector scan cache', () => {
     await filled(s, 'a', all[0] as Float32Array);
     expect(scanCacheOf(s).stats().bytes).toBeGreaterThan(2500 * DIMS);
     s.close();
-    expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0 });
+    expect(scanCacheOf(s).stats()).toEqual({ entries: 0, bytes: 0, ready: 0, rows: 0 });
   });
 
   it('the committed kernel bytes are the compiled scan-kernel.wat', async () => {

@@ -271,14 +271,16 @@ export class ScanCache {
   }
 
   /** Entries and their bytes (diagnostics and tests). */
-  stats(): { entries: number; bytes: number; ready: number } {
+  stats(): { entries: number; bytes: number; ready: number; rows: number } {
     let bytes = 0;
     let ready = 0;
+    let rows = 0;
     for (const e of this.entries.values()) {
       bytes += e.bytes;
+      rows += e.rows;
       if (e.state === 'ready') ready++;
     }
-    return { entries: this.entries.size, bytes, ready };
+    return { entries: this.entries.size, bytes, ready, rows };
   }
 
   private startFill(partition: ScanPartition, id: string, budget: number): void {
