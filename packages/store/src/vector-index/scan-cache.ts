@@ -1,8 +1,9 @@
 import { yieldToEventLoop } from '@memory/core';
 import type { Store } from '../open-store.js';
 import { blobToVector } from '../repositories/embeddings.js';
+import { cachedCentroids } from './centroids.js';
 import { ScanMatrix } from './scan-matrix.js';
-import { type ListedVector, listedVectorsBetween } from './vec-rows.js';
+import { type ListedVector, listedVectorsBetween, vectorsOfList } from './vec-rows.js';
 
 // The scan cache: per store, an in-memory int8 copy of large ivf partitions' listed vectors, grouped
 // by list (a probe scans contiguous rows), scored by a WebAssembly SIMD kernel (scan-matrix.ts).
@@ -26,6 +27,8 @@ export interface ScanCacheOptions {
  */
 export const SCAN_CACHE_MIN_VECTORS = 50_000;
 
+/** vec0's largest `k`. */
+const MAX_KNN = 4096;
 /** Target duration of one synchronous fill slice. */
 const SLICE_MS = 8;
 /** Spare rows for vectors drained after the fill, as a share of the filled rows (at least 1,024). */
@@ -99,6 +102,12 @@ export class ScanEntry {
     let rows = this.overflowRows;
     for (const n of this.listRows) rows += n;
     return rows;
+  }
+
+  /** Forgets every row (a fill that starts over). */
+  clear(): void {
+    this.listRows.fill(0);
+    this.overflowRows = 0;
   }
 
   /** Adds a listed vector (a fresh one, list 0, is vec0's to search); false when it has no room. */
@@ -342,27 +351,82 @@ export class ScanCache {
    * false when it stopped early (the store closed, the entry was dropped or has no room, a read failed).
    */
   private async copy(entry: ScanEntry, after: number, until: number): Promise<boolean> {
-    const { partition } = entry;
-    let cursor = after;
-    let batch = 512;
     try {
-      for (;;) {
-        // The search that starts a fill or catch-up is not held up by its first slice.
-        await yieldToEventLoop();
-        if (this.store.closed || this.entries.get(entry.id) !== entry) return false;
-        const started = performance.now();
-        const rows = this.store.read((sql) =>
-          listedVectorsBetween(sql, partition.table, partition, cursor, until, batch),
-        );
-        for (const row of rows) if (!entry.add(row)) return false;
-        if (rows.length < batch) return true;
-        cursor = (rows.at(-1) as ListedVector).seq;
-        const took = Math.max(0.5, performance.now() - started);
-        batch = Math.max(64, Math.min(8192, Math.round((batch * SLICE_MS) / took)));
+      if (after === 0 && entry.state === 'filling') {
+        const byList = await this.copyByList(entry, until);
+        if (byList !== 'truncated') return byList === 'done';
+        // A list held more than one KNN returns: copy in seq order instead.
+        entry.clear();
       }
+      return await this.copyBySeq(entry, after, until);
     } catch (error) {
       if (!this.store.closed) this.store.logger.warn('vector scan cache: fill failed', { error: String(error) });
       return false;
+    }
+  }
+
+  /** Whether the fill should stop (the store closed, the entry was dropped). */
+  private stopped(entry: ScanEntry): boolean {
+    return this.store.closed || this.entries.get(entry.id) !== entry;
+  }
+
+  /**
+   * The fill, list by list: one KNN of the list's centroid per list reads its rows and vectors from
+   * vec0's chunks (a few microseconds a vector, where a lookup per vector by rowid costs 15–60).
+   * Vectors drained after the fill's `drainedSeq` (`until`) are left to the catch-up.
+   */
+  private async copyByList(entry: ScanEntry, until: number): Promise<'done' | 'stopped' | 'truncated'> {
+    const { partition } = entry;
+    const dims = partition.dimensions;
+    const key = { indexId: partition.indexId, agentId: partition.agentId, generation: partition.generation };
+    let list = 0;
+    while (list < partition.sizes.length) {
+      await yieldToEventLoop();
+      if (this.stopped(entry)) return 'stopped';
+      const started = performance.now();
+      const result = this.store.read((sql): 'next' | 'stopped' | 'truncated' => {
+        const centroids = cachedCentroids(sql, key, dims);
+        if (!centroids) return 'stopped';
+        do {
+          const size = partition.sizes[list] as number;
+          if (size > 0) {
+            const k = Math.min(MAX_KNN, 2 * size + 64);
+            const centroid = centroids.centroids.subarray(list * dims, list * dims + dims);
+            const rows = vectorsOfList(sql, partition.table, partition, list + 1, centroid, k);
+            if (rows.length >= k) return 'truncated';
+            for (const row of rows) {
+              if (row.seq > until) continue;
+              if (!entry.add({ seq: row.seq, vector: row.vector, list: list + 1 })) return 'stopped';
+            }
+          }
+          list++;
+        } while (list < partition.sizes.length && performance.now() - started < SLICE_MS);
+        return 'next';
+      });
+      if (result !== 'next') return result;
+    }
+    return 'done';
+  }
+
+  /** The fill or a catch-up in seq order: canonical vectors, each with its vec0 row's list. */
+  private async copyBySeq(entry: ScanEntry, after: number, until: number): Promise<boolean> {
+    const { partition } = entry;
+    let cursor = after;
+    let batch = 256;
+    for (;;) {
+      // The search that starts a fill or catch-up is not held up by its first slice.
+      await yieldToEventLoop();
+      if (this.stopped(entry)) return false;
+      const started = performance.now();
+      const rows = this.store.read((sql) =>
+        listedVectorsBetween(sql, partition.table, partition, cursor, until, batch),
+      );
+      for (const row of rows) if (!entry.add(row)) return false;
+      if (rows.length < batch) return true;
+      cursor = (rows.at(-1) as ListedVector).seq;
+      // Rows cost 15–60 µs each (more where pages are cold): grow slowly, shrink at once.
+      const took = Math.max(0.5, performance.now() - started);
+      batch = Math.max(32, Math.min(2 * batch, 1024, Math.round((batch * SLICE_MS) / took)));
     }
   }
 }

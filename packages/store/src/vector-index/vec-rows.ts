@@ -128,3 +128,29 @@ export function listedVectorsBetween(
     ),
   );
 }
+
+/**
+ * Every vector of one list of a generation (up to `k`, vec0's largest being 4,096), with its seq:
+ * a KNN of the list's own centroid, so vec0 reads only that list's chunks. (A query without a
+ * KNN scans the whole table whatever its partition keys.)
+ */
+export function vectorsOfList(
+  sql: SqlExecutor,
+  table: string,
+  key: { agentId: string; generation: number },
+  list: number,
+  centroid: Float32Array,
+  k: number,
+): Array<{ seq: number; vector: Buffer }> {
+  return sql.all(
+    raw(
+      `SELECT rowid & ? AS seq, embedding AS vector FROM ${table}
+       WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell = ?`,
+      SEQ_MASK,
+      blob(centroid),
+      k,
+      key.agentId,
+      cellOf(key.generation, list),
+    ),
+  );
+}
