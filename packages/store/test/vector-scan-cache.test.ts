@@ -138,6 +138,31 @@ describe('vector scan cache', () => {
     s.close();
   });
 
+  it('reads lists larger than one KNN in pages, and lists of one repeated vector in seq order', async () => {
+    const { s, all } = await ivfStore();
+    // 2,000 copies of one vector land in one list: pages cannot get past a page of equal distances.
+    const copy = hashingVectors(1, 123)[0] as Float32Array;
+    for (let i = 0; i < 2000; i++) put(s, 'a', `c${i}`, copy);
+    await runVectorUpkeep(s, OPTIONS);
+    for (const listPage of [7, 300]) {
+      const options = { ...CACHE, listPage };
+      scanCacheOf(s).clear();
+      expect((await search(s, 'a', all[0] as Float32Array, 10, options)).scanCache).toBeUndefined();
+      await scanCacheIdle(s);
+      expect(scanCacheOf(s).stats()).toMatchObject({ entries: 1, ready: 1, rows: 4500 });
+      for (const query of all.slice(0, 10)) {
+        const scan = await search(s, 'a', query, 50, options);
+        expect(scan.scanCache).toBeDefined();
+        expect(scan.hits.map((h) => h.memoryId)).toEqual((await search(s, 'a', query, 50)).hits.map((h) => h.memoryId));
+      }
+      // Among 2,000 equal distances either path may keep any 50: the distances are the same.
+      const scan = await search(s, 'a', copy, 50, options);
+      expect(scan.hits.map((h) => h.cosine)).toEqual((await search(s, 'a', copy, 50)).hits.map((h) => h.cosine));
+      expect(scan.hits.every((h) => h.memoryId.startsWith('c'))).toBe(true);
+    }
+    s.close();
+  });
+
   it('never returns a memory deleted after the fill', async () => {
     const { s, all } = await ivfStore();
     await filled(s, 'a', all[0] as Float32Array);

@@ -19,6 +19,8 @@ export interface ScanCacheOptions {
   readonly bytes: number;
   /** Smallest partition (live vectors) worth an entry. @default SCAN_CACHE_MIN_VECTORS */
   readonly minVectors?: number;
+  /** Rows one KNN of the fill reads at most (tests page small lists with it). @default 1536 */
+  readonly listPage?: number;
 }
 
 /**
@@ -27,8 +29,8 @@ export interface ScanCacheOptions {
  */
 export const SCAN_CACHE_MIN_VECTORS = 50_000;
 
-/** vec0's largest `k`. */
-const MAX_KNN = 4096;
+/** Rows one KNN of the fill reads at most (vec0 allows 4,096; a larger list is read in pages). */
+const LIST_PAGE = 1536;
 /** Target duration of one synchronous fill slice. */
 const SLICE_MS = 8;
 /** Spare rows for vectors drained after the fill, as a share of the filled rows (at least 1,024). */
@@ -245,7 +247,7 @@ export class ScanCache {
     const entry = this.entries.get(id);
     if (!entry) {
       if (this.failed.has(id)) return undefined;
-      this.startFill(partition, id, options.bytes);
+      this.startFill(partition, id, options);
       return undefined;
     }
     this.entries.delete(id);
@@ -292,7 +294,8 @@ export class ScanCache {
     return { entries: this.entries.size, bytes, ready, rows };
   }
 
-  private startFill(partition: ScanPartition, id: string, budget: number): void {
+  private startFill(partition: ScanPartition, id: string, options: ScanCacheOptions): void {
+    const budget = options.bytes;
     const need = ScanEntry.bytesFor(partition);
     if (need > budget) return;
     let held = 0;
@@ -312,7 +315,7 @@ export class ScanCache {
     }
     this.entries.set(id, entry);
     entry.busy = this.track(
-      this.copy(entry, 0, partition.drainedSeq).then((complete) => {
+      this.copy(entry, 0, partition.drainedSeq, options.listPage ?? LIST_PAGE).then((complete) => {
         entry.busy = undefined;
         if (complete && entry.state === 'filling') entry.state = 'ready';
         else if (this.entries.get(entry.id) === entry) {
@@ -327,7 +330,7 @@ export class ScanCache {
   private startCatchUp(entry: ScanEntry, until: number): void {
     if (entry.busy) return;
     entry.busy = this.track(
-      this.copy(entry, entry.covered, until).then((complete) => {
+      this.copy(entry, entry.covered, until, LIST_PAGE).then((complete) => {
         entry.busy = undefined;
         if (complete) entry.covered = until;
         else this.drop(entry);
@@ -350,10 +353,10 @@ export class ScanCache {
    * Copies the partition's listed vectors with `after < seq ≤ until` into the entry, in slices;
    * false when it stopped early (the store closed, the entry was dropped or has no room, a read failed).
    */
-  private async copy(entry: ScanEntry, after: number, until: number): Promise<boolean> {
+  private async copy(entry: ScanEntry, after: number, until: number, page: number): Promise<boolean> {
     try {
       if (after === 0 && entry.state === 'filling') {
-        const byList = await this.copyByList(entry, until);
+        const byList = await this.copyByList(entry, until, page);
         if (byList !== 'truncated') return byList === 'done';
         // A list held more than one KNN returns: copy in seq order instead.
         entry.clear();
@@ -375,11 +378,15 @@ export class ScanCache {
    * vec0's chunks (a few microseconds a vector, where a lookup per vector by rowid costs 15–60).
    * Vectors drained after the fill's `drainedSeq` (`until`) are left to the catch-up.
    */
-  private async copyByList(entry: ScanEntry, until: number): Promise<'done' | 'stopped' | 'truncated'> {
+  private async copyByList(entry: ScanEntry, until: number, page: number): Promise<'done' | 'stopped' | 'truncated'> {
     const { partition } = entry;
     const dims = partition.dimensions;
     const key = { indexId: partition.indexId, agentId: partition.agentId, generation: partition.generation };
+    // Where the copy is: the list, and for a list read in pages, the last page's farthest distance
+    // and the seqs seen (rows at exactly that distance come again in the next page).
     let list = 0;
+    let from: number | undefined;
+    let seen = new Set<number>();
     while (list < partition.sizes.length) {
       await yieldToEventLoop();
       if (this.stopped(entry)) return 'stopped';
@@ -389,17 +396,24 @@ export class ScanCache {
         if (!centroids) return 'stopped';
         do {
           const size = partition.sizes[list] as number;
-          if (size > 0) {
-            const k = Math.min(MAX_KNN, 2 * size + 64);
-            const centroid = centroids.centroids.subarray(list * dims, list * dims + dims);
-            const rows = vectorsOfList(sql, partition.table, partition, list + 1, centroid, k);
-            if (rows.length >= k) return 'truncated';
-            for (const row of rows) {
-              if (row.seq > until) continue;
-              if (!entry.add({ seq: row.seq, vector: row.vector, list: list + 1 })) return 'stopped';
-            }
+          const k = Math.min(page, 2 * size + 64);
+          const centroid = centroids.centroids.subarray(list * dims, list * dims + dims);
+          const rows = size > 0 ? vectorsOfList(sql, partition.table, partition, list + 1, centroid, k, from) : [];
+          let added = 0;
+          for (const row of rows) {
+            if (seen.has(row.seq)) continue;
+            seen.add(row.seq);
+            added++;
+            if (row.seq <= until && !entry.add({ seq: row.seq, vector: row.vector, list: list + 1 })) return 'stopped';
           }
-          list++;
+          if (rows.length < k) {
+            list++;
+            from = undefined;
+            seen = new Set();
+          } else if (from !== undefined && added === 0) {
+            // A page of rows all at one distance: paging cannot get past them.
+            return 'truncated';
+          } else from = (rows.at(-1) as { distance: number }).distance;
         } while (list < partition.sizes.length && performance.now() - started < SLICE_MS);
         return 'next';
       });

@@ -130,9 +130,11 @@ export function listedVectorsBetween(
 }
 
 /**
- * Every vector of one list of a generation (up to `k`, vec0's largest being 4,096), with its seq:
- * a KNN of the list's own centroid, so vec0 reads only that list's chunks. (A query without a
- * KNN scans the whole table whatever its partition keys.)
+ * The `k` vectors of one list of a generation nearest its centroid, at `from` or farther when
+ * given, nearest first, with their seq and distance: a KNN of the list's own centroid, so vec0
+ * reads only that list's chunks (a query without a KNN scans the whole table whatever its
+ * partition keys). A list larger than `k` (vec0's largest is 4,096) is read in pages, each from
+ * the last one's farthest distance.
  */
 export function vectorsOfList(
   sql: SqlExecutor,
@@ -141,16 +143,18 @@ export function vectorsOfList(
   list: number,
   centroid: Float32Array,
   k: number,
-): Array<{ seq: number; vector: Buffer }> {
+  from?: number,
+): Array<{ seq: number; vector: Buffer; distance: number }> {
   return sql.all(
     raw(
-      `SELECT rowid & ? AS seq, embedding AS vector FROM ${table}
-       WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell = ?`,
+      `SELECT rowid & ? AS seq, embedding AS vector, distance FROM ${table}
+       WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell = ?${from === undefined ? '' : ' AND distance >= ?'}`,
       SEQ_MASK,
       blob(centroid),
       k,
       key.agentId,
       cellOf(key.generation, list),
+      ...(from === undefined ? [] : [from]),
     ),
   );
 }
