@@ -22,6 +22,7 @@ import {
   type VectorSearch,
 } from '@memory/store';
 import Database from 'better-sqlite3';
+import { watchLoop } from './loop-watch.js';
 import { fmt, percentile } from './stats.js';
 import { createSyntheticCorpus } from './vector-corpus.js';
 
@@ -80,12 +81,15 @@ const search = async (mode: Mode, q: Float32Array): Promise<VectorSearch | undef
 if (values.compare === 'scan') {
   const started = performance.now();
   const before = process.cpuUsage();
+  // The first search (vec0, unsliced here) starts the fill; the watch covers the fill's slices.
   await search('scan', queries[0] as Float32Array);
+  const watch = watchLoop(50, () => {});
   await scanCacheIdle(store);
+  const stall = watch.stop();
   const used = process.cpuUsage(before);
   const stats = scanCacheOf(store).stats();
   console.log(
-    `scan cache fill: ${fmt((performance.now() - started) / 1000, 1)} s wall, ${fmt((used.user + used.system) / 1e6, 1)} s CPU, ${fmt(stats.bytes / 1024 / 1024, 0)} MiB held, RSS ${fmt(process.memoryUsage().rss / 1024 / 1024, 0)} MB, load avg ${fmt(loadavg()[0] as number, 1)}`,
+    `scan cache fill: ${fmt((performance.now() - started) / 1000, 1)} s wall, ${fmt((used.user + used.system) / 1e6, 1)} s CPU, ${fmt(stats.bytes / 1024 / 1024, 0)} MiB held, RSS ${fmt(process.memoryUsage().rss / 1024 / 1024, 0)} MB, longest stall ${fmt(stall, 0)} ms (slice ${fmt(watch.slice() ?? Number.NaN, 0)} ms CPU, longest GC ${fmt(watch.gc(), 0)} ms), load avg ${fmt(loadavg()[0] as number, 1)}`,
   );
 }
 // Warm-up with other questions: page cache, statements, centroids.

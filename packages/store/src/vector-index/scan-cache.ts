@@ -19,7 +19,7 @@ export interface ScanCacheOptions {
   readonly bytes: number;
   /** Smallest partition (live vectors) worth an entry. @default SCAN_CACHE_MIN_VECTORS */
   readonly minVectors?: number;
-  /** Rows one KNN of the fill reads at most (tests page small lists with it). @default 1536 */
+  /** Rows one KNN of the fill reads at most (tests page small lists with it). @default 768 */
   readonly listPage?: number;
 }
 
@@ -30,7 +30,7 @@ export interface ScanCacheOptions {
 export const SCAN_CACHE_MIN_VECTORS = 50_000;
 
 /** Rows one KNN of the fill reads at most (vec0 allows 4,096; a larger list is read in pages). */
-const LIST_PAGE = 1536;
+const LIST_PAGE = 768;
 /** Target duration of one synchronous fill slice. */
 const SLICE_MS = 8;
 /** Spare rows for vectors drained after the fill, as a share of the filled rows (at least 1,024). */
