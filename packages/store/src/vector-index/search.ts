@@ -296,9 +296,9 @@ function searchScanCache(store: Store, p: SearchPlan, probed: Int32Array, entry:
 }
 
 /**
- * 1 − cosine as vec0 computes it (float32 sums in dimension order, the rest in double,
- * rounded to float32: sqlite-vec's scalar `distance_cosine_float`), so a rescored hit has the distance the vec0 path reports for it and ties
- * are broken the same way (by seq).
+ * 1 − cosine as vec0 computes it (float32 sums in dimension order, the rest in double, rounded to
+ * float32: sqlite-vec's scalar `distance_cosine_float`), so a rescored hit has the distance the vec0
+ * path reports for it and ties are broken the same way (by seq).
  */
 function cosineDistance(a: Float32Array, b: Float32Array): number {
   const f = Math.fround;
