@@ -489,6 +489,20 @@ const vectorsSchema = z.strictObject({
   /** Fewest lists an ivf search probes, as a share of the partition's lists. @default 0.05 */
   minProbeShare: z.number().min(0).max(1).default(0.05),
   /**
+   * Memory (bytes, per engine) for the in-memory scan cache of large ivf partitions (50,000 vectors
+   * or more): an int8 copy of the partition's listed vectors, filled in the background after its
+   * first search, then scanned by a WebAssembly SIMD kernel instead of vec0 and rescored exactly
+   * (about 400 bytes per 384-d vector: 1M vectors take ~400 MB). Least recently used partitions
+   * leave first; a partition that does not fit is searched by vec0. 0 turns the cache off.
+   * @default 536870912 (512 MiB)
+   */
+  scanCacheBytes: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 40)
+    .default(512 * 1024 * 1024),
+  /**
    * How often the started engine checks for index upkeep (fills, rebuilds, drains) and for memories
    * without a vector of the current embedder, and queues the background jobs that do it.
    * @default 10000

@@ -826,6 +826,12 @@ export { ensureVectorIndex, findVectorIndex, legacyMirrorModel, listVectorIndexe
 export { knnLegacyMirror } from './vector-index/legacy-mirror.js';
 export type { VectorPartition } from './vector-index/partitions.js';
 export { findPartition, listPartitions } from './vector-index/partitions.js';
+export {
+  SCAN_CACHE_MIN_VECTORS,
+  type ScanCacheOptions,
+  scanCacheIdle,
+  scanCacheOf,
+} from './vector-index/scan-cache.js';
 export type { VectorSearch } from './vector-index/search.js';
 export { searchMemoryVectors, searchMemoryVectorsInSlices } from './vector-index/search.js';
 export type { VectorUpkeepOptions, VectorUpkeepReport } from './vector-index/upkeep.js';

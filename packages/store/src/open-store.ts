@@ -94,6 +94,11 @@ export interface Store extends PortableStore {
   readonly closed: boolean;
   /** Closes the database if the store opened it. Idempotent. */
   close(): void;
+  /**
+   * Runs `listener` once when the store closes (at once when it is closed already): per-store
+   * caches free their memory there.
+   */
+  onClose(listener: () => void): void;
 }
 
 /** WAL lengths (in frames, one page each) at which the checkpoints of a file database act. */
@@ -262,6 +267,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     }
   };
   let closed = false;
+  const closeListeners: Array<() => void> = [];
   const assertOpen = (): void => {
     if (closed) throw new MemoryError('ENGINE_CLOSED', 'the store is closed');
   };
@@ -325,6 +331,17 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       closed = true;
       checkpointer?.close();
       if (owned && db.open) db.close();
+      for (const listener of closeListeners.splice(0)) {
+        try {
+          listener();
+        } catch (error) {
+          logger.warn('a close listener failed', { error: String(error) });
+        }
+      }
+    },
+    onClose(listener) {
+      if (closed) listener();
+      else closeListeners.push(listener);
     },
   };
   return store;

@@ -57,6 +57,11 @@ export interface VectorSearchReport {
   /** ivf: neighbour recall@10 measured when the partition was built, and over how many sample queries. */
   readonly estimatedRecall?: number;
   readonly recallQueries?: number;
+  /**
+   * ivf on SQLite: the probed lists were scanned in the engine's in-memory scan cache
+   * (`vectors.scanCacheBytes`): int8 scores, the best `pool` vectors rescored with their exact cosine.
+   */
+  readonly scanCache?: { readonly pool: number };
 }
 
 export interface SemanticOutcome {
@@ -146,7 +151,14 @@ async function sqliteSemantic(
 ): Promise<SemanticOutcome> {
   const { agentId } = scope;
   if (store.vector.available) {
-    const found = await searchMemoryVectorsInSlices(store, { agentId, model, query, k, sliceRows: SLICE_ROWS });
+    const found = await searchMemoryVectorsInSlices(store, {
+      agentId,
+      model,
+      query,
+      k,
+      sliceRows: SLICE_ROWS,
+      scanCache: { bytes: scope.config.vectors.scanCacheBytes },
+    });
     if (found) {
       const { hits, completeness, ...search } = found;
       return {

@@ -104,3 +104,23 @@ export function memoryIdsOfSeqs(
     ),
   );
 }
+
+/** The memory vectors of one agent and model behind `seqs` (seqs no longer there are left out). */
+export function memoryVectorsOfSeqs(
+  sql: SqlExecutor,
+  agentId: string,
+  model: string,
+  seqs: readonly number[],
+): SeqVector[] {
+  if (seqs.length === 0) return [];
+  return sql.all(
+    raw(
+      `SELECT e.seq, e.vector FROM json_each(?) AS wanted
+       CROSS JOIN embeddings AS e ON e.seq = wanted.value
+       WHERE e.agent_id = ? AND e.model = ? AND e.source_type = 'memory'`,
+      JSON.stringify(seqs),
+      agentId,
+      model,
+    ),
+  );
+}

@@ -1,14 +1,16 @@
 import { yieldToEventLoop } from '@memory/core';
 import type { SqlExecutor } from '../internal/sql.js';
 import type { Store } from '../open-store.js';
+import { blobToVector } from '../repositories/embeddings.js';
 import { noteIvfQuery } from './audits.js';
 import { FRESH_LIST } from './cells.js';
 import { cachedCentroids, cachedListSizes } from './centroids.js';
-import { memoryIdsOfSeqs } from './embedding-reads.js';
+import { memoryIdsOfSeqs, memoryVectorsOfSeqs } from './embedding-reads.js';
 import { findVectorIndex } from './indexes.js';
 import { nearestLists } from './kmeans.js';
 import { NearestHits, type SeqHit } from './nearest-hits.js';
 import { findPartition } from './partitions.js';
+import { type ScanCacheOptions, type ScanEntry, type ScanPartition, scanCacheOf } from './scan-cache.js';
 import { knnInCells, knnInGeneration } from './vec-rows.js';
 
 /** What a search of the vector index found and how much of the partition it compared. */
@@ -28,6 +30,11 @@ export interface VectorSearch {
   /** ivf: neighbour recall@10 the partition's build or audits measured at `probes`, and over how many queries. */
   readonly estimatedRecall?: number;
   readonly recallQueries?: number;
+  /**
+   * ivf: the probed lists were scanned in the store's in-memory scan cache (int8 scores, the best
+   * `pool` rescored exactly from the stored vectors) instead of by vec0; the fresh list by vec0.
+   */
+  readonly scanCache?: { readonly pool: number };
 }
 
 /** Lists `first..last` (cells of one generation), searched by one KNN. */
@@ -92,6 +99,8 @@ interface SearchPlan {
    */
   readonly slices: ReadonlyArray<ReadonlyArray<ListRun | undefined>>;
   readonly report: Omit<VectorSearch, 'hits'>;
+  /** ivf: the partition and its probed lists (0-based), for the scan cache. */
+  readonly ivf?: { readonly partition: ScanPartition; readonly probed: Int32Array };
 }
 
 function plan(
@@ -145,6 +154,20 @@ function plan(
   return {
     ...base,
     slices,
+    ivf: {
+      partition: {
+        indexId: index.id,
+        agentId,
+        model,
+        table: index.tableName,
+        dimensions: index.dimensions,
+        generation,
+        drainedSeq: partition.drainedSeq,
+        vectors: partition.vectors,
+        sizes,
+      },
+      probed,
+    },
     report: {
       completeness: 'approximate',
       layout: 'ivf',
@@ -212,18 +235,85 @@ export function searchMemoryVectors(
  */
 export async function searchMemoryVectorsInSlices(
   store: Store,
-  request: { agentId: string; model: string; query: Float32Array; k: number; sliceRows: number },
+  request: {
+    agentId: string;
+    model: string;
+    query: Float32Array;
+    k: number;
+    sliceRows: number;
+    /** Scan large ivf partitions in the store's scan cache once it holds them (off when absent). */
+    scanCache?: ScanCacheOptions;
+  },
 ): Promise<VectorSearch | undefined> {
   const { agentId, model, query, k, sliceRows } = request;
   const p = store.read((sql) => plan(sql, agentId, model, query, k, sliceRows));
   if (p === undefined) return undefined;
   if (p === 'none') return { hits: [], completeness: 'exact', layout: 'exact', vectors: 0, searched: 0 };
+  const entry = p.ivf && request.scanCache ? scanCacheOf(store).use(p.ivf.partition, request.scanCache) : undefined;
+  if (entry && p.ivf) return searchScanCache(store, p, p.ivf.probed, entry);
   const nearest = new NearestHits(k);
   for (const [i, runs] of p.slices.entries()) {
     if (i > 0) await yieldToEventLoop();
     store.read((sql) => searchSlice(sql, p, runs, nearest, {}));
   }
   return { hits: store.read((sql) => withMemoryIds(sql, agentId, nearest.hits())), ...p.report };
+}
+
+/** Candidates the int8 scan hands to the exact rescore: four per hit asked for, at least 64. */
+export function scanPool(k: number): number {
+  return Math.max(4 * k, 64);
+}
+
+/**
+ * The ivf search through a ready scan-cache entry: the probed lists' int8 scores in one kernel pass
+ * (about 50k vectors at 1M, a few milliseconds), the best {@link scanPool} rescored with the exact
+ * cosine of their stored vectors (a vector deleted since the fill is not found, so it never comes
+ * back), then the fresh list by vec0 within the k-th distance.
+ */
+function searchScanCache(store: Store, p: SearchPlan, probed: Int32Array, entry: ScanEntry): VectorSearch {
+  const pool = scanPool(p.k);
+  const seqs = entry.candidates(probed, p.query, pool);
+  return store.read((sql) => {
+    const found = memoryVectorsOfSeqs(sql, p.agentId, entry.partition.model, seqs);
+    // Mostly deleted candidates: the entry holds too many vectors that are gone; refill it.
+    if (found.length < seqs.length * 0.75) scanCacheOf(store).drop(entry);
+    const nearest = new NearestHits(p.k);
+    nearest.add(found.map((row) => ({ seq: row.seq, distance: cosineDistance(p.query, blobToVector(row.vector)) })));
+    nearest.add(
+      knnInCells(
+        sql,
+        p.table,
+        p.agentId,
+        p.generation,
+        { first: FRESH_LIST, last: FRESH_LIST },
+        p.query,
+        p.k,
+        nearest.bound(),
+      ),
+    );
+    return { hits: withMemoryIds(sql, p.agentId, nearest.hits()), ...p.report, scanCache: { pool } };
+  });
+}
+
+/**
+ * 1 − cosine as vec0 computes it (float32 sums in dimension order, the rest in double, rounded to
+ * float32: sqlite-vec's scalar `distance_cosine_float`), so a rescored hit has the distance the vec0
+ * path reports for it and ties are broken the same way (by seq).
+ */
+function cosineDistance(a: Float32Array, b: Float32Array): number {
+  const f = Math.fround;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    dot = f(dot + f(x * y));
+    na = f(na + f(x * x));
+    nb = f(nb + f(y * y));
+  }
+  if (na === 0 || nb === 0) return 1;
+  return f(1 - dot / (Math.sqrt(na) * Math.sqrt(nb)));
 }
 
 function withMemoryIds(

@@ -91,3 +91,70 @@ export function knnInGeneration(
     ),
   );
 }
+
+/** A canonical vector in a list of a generation (`list` ≥ 1; 0 is the fresh list). */
+export interface ListedVector {
+  readonly seq: number;
+  readonly vector: Buffer;
+  readonly list: number;
+}
+
+/**
+ * An agent's memory vectors of one model with `afterSeq < seq ≤ untilSeq`, in seq order, with the
+ * list each is in in `generation` (vectors the generation does not hold are left out). The list
+ * comes from the vec0 row itself (a point lookup by rowid), so it is the list a KNN would search.
+ */
+export function listedVectorsBetween(
+  sql: SqlExecutor,
+  table: string,
+  key: { agentId: string; model: string; generation: number },
+  afterSeq: number,
+  untilSeq: number,
+  limit: number,
+): ListedVector[] {
+  return sql.all(
+    raw(
+      `SELECT e.seq AS seq, e.vector AS vector, (v.cell & ?) AS list
+       FROM embeddings AS e JOIN ${table} AS v ON v.rowid = ? + e.seq
+       WHERE e.agent_id = ? AND e.model = ? AND e.source_type = 'memory' AND e.seq > ? AND e.seq <= ?
+       ORDER BY e.seq LIMIT ?`,
+      BigInt(MAX_LISTS + 1),
+      rowidOf(key.generation, 0),
+      key.agentId,
+      key.model,
+      afterSeq,
+      untilSeq,
+      limit,
+    ),
+  );
+}
+
+/**
+ * The `k` vectors of one list of a generation nearest its centroid, at `from` or farther when
+ * given, nearest first, with their seq and distance: a KNN of the list's own centroid, so vec0
+ * reads only that list's chunks (a query without a KNN scans the whole table whatever its
+ * partition keys). A list larger than `k` (vec0's largest is 4,096) is read in pages, each from
+ * the last one's farthest distance.
+ */
+export function vectorsOfList(
+  sql: SqlExecutor,
+  table: string,
+  key: { agentId: string; generation: number },
+  list: number,
+  centroid: Float32Array,
+  k: number,
+  from?: number,
+): Array<{ seq: number; vector: Buffer; distance: number }> {
+  return sql.all(
+    raw(
+      `SELECT rowid & ? AS seq, embedding AS vector, distance FROM ${table}
+       WHERE embedding MATCH ? AND k = ? AND agent_id = ? AND cell = ?${from === undefined ? '' : ' AND distance >= ?'}`,
+      SEQ_MASK,
+      blob(centroid),
+      k,
+      key.agentId,
+      cellOf(key.generation, list),
+      ...(from === undefined ? [] : [from]),
+    ),
+  );
+}
