@@ -143,6 +143,15 @@ async function withStallMonitor<T>(
   return { value, stallMs, sliceMs: watch.slice() ?? Number.NaN, gcMs: watch.gc() };
 }
 
+/** Per phase, the slices over 50 ms of this thread's CPU and the stalls over 50 ms of wall time. */
+function overCounts(gaps: ReadonlyArray<LoopGap & { phase: string }>): string {
+  const phases = ['load', 'build', 'audit', 'query'].map((phase) => {
+    const of = gaps.filter((g) => g.phase === phase);
+    return `${phase} ${of.filter((g) => (g.cpuMs ?? 0) > STALL_LOG_MS).length}/${of.length}`;
+  });
+  return `over ${STALL_LOG_MS} ms (CPU slices/wall stalls): ${phases.join(', ')}`;
+}
+
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
 /**
@@ -197,6 +206,10 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     }
     kept.close();
   }
+  // What each call returned, read after the load: growing a million-entry Map between two calls
+  // rehashed it on the event loop (45 ms for one call's 10,000 ids on a quiet machine), and the
+  // load's slices counted it.
+  const loaded: Array<{ agent: number; rows: number[]; results: ReadonlyArray<{ id: string; deduped: boolean }> }> = [];
   const load = await withStallMonitor('load', async () => {
     const started = performance.now();
     for (let done = reuse ? total : 0; done < total; ) {
@@ -212,16 +225,19 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
           agentId: agentIds[a] as string,
           memories: rows.map((r) => ({ content: fixture.texts[r] as string })),
         });
-        results.forEach((r, i) => {
-          if (r.deduped) return;
-          rowOfId.set(r.id, rows[i] as number);
-          rowsOf[a]?.push(rows[i] as number);
-        });
+        loaded.push({ agent: a, rows, results });
       }
       done += n;
     }
     return (performance.now() - started) / 1000;
   });
+  for (const { agent, rows, results } of loaded)
+    results.forEach((r, i) => {
+      if (r.deduped) return;
+      rowOfId.set(r.id, rows[i] as number);
+      rowsOf[agent]?.push(rows[i] as number);
+    });
+  loaded.length = 0;
   if (values['load-only']) {
     const over = stallLog.filter((g) => g.phase === 'load' && (g.cpuMs ?? 0) > STALL_LOG_MS);
     console.log(
@@ -426,7 +442,9 @@ for (const name of values.embedders.split(',')) {
   for (const total of sizes) {
     const sub: VectorFixture = { ...fixture, texts: fixture.texts.slice(0, total) };
     for (const agents of layouts) {
+      const logged = stallLog.length;
       const r = await runOne(sub, queryTexts, Math.min(total, texts.length), agents);
+      const gaps = stallLog.slice(logged);
       const reported = `${r.completeness}${r.estimate !== undefined ? ` (est. ${r.estimate.toFixed(3)})` : ''}`;
       console.log(
         `  ${total.toLocaleString('en-US').padEnd(10)} ${String(agents).padStart(6)}  ${Math.round(total / agents)
@@ -435,6 +453,7 @@ for (const name of values.embedders.split(',')) {
             9,
           )}  ${r.recall.toFixed(3).padStart(9)}  ${fmt(r.p50, 2).padStart(6)}  ${fmt(r.p95, 2).padStart(6)}  ${`${fmt(r.cpu50, 1)}/${fmt(r.cpu95, 1)}`.padStart(14)}  ${reported.padEnd(18)}  ${r.layout.padEnd(33)}  ${`${fmt(r.loadSeconds, 1)} (${fmt(r.loadStall, 0)}/${fmt(r.loadSlice, 0)})`.padStart(23)}  ${`${fmt(r.buildSeconds, 1)} (${fmt(r.buildStall, 0)}/${fmt(r.buildSlice, 0)})`.padStart(24)}  ${`${fmt(r.queryStall, 0)}/${fmt(r.querySlice, 0)}`.padStart(20)}  ${fmt(r.gc, 0).padStart(13)}  ${fmt(r.rssPer100k, 0).padStart(11)}  ${fmt(r.dbPer100k, 0).padStart(10)}  ${fmt(r.loadAverage, 1).padStart(8)}`,
       );
+      console.log(`  ${overCounts(gaps)}`);
     }
   }
 }

@@ -70,6 +70,34 @@ describe('rememberMany', () => {
   });
 });
 
+describe('rememberMany, its last transaction', () => {
+  it('resolves after the timers that fell due during its last batch, not on that batch turn', async () => {
+    // The embedding call and the transaction run on one turn; a timer that falls due meanwhile
+    // must run before the caller continues (its next work would otherwise extend that turn).
+    let fired = false;
+    const inner = createBagOfWordsEmbedder();
+    const embedder: EmbeddingProvider = {
+      model: inner.model,
+      dimensions: inner.dimensions,
+      embed(texts) {
+        setTimeout(() => {
+          fired = true;
+        }, 0);
+        const until = performance.now() + 3;
+        while (performance.now() < until);
+        return inner.embed(texts);
+      },
+    };
+    const { engine } = await createTestEngine({ embedder, config: { hints: { enabled: false } } });
+    const stored = await engine.rememberMany({
+      agentId: 'a',
+      memories: [{ content: 'the kettle is in the cupboard' }],
+    });
+    expect(stored).toHaveLength(1);
+    expect(fired).toBe(true);
+  });
+});
+
 describe('document embedding', () => {
   it('lets the event loop run between embedding batches, even with an embedder that answers at once', async () => {
     let turns = 0;

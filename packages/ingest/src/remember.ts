@@ -298,7 +298,7 @@ export function* batches<T extends { readonly content: string }>(
 /**
  * Remembers many memories in bounded transactions (at most `config.remember.batchSize` memories
  * and `config.remember.batchBytes` content bytes each, fewer while transactions run long: see
- * {@link createBatchPacer}), each on a fresh turn of the event loop. Where the batches end
+ * {@link createBatchPacer}), each on a fresh turn of the event loop, and resolves on one. Where the batches end
  * changes no result. Conflict detection applies per item as in `remember`, against stored
  * memories and the call's earlier items (results say `updated`/`previous` per item). Every input
  * is validated before anything is written, so a bad input fails the call with nothing stored.
@@ -324,5 +324,8 @@ export async function rememberMany(
     const items = await prepareBatch(batch, results.length);
     results.push(...(await writeBatch(writer, items, pacer)));
   }
+  // The call resolves on a fresh turn too: the caller's continuation (reading 10,000 results,
+  // preparing its next call) ran on the last transaction's turn and made it a 60 ms slice.
+  await yieldToEventLoop();
   return results;
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createBatchPacer, nextBatchSize } from '../src/batch-pacer.js';
+import { threadCpuMs } from '../src/thread-cpu.js';
 
 describe('rememberMany batch pacing', () => {
   const pace = { size: 100, max: 100, targetMs: 25 };
@@ -37,6 +38,39 @@ describe('rememberMany batch pacing', () => {
     );
     expect(nextBatchSize(pace, 100, 25)).toBe(100);
     expect(nextBatchSize({ ...pace, size: 50 }, 50, 25)).toBe(50);
+  });
+
+  it("times a transaction by the thread's CPU clock, not by other threads' CPU", () => {
+    let now = 1000;
+    const pacer = createBatchPacer(100, 25, () => now);
+    pacer.start();
+    now += 50; // 100 memories in 50 ms of this thread's CPU: 50 fit in 25 ms.
+    pacer.stop(100);
+    expect(pacer.size).toBe(50);
+    pacer.start();
+    // Other threads may burn the process's CPU meanwhile: only this thread's 10 ms count.
+    now += 10;
+    pacer.stop(50);
+    expect(pacer.size).toBe(75);
+  });
+
+  it('falls back to wall and process time where the thread clock cannot be read', () => {
+    const pacer = createBatchPacer(100, 25, () => undefined);
+    pacer.start();
+    pacer.stop(100);
+    // An empty transaction takes well under 25 ms of either: the size stays.
+    expect(pacer.size).toBe(100);
+  });
+
+  it('reads a thread clock that advances with work on this thread', () => {
+    if (process.platform !== 'linux') return; // elsewhere the fallback above applies
+    const before = threadCpuMs() as number;
+    expect(before).toBeGreaterThan(0);
+    let x = 0;
+    for (let i = 0; i < 2_000_000; i++) x += Math.sqrt(i);
+    const after = threadCpuMs() as number;
+    expect(x).toBeGreaterThan(0);
+    expect(after).toBeGreaterThan(before);
   });
 
   it('starts at the configured size', () => {
