@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import type { EmbeddingProvider, MemoryConfigInput } from '@memory/core';
+import { type EmbeddingProvider, type MemoryConfigInput, normalizeForStorage } from '@memory/core';
 import { createMemoryEngine, type RecallResponse } from '@memory/engine';
 import { createHashingEmbedder, createOfflineEmbedder } from '@memory/providers';
 import Database from 'better-sqlite3';
@@ -192,8 +192,14 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
   const rowOfId = new Map<string, number>();
 
   if (reuse) {
-    // The rows behind a kept file's memories, by content (the fixture's texts are distinct).
-    const rowOfText = new Map(fixture.texts.map((t, i) => [t, i]));
+    // The rows behind a kept file's memories, by content as stored (trimmed, whitespace collapsed):
+    // real texts keyed as given matched only some rows, and the rest scored as row 0. Where two
+    // texts store alike the load kept the first (the second was a duplicate).
+    const rowOfText = new Map<string, number>();
+    fixture.texts.forEach((t, i) => {
+      const stored = normalizeForStorage(t);
+      if (!rowOfText.has(stored)) rowOfText.set(stored, i);
+    });
     const agentOf = new Map(agentIds.map((id, i) => [id, i]));
     const kept = new Database(path, { readonly: true });
     for (const m of kept.prepare('SELECT id, agent_id, content FROM memories WHERE deleted_at IS NULL').iterate()) {
