@@ -321,6 +321,31 @@ describe('vector scan cache', () => {
     expect(Buffer.from(buffer).toString('base64')).toBe(SCAN_KERNEL_WASM);
   });
 
+  it('does not overflow its 32-bit sums on wide vectors of equal magnitudes', () => {
+    // 768-d vectors of ±1 (binary embeddings as floats): every product is at its largest, so a
+    // 16-bit query at full scale would sum past 2^31 and score the identical row lowest.
+    const dims = 768;
+    const random = createSeededRandom(9);
+    const rows = Array.from({ length: 40 }, () =>
+      Float32Array.from({ length: dims }, () => (random.float() < 0.5 ? -1 : 1)),
+    );
+    const m = new ScanMatrix(dims, rows.length, rows.length);
+    rows.forEach((v, i) => {
+      m.setRow(i, v);
+    });
+    m.setQuery(rows[11] as Float32Array);
+    m.score(0, rows.length, 0);
+    const scores = Array.from(m.scores());
+    expect(scores.indexOf(Math.max(...scores))).toBe(11);
+    expect(scores[11]).toBeGreaterThan(0);
+    // The opposite vector scores lowest, and negative.
+    m.setQuery((rows[11] as Float32Array).map((x) => -x));
+    m.score(0, rows.length, 0);
+    const opposite = Array.from(m.scores());
+    expect(opposite.indexOf(Math.min(...opposite))).toBe(11);
+    expect(opposite[11]).toBeLessThan(0);
+  });
+
   it('scores rows proportionally to their cosine with the query, up to the int8 rounding', () => {
     const rows = hashingVectors(300, 5).map((v, i) => (i % 3 === 0 ? v.map((x) => x * 7) : v));
     const query = hashingVectors(1, 6)[0] as Float32Array;

@@ -10,6 +10,7 @@ const PAGE = 65_536;
 /** The query's codes are 16-bit: the rows' quantization is then the only rounding that matters. */
 const QUERY_MAX = 32_767;
 const ROW_MAX = 127;
+const I32_MAX = 2 ** 31 - 1;
 
 // The WebAssembly API as used here (the project's TypeScript libs declare no WebAssembly globals).
 interface WasmMemory {
@@ -39,6 +40,12 @@ export class ScanMatrix {
   private readonly query: Int16Array;
   private readonly out: Float32Array;
   private readonly offsets: { scales: number; query: number; out: number };
+  /**
+   * The query codes' largest magnitude: the kernel sums a row's products in 32-bit integers, so
+   * `stride × 127 × queryMax` must stay under 2^31 (32,767 up to 516 dimensions; 768-d vectors of
+   * ±1, e.g. binary embeddings as floats, would otherwise wrap and score their nearest lowest).
+   */
+  private readonly queryMax: number;
 
   /**
    * @param dims the vectors' dimensions
@@ -51,6 +58,7 @@ export class ScanMatrix {
     readonly outRows: number,
   ) {
     this.stride = Math.ceil(dims / 16) * 16;
+    this.queryMax = Math.min(QUERY_MAX, Math.floor(I32_MAX / (this.stride * ROW_MAX)));
     const scales = capacity * this.stride;
     const query = scales + capacity * 4;
     const out = query + this.stride * 2;
@@ -96,7 +104,7 @@ export class ScanMatrix {
   setQuery(vector: Float32Array): void {
     let max = 0;
     for (let d = 0; d < this.dims; d++) max = Math.max(max, Math.abs(vector[d] as number));
-    const step = max === 0 ? 1 : max / QUERY_MAX;
+    const step = max === 0 ? 1 : max / this.queryMax;
     for (let d = 0; d < this.dims; d++) this.query[d] = Math.round((vector[d] as number) / step);
   }
 
