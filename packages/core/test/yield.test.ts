@@ -12,26 +12,15 @@ function busy(ms: number): void {
 }
 
 describe('yieldToEventLoop', () => {
-  it('resumes after due timers ran, even when called from an I/O callback', async () => {
+  // An I/O callback runs in the poll phase, which the check phase (immediates) follows at once; an
+  // immediate runs in the check phase itself.
+  it.each([
+    ['an I/O callback', (run: () => void) => readFile(new URL(import.meta.url), run)],
+    ['an immediate', (run: () => void) => setImmediate(run)],
+  ])('resumes after due timers ran when called from %s', async (_from, schedule) => {
     const order: string[] = [];
     await new Promise<void>((done, fail) => {
-      // An I/O callback runs in the poll phase, which the check phase (immediates) follows at once.
-      readFile(new URL(import.meta.url), () => {
-        setTimeout(() => order.push('timer'), 0);
-        busy(5);
-        yieldToEventLoop().then(() => {
-          order.push('resumed');
-          done();
-        }, fail);
-      });
-    });
-    expect(order).toEqual(['timer', 'resumed']);
-  });
-
-  it('resumes after due timers ran when called from an immediate', async () => {
-    const order: string[] = [];
-    await new Promise<void>((done, fail) => {
-      setImmediate(() => {
+      schedule(() => {
         setTimeout(() => order.push('timer'), 0);
         busy(5);
         yieldToEventLoop().then(() => {

@@ -7,10 +7,8 @@ import {
   type Store,
   searchMemoryVectors,
   searchMemoryVectorsInSlices,
-  VectorIndexWriter,
   type VectorUpkeepOptions,
 } from '../src/index.js';
-import { upsertEmbedding } from '../src/repositories/embeddings.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 import { AUDIT_MIN, probesFromAudits } from '../src/vector-index/audits.js';
@@ -26,6 +24,7 @@ import {
   recallCurve,
 } from '../src/vector-index/recall-estimate.js';
 import { listRuns } from '../src/vector-index/search.js';
+import { clusteredVectors, forgetVectors as forget, putVector as put } from './support/vectors.js';
 
 // What the vector index says about a search (exact or approximate, how much it compared, the
 // recall it stands behind) must be true, and one agent's partition must never move another's.
@@ -41,47 +40,9 @@ const OPTIONS: VectorUpkeepOptions = {
   stepMs: 10,
 };
 
-/** Clustered unit vectors: 12 random centres with noise, as real embeddings cluster by topic. */
-function vectors(count: number, seed: number): Float32Array[] {
-  const random = createSeededRandom(seed);
-  const centres = Array.from({ length: 12 }, () => Float32Array.from({ length: DIMS }, () => random.float() - 0.5));
-  return Array.from({ length: count }, () => {
-    const centre = centres[Math.floor(random.float() * centres.length)] as Float32Array;
-    const v = Float32Array.from(centre, (x) => x + (random.float() - 0.5) * 0.6);
-    const norm = Math.hypot(...v);
-    return v.map((x) => x / norm);
-  });
-}
-
-function put(s: Store, agentId: string, id: string, vector: Float32Array): void {
-  s.write((sql) =>
-    upsertEmbedding(
-      sql,
-      { agentId, sourceType: 'memory', sourceId: id, contentHash: `h-${id}`, model: 'toy', vector, now: 0 },
-      new VectorIndexWriter(sql, true, 0),
-    ),
-  );
-}
-
-function forget(s: Store, id: string): void {
-  s.write((sql) => {
-    const rows = sql.all<{ seq: number; agentId: string; model: string; dimensions: number }>(
-      raw(
-        "SELECT seq, agent_id AS agentId, model, dimensions FROM embeddings WHERE source_type = 'memory' AND source_id = ?",
-        id,
-      ),
-    );
-    const index = new VectorIndexWriter(sql, true, 0);
-    for (const row of rows) {
-      sql.run(raw('DELETE FROM embeddings WHERE seq = ?', row.seq));
-      index.remove(row);
-    }
-  });
-}
-
 /** Stores `count` vectors for an agent under `prefix0..`, into `all`. */
 function fill(s: Store, all: Map<string, Float32Array>, agentId: string, prefix: string, count: number, seed: number) {
-  vectors(count, seed).forEach((v, i) => {
+  clusteredVectors(count, seed, DIMS).forEach((v, i) => {
     all.set(`${prefix}${i}`, v);
     put(s, agentId, `${prefix}${i}`, v);
   });
@@ -130,7 +91,7 @@ describe('what a vector search reports', () => {
     if (!partition) throw new Error('partition expected');
     expect(partition.estimatedRecall).not.toBeNull();
     expect(partition.recallQueries).toBeGreaterThan(0);
-    const query = vectors(1, 31)[0] as Float32Array;
+    const query = clusteredVectors(1, 31, DIMS)[0] as Float32Array;
     const first = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 10));
     expect(first).toMatchObject({
       completeness: 'approximate',
@@ -165,7 +126,7 @@ describe('what a vector search reports', () => {
         0,
       ),
     );
-    for (const q of vectors(5, 33)) {
+    for (const q of clusteredVectors(5, 33, DIMS)) {
       const all = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', q, 10));
       expect(all).toMatchObject({ probes: partition.lists, lists: partition.lists, vectors: 820, searched: 820 });
       expect(all).toMatchObject({ estimatedRecall: 1, recallQueries: 7 });
@@ -235,8 +196,9 @@ describe('audits of real queries', () => {
     expect(s.read((sql) => findPartition(sql, indexId, 'a'))).toEqual(built);
 
     // AUDIT_MIN queries are audited; the one after them is not (after that, one in 64 is).
-    const queries = vectors(AUDIT_MIN, 50);
-    for (const q of [...queries, ...vectors(1, 51)]) s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', q, 10));
+    const queries = clusteredVectors(AUDIT_MIN, 50, DIMS);
+    for (const q of [...queries, ...clusteredVectors(1, 51, DIMS)])
+      s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', q, 10));
     expect((await runVectorUpkeep(s, OPTIONS)).finished).toBe(true);
     const audited = s.read((sql) => findPartition(sql, indexId, 'a'));
     if (!audited) throw new Error('partition expected');
@@ -255,7 +217,7 @@ describe('audits of real queries', () => {
     const c = new Map<string, Float32Array>();
     fill(s, c, 'c', 'c', 400, 41);
     await runVectorUpkeep(s, OPTIONS);
-    const others = { b: vectors(AUDIT_MIN, 52), c: vectors(AUDIT_MIN, 53) };
+    const others = { b: clusteredVectors(AUDIT_MIN, 52, DIMS), c: clusteredVectors(AUDIT_MIN, 53, DIMS) };
     // b's questions wait for their audits while c's come in: c's are audited too (up to the 128
     // pending audits a process keeps), not skipped because b's generation has the same number.
     for (const q of others.b) s.read((sql) => searchMemoryVectors(sql, 'b', 'toy', q, 10));
@@ -418,7 +380,7 @@ describe('choosing probes', () => {
   });
 
   it('sample queries made of a stored vector never count that vector as its own neighbour', () => {
-    const sample = new Float32Array(vectors(40, 60).flatMap((v) => [...v]));
+    const sample = new Float32Array(clusteredVectors(40, 60, DIMS).flatMap((v) => [...v]));
     const seqs = Array.from({ length: 40 }, (_, i) => 100 + i);
     const queries = makeEstimateQueries(sample, seqs, DIMS, 5, createSeededRandom(61));
     expect([...queries.kinds]).toEqual([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3]);
@@ -443,7 +405,7 @@ describe('partition upkeep boundaries', () => {
     const index = s.read((sql) => findVectorIndex(sql, 'toy', DIMS));
     const partition = () => s.read((sql) => findPartition(sql, index?.id ?? 0, 'a'));
     expect(partition()).toMatchObject({ layout: 'exact', vectors: 300 });
-    put(s, 'a', 'one-more', vectors(1, 71)[0] as Float32Array);
+    put(s, 'a', 'one-more', clusteredVectors(1, 71, DIMS)[0] as Float32Array);
     await runVectorUpkeep(s, OPTIONS);
     expect(partition()).toMatchObject({ layout: 'ivf', vectors: 301 });
     // Exactly half (150) stays ivf; one fewer is rebuilt exact.
@@ -463,7 +425,7 @@ describe('partition upkeep boundaries', () => {
     fill(s, new Map(), 'a', 'n', OPTIONS.drainAfter - 1, 80);
     await runVectorUpkeep(s, OPTIONS);
     expect(drained()).toBe(start);
-    put(s, 'a', 'last', vectors(1, 81)[0] as Float32Array);
+    put(s, 'a', 'last', clusteredVectors(1, 81, DIMS)[0] as Float32Array);
     await runVectorUpkeep(s, OPTIONS);
     expect(drained()).toBeGreaterThan(start ?? 0);
     s.close();

@@ -4,9 +4,7 @@ import {
   findPartition,
   findVectorIndex,
   runVectorUpkeep,
-  type Store,
   searchMemoryVectors,
-  VectorIndexWriter,
   type VectorUpkeepOptions,
 } from '../src/index.js';
 import { upsertEmbedding } from '../src/repositories/embeddings.js';
@@ -26,6 +24,7 @@ import {
   drainBatch,
   rowsWithinChunkBudget,
 } from '../src/vector-index/upkeep-steps.js';
+import { clusteredVectors, forgetVectors as forget, putVector as store } from './support/vectors.js';
 
 const DIMS = 16;
 const OPTIONS: VectorUpkeepOptions = {
@@ -35,44 +34,6 @@ const OPTIONS: VectorUpkeepOptions = {
   drainAfter: 50,
   stepMs: 10,
 };
-
-/** Clustered unit vectors: 12 random centres with noise, as real embeddings cluster by topic. */
-function vectors(count: number, seed: number): Float32Array[] {
-  const random = createSeededRandom(seed);
-  const centres = Array.from({ length: 12 }, () => Float32Array.from({ length: DIMS }, () => random.float() - 0.5));
-  return Array.from({ length: count }, () => {
-    const centre = centres[Math.floor(random.float() * centres.length)] as Float32Array;
-    const v = Float32Array.from(centre, (x) => x + (random.float() - 0.5) * 0.6);
-    const norm = Math.hypot(...v);
-    return v.map((x) => x / norm);
-  });
-}
-
-function store(s: Store, agentId: string, id: string, vector: Float32Array, model = 'toy'): void {
-  s.write((sql) =>
-    upsertEmbedding(
-      sql,
-      { agentId, sourceType: 'memory', sourceId: id, contentHash: `h-${id}`, model, vector, now: 0 },
-      new VectorIndexWriter(sql, true, 0),
-    ),
-  );
-}
-
-function forget(s: Store, id: string): void {
-  s.write((sql) => {
-    const rows = sql.all<{ seq: number; agentId: string; model: string; dimensions: number }>(
-      raw(
-        "SELECT seq, agent_id AS agentId, model, dimensions FROM embeddings WHERE source_type = 'memory' AND source_id = ?",
-        id,
-      ),
-    );
-    const index = new VectorIndexWriter(sql, true, 0);
-    for (const row of rows) {
-      sql.run(raw('DELETE FROM embeddings WHERE seq = ?', row.seq));
-      index.remove(row);
-    }
-  });
-}
 
 /** Exact top-k ids by cosine (unit vectors). */
 function exactTop(all: ReadonlyMap<string, Float32Array>, query: Float32Array, k: number): string[] {
@@ -87,12 +48,12 @@ describe('vector index partitions', () => {
   it('keeps a small partition exact and says so', async () => {
     const s = await createTestStore();
     const all = new Map<string, Float32Array>();
-    vectors(200, 1).forEach((v, i) => {
+    clusteredVectors(200, 1, DIMS).forEach((v, i) => {
       all.set(`m${i}`, v);
       store(s, 'a', `m${i}`, v);
     });
-    store(s, 'b', 'other', vectors(1, 2)[0] as Float32Array);
-    for (const query of vectors(10, 3)) {
+    store(s, 'b', 'other', clusteredVectors(1, 2, DIMS)[0] as Float32Array);
+    for (const query of clusteredVectors(10, 3, DIMS)) {
       const found = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 10));
       expect(found).toMatchObject({ completeness: 'exact', layout: 'exact', vectors: 200, searched: 200 });
       expect(found?.hits.map((h) => h.memoryId)).toEqual(exactTop(all, query, 10));
@@ -103,7 +64,7 @@ describe('vector index partitions', () => {
   it('rebuilds a partition as ivf in the background while the old generation answers, then switches and removes it', async () => {
     const s = await createTestStore();
     const all = new Map<string, Float32Array>();
-    vectors(600, 4).forEach((v, i) => {
+    clusteredVectors(600, 4, DIMS).forEach((v, i) => {
       all.set(`m${i}`, v);
       store(s, 'a', `m${i}`, v);
     });
@@ -135,7 +96,7 @@ describe('vector index partitions', () => {
 
     // Half copied: queries still read generation 1, exactly.
     expect(s.write((sql) => assignBatch(sql, index, 'a', 300, undefined, 0))).toEqual({ rows: 300, done: false });
-    const probe = vectors(1, 7)[0] as Float32Array;
+    const probe = clusteredVectors(1, 7, DIMS)[0] as Float32Array;
     let found = s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', probe, 10));
     expect(found).toMatchObject({ completeness: 'exact', layout: 'exact', vectors: 600 });
     expect(found?.hits.map((h) => h.memoryId)).toEqual(exactTop(all, probe, 10));
@@ -187,7 +148,7 @@ describe('vector index partitions', () => {
   it('runs the whole upkeep in bounded steps: ivf build, drains of new vectors, and back to exact when it shrinks', async () => {
     const s = await createTestStore();
     const all = new Map<string, Float32Array>();
-    vectors(800, 8).forEach((v, i) => {
+    clusteredVectors(800, 8, DIMS).forEach((v, i) => {
       all.set(`m${i}`, v);
       store(s, 'a', `m${i}`, v);
     });
@@ -199,7 +160,7 @@ describe('vector index partitions', () => {
     expect(partition?.probes).toBeGreaterThan(0);
 
     // New vectors wait in the fresh list (searched whole) until a drain assigns them.
-    vectors(60, 9).forEach((v, i) => {
+    clusteredVectors(60, 9, DIMS).forEach((v, i) => {
       all.set(`n${i}`, v);
       store(s, 'a', `n${i}`, v);
     });
@@ -218,7 +179,7 @@ describe('vector index partitions', () => {
     await runVectorUpkeep(s, OPTIONS);
     partition = s.read((sql) => findPartition(sql, index?.id ?? 0, 'a'));
     expect(partition).toMatchObject({ layout: 'exact', vectors: 100, otherGeneration: null });
-    const query = vectors(1, 10)[0] as Float32Array;
+    const query = clusteredVectors(1, 10, DIMS)[0] as Float32Array;
     expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 10))?.hits.map((h) => h.memoryId)).toEqual(
       exactTop(all, query, 10),
     );
@@ -227,7 +188,7 @@ describe('vector index partitions', () => {
 
   it('bounds every ivf KNN after the first by the k-th distance found so far: fewer rows read, the same hits', async () => {
     const s = await createTestStore();
-    vectors(1500, 21).forEach((v, i) => {
+    clusteredVectors(1500, 21, DIMS).forEach((v, i) => {
       store(s, 'a', `m${i}`, v);
     });
     await runVectorUpkeep(s, { ...OPTIONS, minProbeShare: 0.5 });
@@ -235,7 +196,7 @@ describe('vector index partitions', () => {
     expect(s.read((sql) => findPartition(sql, index?.id ?? 0, 'a'))).toMatchObject({ layout: 'ivf' });
     let bounded = 0;
     let unbounded = 0;
-    for (const query of vectors(12, 22)) {
+    for (const query of clusteredVectors(12, 22, DIMS)) {
       const [a, b] = s.read((sql) => {
         const knn = vi.spyOn(sql, 'all');
         const rowsOf = () =>
@@ -265,7 +226,7 @@ describe('vector index partitions', () => {
     const s = await createTestStore();
     const all = new Map<string, Float32Array>();
     const add = (prefix: string, count: number, seed: number) =>
-      vectors(count, seed).forEach((v, i) => {
+      clusteredVectors(count, seed, DIMS).forEach((v, i) => {
         all.set(`${prefix}${i}`, v);
         store(s, 'a', `${prefix}${i}`, v);
       });
@@ -361,7 +322,7 @@ describe('vector index partitions', () => {
           DIMS,
         ),
       );
-      vectors(120, 11).forEach((v, i) => {
+      clusteredVectors(120, 11, DIMS).forEach((v, i) => {
         all.set(`old${i}`, v);
         const seq = upsertEmbedding(sql, {
           agentId: 'a',
@@ -386,7 +347,7 @@ describe('vector index partitions', () => {
       });
     });
     // The first new vector creates the index; it is filling, so searches fall back (undefined).
-    const extra = vectors(1, 12)[0] as Float32Array;
+    const extra = clusteredVectors(1, 12, DIMS)[0] as Float32Array;
     all.set('new', extra);
     store(s, 'a', 'new', extra);
     expect(s.read((sql) => findVectorIndex(sql, 'toy', DIMS))).toMatchObject({ status: 'filling' });
@@ -420,7 +381,7 @@ describe('vector index partitions', () => {
           DIMS,
         ),
       );
-      vectors(30, 13).forEach((vector, i) => {
+      clusteredVectors(30, 13, DIMS).forEach((vector, i) => {
         upsertEmbedding(sql, {
           agentId: 'a',
           sourceType: 'memory',
@@ -435,7 +396,9 @@ describe('vector index partitions', () => {
     expect(s.read((sql) => findVectorIndex(sql, 'toy', DIMS))).toBeUndefined();
     await runVectorUpkeep(s, OPTIONS);
     expect(s.read((sql) => findVectorIndex(sql, 'toy', DIMS))).toMatchObject({ status: 'ready' });
-    expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', vectors(1, 14)[0] as Float32Array, 5))).toMatchObject({
+    expect(
+      s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', clusteredVectors(1, 14, DIMS)[0] as Float32Array, 5)),
+    ).toMatchObject({
       completeness: 'exact',
       vectors: 30,
     });

@@ -11,15 +11,14 @@ import {
   scanCacheIdle,
   scanCacheOf,
   searchMemoryVectorsInSlices,
-  VectorIndexWriter,
   type VectorSearch,
   type VectorUpkeepOptions,
 } from '../src/index.js';
-import { upsertEmbedding } from '../src/repositories/embeddings.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 import { SCAN_KERNEL_WASM } from '../src/vector-index/scan-kernel-wasm.js';
 import { ScanMatrix } from '../src/vector-index/scan-matrix.js';
+import { forgetVectors as forget, putVector as put } from './support/vectors.js';
 
 // The scan cache against the vec0 path on the same partition: 384-d vectors shaped like the hashing
 // embedder's (a few signed hashed tokens from a skewed vocabulary), with a little dense noise so
@@ -48,32 +47,6 @@ function hashingVectors(count: number, seed: number): Float32Array[] {
     }
     const norm = Math.hypot(...v);
     return v.map((x) => x / norm);
-  });
-}
-
-function put(s: Store, agentId: string, id: string, vector: Float32Array): void {
-  s.write((sql) =>
-    upsertEmbedding(
-      sql,
-      { agentId, sourceType: 'memory', sourceId: id, contentHash: `h-${id}`, model: 'toy', vector, now: 0 },
-      new VectorIndexWriter(sql, true, 0),
-    ),
-  );
-}
-
-function forget(s: Store, id: string): void {
-  s.write((sql) => {
-    const rows = sql.all<{ seq: number; agentId: string; model: string; dimensions: number }>(
-      raw(
-        "SELECT seq, agent_id AS agentId, model, dimensions FROM embeddings WHERE source_type = 'memory' AND source_id = ?",
-        id,
-      ),
-    );
-    const index = new VectorIndexWriter(sql, true, 0);
-    for (const row of rows) {
-      sql.run(raw('DELETE FROM embeddings WHERE seq = ?', row.seq));
-      index.remove(row);
-    }
   });
 }
 
