@@ -87,4 +87,41 @@ describe('statements of the write path', () => {
     await engine.close();
     db.close();
   });
+
+  it('writes the memory, vector and vec0 rows of a rememberMany batch many to a statement', async () => {
+    const db = new Database(':memory:');
+    const runs = new Map<string, number>();
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((source: string) => {
+      const statement = prepare(source);
+      for (const method of ['all', 'get', 'run'] as const) {
+        const call = statement[method].bind(statement) as (...parameters: unknown[]) => unknown;
+        (statement as unknown as Record<string, unknown>)[method] = (...parameters: unknown[]) => {
+          runs.set(source, (runs.get(source) ?? 0) + 1);
+          return call(...parameters);
+        };
+      }
+      return statement;
+    }) as typeof db.prepare;
+    const { engine } = await createTestEngine({
+      database: { database: db },
+      embedder: createBagOfWordsEmbedder(256),
+    });
+    await engine.remember({ agentId: 'a', content: 'The first memory makes the scope, index and partition' });
+    runs.clear();
+    // 40 memories, one transaction (the first batch holds up to the configured size): 16 + 16 + 8.
+    const results = await engine.rememberMany({
+      agentId: 'a',
+      memories: Array.from({ length: 40 }, (_, i) => ({ content: `Bulk memory number ${i} on topic ${i % 5}` })),
+    });
+    expect(results.filter((r) => r.deduped)).toEqual([]);
+    const count = (pattern: RegExp) =>
+      [...runs].filter(([sql]) => pattern.test(sql)).reduce((sum, [, n]) => sum + n, 0);
+    expect(count(/^INSERT INTO memories \(/)).toBe(3);
+    expect(count(/^INSERT INTO embeddings /)).toBe(3);
+    expect(count(/^INSERT INTO vec_memory_\d+ /)).toBe(3);
+    expect(count(/^INSERT INTO memory_history /)).toBe(3);
+    await engine.close();
+    db.close();
+  });
 });

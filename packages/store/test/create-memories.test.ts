@@ -38,36 +38,54 @@ const memory = (agentId: string, content: string, extra: Partial<NewMemory> = {}
 });
 
 describe('createMemories', () => {
-  it('writes the history rows of a call in its order, 16 to a statement and the rest by binary digits, none for a duplicate', async () => {
+  it('writes the memory, history and vector rows of a call in its order, 16 to a statement and the rest by binary digits, none for a duplicate', async () => {
     const store = await createTestStore();
-    const inputs = Array.from({ length: 38 }, (_, i) => memory('a', `Memory number ${i}.`));
+    expect(store.vector.available).toBe(true);
+    const inputs = Array.from({ length: 38 }, (_, i) =>
+      memory('a', `Memory number ${i}.`, {
+        embedding: i % 2 === 0 ? { model: 'toy', vector: new Float32Array([1, i, 0]) } : undefined,
+      }),
+    );
     // The 38th repeats the 5th: a duplicate, with no history row of its own.
     inputs[37] = memory('a', 'Memory number 4.', { audit: { actor: { id: 'ops', type: 'operator' }, reason: 'r' } });
     inputs[36] = memory('a', 'Memory number 36.', {
       audit: { actor: { id: 'ops', type: 'operator' }, sessionId: 's' },
     });
     const historyStatements: number[] = [];
+    const memoryStatements: number[] = [];
+    const vectorStatements: number[] = [];
+    const mirrorStatements: number[] = [];
     const created = store.write((sql) =>
       createMemories(
         {
           ...sql,
           get: (q) => sql.get(q),
-          all: (q) => sql.all(q),
+          all: (q) => {
+            if (q.sql.startsWith('INSERT INTO memories')) memoryStatements.push(q.parameters.length / 21);
+            if (q.sql.startsWith('INSERT INTO embeddings')) vectorStatements.push(q.parameters.length / 8);
+            return sql.all(q);
+          },
           arrays: (q) => sql.arrays(q),
           withMemoryTextIndexDeferred: (fn) => sql.withMemoryTextIndexDeferred(fn),
           run: (q) => {
             if (q.sql.includes('INSERT INTO memory_history')) historyStatements.push(q.parameters.length / 13);
+            if (q.sql.startsWith('INSERT INTO vec_memory_')) mirrorStatements.push(q.parameters.length / 4);
             return sql.run(q);
           },
         } as typeof sql,
-        deps(),
+        { ...deps(), vectorAvailable: store.vector.available },
         inputs,
         NOW,
       ),
     );
     expect(created.filter((c) => c.deduped)).toEqual([{ id: created[4]?.id, deduped: true }]);
-    // 37 rows: 16 + 16 + 4 + 1.
+    // 38 memory rows: 16 + 16 + 4 + 2 (the duplicate's row is refused by the unique index).
+    expect(memoryStatements).toEqual([16, 16, 4, 2]);
+    // 37 history rows: 16 + 16 + 4 + 1.
     expect(historyStatements).toEqual([16, 16, 4, 1]);
+    // 18 vectors (the even inputs up to the 35th): 16 + 2, and their vec0 rows alike.
+    expect(vectorStatements).toEqual([16, 2]);
+    expect(mirrorStatements).toEqual([16, 2]);
     const rows = store.read((sql) =>
       sql.all<{ memory_id: string; event: string; new_content: string; changed_by: string; session_id: string | null }>(
         raw('SELECT memory_id, event, new_content, changed_by, session_id FROM memory_history ORDER BY seq'),

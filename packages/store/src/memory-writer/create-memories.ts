@@ -2,9 +2,14 @@ import { hashNormalized, MemoryError, type MemoryId, normalizeForHash, normalize
 import type { SqlExecutor } from '../internal/sql.js';
 import type { Program } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
+import { type EmbeddingToStore, insertFreshEmbeddingsProgram } from '../repositories/embeddings.js';
 import { insertHistoryRowsProgram } from '../repositories/history.js';
 import { type LinkRef, replaceMemoryLinksProgram } from '../repositories/links.js';
-import { findLiveMemoryIdByHashProgram, insertMemoryRowProgram } from '../repositories/memories.js';
+import {
+  findLiveMemoryIdByHashProgram,
+  insertMemoryRowsProgram,
+  type NewLiveMemory,
+} from '../repositories/memories.js';
 import type { MemoryType, NewMemoryHistoryRow } from '../schema/memories.js';
 import type { MemoryAudit, MemoryVector, MemoryWriteDeps, WriterTarget } from './context.js';
 import { deriveLive, historyRow, WriteSession } from './derived.js';
@@ -56,15 +61,9 @@ export interface CreatedMemory {
   readonly deduped: boolean;
 }
 
-function* createOne(
-  session: WriteSession,
-  text: TextIndexBatch,
-  history: Array<Omit<NewMemoryHistoryRow, 'seq'>>,
-  memory: NewMemory,
-): Program<CreatedMemory> {
-  const { deps, now } = session;
-  const id = deps.ids.next() as MemoryId;
-  const seq = yield* insertMemoryRowProgram({
+/** The row of a new memory. */
+function memoryRow(memory: NewMemory, id: MemoryId, now: number): NewLiveMemory {
+  return {
     id,
     agent_id: memory.agentId,
     project: memory.project ?? null,
@@ -86,14 +85,19 @@ function* createOne(
     embedding_model: memory.embedding?.model ?? null,
     created_at: memory.createdAt ?? now,
     updated_at: now,
-  });
-  if (seq === undefined) {
-    const existing = yield* findLiveMemoryIdByHashProgram(memory.agentId, memory.content.hash);
-    if (existing) return { id: existing, deduped: true };
-    throw new MemoryError('STORAGE_ERROR', 'a memory insert was refused without a live duplicate', {
-      details: { agentId: memory.agentId },
-    });
-  }
+  };
+}
+
+/** What follows a new memory's row: its text index rows, history, host links, mentions and hooks. */
+function* deriveCreated(
+  session: WriteSession,
+  text: TextIndexBatch,
+  history: Array<Omit<NewMemoryHistoryRow, 'seq'>>,
+  memory: NewMemory,
+  id: MemoryId,
+  seq: number,
+): Program<void> {
+  const { deps, now } = session;
   text.add(memory.agentId, seq, memory.content.content);
   // Written with the call's other history rows, in order, after the loop (few statements for many).
   history.push(
@@ -123,15 +127,16 @@ function* createOne(
     'created',
     memory.embedding,
   );
-  return { id, deduped: false };
 }
 
 /**
- * Creates memories inside the caller's write transaction, in order: scoped dedup by content hash
- * (the unique partial index decides), the row, host links, the vector and its mirror row, inline
- * entity mentions, and the host's derived work (hints). The history rows (in the memories' order),
- * the vector partitions' counts and the scoped text index are written last, for the whole call at
- * once (the text index's insert trigger stays idle meanwhile).
+ * Creates memories inside the caller's write transaction, in order: the rows, in multi-row
+ * statements, with scoped dedup by content hash (the unique partial index decides; a refused row
+ * resolves to the live memory of its content, which may be an earlier one of the same call); the
+ * new memories' vectors and their index rows, also many to a statement; then for each new memory
+ * its host links, inline entity mentions and the host's derived work (hints). The history rows (in
+ * the memories' order), the vector partitions' counts and the scoped text index are written last,
+ * for the whole call at once (the text index's insert trigger stays idle meanwhile).
  */
 export function createMemories(
   sql: SqlExecutor,
@@ -158,10 +163,43 @@ export function* createMemoriesProgram(
   now: number,
 ): Program<CreatedMemory[]> {
   const session = new WriteSession(target, deps, now, { batched: true });
+  const ids = memories.map(() => deps.ids.next() as MemoryId);
+  const seqs = yield* insertMemoryRowsProgram(memories.map((memory, i) => memoryRow(memory, ids[i] as MemoryId, now)));
+  const created: CreatedMemory[] = [];
+  const vectors: EmbeddingToStore[] = [];
+  for (const [i, memory] of memories.entries()) {
+    const id = ids[i] as MemoryId;
+    if (!seqs.has(id)) {
+      const existing = yield* findLiveMemoryIdByHashProgram(memory.agentId, memory.content.hash);
+      if (!existing)
+        throw new MemoryError('STORAGE_ERROR', 'a memory insert was refused without a live duplicate', {
+          details: { agentId: memory.agentId },
+        });
+      created.push({ id: existing, deduped: true });
+      continue;
+    }
+    created.push({ id, deduped: false });
+    if (!memory.embedding) continue;
+    vectors.push({
+      agentId: memory.agentId,
+      sourceType: 'memory',
+      sourceId: id,
+      contentHash: memory.content.hash,
+      model: memory.embedding.model,
+      vector: memory.embedding.vector,
+      now,
+    });
+    session.storedVectors.add(id);
+  }
+  // The new memories' vectors, before any hook runs (the hooks may read them).
+  yield* insertFreshEmbeddingsProgram(vectors, session.vectors);
   const text = new TextIndexBatch();
   const history: Array<Omit<NewMemoryHistoryRow, 'seq'>> = [];
-  const created: CreatedMemory[] = [];
-  for (const memory of memories) created.push(yield* createOne(session, text, history, memory));
+  for (const [i, memory] of memories.entries()) {
+    const id = ids[i] as MemoryId;
+    const seq = seqs.get(id);
+    if (seq !== undefined) yield* deriveCreated(session, text, history, memory, id, seq);
+  }
   yield* insertHistoryRowsProgram(history);
   session.finish();
   yield* text.flushProgram();

@@ -60,6 +60,8 @@ export class WriteSession {
   readonly #hasEntities = new Map<string, boolean>();
   readonly #batched: boolean;
   #vectors: VectorIndexWriter | undefined;
+  /** Memories whose new vector a batch writer stored already ({@link deriveLive} skips it). */
+  readonly storedVectors = new Set<string>();
 
   /** `batched`: per-partition vector counts wait for {@link finish} (a writer of many memories). */
   constructor(target: WriterTarget, deps: MemoryWriteDeps, now: number, options: { batched?: boolean } = {}) {
@@ -162,7 +164,7 @@ export function* deriveLive(
   embedding: MemoryVector | undefined,
 ): Program<void> {
   const { deps, target } = session;
-  if (embedding)
+  if (embedding && !session.storedVectors.has(row.id))
     yield* storeMemoryVector(
       session,
       { id: row.id, agentId: row.agent_id, contentHash: row.content_hash },

@@ -1,4 +1,5 @@
 import { MemoryError } from '@memory/core';
+import { chunkSizes, statementsBySize, valueRows } from '../internal/row-chunks.js';
 import { raw, type SqlExecutor } from '../internal/sql.js';
 import { all, get, type Program, portable, run } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
@@ -11,6 +12,35 @@ function vectorBlob(vector: Float32Array): Buffer {
 function allFinite(vector: Float32Array): boolean {
   for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i])) return false;
   return true;
+}
+
+function checkVector(row: EmbeddingToStore): void {
+  if (!(row.vector instanceof Float32Array) || !allFinite(row.vector)) {
+    throw new MemoryError('PROVIDER_ERROR', 'a vector must be a Float32Array of finite values', {
+      details: { sourceId: row.sourceId, model: row.model },
+    });
+  }
+}
+
+const EMBEDDING_COLUMNS =
+  'INSERT INTO embeddings (agent_id, source_type, source_id, content_hash, model, dimensions, vector, created_at) VALUES ';
+const EMBEDDING_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?)';
+// Many rows: statements of 16, 8, 4, 2, 1 rows (row-chunks.ts).
+const insertEmbeddingRows = statementsBySize(
+  (n) => `${EMBEDDING_COLUMNS}${valueRows(n, EMBEDDING_VALUES)} RETURNING seq, source_id`,
+);
+
+function embeddingParameters(row: EmbeddingToStore): unknown[] {
+  return [
+    row.agentId,
+    row.sourceType,
+    row.sourceId,
+    row.contentHash,
+    row.model,
+    row.vector.length,
+    vectorBlob(row.vector),
+    row.now,
+  ];
 }
 
 /**
@@ -48,11 +78,7 @@ export function* upsertEmbeddingProgram(
   index?: VectorIndexWriter,
   options: { fresh?: boolean } = {},
 ): Program<number> {
-  if (!(row.vector instanceof Float32Array) || !allFinite(row.vector)) {
-    throw new MemoryError('PROVIDER_ERROR', 'a vector must be a Float32Array of finite values', {
-      details: { sourceId: row.sourceId, model: row.model },
-    });
-  }
+  checkVector(row);
   const previous = options.fresh
     ? undefined
     : yield* get<{ seq: number }>(
@@ -68,23 +94,43 @@ export function* upsertEmbeddingProgram(
     index?.remove({ agentId: row.agentId, model: row.model, dimensions: row.vector.length, seq: previous.seq });
   }
   index?.prepare(row.model, row.vector.length);
-  const inserted = yield* get<{ seq: number }>(
-    portable(
-      `INSERT INTO embeddings (agent_id, source_type, source_id, content_hash, model, dimensions, vector, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-      row.agentId,
-      row.sourceType,
-      row.sourceId,
-      row.contentHash,
-      row.model,
-      row.vector.length,
-      vectorBlob(row.vector),
-      row.now,
-    ),
-  );
+  const inserted = yield* get<{ seq: number }>(portable(insertEmbeddingRows(1), ...embeddingParameters(row)));
   const seq = inserted?.seq as number;
   index?.add({ agentId: row.agentId, model: row.model, seq, vector: row.vector });
   return seq;
+}
+
+/**
+ * Stores the canonical vectors of sources that have none yet (new memories), in order, in
+ * statements of up to 16 rows, and adds them to the vector index through `index` (SQLite only, as
+ * in {@link upsertEmbeddingProgram}) in the same order. Every vector is checked before any is
+ * written. Sources must be distinct within a call.
+ */
+export function* insertFreshEmbeddingsProgram(
+  rows: readonly EmbeddingToStore[],
+  index?: VectorIndexWriter,
+): Program<void> {
+  for (const row of rows) checkVector(row);
+  // Every model's index exists before its first canonical row (see VectorIndexWriter.prepare).
+  for (const row of rows) index?.prepare(row.model, row.vector.length);
+  const seqs = new Map<string, number>();
+  let i = 0;
+  for (const n of chunkSizes(rows.length)) {
+    const parameters: unknown[] = [];
+    for (let j = i; j < i + n; j++) parameters.push(...embeddingParameters(rows[j] as EmbeddingToStore));
+    // RETURNING's row order is not promised: the rows are matched by source.
+    const inserted = yield* all<{ seq: number; source_id: string }>(portable(insertEmbeddingRows(n), ...parameters));
+    for (const row of inserted) seqs.set(row.source_id, row.seq);
+    i += n;
+  }
+  index?.addMany(
+    rows.map((row) => ({
+      agentId: row.agentId,
+      model: row.model,
+      seq: seqs.get(row.sourceId) as number,
+      vector: row.vector,
+    })),
+  );
 }
 
 /**

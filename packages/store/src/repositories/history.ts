@@ -1,3 +1,4 @@
+import { chunkSizes, statementsBySize, valueRows } from '../internal/row-chunks.js';
 import type { SqlExecutor } from '../internal/sql.js';
 import { queryBuilder } from '../internal/sql.js';
 import { all, type Program, portable, run } from '../program/program.js';
@@ -11,11 +12,8 @@ const HISTORY_COLUMNS = `INSERT INTO memory_history (
 const HISTORY_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const INSERT_HISTORY = `${HISTORY_COLUMNS}${HISTORY_VALUES}`;
 // Many rows go in statements of 16, then 8, 4, 2 and 1 rows (the binary digits of the rest), from
-// five cached statement texts, as the text index's postings do.
-const HISTORY_SIZES = [16, 8, 4, 2, 1] as const;
-const INSERT_HISTORY_ROWS = new Map(
-  HISTORY_SIZES.map((n) => [n, `${HISTORY_COLUMNS}${Array(n).fill(HISTORY_VALUES).join(', ')}`]),
-);
+// five cached statement texts (see row-chunks.ts).
+const insertHistoryRows = statementsBySize((n) => `${HISTORY_COLUMNS}${valueRows(n, HISTORY_VALUES)}`);
 
 function historyParameters(row: Omit<NewMemoryHistoryRow, 'seq'>): unknown[] {
   return [
@@ -41,15 +39,11 @@ function historyParameters(row: Omit<NewMemoryHistoryRow, 'seq'>): unknown[] {
  */
 export function* insertHistoryRowsProgram(rows: ReadonlyArray<Omit<NewMemoryHistoryRow, 'seq'>>): Program<void> {
   let i = 0;
-  for (const n of HISTORY_SIZES) {
-    while (rows.length - i >= n) {
-      const parameters: unknown[] = [];
-      for (let j = i; j < i + n; j++)
-        parameters.push(...historyParameters(rows[j] as Omit<NewMemoryHistoryRow, 'seq'>));
-      yield* run(portable(INSERT_HISTORY_ROWS.get(n) as string, ...parameters));
-      i += n;
-      if (n < 16) break;
-    }
+  for (const n of chunkSizes(rows.length)) {
+    const parameters: unknown[] = [];
+    for (let j = i; j < i + n; j++) parameters.push(...historyParameters(rows[j] as Omit<NewMemoryHistoryRow, 'seq'>));
+    yield* run(portable(insertHistoryRows(n), ...parameters));
+    i += n;
   }
 }
 

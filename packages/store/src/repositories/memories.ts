@@ -1,19 +1,27 @@
 import type { MemoryId } from '@memory/core';
+import { chunkSizes, statementsBySize, valueRows } from '../internal/row-chunks.js';
 import { queryBuilder, raw, type SqlExecutor } from '../internal/sql.js';
 import { all, get, type Program, perDialect, portable, run } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
 import type { MemoryRow, MemoryRowUpdate, NewMemoryRow } from '../schema/memories.js';
 
-// Hot path: one prepared statement per remember, so raw SQL rather than a compiled builder query.
-const INSERT_MEMORY = `INSERT INTO memories (
+// Hot path: raw SQL rather than a compiled builder query, one prepared statement per row count.
+const MEMORY_COLUMNS = `INSERT INTO memories (
   id, agent_id, project, type, category, content, normalized_content, content_hash, confidence, importance,
   source_type, source_id, tags, who, why, linked_entities, pinned, is_deleted, deleted_at, expires_at,
   access_count, last_accessed, update_count, embedding_model, created_at, updated_at
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, 0, NULL, 0, ?, ?, ?)
-ON CONFLICT (agent_id, content_hash) WHERE is_deleted = 0 DO NOTHING`;
-const INSERT_MEMORY_RETURNING = `${INSERT_MEMORY} RETURNING seq`;
-// The same insert on PostgreSQL: ON CONFLICT names the partial unique index's columns and predicate.
+) VALUES `;
+const MEMORY_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, 0, NULL, 0, ?, ?, ?)';
+// A row whose content is live in its scope already is skipped (also a second equal row of the same
+// statement). On PostgreSQL ON CONFLICT names the partial unique index's columns and predicate.
+const DEDUP = 'ON CONFLICT (agent_id, content_hash) WHERE is_deleted = 0 DO NOTHING';
+const INSERT_MEMORY_RETURNING = `${MEMORY_COLUMNS}${MEMORY_VALUES}\n${DEDUP} RETURNING seq`;
 const INSERT_MEMORY_RETURNING_PG = portable(INSERT_MEMORY_RETURNING).postgres.sql;
+// Many rows: statements of 16, 8, 4, 2, 1 rows (row-chunks.ts), 21 bound values a row.
+const insertMemoryRows = statementsBySize((n) => {
+  const sqlite = `${MEMORY_COLUMNS}${valueRows(n, MEMORY_VALUES)}\n${DEDUP} RETURNING seq, id`;
+  return { sqlite, postgres: portable(sqlite).postgres.sql };
+});
 
 /** The columns a new memory is written with; lifecycle counters start at their defaults. */
 export type NewLiveMemory = Omit<
@@ -36,7 +44,38 @@ export function insertMemoryRow(sql: SqlExecutor, row: NewLiveMemory): number | 
 
 /** {@link insertMemoryRow} as a program (both dialects). */
 export function* insertMemoryRowProgram(row: NewLiveMemory): Program<number | undefined> {
-  const parameters = [
+  const parameters = memoryParameters(row);
+  const inserted = yield* get<{ seq: number }>(
+    perDialect({ sql: INSERT_MEMORY_RETURNING, parameters }, { sql: INSERT_MEMORY_RETURNING_PG, parameters }),
+  );
+  return inserted?.seq;
+}
+
+/**
+ * Inserts new live memories in order (seqs follow the array), in statements of up to 16 rows, and
+ * returns the seq of each row written by id. A row missing from the result was refused: by the
+ * unique partial index when its content is live in its scope already, including an equal row
+ * earlier in `rows` (the caller looks the live one up by hash). Both dialects.
+ */
+export function* insertMemoryRowsProgram(rows: readonly NewLiveMemory[]): Program<Map<string, number>> {
+  const seqs = new Map<string, number>();
+  let i = 0;
+  for (const n of chunkSizes(rows.length)) {
+    const parameters: unknown[] = [];
+    for (let j = i; j < i + n; j++) parameters.push(...memoryParameters(rows[j] as NewLiveMemory));
+    const statement = insertMemoryRows(n);
+    // RETURNING's row order is not promised: the rows are matched by id.
+    const inserted = yield* all<{ seq: number; id: string }>(
+      perDialect({ sql: statement.sqlite, parameters }, { sql: statement.postgres, parameters }),
+    );
+    for (const row of inserted) seqs.set(row.id, row.seq);
+    i += n;
+  }
+  return seqs;
+}
+
+function memoryParameters(row: NewLiveMemory): unknown[] {
+  return [
     row.id,
     row.agent_id,
     row.project ?? null,
@@ -59,10 +98,6 @@ export function* insertMemoryRowProgram(row: NewLiveMemory): Program<number | un
     row.created_at,
     row.updated_at,
   ];
-  const inserted = yield* get<{ seq: number }>(
-    perDialect({ sql: INSERT_MEMORY_RETURNING, parameters }, { sql: INSERT_MEMORY_RETURNING_PG, parameters }),
-  );
-  return inserted?.seq;
 }
 
 const FIND_LIVE_BY_HASH = 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND is_deleted = 0';

@@ -1,3 +1,4 @@
+import { chunkSizes, statementsBySize, valueRows } from '../internal/row-chunks.js';
 import type { SqlExecutor } from '../internal/sql.js';
 import { get, type Program, perDialect, portable, run } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
@@ -12,12 +13,10 @@ export interface TextPosting {
   readonly len: number;
 }
 
-// Postings go in as multi-row VALUES: one statement per this many postings (bound parameters stay
-// far under SQLite's limit), which halves the driver round trips of one statement per posting. The
-// rest go in statements of 16, 8, 4, 2 and 1 rows (its binary digits): a single remember's ~9
-// postings take 2 statements instead of 9, from 6 cached statement texts.
+// Postings go in as multi-row VALUES: statements of 32 postings, the rest in statements of 16, 8, 4,
+// 2 and 1 rows (its binary digits; see row-chunks.ts): a single remember's ~9 postings take 2
+// statements instead of 9, from 6 cached statement texts.
 const POSTINGS_PER_STATEMENT = 32;
-const TAIL_SIZES = [16, 8, 4, 2, 1] as const;
 const POSTING_VALUES = '(?, ?, ?, ?, ?)';
 
 /**
@@ -26,13 +25,12 @@ const POSTING_VALUES = '(?, ?, ?, ?, ?)';
  */
 function statements(scopes: string, postings: string) {
   const insertPostings = (n: number) => {
-    const sqlite = `INSERT OR IGNORE INTO ${postings} (scope, term, row, tf, len) VALUES ${Array(n).fill(POSTING_VALUES).join(', ')}`;
+    const sqlite = `INSERT OR IGNORE INTO ${postings} (scope, term, row, tf, len) VALUES ${valueRows(n, POSTING_VALUES)}`;
     const numbered = portable(sqlite.replace('INSERT OR IGNORE', 'INSERT')).postgres.sql;
     return { sqlite, postgres: `${numbered} ON CONFLICT DO NOTHING` };
   };
   return {
-    insertMany: insertPostings(POSTINGS_PER_STATEMENT),
-    insertTail: new Map(TAIL_SIZES.map((n) => [n, insertPostings(n)])),
+    insertPostings: statementsBySize(insertPostings),
     ensureScope: {
       sqlite: `INSERT OR IGNORE INTO ${scopes} (corpus, agent_id) VALUES (?, ?)`,
       postgres: `INSERT INTO ${scopes} (corpus, agent_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
@@ -81,15 +79,10 @@ export function* insertTextPostingsProgram(
   postings: readonly TextPosting[],
   corpus: TextCorpus = 'memory',
 ): Program<void> {
-  const { insertMany, insertTail } = tablesOf(corpus);
+  const { insertPostings } = tablesOf(corpus);
   let i = 0;
-  for (; i + POSTINGS_PER_STATEMENT <= postings.length; i += POSTINGS_PER_STATEMENT) {
-    const parameters = postingParameters(scope, postings, i, POSTINGS_PER_STATEMENT);
-    yield* run(perDialect({ sql: insertMany.sqlite, parameters }, { sql: insertMany.postgres, parameters }));
-  }
-  for (const n of TAIL_SIZES) {
-    if (postings.length - i < n) continue;
-    const statement = insertTail.get(n) as { sqlite: string; postgres: string };
+  for (const n of chunkSizes(postings.length, POSTINGS_PER_STATEMENT)) {
+    const statement = insertPostings(n);
     const parameters = postingParameters(scope, postings, i, n);
     yield* run(perDialect({ sql: statement.sqlite, parameters }, { sql: statement.postgres, parameters }));
     i += n;

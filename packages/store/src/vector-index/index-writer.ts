@@ -3,7 +3,7 @@ import { FRESH_LIST } from './cells.js';
 import { ensureVectorIndex, findVectorIndex, legacyMirror, type VectorIndex } from './indexes.js';
 import { deleteLegacyRow, insertLegacyRow } from './legacy-mirror.js';
 import { countPartitionVectors, countPartitionVectorsReturning, ensurePartition, findPartition } from './partitions.js';
-import { deleteVecRow, insertVecRow } from './vec-rows.js';
+import { deleteVecRow, insertVecRow, insertVecRows, type VecRow } from './vec-rows.js';
 
 /**
  * Keeps the vector index in step with canonical vectors inside one write transaction. New vectors
@@ -51,8 +51,38 @@ export class VectorIndexWriter {
 
   /** Adds a stored canonical vector (seq) to its model's index, creating index and partition as needed. */
   add(row: { agentId: string; model: string; seq: number; vector: Float32Array }): void {
+    const placed = this.#place(row);
+    if (placed) insertVecRow(this.#sql, placed.table, placed.row);
+  }
+
+  /**
+   * {@link add} for many stored vectors, in order: partitions are found and counted as `add` does,
+   * the vec0 rows go in multi-row statements per index table.
+   */
+  addMany(rows: ReadonlyArray<{ agentId: string; model: string; seq: number; vector: Float32Array }>): void {
+    const byTable = new Map<string, VecRow[]>();
+    for (const row of rows) {
+      const placed = this.#place(row);
+      if (!placed) continue;
+      const list = byTable.get(placed.table);
+      if (list) list.push(placed.row);
+      else byTable.set(placed.table, [placed.row]);
+    }
+    for (const [table, list] of byTable) insertVecRows(this.#sql, table, list);
+  }
+
+  /**
+   * Everything of an added vector but its vec0 row: the index and partition (created as needed),
+   * the partition's count (now, or pending with `deferCounts`) and the legacy mirror's row.
+   */
+  #place(row: {
+    agentId: string;
+    model: string;
+    seq: number;
+    vector: Float32Array;
+  }): { table: string; row: VecRow } | undefined {
     const index = this.#index(row.model, row.vector.length, true);
-    if (!index) return;
+    if (!index) return undefined;
     const key = `${index.id}\u0000${row.agentId}`;
     let partition = this.#partitions.get(key);
     let counted = false;
@@ -66,13 +96,6 @@ export class VectorIndexWriter {
       else
         partition = this.#partition(index, row.agentId, true) as { generation: number; otherGeneration: number | null };
     }
-    insertVecRow(this.#sql, index.tableName, {
-      agentId: row.agentId,
-      generation: partition.generation,
-      list: FRESH_LIST,
-      seq: row.seq,
-      vector: row.vector,
-    });
     if (!counted) {
       if (this.#deferCounts) {
         const pending = this.#pendingCounts.get(key);
@@ -81,6 +104,16 @@ export class VectorIndexWriter {
       } else countPartitionVectors(this.#sql, index.id, row.agentId, 1, this.#now);
     }
     if (this.#legacyFor(index)) insertLegacyRow(this.#sql, row.agentId, row.seq, row.vector);
+    return {
+      table: index.tableName,
+      row: {
+        agentId: row.agentId,
+        generation: partition.generation,
+        list: FRESH_LIST,
+        seq: row.seq,
+        vector: row.vector,
+      },
+    };
   }
 
   /** Removes a canonical vector (seq) from its model's index, wherever it is. */

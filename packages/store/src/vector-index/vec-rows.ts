@@ -1,3 +1,4 @@
+import { chunkSizes, valueRows } from '../internal/row-chunks.js';
 import { raw, type SqlExecutor } from '../internal/sql.js';
 import { cellOf, MAX_LISTS, rowidOf } from './cells.js';
 
@@ -26,6 +27,40 @@ export function insertVecRow(
       blob(row.vector),
     ),
   );
+}
+
+/** A vector to add to a list of a generation (see {@link insertVecRow}). */
+export interface VecRow {
+  readonly agentId: string;
+  readonly generation: number;
+  readonly list: number;
+  readonly seq: number;
+  readonly vector: Float32Array;
+}
+
+/** Adds vectors in order, in statements of up to 16 rows (row-chunks.ts; vec0 takes a multi-row VALUES). */
+export function insertVecRows(sql: SqlExecutor, table: string, rows: readonly VecRow[]): void {
+  let i = 0;
+  for (const n of chunkSizes(rows.length)) {
+    const parameters: unknown[] = [];
+    for (let j = i; j < i + n; j++) {
+      const row = rows[j] as VecRow;
+      parameters.push(
+        rowidOf(row.generation, row.seq),
+        row.agentId,
+        cellOf(row.generation, row.list),
+        blob(row.vector),
+      );
+    }
+    // The executor caches statements by text: five texts per index table.
+    sql.run(
+      raw(
+        `INSERT INTO ${table} (rowid, agent_id, cell, embedding) VALUES ${valueRows(n, '(?, ?, ?, ?)')}`,
+        ...parameters,
+      ),
+    );
+    i += n;
+  }
 }
 
 /** Removes a vector from a generation (wherever its list); 0 when it was not there. */

@@ -136,6 +136,121 @@ describe.each(BACKENDS)('memory writer contract: $name$skip', ({ open, skip }) =
     expect(typeof row?.created_at).toBe('number');
   });
 
+  it('one call of many writes what one call per memory writes: rows, dedup, history, vectors, text index', async () => {
+    // 41 inputs cross the 16/8/4/2/1 statement sizes: equal contents within the call (also in
+    // different statements), content live before the call, vectors on some, and a second scope.
+    const contents = Array.from({ length: 35 }, (_, i) => `Batch memory ${i} about topic ${i % 7}.`);
+    const inputs = (agentId: string) => [
+      ...contents.map((c, i) =>
+        memory(
+          agentId,
+          c,
+          i % 3 === 0 ? {} : { embedding: { model: 'toy', vector: new Float32Array([i, 1, -i, 0.5]) } },
+        ),
+      ),
+      memory(agentId, contents[2] as string), // equal to the 3rd, same statement
+      memory(agentId, ` ${(contents[20] as string).toUpperCase()} `), // equal to the 21st, another statement
+      memory(agentId, 'Live before the call.'),
+      memory(`${agentId}-other`, contents[5] as string, { embedding: { model: 'toy', vector: new Float32Array(4) } }),
+      memory(agentId, 'Last one.', { embedding: { model: 'toy', vector: new Float32Array([1, 2, 3, 4]) } }),
+      memory(agentId, 'Last one.'),
+    ];
+    const results: Array<Array<{ id: string; deduped: boolean }>> = [];
+    for (const [agentId, batched] of [
+      ['bm', true],
+      ['bo', false],
+    ] as const) {
+      await db.write((t) => createMemoriesProgram(t, deps, [memory(agentId, 'Live before the call.')], NOW));
+      const all = inputs(agentId);
+      if (batched) results.push(await db.write((t) => createMemoriesProgram(t, deps, all, NOW)));
+      else {
+        const one: Array<{ id: string; deduped: boolean }> = [];
+        for (const input of all) one.push(...(await db.write((t) => createMemoriesProgram(t, deps, [input], NOW))));
+        results.push(one);
+      }
+    }
+    const [many, single] = results as [
+      Array<{ id: string; deduped: boolean }>,
+      Array<{ id: string; deduped: boolean }>,
+    ];
+    // The same memories deduped, each to the memory of the same position (or to the one live before).
+    const shape = async (agentId: string, created: Array<{ id: string; deduped: boolean }>) => {
+      const rows = await db.read(() =>
+        all<{ id: string; agent_id: string; content: string; embedding_model: string | null }>(
+          portable(
+            'SELECT id, agent_id, content, embedding_model FROM memories WHERE agent_id IN (?, ?) ORDER BY seq',
+            agentId,
+            `${agentId}-other`,
+          ),
+        ),
+      );
+      const position = new Map(rows.map((r, i) => [r.id, i]));
+      const history = await db.read(() =>
+        all<{ memory_id: string; event: string; new_content: string }>(
+          portable(
+            'SELECT memory_id, event, new_content FROM memory_history WHERE agent_id IN (?, ?) ORDER BY seq',
+            agentId,
+            `${agentId}-other`,
+          ),
+        ),
+      );
+      const vectors = await db.read(() =>
+        all<{ source_id: string; vector: Buffer }>(
+          portable(
+            'SELECT source_id, vector FROM embeddings WHERE agent_id IN (?, ?) ORDER BY seq',
+            agentId,
+            `${agentId}-other`,
+          ),
+        ),
+      );
+      return {
+        created: created.map((c) => [position.get(c.id), c.deduped]),
+        rows: rows.map((r) => [r.agent_id.replace(agentId, ''), r.content, r.embedding_model]),
+        history: history.map((h) => [position.get(h.memory_id), h.event, h.new_content]),
+        vectors: vectors.map((v) => [position.get(v.source_id), [...blobToVector(v.vector)]]),
+      };
+    };
+    const batchedShape = await shape('bm', many);
+    const liveBefore = await db.read(() =>
+      get<{ id: string }>(portable('SELECT id FROM memories WHERE agent_id = ? ORDER BY seq', 'bm')),
+    );
+    expect(batchedShape).toEqual(await shape('bo', single));
+    expect(many.filter((c) => c.deduped)).toEqual([
+      { id: many[2]?.id, deduped: true },
+      { id: many[20]?.id, deduped: true },
+      { id: liveBefore?.id, deduped: true },
+      { id: many[39]?.id, deduped: true },
+    ]);
+    // 1 + 35 + 1 rows in this scope (the other scope has its one), 22 + 1 + 1 vectors.
+    expect(batchedShape.rows).toHaveLength(38);
+    expect(batchedShape.vectors).toHaveLength(25);
+    const text = await db.read(() => textIndexState('memory', 'bm', liveMemoryTexts('bm')));
+    expect(text.stored).toEqual(text.expected);
+    expect(text.stored.docs).toBe(37);
+    if (db.vectorAvailable) {
+      // The vec0 index holds and counts every new vector, in each scope's partition.
+      const indexed = await db.read(() =>
+        all<{ agent_id: string; n: number }>(
+          portable(
+            'SELECT agent_id, sum(vectors) AS n FROM vector_partitions WHERE agent_id IN (?, ?) GROUP BY agent_id ORDER BY agent_id',
+            'bm',
+            'bm-other',
+          ),
+        ),
+      );
+      expect(indexed).toEqual([
+        { agent_id: 'bm', n: 24 },
+        { agent_id: 'bm-other', n: 1 },
+      ]);
+      const table = (await db.read(() => get<{ t: string }>(portable('SELECT table_name AS t FROM vector_indexes'))))
+        ?.t;
+      const mirrored = await db.read(() =>
+        get<{ n: number }>(portable(`SELECT count(*) AS n FROM ${table} WHERE agent_id = ?`, 'bm')),
+      );
+      expect(mirrored?.n).toBe(24);
+    }
+  });
+
   it('writes every field given, links, the vector (bytea/blob round trip) and the live count', async () => {
     const vector = new Float32Array([0.25, -1, 3.5, 0]);
     const [created] = await db.write((t) =>
