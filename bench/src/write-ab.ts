@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { createDenseEmbedder } from './dense-embedder.js';
 import { fmt } from './stats.js';
 import { createGenerator } from './synthetic.js';
@@ -27,6 +28,12 @@ const { values } = parseArgs({
     per: { type: 'string' },
     /** Leading rounds left out of the figures (JIT warm-up). */
     warm: { type: 'string', default: '2' },
+    /**
+     * Also count the statements each side runs per memory (every run of a prepared statement;
+     * BEGIN and COMMIT, run by the driver's transaction function, are not): the engines get an opened handle whose
+     * statements are wrapped, so read the CPU figures of a run without this flag.
+     */
+    statements: { type: 'boolean', default: false },
   },
 });
 if (!values.base || !values.branch)
@@ -59,7 +66,32 @@ interface WriteEngine {
 type CreateEngine = (options: unknown) => Promise<WriteEngine>;
 
 const dir = mkdtempSync(join(tmpdir(), 'memory-write-ab-'));
-const sides: Array<{ name: string; engine: WriteEngine; cpu: number; wall: number; n: number }> = [];
+const sides: Array<{
+  name: string;
+  engine: WriteEngine;
+  cpu: number;
+  wall: number;
+  n: number;
+  runs: { n: number; counting: boolean };
+}> = [];
+
+/** A database whose prepared statements count their runs in `runs` while `runs.counting`. */
+function countingDatabase(path: string, runs: { n: number; counting: boolean }): Database.Database {
+  const db = new Database(path);
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((source: string) => {
+    const statement = prepare(source);
+    for (const method of ['all', 'get', 'run', 'iterate'] as const) {
+      const call = statement[method].bind(statement) as (...parameters: unknown[]) => unknown;
+      (statement as unknown as Record<string, unknown>)[method] = (...parameters: unknown[]) => {
+        if (runs.counting) runs.n++;
+        return call(...parameters);
+      };
+    }
+    return statement;
+  }) as typeof db.prepare;
+  return db;
+}
 for (const [name, root] of [
   ['base', values.base],
   ['branch', values.branch],
@@ -69,23 +101,27 @@ for (const [name, root] of [
   const module = (await import(join(checkout, 'packages/engine/src/index.ts'))) as {
     createMemoryEngine: CreateEngine;
   };
+  const runs = { n: 0, counting: false };
+  const path = join(dir, `${name}.db`);
   const engine = await module.createMemoryEngine({
-    database: { path: join(dir, `${name}.db`) },
+    database: values.statements ? { database: countingDatabase(path, runs) } : { path },
     embedder: replayEmbedder(fixture),
     config: { limits: { maxBatchInputs: 100_000 } },
   });
-  sides.push({ name, engine, cpu: 0, wall: 0, n: 0 });
+  sides.push({ name, engine, cpu: 0, wall: 0, n: 0, runs });
 }
 const agentId = 'bench';
 for (let round = 0; round < rounds; round++) {
   // Which side goes first alternates too.
   for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
     const segment = inputs.slice(round * per, (round + 1) * per);
+    side.runs.counting = round >= warm;
     const cpuStarted = process.cpuUsage();
     const started = performance.now();
     if (mode === 'single') for (const input of segment) await side.engine.remember({ agentId, ...input });
     else await side.engine.rememberMany({ agentId, memories: segment });
     const cpu = process.cpuUsage(cpuStarted);
+    side.runs.counting = false;
     if (round < warm) continue;
     side.cpu += cpu.user + cpu.system;
     side.wall += (performance.now() - started) * 1000;
@@ -96,7 +132,9 @@ const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join('
 console.log(`${mode}: ${rounds - warm} measured rounds of ${per} memories per side; load average ${load}`);
 for (const side of sides)
   console.log(
-    `${side.name.padEnd(7)} ${fmt(side.cpu / side.n, 1).padStart(7)} µs cpu ${fmt(side.wall / side.n, 1).padStart(7)} µs wall per memory`,
+    `${side.name.padEnd(7)} ${fmt(side.cpu / side.n, 1).padStart(7)} µs cpu ${fmt(side.wall / side.n, 1).padStart(7)} µs wall per memory${
+      values.statements ? `, ${fmt(side.runs.n / side.n, 2)} statements per memory` : ''
+    }`,
   );
 for (const side of sides) await side.engine.close();
 rmSync(dir, { recursive: true, force: true });

@@ -130,8 +130,8 @@ function* deriveCreated(
 }
 
 /**
- * Creates memories inside the caller's write transaction, in order: the rows, in multi-row
- * statements, with scoped dedup by content hash (the unique partial index decides; a refused row
+ * Creates memories inside the caller's write transaction, in order: the rows (many to a statement
+ * on PostgreSQL, one each on SQLite), with scoped dedup by content hash (the unique partial index decides; a refused row
  * resolves to the live memory of its content, which may be an earlier one of the same call); the
  * new memories' vectors and their index rows, also many to a statement; then for each new memory
  * its host links, inline entity mentions and the host's derived work (hints). The history rows (in
@@ -164,7 +164,11 @@ export function* createMemoriesProgram(
 ): Program<CreatedMemory[]> {
   const session = new WriteSession(target, deps, now, { batched: true });
   const ids = memories.map(() => deps.ids.next() as MemoryId);
-  const seqs = yield* insertMemoryRowsProgram(memories.map((memory, i) => memoryRow(memory, ids[i] as MemoryId, now)));
+  // One row per statement on SQLite, many on PostgreSQL (see insertMemoryRowsProgram).
+  const seqs = yield* insertMemoryRowsProgram(
+    memories.map((memory, i) => memoryRow(memory, ids[i] as MemoryId, now)),
+    target.dialect === 'sqlite' ? 1 : 16,
+  );
   const created: CreatedMemory[] = [];
   const vectors: EmbeddingToStore[] = [];
   for (const [i, memory] of memories.entries()) {
