@@ -131,10 +131,10 @@ function* deriveCreated(
 
 /**
  * Creates memories inside the caller's write transaction, in order: the rows (many to a statement
- * on PostgreSQL, one each on SQLite), with scoped dedup by content hash (the unique partial index decides; a refused row
- * resolves to the live memory of its content, which may be an earlier one of the same call); the
- * new memories' vectors and their index rows, also many to a statement; then for each new memory
- * its host links, inline entity mentions and the host's derived work (hints). The history rows (in
+ * on PostgreSQL, one each on SQLite), with scoped dedup by content hash (the unique partial index
+ * decides; a refused row resolves to the live memory of its content, which may be an earlier one
+ * of the same call); the new memories' vectors and their index rows, many to a statement; then for
+ * each new memory its host links, inline entity mentions and the host's derived work (hints). The history rows (in
  * the memories' order), the vector partitions' counts and the scoped text index are written last,
  * for the whole call at once (the text index's insert trigger stays idle meanwhile).
  */

@@ -123,14 +123,15 @@ export function* insertFreshEmbeddingsProgram(
     for (const row of inserted) seqs.set(row.source_id, row.seq);
     i += n;
   }
-  index?.addMany(
-    rows.map((row) => ({
-      agentId: row.agentId,
-      model: row.model,
-      seq: seqs.get(row.sourceId) as number,
-      vector: row.vector,
-    })),
-  );
+  const stored = rows.map((row) => {
+    const seq = seqs.get(row.sourceId);
+    if (seq === undefined)
+      throw new MemoryError('STORAGE_ERROR', 'a vector insert returned no row', {
+        details: { sourceId: row.sourceId },
+      });
+    return { agentId: row.agentId, model: row.model, seq, vector: row.vector };
+  });
+  index?.addMany(stored);
 }
 
 /**
