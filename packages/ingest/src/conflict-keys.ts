@@ -1,6 +1,7 @@
 import { yieldToEventLoop } from '@memory/core';
 import {
   type ConflictSourceRow,
+  conflictHeadsAfter,
   conflictSourcesAfter,
   conflictSourcesAfterProgram,
   conflictSourcesOf,
@@ -8,6 +9,7 @@ import {
   dataVersion,
   historyMark,
   isSqliteStore,
+  type MemoriesTop,
   memoryChangesBetween,
   type PortableStore,
   runWriterProgram,
@@ -44,6 +46,13 @@ const PAGE_ROWS = 2000;
 const MAX_SCOPES = 32;
 /** History rows another connection may have written that are read to catch up; more drop the index. */
 const MAX_CATCH_UP = 10_000;
+
+/** A memory a write inserted, for {@link ConflictKeyIndex.settle}. */
+export interface CreatedKey {
+  readonly agentId: string;
+  readonly id: string;
+  readonly hash: number | undefined;
+}
 
 interface ScopeKeys {
   /** Highest memory seq read. */
@@ -85,6 +94,11 @@ export class ConflictKeyIndex {
   #historySeq = 0;
   /** Bumped whenever another connection's commit was noticed (caught up or dropped). */
   #changes = 0;
+  /**
+   * The `memories` row with the highest seq when the last SQLite refresh read its scope's rows
+   * (undefined after a paged read): that scope is complete through it (see {@link settle}).
+   */
+  #top: { readonly agentId: string; readonly row: MemoriesTop } | undefined;
   /** Scopes a {@link refreshAll} in progress needs (never dropped to make room). */
   readonly #inUse = new Set<string>();
 
@@ -132,28 +146,22 @@ export class ConflictKeyIndex {
 
   async #refreshSqlite(store: Store, agentId: string, types: readonly string[]): Promise<void> {
     for (;;) {
-      this.#catchUp(store);
+      const top = this.#catchUp(store);
       const current = this.#use(agentId);
-      let rows: ConflictSourceRow[];
+      let count: number;
       let paged = false;
       do {
-        rows = store.read((sql) => conflictSourcesAfter(sql, agentId, current.seq, PAGE_ROWS));
-        // A row read here is read as it is now: touched (created on this connection, say) or not, it
-        // is not read again by id below.
-        const touched = this.#touched.get(agentId);
-        for (const row of rows) {
-          if (types.includes(row.type)) this.#index(current, row);
-          touched?.delete(row.id);
-          current.seq = row.seq;
-        }
-        if (rows.length === PAGE_ROWS) {
+        count = this.#readAfter(store, current, agentId, types);
+        if (count === PAGE_ROWS) {
           paged = true;
           await yieldToEventLoop();
         }
-      } while (rows.length === PAGE_ROWS && store.read(dataVersion) === this.#version);
+      } while (count === PAGE_ROWS && store.read(dataVersion) === this.#version);
       // Another connection may have committed while the event loop was free (a race with any
       // commit it makes later is the same as for a vector search: the next write sees it).
       if (paged && store.read(dataVersion) !== this.#version) continue;
+      // Unpaged, nothing ran on this connection between the mark and the read of the scope's rows.
+      this.#top = paged ? undefined : { agentId, row: top };
       const touched = this.#touched.get(agentId);
       if (touched && touched.size > 0) {
         // Content this engine wrote is known; anything else (or a write that rolled back) is read.
@@ -172,8 +180,45 @@ export class ConflictKeyIndex {
     }
   }
 
+  /**
+   * Reads one page of the scope's rows past its seq; returns how many rows the page held. While this
+   * engine's own writes are noted ({@link noteWritten}), the page is read without the text (seq, id,
+   * kind, content hash) and only rows whose content is not the noted one are read in full: rows of
+   * other paths (imports through the text trigger, other connections, a seq reused after a purge)
+   * never match a noted id and content hash, and a write that rolled back left no row to read.
+   */
+  #readAfter(store: Store, current: ScopeKeys, agentId: string, types: readonly string[]): number {
+    // A row read here is read as it is now: touched (created on this connection, say) or not, it
+    // is not read again by id in the refresh.
+    const touched = this.#touched.get(agentId);
+    if (this.#written.size === 0) {
+      const rows = store.read((sql) => conflictSourcesAfter(sql, agentId, current.seq, PAGE_ROWS));
+      for (const row of rows) {
+        if (types.includes(row.type)) this.#index(current, row);
+        touched?.delete(row.id);
+        current.seq = row.seq;
+      }
+      return rows.length;
+    }
+    const heads = store.read((sql) => conflictHeadsAfter(sql, agentId, current.seq, PAGE_ROWS));
+    const unknown: string[] = [];
+    for (const head of heads) {
+      touched?.delete(head.id);
+      current.seq = head.seq;
+      if (!types.includes(head.type)) continue;
+      const written = this.#written.get(head.id);
+      if (written && written.contentHash === head.contentHash) this.#set(current, head.id, written.hash);
+      else unknown.push(head.id);
+    }
+    if (unknown.length > 0)
+      for (const row of store.read((sql) => conflictSourcesOf(sql, agentId, unknown)))
+        if (types.includes(row.type)) this.#index(current, row);
+    return heads.length;
+  }
+
   /** {@link refresh} on a store other engines share as a rule (PostgreSQL): see the module note. */
   async #refreshShared(store: PortableStore, agentId: string, types: readonly string[]): Promise<void> {
+    this.#top = undefined;
     const current = this.#use(agentId);
     // A new scope only takes the mark: the rows it reads next already hold every change before it.
     const fresh = current.historySeq < 0;
@@ -227,12 +272,12 @@ export class ConflictKeyIndex {
    * memories to read again (rows they added are read by seq anyway). Without another connection's
    * commit, every history row since was this engine's own and is already reflected.
    */
-  #catchUp(store: Store): void {
+  #catchUp(store: Store): MemoriesTop {
     const mark = store.read(historyMark);
     if (this.#version === undefined || mark.version === this.#version) {
       this.#version = mark.version;
       this.#historySeq = mark.seq;
-      return;
+      return mark.top;
     }
     this.#changes++;
     const backlog = mark.seq - this.#historySeq;
@@ -251,6 +296,43 @@ export class ConflictKeyIndex {
     }
     this.#version = mark.version;
     this.#historySeq = mark.seq;
+    return mark.top;
+  }
+
+  /**
+   * Takes the memories a write just committed into the scope's index without reading them back,
+   * when that is exact: `before` and `after` are the `memories` top row read inside the write
+   * transaction before and after its inserts, and `created` every memory it inserted (any agent, any
+   * kind; `hash` from {@link keyHash}, undefined for a kind not checked or a text without a key).
+   * SQLite gives each new row the highest seq plus one, so when the top is still the row the
+   * scope's last refresh saw and the write added exactly `created.length` seqs, the rows past the
+   * scope's seq are these and no others. Anything else (a refresh of another scope since, rows
+   * another path or connection added, a purge that lowered the top, a write of several scopes)
+   * returns false and changes nothing: the next refresh reads those rows. Call it only after the
+   * write committed (a write that rolled back left no rows to take).
+   */
+  settle(agentId: string, before: MemoriesTop, after: MemoriesTop, created: ReadonlyArray<CreatedKey>): boolean {
+    const top = this.#top;
+    this.#top = undefined;
+    const scope = this.#scopes.get(agentId);
+    if (
+      !scope ||
+      top === undefined ||
+      top.agentId !== agentId ||
+      top.row.seq !== before.seq ||
+      top.row.id !== before.id ||
+      after.seq - before.seq !== created.length ||
+      created.some((memory) => memory.agentId !== agentId)
+    )
+      return false;
+    const touched = this.#touched.get(agentId);
+    for (const memory of created) {
+      this.#set(scope, memory.id, memory.hash);
+      touched?.delete(memory.id);
+      this.#written.delete(memory.id);
+    }
+    scope.seq = after.seq;
+    return true;
   }
 
   /** The ids of the scope's memories that may share this key (judge each from its row). */

@@ -22,6 +22,7 @@ import {
 import { type BatchPacer, createBatchPacer } from './batch-pacer.js';
 import { conflictApplies, rememberChecked } from './conflict.js';
 import { batchKeys, commitWithConflicts, mayNeedVector, refreshBatchKeys } from './conflict-batch.js';
+import type { CreatedKey } from './conflict-keys.js';
 import type { ParsedRemember } from './inputs.js';
 import { auditOf, embedTexts, type MemoryWriter, walBacklog, writeDeps } from './writer.js';
 
@@ -153,13 +154,27 @@ async function writeBatch(
   }
   const index = await refreshBatchKeys(writer, items);
   pacer?.start();
-  const results = await commitWithConflicts(writer, items, embeddingOf, keys, index);
+  const { results, span } = await commitWithConflicts(writer, items, embeddingOf, keys, index);
   pacer?.stop(items.length);
-  // The key index takes what was written from here rather than judging the rows' text again.
+  // The key index takes what was written from here rather than reading the rows back: the memories
+  // the batch created by their seqs (see `ConflictKeyIndex.settle`), or else by id and content hash.
+  const conflictKeys = writer.conflictKeys;
+  if (!conflictKeys) return results;
+  const created: CreatedKey[] = [];
+  for (const [i, result] of results.entries()) {
+    const item = items[i] as Prepared;
+    if (!result.deduped && !result.updated)
+      created.push({ agentId: item.input.agentId, id: result.id, hash: keys.hashes.get(item) });
+  }
+  const settled =
+    span !== undefined &&
+    created.length > 0 &&
+    conflictKeys.settle(items[0]?.input.agentId ?? '', span.before, span.after, created);
   for (const [i, result] of results.entries()) {
     const item = items[i] as Prepared;
     const hash = keys.hashes.get(item);
-    if (hash !== undefined && !result.deduped) writer.conflictKeys?.noteWritten(result.id, item.hash, hash);
+    if (hash === undefined || result.deduped || (settled && !result.updated)) continue;
+    conflictKeys.noteWritten(result.id, item.hash, hash);
   }
   return results;
 }

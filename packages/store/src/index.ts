@@ -104,14 +104,18 @@ export {
 // the memories other connections changed (from memory_history).
 export {
   type ChangedMemory,
+  type ConflictHead,
   type ConflictSourceRow,
   conflictCandidateVectorsProgram,
+  conflictHeadsAfter,
   conflictSourcesAfter,
   conflictSourcesAfterProgram,
   conflictSourcesOf,
   conflictSourcesOfProgram,
   dataVersion,
   historyMark,
+  type MemoriesTop,
+  memoriesTopProgram,
   memoryChangesBetween,
   scopeHistorySinceProgram,
 } from './repositories/conflict-reads.js';
