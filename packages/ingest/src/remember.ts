@@ -24,6 +24,7 @@ import { conflictApplies, rememberChecked } from './conflict.js';
 import { batchKeys, commitWithConflicts, mayNeedVector, refreshBatchKeys } from './conflict-batch.js';
 import type { CreatedKey } from './conflict-keys.js';
 import type { ParsedRemember } from './inputs.js';
+import { parseRememberFast } from './remember-fast.js';
 import { auditOf, embedTexts, type MemoryWriter, walBacklog, writeDeps } from './writer.js';
 
 export interface RememberResult {
@@ -221,7 +222,8 @@ export function commitBatch(
  * text index). Remembering the same content again in the same scope returns the existing id.
  */
 export async function remember(writer: MemoryWriter<PortableStore>, input: unknown): Promise<RememberResult> {
-  const item = prepare(parseInput(writer.schemas.remember, input, 'remember'), 'remember');
+  const parsed = parseRememberFast(input, writer.config) ?? parseInput(writer.schemas.remember, input, 'remember');
+  const item = prepare(parsed, 'remember');
   if (conflictApplies(writer, item.input)) {
     const checked = await rememberChecked(writer, item);
     if (checked) return checked;
@@ -260,6 +262,11 @@ async function validateAll(writer: MemoryWriter<PortableStore>, inputs: unknown)
       sliceBytes = 0;
     }
     sliceBytes += bytes;
+    const fast = parseRememberFast(input, writer.config);
+    if (fast) {
+      valid.push(fast);
+      continue;
+    }
     const parsed = writer.schemas.remember.safeParse(input);
     // Issue paths are reported with the item's index in the whole input.
     if (!parsed.success) throw invalidInput('rememberMany', parsed.error.issues, parsed.error, [index]);
