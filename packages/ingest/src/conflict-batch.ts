@@ -5,6 +5,7 @@ import {
   type MemoryVector,
   memoriesTopProgram,
   type PortableStore,
+  runNested,
   runWriterProgram,
 } from '@memory/store';
 import { bestStoredMatch, conflictApplies, itemKeyHash, keyIndexOf, mergeConflict } from './conflict.js';
@@ -116,11 +117,14 @@ export async function commitWithConflicts(
     let run: number[] = [];
     const flush = function* () {
       if (run.length === 0) return;
-      const done = yield* createMemoriesProgram(
+      const done = yield* runNested(
         target,
-        deps,
-        run.map((i) => newMemory(writer, items[i] as Prepared, embeddingOf(items[i] as Prepared))),
-        now,
+        createMemoriesProgram(
+          target,
+          deps,
+          run.map((i) => newMemory(writer, items[i] as Prepared, embeddingOf(items[i] as Prepared))),
+          now,
+        ),
       );
       done.forEach((result, k) => {
         const item = items[run[k] as number] as Prepared;

@@ -125,7 +125,7 @@ export class ConflictKeyIndex {
    * free between them). Call before {@link candidates}; nothing may be awaited in between.
    */
   async refresh(store: PortableStore, agentId: string, types: readonly string[]): Promise<void> {
-    if (isSqliteStore(store)) return this.#refreshSqlite(store, agentId, types);
+    if (isSqliteStore(store)) return this.#refreshSqlite(store, agentId, types, false);
     return this.#refreshShared(store, agentId, types);
   }
 
@@ -144,9 +144,10 @@ export class ConflictKeyIndex {
     return scope;
   }
 
-  async #refreshSqlite(store: Store, agentId: string, types: readonly string[]): Promise<void> {
+  /** `forBatch`: a rememberMany batch follows, which may {@link settle} (the top row is read too). */
+  async #refreshSqlite(store: Store, agentId: string, types: readonly string[], forBatch: boolean): Promise<void> {
     for (;;) {
-      const top = this.#catchUp(store);
+      const top = this.#catchUp(store, forBatch);
       const current = this.#use(agentId);
       let count: number;
       let paged = false;
@@ -161,7 +162,7 @@ export class ConflictKeyIndex {
       // commit it makes later is the same as for a vector search: the next write sees it).
       if (paged && store.read(dataVersion) !== this.#version) continue;
       // Unpaged, nothing ran on this connection between the mark and the read of the scope's rows.
-      this.#top = paged ? undefined : { agentId, row: top };
+      this.#top = paged || top === undefined ? undefined : { agentId, row: top };
       const touched = this.#touched.get(agentId);
       if (touched && touched.size > 0) {
         // Content this engine wrote is known; anything else (or a write that rolled back) is read.
@@ -259,7 +260,9 @@ export class ConflictKeyIndex {
     try {
       for (;;) {
         const changes = this.#changes;
-        for (const agentId of scopes) await this.refresh(store, agentId, types);
+        for (const agentId of scopes)
+          if (isSqliteStore(store)) await this.#refreshSqlite(store, agentId, types, true);
+          else await this.#refreshShared(store, agentId, types);
         if (changes === this.#changes || scopes.length === 1) return;
       }
     } finally {
@@ -272,8 +275,8 @@ export class ConflictKeyIndex {
    * memories to read again (rows they added are read by seq anyway). Without another connection's
    * commit, every history row since was this engine's own and is already reflected.
    */
-  #catchUp(store: Store): MemoriesTop {
-    const mark = store.read(historyMark);
+  #catchUp(store: Store, withTop: boolean): MemoriesTop | undefined {
+    const mark = store.read((sql) => historyMark(sql, withTop));
     if (this.#version === undefined || mark.version === this.#version) {
       this.#version = mark.version;
       this.#historySeq = mark.seq;

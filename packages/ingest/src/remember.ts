@@ -17,6 +17,7 @@ import {
   type PreparedContent,
   type Program,
   prepareContent,
+  runNested,
   runWriterProgram,
 } from '@memory/store';
 import { type BatchPacer, createBatchPacer } from './batch-pacer.js';
@@ -210,7 +211,7 @@ export function commitBatch(
   const memories = items.map((item) => newMemory(writer, item, embeddingOf(item)));
   return runWriterProgram(store, { agentIds: scopesOf(items) }, function* (target) {
     const now = store.clock.now();
-    const results = yield* createMemoriesProgram(target, deps, memories, now);
+    const results = yield* runNested(target, createMemoriesProgram(target, deps, memories, now));
     yield* countDuplicatesProgram(items, results, now);
     return results;
   });

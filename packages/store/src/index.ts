@@ -51,7 +51,7 @@ export type { Database, PortableStore, WriteOptions } from './program/database.j
 // synchronous functions above run them on SQLite.
 export { type SavepointOutcome, withSavepoint } from './program/portable-writes.js';
 export type { Dialect, Program } from './program/program.js';
-export { runSqliteProgram } from './program/run-sqlite.js';
+export { runNested, runSqliteProgram } from './program/run-sqlite.js';
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
 export {
   findApiToken,

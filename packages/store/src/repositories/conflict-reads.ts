@@ -152,24 +152,31 @@ export interface MemoriesTop {
  * committed meanwhile; and the `memories` row with the highest seq (see {@link memoriesTopProgram}).
  * SQLite only (PostgreSQL has no `data_version`: see {@link scopeHistorySinceProgram}).
  */
-export function historyMark(sql: SqlExecutor): {
+export function historyMark(
+  sql: SqlExecutor,
+  withTop = true,
+): {
   readonly version: number;
   readonly seq: number;
-  readonly top: MemoriesTop;
+  /** Only when asked for (`withTop`). */
+  readonly top: MemoriesTop | undefined;
 } {
   // One statement, so all come from one snapshot: read apart, another connection's commit could
   // fall between them and its history rows be counted as seen (or as this connection's own).
-  const row = sql.get<{ version: number; seq: number | null; topSeq: number | null; topId: string | null }>(
-    raw(`SELECT data_version AS version, (SELECT max(seq) FROM memory_history) AS seq,
-      top.seq AS topSeq, top.id AS topId
-      FROM pragma_data_version LEFT JOIN (SELECT seq, id FROM memories ORDER BY seq DESC LIMIT 1) AS top`),
+  const row = sql.get<{ version: number; seq: number | null; topSeq?: number | null; topId?: string | null }>(
+    raw(withTop ? MARK_WITH_TOP : MARK),
   );
   return {
     version: row?.version ?? 0,
     seq: row?.seq ?? 0,
-    top: { seq: row?.topSeq ?? 0, id: row?.topId ?? null },
+    top: withTop ? { seq: row?.topSeq ?? 0, id: row?.topId ?? null } : undefined,
   };
 }
+
+const MARK = 'SELECT data_version AS version, (SELECT max(seq) FROM memory_history) AS seq FROM pragma_data_version';
+const MARK_WITH_TOP = `SELECT data_version AS version, (SELECT max(seq) FROM memory_history) AS seq,
+  top.seq AS topSeq, top.id AS topId
+  FROM pragma_data_version LEFT JOIN (SELECT seq, id FROM memories ORDER BY seq DESC LIMIT 1) AS top`;
 
 const TOP = 'SELECT seq, id FROM memories ORDER BY seq DESC LIMIT 1';
 
