@@ -59,7 +59,8 @@ interface ScopeKeys {
   seq: number;
   /** PostgreSQL: the highest `memory_history` seq accounted for in this scope. */
   historySeq: number;
-  readonly idsByKey: Map<number, Set<string>>;
+  /** One id, or several in the order they were added (most keys have one memory: no set each). */
+  readonly idsByKey: Map<number, string | string[]>;
   readonly keyOfId: Map<string, number>;
 }
 
@@ -341,7 +342,7 @@ export class ConflictKeyIndex {
   /** The ids of the scope's memories that may share this key (judge each from its row). */
   candidates(agentId: string, hash: number): readonly string[] {
     const ids = this.#scopes.get(agentId)?.idsByKey.get(hash);
-    return ids ? [...ids] : [];
+    return ids === undefined ? [] : typeof ids === 'string' ? [ids] : [...ids];
   }
 
   #index(scope: ScopeKeys, row: ConflictSourceRow): void {
@@ -358,14 +359,29 @@ export class ConflictKeyIndex {
   #set(scope: ScopeKeys, id: string, hash: number | undefined): void {
     const before = scope.keyOfId.get(id);
     if (before === hash) return;
-    if (before !== undefined) scope.idsByKey.get(before)?.delete(id);
+    if (before !== undefined) removeId(scope.idsByKey, before, id);
     if (hash === undefined) {
       scope.keyOfId.delete(id);
       return;
     }
     scope.keyOfId.set(id, hash);
     const ids = scope.idsByKey.get(hash);
-    if (ids) ids.add(id);
-    else scope.idsByKey.set(hash, new Set([id]));
+    if (ids === undefined) scope.idsByKey.set(hash, id);
+    else if (typeof ids === 'string') scope.idsByKey.set(hash, [ids, id]);
+    else ids.push(id);
   }
+}
+
+/** Takes `id` out of the key's entry (it is there: `keyOfId` said so). */
+function removeId(idsByKey: Map<number, string | string[]>, hash: number, id: string): void {
+  const ids = idsByKey.get(hash);
+  if (ids === undefined) return;
+  if (typeof ids === 'string') {
+    if (ids === id) idsByKey.delete(hash);
+    return;
+  }
+  const at = ids.indexOf(id);
+  if (at >= 0) ids.splice(at, 1);
+  if (ids.length === 1) idsByKey.set(hash, ids[0] as string);
+  else if (ids.length === 0) idsByKey.delete(hash);
 }
