@@ -26,8 +26,11 @@ import { parseJsonColumn } from './memory-view.js';
 // a key lookup is O(1), and the few memories it finds are judged exactly as before.
 //
 // The index lives in memory, per engine and scope, built on first use in bounded pages and kept
-// current three ways: rows written since (by any path) are read by seq; content replaced or
-// recovered on this connection is reported by the writer's `onContentLive` hook; a commit by
+// current three ways: rows written since (by any path) are read by seq (their text only when it is
+// not what this engine noted it wrote; the rows a rememberMany batch created are taken from the
+// batch without a read when the `memories` top row shows they are the only new rows: `settle`);
+// content replaced or recovered on this connection is reported by the writer's `onContentLive`
+// hook; a commit by
 // another connection (another process) changes SQLite's data_version, and the memories it changed
 // in place are read from `memory_history` (every change the memory writer makes writes a row there),
 // so engines sharing a file catch up by what changed instead of rebuilding (a rebuild judges every
