@@ -174,9 +174,12 @@ export function historyMark(
 }
 
 const MARK = 'SELECT data_version AS version, (SELECT max(seq) FROM memory_history) AS seq FROM pragma_data_version';
+// Scalar subqueries (each a seek to the last rowid), not a join on a subquery: that one is
+// materialized into a temporary table on every run.
 const MARK_WITH_TOP = `SELECT data_version AS version, (SELECT max(seq) FROM memory_history) AS seq,
-  top.seq AS topSeq, top.id AS topId
-  FROM pragma_data_version LEFT JOIN (SELECT seq, id FROM memories ORDER BY seq DESC LIMIT 1) AS top`;
+  (SELECT seq FROM memories ORDER BY seq DESC LIMIT 1) AS topSeq,
+  (SELECT id FROM memories ORDER BY seq DESC LIMIT 1) AS topId
+  FROM pragma_data_version`;
 
 const TOP = 'SELECT seq, id FROM memories ORDER BY seq DESC LIMIT 1';
 
