@@ -1,8 +1,11 @@
 import {
   createMemoriesProgram,
   findLiveMemoryIdByHashProgram,
+  type MemoriesTop,
   type MemoryVector,
+  memoriesTopProgram,
   type PortableStore,
+  runNested,
   runWriterProgram,
 } from '@memory/store';
 import { bestStoredMatch, conflictApplies, itemKeyHash, keyIndexOf, mergeConflict } from './conflict.js';
@@ -76,23 +79,33 @@ export async function refreshBatchKeys(
   return index;
 }
 
+/** What {@link commitWithConflicts} committed. */
+export interface BatchCommit {
+  /** One per item, in input order. */
+  readonly results: RememberResult[];
+  /** SQLite: the `memories` top row before and after the batch's inserts (for `ConflictKeyIndex.settle`). */
+  readonly span?: { readonly before: MemoriesTop; readonly after: MemoriesTop } | undefined;
+}
+
 /**
  * Writes a batch in input order in one transaction: plain items through `createMemories` (in runs,
  * deduplicated as usual); a checked item with candidates (stored memories of its key, or memories
  * the batch wrote with its key) is judged against them as they are at that point of the
  * transaction and merged into the best one the rule accepts, or else stored as a new memory.
  */
-export function commitWithConflicts(
+export async function commitWithConflicts(
   writer: MemoryWriter<PortableStore>,
   items: readonly Prepared[],
   embeddingOf: (item: Prepared) => MemoryVector | undefined,
   keys: BatchKeys,
   index: ConflictKeyIndex,
-): Promise<RememberResult[]> {
+): Promise<BatchCommit> {
   const { store } = writer;
   const deps = writeDeps(writer);
+  let span: BatchCommit['span'];
   // Everything the program changes is made inside it: on PostgreSQL a re-run starts from scratch.
-  return runWriterProgram(store, { agentIds: scopesOf(items) }, function* (target) {
+  const results = await runWriterProgram(store, { agentIds: scopesOf(items) }, function* (target) {
+    const before = target.dialect === 'sqlite' ? yield* memoriesTopProgram() : undefined;
     const now = store.clock.now();
     const results: RememberResult[] = [];
     // Memories this batch wrote or updated, by agent and key; keys of items waiting in the run.
@@ -104,11 +117,14 @@ export function commitWithConflicts(
     let run: number[] = [];
     const flush = function* () {
       if (run.length === 0) return;
-      const done = yield* createMemoriesProgram(
+      const done = yield* runNested(
         target,
-        deps,
-        run.map((i) => newMemory(writer, items[i] as Prepared, embeddingOf(items[i] as Prepared))),
-        now,
+        createMemoriesProgram(
+          target,
+          deps,
+          run.map((i) => newMemory(writer, items[i] as Prepared, embeddingOf(items[i] as Prepared))),
+          now,
+        ),
       );
       done.forEach((result, k) => {
         const item = items[run[k] as number] as Prepared;
@@ -182,8 +198,10 @@ export function commitWithConflicts(
       }
     }
     yield* flush();
+    if (before) span = { before, after: yield* memoriesTopProgram() };
     return results;
   });
+  return { results, span };
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, value: string): void {

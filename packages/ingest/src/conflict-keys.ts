@@ -1,6 +1,7 @@
 import { yieldToEventLoop } from '@memory/core';
 import {
   type ConflictSourceRow,
+  conflictHeadsAfter,
   conflictSourcesAfter,
   conflictSourcesAfterProgram,
   conflictSourcesOf,
@@ -8,6 +9,7 @@ import {
   dataVersion,
   historyMark,
   isSqliteStore,
+  type MemoriesTop,
   memoryChangesBetween,
   type PortableStore,
   runWriterProgram,
@@ -24,8 +26,11 @@ import { parseJsonColumn } from './memory-view.js';
 // a key lookup is O(1), and the few memories it finds are judged exactly as before.
 //
 // The index lives in memory, per engine and scope, built on first use in bounded pages and kept
-// current three ways: rows written since (by any path) are read by seq; content replaced or
-// recovered on this connection is reported by the writer's `onContentLive` hook; a commit by
+// current three ways: rows written since (by any path) are read by seq (their text only when it is
+// not what this engine noted it wrote; the rows a rememberMany batch created are taken from the
+// batch without a read when the `memories` top row shows they are the only new rows: `settle`);
+// content replaced or recovered on this connection is reported by the writer's `onContentLive`
+// hook; a commit by
 // another connection (another process) changes SQLite's data_version, and the memories it changed
 // in place are read from `memory_history` (every change the memory writer makes writes a row there),
 // so engines sharing a file catch up by what changed instead of rebuilding (a rebuild judges every
@@ -45,12 +50,20 @@ const MAX_SCOPES = 32;
 /** History rows another connection may have written that are read to catch up; more drop the index. */
 const MAX_CATCH_UP = 10_000;
 
+/** A memory a write inserted, for {@link ConflictKeyIndex.settle}. */
+export interface CreatedKey {
+  readonly agentId: string;
+  readonly id: string;
+  readonly hash: number | undefined;
+}
+
 interface ScopeKeys {
   /** Highest memory seq read. */
   seq: number;
   /** PostgreSQL: the highest `memory_history` seq accounted for in this scope. */
   historySeq: number;
-  readonly idsByKey: Map<number, Set<string>>;
+  /** One id, or several in the order they were added (most keys have one memory: no set each). */
+  readonly idsByKey: Map<number, string | string[]>;
   readonly keyOfId: Map<string, number>;
 }
 
@@ -85,6 +98,11 @@ export class ConflictKeyIndex {
   #historySeq = 0;
   /** Bumped whenever another connection's commit was noticed (caught up or dropped). */
   #changes = 0;
+  /**
+   * The `memories` row with the highest seq when the last SQLite refresh read its scope's rows
+   * (undefined after a paged read): that scope is complete through it (see {@link settle}).
+   */
+  #top: { readonly agentId: string; readonly row: MemoriesTop } | undefined;
   /** Scopes a {@link refreshAll} in progress needs (never dropped to make room). */
   readonly #inUse = new Set<string>();
 
@@ -111,7 +129,7 @@ export class ConflictKeyIndex {
    * free between them). Call before {@link candidates}; nothing may be awaited in between.
    */
   async refresh(store: PortableStore, agentId: string, types: readonly string[]): Promise<void> {
-    if (isSqliteStore(store)) return this.#refreshSqlite(store, agentId, types);
+    if (isSqliteStore(store)) return this.#refreshSqlite(store, agentId, types, false);
     return this.#refreshShared(store, agentId, types);
   }
 
@@ -130,30 +148,25 @@ export class ConflictKeyIndex {
     return scope;
   }
 
-  async #refreshSqlite(store: Store, agentId: string, types: readonly string[]): Promise<void> {
+  /** `forBatch`: a rememberMany batch follows, which may {@link settle} (the top row is read too). */
+  async #refreshSqlite(store: Store, agentId: string, types: readonly string[], forBatch: boolean): Promise<void> {
     for (;;) {
-      this.#catchUp(store);
+      const top = this.#catchUp(store, forBatch);
       const current = this.#use(agentId);
-      let rows: ConflictSourceRow[];
+      let count: number;
       let paged = false;
       do {
-        rows = store.read((sql) => conflictSourcesAfter(sql, agentId, current.seq, PAGE_ROWS));
-        // A row read here is read as it is now: touched (created on this connection, say) or not, it
-        // is not read again by id below.
-        const touched = this.#touched.get(agentId);
-        for (const row of rows) {
-          if (types.includes(row.type)) this.#index(current, row);
-          touched?.delete(row.id);
-          current.seq = row.seq;
-        }
-        if (rows.length === PAGE_ROWS) {
+        count = this.#readAfter(store, current, agentId, types);
+        if (count === PAGE_ROWS) {
           paged = true;
           await yieldToEventLoop();
         }
-      } while (rows.length === PAGE_ROWS && store.read(dataVersion) === this.#version);
+      } while (count === PAGE_ROWS && store.read(dataVersion) === this.#version);
       // Another connection may have committed while the event loop was free (a race with any
       // commit it makes later is the same as for a vector search: the next write sees it).
       if (paged && store.read(dataVersion) !== this.#version) continue;
+      // Unpaged, nothing ran on this connection between the mark and the read of the scope's rows.
+      this.#top = paged || top === undefined ? undefined : { agentId, row: top };
       const touched = this.#touched.get(agentId);
       if (touched && touched.size > 0) {
         // Content this engine wrote is known; anything else (or a write that rolled back) is read.
@@ -172,8 +185,45 @@ export class ConflictKeyIndex {
     }
   }
 
+  /**
+   * Reads one page of the scope's rows past its seq; returns how many rows the page held. While this
+   * engine's own writes are noted ({@link noteWritten}), the page is read without the text (seq, id,
+   * kind, content hash) and only rows whose content is not the noted one are read in full: rows of
+   * other paths (imports through the text trigger, other connections, a seq reused after a purge)
+   * never match a noted id and content hash, and a write that rolled back left no row to read.
+   */
+  #readAfter(store: Store, current: ScopeKeys, agentId: string, types: readonly string[]): number {
+    // A row read here is read as it is now: touched (created on this connection, say) or not, it
+    // is not read again by id in the refresh.
+    const touched = this.#touched.get(agentId);
+    if (this.#written.size === 0) {
+      const rows = store.read((sql) => conflictSourcesAfter(sql, agentId, current.seq, PAGE_ROWS));
+      for (const row of rows) {
+        if (types.includes(row.type)) this.#index(current, row);
+        touched?.delete(row.id);
+        current.seq = row.seq;
+      }
+      return rows.length;
+    }
+    const heads = store.read((sql) => conflictHeadsAfter(sql, agentId, current.seq, PAGE_ROWS));
+    const unknown: string[] = [];
+    for (const head of heads) {
+      touched?.delete(head.id);
+      current.seq = head.seq;
+      if (!types.includes(head.type)) continue;
+      const written = this.#written.get(head.id);
+      if (written && written.contentHash === head.contentHash) this.#set(current, head.id, written.hash);
+      else unknown.push(head.id);
+    }
+    if (unknown.length > 0)
+      for (const row of store.read((sql) => conflictSourcesOf(sql, agentId, unknown)))
+        if (types.includes(row.type)) this.#index(current, row);
+    return heads.length;
+  }
+
   /** {@link refresh} on a store other engines share as a rule (PostgreSQL): see the module note. */
   async #refreshShared(store: PortableStore, agentId: string, types: readonly string[]): Promise<void> {
+    this.#top = undefined;
     const current = this.#use(agentId);
     // A new scope only takes the mark: the rows it reads next already hold every change before it.
     const fresh = current.historySeq < 0;
@@ -214,7 +264,9 @@ export class ConflictKeyIndex {
     try {
       for (;;) {
         const changes = this.#changes;
-        for (const agentId of scopes) await this.refresh(store, agentId, types);
+        for (const agentId of scopes)
+          if (isSqliteStore(store)) await this.#refreshSqlite(store, agentId, types, true);
+          else await this.#refreshShared(store, agentId, types);
         if (changes === this.#changes || scopes.length === 1) return;
       }
     } finally {
@@ -227,12 +279,12 @@ export class ConflictKeyIndex {
    * memories to read again (rows they added are read by seq anyway). Without another connection's
    * commit, every history row since was this engine's own and is already reflected.
    */
-  #catchUp(store: Store): void {
-    const mark = store.read(historyMark);
+  #catchUp(store: Store, withTop: boolean): MemoriesTop | undefined {
+    const mark = store.read((sql) => historyMark(sql, withTop));
     if (this.#version === undefined || mark.version === this.#version) {
       this.#version = mark.version;
       this.#historySeq = mark.seq;
-      return;
+      return mark.top;
     }
     this.#changes++;
     const backlog = mark.seq - this.#historySeq;
@@ -251,12 +303,49 @@ export class ConflictKeyIndex {
     }
     this.#version = mark.version;
     this.#historySeq = mark.seq;
+    return mark.top;
+  }
+
+  /**
+   * Takes the memories a write just committed into the scope's index without reading them back,
+   * when that is exact: `before` and `after` are the `memories` top row read inside the write
+   * transaction before and after its inserts, and `created` every memory it inserted (any agent, any
+   * kind; `hash` from {@link keyHash}, undefined for a kind not checked or a text without a key).
+   * SQLite gives each new row the highest seq plus one, so when the top is still the row the
+   * scope's last refresh saw and the write added exactly `created.length` seqs, the rows past the
+   * scope's seq are these and no others. Anything else (a refresh of another scope since, rows
+   * another path or connection added, a purge that lowered the top, a write of several scopes)
+   * returns false and changes nothing: the next refresh reads those rows. Call it only after the
+   * write committed (a write that rolled back left no rows to take).
+   */
+  settle(agentId: string, before: MemoriesTop, after: MemoriesTop, created: ReadonlyArray<CreatedKey>): boolean {
+    const top = this.#top;
+    this.#top = undefined;
+    const scope = this.#scopes.get(agentId);
+    if (
+      !scope ||
+      top === undefined ||
+      top.agentId !== agentId ||
+      top.row.seq !== before.seq ||
+      top.row.id !== before.id ||
+      after.seq - before.seq !== created.length ||
+      created.some((memory) => memory.agentId !== agentId)
+    )
+      return false;
+    const touched = this.#touched.get(agentId);
+    for (const memory of created) {
+      this.#set(scope, memory.id, memory.hash);
+      touched?.delete(memory.id);
+      this.#written.delete(memory.id);
+    }
+    scope.seq = after.seq;
+    return true;
   }
 
   /** The ids of the scope's memories that may share this key (judge each from its row). */
   candidates(agentId: string, hash: number): readonly string[] {
     const ids = this.#scopes.get(agentId)?.idsByKey.get(hash);
-    return ids ? [...ids] : [];
+    return ids === undefined ? [] : typeof ids === 'string' ? [ids] : [...ids];
   }
 
   #index(scope: ScopeKeys, row: ConflictSourceRow): void {
@@ -273,14 +362,29 @@ export class ConflictKeyIndex {
   #set(scope: ScopeKeys, id: string, hash: number | undefined): void {
     const before = scope.keyOfId.get(id);
     if (before === hash) return;
-    if (before !== undefined) scope.idsByKey.get(before)?.delete(id);
+    if (before !== undefined) removeId(scope.idsByKey, before, id);
     if (hash === undefined) {
       scope.keyOfId.delete(id);
       return;
     }
     scope.keyOfId.set(id, hash);
     const ids = scope.idsByKey.get(hash);
-    if (ids) ids.add(id);
-    else scope.idsByKey.set(hash, new Set([id]));
+    if (ids === undefined) scope.idsByKey.set(hash, id);
+    else if (typeof ids === 'string') scope.idsByKey.set(hash, [ids, id]);
+    else ids.push(id);
   }
+}
+
+/** Takes `id` out of the key's entry (it is there: `keyOfId` said so). */
+function removeId(idsByKey: Map<number, string | string[]>, hash: number, id: string): void {
+  const ids = idsByKey.get(hash);
+  if (ids === undefined) return;
+  if (typeof ids === 'string') {
+    if (ids === id) idsByKey.delete(hash);
+    return;
+  }
+  const at = ids.indexOf(id);
+  if (at >= 0) ids.splice(at, 1);
+  if (ids.length === 1) idsByKey.set(hash, ids[0] as string);
+  else if (ids.length === 0) idsByKey.delete(hash);
 }

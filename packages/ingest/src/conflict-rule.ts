@@ -178,23 +178,14 @@ const IDENTIFIER_NOUNS: ReadonlySet<string> = new Set([
 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}'’.:,-]*[\p{L}\p{N}]|[\p{L}\p{N}]|[#$€£]/gu;
 
-interface Token {
-  readonly raw: string;
-  readonly word: string;
-  readonly index: number;
-}
-
-function tokens(text: string): Token[] {
-  const out: Token[] = [];
-  let index = 0;
-  for (const match of text.matchAll(TOKEN)) {
-    const raw = match[0].replace(/[’]/g, "'");
-    out.push({ raw, word: raw.toLowerCase().replace(/[.,:]+$/u, ''), index: index++ });
+/** Whether the word holds an ASCII digit (what `/\d/u` matches). */
+const isNumeric = (word: string): boolean => {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
   }
-  return out;
-}
-
-const isNumeric = (word: string): boolean => /\d/u.test(word);
+  return false;
+};
 // Crude inflection folding ("prefers" ~ "prefer", "meetings" ~ "meeting"): enough for paraphrases.
 const fold = (word: string): string => {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
@@ -213,30 +204,42 @@ export interface TextFacts {
   readonly content: ReadonlySet<string>;
 }
 
-/** The facts of a text the conflict rule compares. */
+const CAPITAL = /^\p{Lu}/u;
+
+/**
+ * The facts of a text the conflict rule compares. A token starts and ends with a letter or digit
+ * (or is one of `#$€£`), so its word is the token lower-cased (no `.,:` can be left at its end).
+ */
 export function textFacts(text: string): TextFacts {
-  const list = tokens(text);
   const names: string[] = [];
   const identifiers = new Set<string>();
   const meaning = new Set<string>();
   const content = new Set<string>();
-  for (const [i, t] of list.entries()) {
-    const previous = list[i - 1];
-    if (MEANING_WORDS.has(t.word)) meaning.add(t.word);
-    if (isNumeric(t.word)) {
-      const named = previous !== undefined && /^\p{Lu}/u.test(previous.raw) && !DATE_WORDS.has(previous.word);
-      if (previous && (IDENTIFIER_NOUNS.has(previous.word) || previous.raw === '#' || named))
-        identifiers.add(`${previous.word} ${t.word}`);
+  let previousRaw: string | undefined;
+  let previousWord = '';
+  TOKEN.lastIndex = 0;
+  for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
+    const raw = match[0].includes('’') ? match[0].replace(/[’]/g, "'") : match[0];
+    const word = raw.toLowerCase();
+    const beforeRaw = previousRaw;
+    const beforeWord = previousWord;
+    previousRaw = raw;
+    previousWord = word;
+    const meaningWord = MEANING_WORDS.has(word);
+    if (meaningWord) meaning.add(word);
+    if (isNumeric(word)) {
+      if (beforeRaw === undefined) continue;
+      const named = CAPITAL.test(beforeRaw) && !DATE_WORDS.has(beforeWord);
+      if (IDENTIFIER_NOUNS.has(beforeWord) || beforeRaw === '#' || named) identifiers.add(`${beforeWord} ${word}`);
       continue;
     }
-    if (t.raw === '#' || t.raw === '$' || t.raw === '€' || t.raw === '£') continue;
-    if (STOP_WORDS.has(t.word) || MEANING_WORDS.has(t.word) || FILLER_WORDS.has(t.word) || DATE_WORDS.has(t.word))
-      continue;
-    const word = fold(t.word);
-    content.add(word);
+    if (raw === '#' || raw === '$' || raw === '€' || raw === '£') continue;
+    if (meaningWord || STOP_WORDS.has(word) || FILLER_WORDS.has(word) || DATE_WORDS.has(word)) continue;
+    const folded = fold(word);
+    content.add(folded);
     // Capitalized content words are names; a sentence's first word counts too (it is a content word
     // either way), so "Alice reports to Bob" and "Bob reports to Alice" differ in their order.
-    if (/^\p{Lu}/u.test(t.raw) && !names.includes(word)) names.push(word);
+    if (CAPITAL.test(raw) && !names.includes(folded)) names.push(folded);
   }
   return { names, identifiers, meaning, content };
 }
@@ -275,7 +278,12 @@ export function judgeConflict(
   return { merge: true };
 }
 
-const joinSorted = (values: Iterable<string>): string => [...values].sort().join('\u0001');
+const joinSorted = (values: ReadonlySet<string>): string =>
+  values.size === 0
+    ? ''
+    : values.size === 1
+      ? (values.values().next().value as string)
+      : [...values].sort().join('\u0001');
 
 /**
  * Everything {@link judgeConflict} compares apart from the cosine, as one string: two texts the rule

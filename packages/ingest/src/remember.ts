@@ -17,12 +17,15 @@ import {
   type PreparedContent,
   type Program,
   prepareContent,
+  runNested,
   runWriterProgram,
 } from '@memory/store';
 import { type BatchPacer, createBatchPacer } from './batch-pacer.js';
 import { conflictApplies, rememberChecked } from './conflict.js';
 import { batchKeys, commitWithConflicts, mayNeedVector, refreshBatchKeys } from './conflict-batch.js';
+import type { CreatedKey } from './conflict-keys.js';
 import type { ParsedRemember } from './inputs.js';
+import { parseRememberFast } from './remember-fast.js';
 import { auditOf, embedTexts, type MemoryWriter, walBacklog, writeDeps } from './writer.js';
 
 export interface RememberResult {
@@ -153,13 +156,27 @@ async function writeBatch(
   }
   const index = await refreshBatchKeys(writer, items);
   pacer?.start();
-  const results = await commitWithConflicts(writer, items, embeddingOf, keys, index);
+  const { results, span } = await commitWithConflicts(writer, items, embeddingOf, keys, index);
   pacer?.stop(items.length);
-  // The key index takes what was written from here rather than judging the rows' text again.
+  // The key index takes what was written from here rather than reading the rows back: the memories
+  // the batch created by their seqs (see `ConflictKeyIndex.settle`), or else by id and content hash.
+  const conflictKeys = writer.conflictKeys;
+  if (!conflictKeys) return results;
+  const created: CreatedKey[] = [];
+  for (const [i, result] of results.entries()) {
+    const item = items[i] as Prepared;
+    if (!result.deduped && !result.updated)
+      created.push({ agentId: item.input.agentId, id: result.id, hash: keys.hashes.get(item) });
+  }
+  const settled =
+    span !== undefined &&
+    created.length > 0 &&
+    conflictKeys.settle(items[0]?.input.agentId ?? '', span.before, span.after, created);
   for (const [i, result] of results.entries()) {
     const item = items[i] as Prepared;
     const hash = keys.hashes.get(item);
-    if (hash !== undefined && !result.deduped) writer.conflictKeys?.noteWritten(result.id, item.hash, hash);
+    if (hash === undefined || result.deduped || (settled && !result.updated)) continue;
+    conflictKeys.noteWritten(result.id, item.hash, hash);
   }
   return results;
 }
@@ -194,7 +211,7 @@ export function commitBatch(
   const memories = items.map((item) => newMemory(writer, item, embeddingOf(item)));
   return runWriterProgram(store, { agentIds: scopesOf(items) }, function* (target) {
     const now = store.clock.now();
-    const results = yield* createMemoriesProgram(target, deps, memories, now);
+    const results = yield* runNested(target, createMemoriesProgram(target, deps, memories, now));
     yield* countDuplicatesProgram(items, results, now);
     return results;
   });
@@ -206,7 +223,8 @@ export function commitBatch(
  * text index). Remembering the same content again in the same scope returns the existing id.
  */
 export async function remember(writer: MemoryWriter<PortableStore>, input: unknown): Promise<RememberResult> {
-  const item = prepare(parseInput(writer.schemas.remember, input, 'remember'), 'remember');
+  const parsed = parseRememberFast(input, writer.config) ?? parseInput(writer.schemas.remember, input, 'remember');
+  const item = prepare(parsed, 'remember');
   if (conflictApplies(writer, item.input)) {
     const checked = await rememberChecked(writer, item);
     if (checked) return checked;
@@ -245,6 +263,11 @@ async function validateAll(writer: MemoryWriter<PortableStore>, inputs: unknown)
       sliceBytes = 0;
     }
     sliceBytes += bytes;
+    const fast = parseRememberFast(input, writer.config);
+    if (fast) {
+      valid.push(fast);
+      continue;
+    }
     const parsed = writer.schemas.remember.safeParse(input);
     // Issue paths are reported with the item's index in the whole input.
     if (!parsed.success) throw invalidInput('rememberMany', parsed.error.issues, parsed.error, [index]);

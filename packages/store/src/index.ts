@@ -51,7 +51,7 @@ export type { Database, PortableStore, WriteOptions } from './program/database.j
 // synchronous functions above run them on SQLite.
 export { type SavepointOutcome, withSavepoint } from './program/portable-writes.js';
 export type { Dialect, Program } from './program/program.js';
-export { runSqliteProgram } from './program/run-sqlite.js';
+export { runNested, runSqliteProgram } from './program/run-sqlite.js';
 // Scoped API tokens (issue 16): the HTTP surface verifies bearer tokens against these rows.
 export {
   findApiToken,
@@ -104,14 +104,18 @@ export {
 // the memories other connections changed (from memory_history).
 export {
   type ChangedMemory,
+  type ConflictHead,
   type ConflictSourceRow,
   conflictCandidateVectorsProgram,
+  conflictHeadsAfter,
   conflictSourcesAfter,
   conflictSourcesAfterProgram,
   conflictSourcesOf,
   conflictSourcesOfProgram,
   dataVersion,
   historyMark,
+  type MemoriesTop,
+  memoriesTopProgram,
   memoryChangesBetween,
   scopeHistorySinceProgram,
 } from './repositories/conflict-reads.js';

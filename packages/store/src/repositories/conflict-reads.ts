@@ -60,6 +60,33 @@ export function* conflictSourcesAfterProgram(
   );
 }
 
+/** What the key index's catch-up reads of a row before deciding whether it needs the text. */
+export interface ConflictHead {
+  readonly seq: number;
+  readonly id: string;
+  readonly type: string;
+  readonly contentHash: string;
+}
+
+const HEADS_AFTER = `SELECT seq, id, type, content_hash FROM memories
+  WHERE seq > ? AND +agent_id = ? AND is_deleted = 0 ORDER BY seq LIMIT (? + 0)`;
+
+/**
+ * {@link conflictSourcesAfter} without the text: each row's seq, id, kind and content hash (SQLite).
+ * The key index reads the text ({@link conflictSourcesOf}) only of rows whose content it does not
+ * already know, so catching up after this engine's own batch does not read its rows' text back.
+ * Read as arrays (no object per row).
+ */
+export function conflictHeadsAfter(sql: SqlExecutor, agentId: string, afterSeq: number, limit: number): ConflictHead[] {
+  const rows = sql.arrays(raw(HEADS_AFTER, afterSeq, agentId, limit));
+  const heads: ConflictHead[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as [number, string, string, string];
+    heads[i] = { seq: row[0], id: row[1], type: row[2], contentHash: row[3] };
+  }
+  return heads;
+}
+
 const SOURCES_OF = `SELECT ${columns('m.')}
   FROM json_each(?) AS wanted CROSS JOIN memories AS m ON m.id = wanted.value
   WHERE m.agent_id = ? AND m.is_deleted = 0`;
@@ -113,18 +140,58 @@ export interface ChangedMemory {
   readonly memoryId: string;
 }
 
+/** The row with the highest seq in `memories` (any agent, live or not), or none in an empty table. */
+export interface MemoriesTop {
+  readonly seq: number;
+  readonly id: string | null;
+}
+
 /**
  * The highest `memory_history` seq, read with this connection's `data_version` in one read, so a
  * cache can tell which history rows came after it last looked and whether another connection
- * committed meanwhile. SQLite only (PostgreSQL has no `data_version`: see {@link scopeHistorySinceProgram}).
+ * committed meanwhile; and the `memories` row with the highest seq (see {@link memoriesTopProgram}).
+ * SQLite only (PostgreSQL has no `data_version`: see {@link scopeHistorySinceProgram}).
  */
-export function historyMark(sql: SqlExecutor): { readonly version: number; readonly seq: number } {
-  // One statement, so both come from one snapshot: read apart, another connection's commit could
+export function historyMark(
+  sql: SqlExecutor,
+  withTop = true,
+): {
+  readonly version: number;
+  readonly seq: number;
+  /** Only when asked for (`withTop`). */
+  readonly top: MemoriesTop | undefined;
+} {
+  // One statement, so all come from one snapshot: read apart, another connection's commit could
   // fall between them and its history rows be counted as seen (or as this connection's own).
-  const row = sql.get<{ version: number; seq: number | null }>(
-    raw('SELECT data_version AS version, (SELECT max(seq) FROM memory_history) AS seq FROM pragma_data_version'),
+  const row = sql.get<{ version: number; seq: number | null; topSeq?: number | null; topId?: string | null }>(
+    raw(withTop ? MARK_WITH_TOP : MARK),
   );
-  return { version: row?.version ?? 0, seq: row?.seq ?? 0 };
+  return {
+    version: row?.version ?? 0,
+    seq: row?.seq ?? 0,
+    top: withTop ? { seq: row?.topSeq ?? 0, id: row?.topId ?? null } : undefined,
+  };
+}
+
+const MARK = 'SELECT data_version AS version, (SELECT max(seq) FROM memory_history) AS seq FROM pragma_data_version';
+// Scalar subqueries (each a seek to the last rowid), not a join on a subquery: that one is
+// materialized into a temporary table on every run.
+const MARK_WITH_TOP = `SELECT data_version AS version, (SELECT max(seq) FROM memory_history) AS seq,
+  (SELECT seq FROM memories ORDER BY seq DESC LIMIT 1) AS topSeq,
+  (SELECT id FROM memories ORDER BY seq DESC LIMIT 1) AS topId
+  FROM pragma_data_version`;
+
+const TOP = 'SELECT seq, id FROM memories ORDER BY seq DESC LIMIT 1';
+
+/**
+ * The `memories` row with the highest seq. SQLite gives a new row the highest seq plus one, so a
+ * writer that reads the top before and after its own inserts, inside its transaction, can tell
+ * that the rows between are exactly the ones it inserted (the key index then takes them without
+ * reading them back).
+ */
+export function* memoriesTopProgram(): Program<MemoriesTop> {
+  const row = yield* get<{ seq: number; id: string }>(portable(TOP));
+  return { seq: row?.seq ?? 0, id: row?.id ?? null };
 }
 
 /** The memories changed by history rows with `afterSeq < seq <= toSeq` (a rowid range). */
