@@ -10,7 +10,9 @@ import {
 import { upsertEmbedding } from '../src/repositories/embeddings.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
+import { findBuild } from '../src/vector-index/builds.js';
 import { CHUNK_SIZE, cellOf, FRESH_LIST } from '../src/vector-index/cells.js';
+import { cachedListSizes } from '../src/vector-index/centroids.js';
 import { LEGACY_BIT_TABLE } from '../src/vector-index/indexes.js';
 import { trainListCentroids } from '../src/vector-index/kmeans.js';
 import { makeEstimateQueries } from '../src/vector-index/recall-estimate.js';
@@ -291,6 +293,64 @@ describe('vector index partitions', () => {
     expect(after?.generation).toBeGreaterThan(planned.generation);
     const query = all.get('w7') as Float32Array;
     expect(s.read((sql) => searchMemoryVectors(sql, 'a', 'toy', query, 1))?.hits[0]?.memoryId).toBe('w7');
+    s.close();
+  });
+
+  it('stops a step at its deadline after the row in hand; the next carries on, and the list sizes stay right', async () => {
+    const s = await createTestStore();
+    const vectors = clusteredVectors(500, 31, DIMS);
+    vectors.forEach((v, i) => {
+      store(s, 'a', `m${i}`, v);
+    });
+    const index = s.read((sql) => findVectorIndex(sql, 'toy', DIMS));
+    const planned = s.read((sql) => findPartition(sql, index?.id ?? 0, 'a'));
+    if (!index || !planned) throw new Error('index and partition expected');
+    const sample = new Float32Array(500 * DIMS);
+    vectors.forEach((v, i) => {
+      sample.set(v, i * DIMS);
+    });
+    const training = trainListCentroids(sample, DIMS, 20, createSeededRandom(32));
+    let trained = training.next();
+    while (!trained.done) trained = training.next();
+    s.write((sql) => beginBuild(sql, index, planned, { layout: 'ivf', centroids: trained.value }, 0));
+    const generation = s.read((sql) => findBuild(sql, index.id, 'a'))?.generation ?? 0;
+    // What the database says each list holds, what vec0 holds per list, and the size cache the
+    // next step plans with (keyed by the build's cursor).
+    const check = () =>
+      s.read((sql) => {
+        const key = { indexId: index.id, agentId: 'a', generation };
+        const stored = sql
+          .all<{ size: number }>(
+            raw(
+              'SELECT size FROM vector_centroids WHERE index_id = ? AND agent_id = ? AND generation = ? AND list_id > 0 ORDER BY list_id',
+              index.id,
+              'a',
+              generation,
+            ),
+          )
+          .map((r) => r.size);
+        const rows = new Array<number>(stored.length).fill(0);
+        for (const r of sql.all<{ cell: number | bigint; n: number }>(
+          raw(`SELECT cell, count(*) AS n FROM ${index.tableName} WHERE rowid >> 40 = ? GROUP BY cell`, generation),
+        ))
+          rows[Number(BigInt(r.cell) - BigInt(cellOf(generation, 0))) - 1] = r.n;
+        const cursor = findBuild(sql, index.id, 'a')?.cursor ?? 0;
+        return { stored, rows, cached: [...cachedListSizes(sql, { ...key, drainedSeq: cursor })] };
+      });
+    let steps = 0;
+    for (;;) {
+      // The deadline passes after the third row of every step (the pacer asked for 100).
+      let left = 3;
+      const step = s.write((sql) => assignBatch(sql, index, 'a', 100, undefined, 0, () => --left > 0));
+      if (step.switchReady) break;
+      expect(step.rows).toBe(Math.min(3, 500 - steps * 3));
+      steps++;
+      const { stored, rows, cached } = check();
+      expect(cached).toEqual(stored);
+      expect(rows).toEqual(stored);
+    }
+    expect(steps).toBe(Math.ceil(500 / 3));
+    expect(check().stored.reduce((a, b) => a + b, 0)).toBe(500);
     s.close();
   });
 

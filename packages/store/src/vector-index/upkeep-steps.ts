@@ -57,6 +57,25 @@ export function rowsWithinChunkBudget(lists: readonly number[], sizes: Int32Arra
   return lists.length;
 }
 
+/**
+ * Asked after each row a step writes: false stops the step there (it commits the rows written so
+ * far). A row's cost varies by where it lands (at a million vectors, a row whose list's chunk lies
+ * deep in a long overflow chain cost ~2 ms against ~0.2 ms), so a step sized from the last step's
+ * average can run several times its target; the caller's deadline bounds it. At least one row is
+ * always written, so every step makes progress.
+ */
+export type StepDeadline = () => boolean;
+
+const always: StepDeadline = () => true;
+
+/** Gives back to `sizes` the rows [taken, planned) that a step planned but stopped before. */
+function untake(sizes: Int32Array, lists: readonly number[], taken: number, planned: number): void {
+  for (let i = taken; i < planned; i++) {
+    const list = lists[i];
+    if (list !== undefined) sizes[list] = (sizes[list] as number) - 1;
+  }
+}
+
 /** What one step did: rows handled, and whether that piece of upkeep is finished. */
 export interface StepResult {
   readonly rows: number;
@@ -142,6 +161,7 @@ export function assignBatch(
   batch: number,
   choice: ProbeChoice | undefined,
   now: number,
+  more: StepDeadline = always,
 ): StepResult {
   const build = findBuild(sql, index.id, agentId);
   const partition = findPartition(sql, index.id, agentId);
@@ -160,15 +180,21 @@ export function assignBatch(
   const listSizes = stored
     ? Int32Array.from(cachedListSizes(sql, { ...key, drainedSeq: build.cursor }))
     : new Int32Array(0);
-  const rows = stored ? read.slice(0, rowsWithinChunkBudget(listOf, listSizes, index.dimensions)) : read;
+  const planned = stored ? rowsWithinChunkBudget(listOf, listSizes, index.dimensions) : read.length;
   const sizes = new Map<number, number>();
-  for (const [i, row] of rows.entries()) {
-    const vector = vectors[i] as Float32Array;
-    const list = stored ? (listOf[i] as number) : -1;
+  let taken = 0;
+  while (taken < planned) {
+    const row = read[taken] as (typeof read)[number];
+    const vector = vectors[taken] as Float32Array;
+    const list = stored ? (listOf[taken] as number) : -1;
     insertVecRow(sql, index.tableName, { agentId, generation: build.generation, list: list + 1, seq: row.seq, vector });
     if (list >= 0) sizes.set(list, (sizes.get(list) ?? 0) + 1);
     if (estimate) observeVector(estimate.state, estimate.queries, row.seq, vector, list);
+    taken++;
+    if (!more()) break;
   }
+  untake(listSizes, listOf, taken, planned);
+  const rows = read.slice(0, taken);
   addListSizes(sql, key, sizes);
   const last = rows.at(-1);
   if (last) {
@@ -242,11 +268,18 @@ export function cleanupBatch(
   agentId: string,
   batch: number,
   now: number,
+  more: StepDeadline = always,
 ): StepResult {
   const build = findBuild(sql, index.id, agentId);
   if (build?.phase !== 'cleanup') return { rows: 0, done: true };
-  const rows = partitionVectorsAfter(sql, agentId, index.model, build.cursor, batch);
-  for (const row of rows) deleteVecRow(sql, index.tableName, build.generation, row.seq);
+  const read = partitionVectorsAfter(sql, agentId, index.model, build.cursor, batch);
+  let taken = 0;
+  while (taken < read.length) {
+    deleteVecRow(sql, index.tableName, build.generation, (read[taken] as (typeof read)[number]).seq);
+    taken++;
+    if (!more()) break;
+  }
+  const rows = read.slice(0, taken);
   const last = rows.at(-1);
   if (last) {
     updateBuild(sql, build, { cursor: last.seq }, now);
@@ -280,6 +313,7 @@ export function drainBatch(
   agentId: string,
   batch: number,
   now: number,
+  more: StepDeadline = always,
 ): StepResult {
   const partition = findPartition(sql, index.id, agentId);
   if (partition?.layout !== 'ivf') return { rows: 0, done: true };
@@ -290,21 +324,26 @@ export function drainBatch(
   const vectors = read.map((row) => blobToVector(row.vector));
   const listOf = vectors.map((vector) => assignList(stored, vector));
   const listSizes = Int32Array.from(cachedListSizes(sql, { ...key, drainedSeq: partition.drainedSeq }));
-  const rows = read.slice(0, rowsWithinChunkBudget(listOf, listSizes, index.dimensions));
+  const planned = rowsWithinChunkBudget(listOf, listSizes, index.dimensions);
   const sizes = new Map<number, number>();
-  for (const [i, row] of rows.entries()) {
-    const vector = vectors[i] as Float32Array;
-    const list = listOf[i] as number;
+  let taken = 0;
+  while (taken < planned) {
+    const row = read[taken] as (typeof read)[number];
+    const list = listOf[taken] as number;
     deleteVecRow(sql, index.tableName, partition.generation, row.seq);
     insertVecRow(sql, index.tableName, {
       agentId,
       generation: partition.generation,
       list: list + 1,
       seq: row.seq,
-      vector,
+      vector: vectors[taken] as Float32Array,
     });
     sizes.set(list, (sizes.get(list) ?? 0) + 1);
+    taken++;
+    if (!more()) break;
   }
+  untake(listSizes, listOf, taken, planned);
+  const rows = read.slice(0, taken);
   addListSizes(sql, key, sizes);
   const complete = read.length < batch && rows.length === read.length;
   const seq = rows.at(-1)?.seq ?? partition.drainedSeq;
