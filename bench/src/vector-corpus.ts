@@ -13,7 +13,8 @@ import { createGenerator } from './synthetic.js';
 export interface TextCorpus {
   readonly name: string;
   texts(count: number): string[];
-  queries(count: number): string[];
+  /** The first `count` questions of the order that `seed` gives (each corpus has a default seed). */
+  queries(count: number, seed?: number): string[];
 }
 
 interface LocomoSample {
@@ -65,7 +66,7 @@ export function createRealCorpus(dataDir: string): TextCorpus {
   const claimCol = claimHeader?.indexOf('claim') ?? -1;
   for (const row of claimRows) if (row[claimCol]) questions.push(row[claimCol] as string);
   const base = shuffle([...pool], 1);
-  const asked = shuffle(questions, 2);
+  const asked = shuffle([...questions], 2);
   return {
     name: 'real text',
     texts(count) {
@@ -75,7 +76,10 @@ export function createRealCorpus(dataDir: string): TextCorpus {
       while (out.length < count) out.push(`${pick()} ${pick()}`);
       return out;
     },
-    queries: (count) => Array.from({ length: count }, (_, i) => asked[i % asked.length] as string),
+    queries(count, seed) {
+      const order = seed === undefined ? asked : shuffle([...questions], seed);
+      return Array.from({ length: count }, (_, i) => order[i % order.length] as string);
+    },
   };
 }
 
@@ -96,8 +100,8 @@ export function createSyntheticCorpus(): TextCorpus {
       }
       return out;
     },
-    queries(count) {
-      const gen = createGenerator(7);
+    queries(count, seed) {
+      const gen = createGenerator(seed ?? 7);
       return Array.from({ length: count }, () => gen.query());
     },
   };

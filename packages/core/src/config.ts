@@ -482,8 +482,9 @@ const vectorsSchema = z.strictObject({
   /**
    * Neighbour recall@10 an ivf partition aims for: its build picks the fewest probed lists whose
    * recall on sample queries reaches this, and the count is raised or lowered once real queries
-   * have been searched again exactly in the background (audits). Set above the recall you need:
-   * the estimate comes from about a hundred queries. @default 0.96
+   * have been searched again exactly in the background (audits): to the fewest whose audited
+   * recall, less a margin for a set of 100 questions the audits never saw (per-question recall
+   * varies widely), reaches this. @default 0.96
    */
   targetRecall: z.number().min(0.5).max(1).default(0.96),
   /** Fewest lists an ivf search probes, as a share of the partition's lists. @default 0.05 */
