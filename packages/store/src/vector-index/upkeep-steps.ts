@@ -39,22 +39,43 @@ import { deleteVecRow, insertVecRow } from './vec-rows.js';
 const NEW_CHUNK_BYTES_PER_STEP = 2 * 1024 * 1024;
 
 /**
+ * The new vec0 chunks one step has started: a row is admitted unless it would start more than
+ * {@link NEW_CHUNK_BYTES_PER_STEP} allows (the first row always is). Admitting advances `sizes`
+ * (vectors per list).
+ */
+class ChunkBudget {
+  readonly #allowed: number;
+  #started = 0;
+  #admitted = 0;
+
+  constructor(
+    readonly sizes: Int32Array,
+    dims: number,
+  ) {
+    this.#allowed = Math.max(1, Math.floor(NEW_CHUNK_BYTES_PER_STEP / (CHUNK_SIZE * dims * 4)));
+  }
+
+  admit(list: number): boolean {
+    const size = this.sizes[list] ?? 0;
+    if (size % CHUNK_SIZE === 0) {
+      if (this.#started >= this.#allowed && this.#admitted > 0) return false;
+      this.#started++;
+    }
+    this.sizes[list] = size + 1;
+    this.#admitted++;
+    return true;
+  }
+}
+
+/**
  * How many of `lists` (0-based list per row, in order) one step takes: all, or up to the row that
  * would start more new chunks than {@link NEW_CHUNK_BYTES_PER_STEP} allows (at least one row).
  * `sizes` (vectors per list) is advanced by the rows taken.
  */
 export function rowsWithinChunkBudget(lists: readonly number[], sizes: Int32Array, dims: number): number {
-  const allowed = Math.max(1, Math.floor(NEW_CHUNK_BYTES_PER_STEP / (CHUNK_SIZE * dims * 4)));
-  let started = 0;
-  for (const [i, list] of lists.entries()) {
-    const size = sizes[list] ?? 0;
-    if (size % CHUNK_SIZE === 0) {
-      if (started >= allowed && i > 0) return i;
-      started++;
-    }
-    sizes[list] = size + 1;
-  }
-  return lists.length;
+  const budget = new ChunkBudget(sizes, dims);
+  const taken = lists.findIndex((list) => !budget.admit(list));
+  return taken < 0 ? lists.length : taken;
 }
 
 /**
@@ -67,14 +88,6 @@ export function rowsWithinChunkBudget(lists: readonly number[], sizes: Int32Arra
 export type StepDeadline = () => boolean;
 
 const always: StepDeadline = () => true;
-
-/** Gives back to `sizes` the rows [taken, planned) that a step planned but stopped before. */
-function untake(sizes: Int32Array, lists: readonly number[], taken: number, planned: number): void {
-  for (let i = taken; i < planned; i++) {
-    const list = lists[i];
-    if (list !== undefined) sizes[list] = (sizes[list] as number) - 1;
-  }
-}
 
 /** What one step did: rows handled, and whether that piece of upkeep is finished. */
 export interface StepResult {
@@ -174,32 +187,31 @@ export function assignBatch(
   }
   const estimate = stored ? buildEstimate(sql, build) : undefined;
   const read = partitionVectorsAfter(sql, agentId, index.model, build.cursor, batch);
-  const vectors = read.map((row) => blobToVector(row.vector));
-  const listOf = stored ? vectors.map((vector) => assignList(stored, vector)) : [];
-  // The lists' sizes so far (the previous step's, from the cache, while the cursor is where it left them).
-  const listSizes = stored
-    ? Int32Array.from(cachedListSizes(sql, { ...key, drainedSeq: build.cursor }))
-    : new Int32Array(0);
-  const planned = stored ? rowsWithinChunkBudget(listOf, listSizes, index.dimensions) : read.length;
+  // The lists' sizes so far (the previous step's, from the cache, while the cursor is where it left
+  // them). Each row is assigned as it is written: a step cut short by its deadline or the chunk
+  // budget has not assigned the rows it did not reach.
+  const budget = stored
+    ? new ChunkBudget(Int32Array.from(cachedListSizes(sql, { ...key, drainedSeq: build.cursor })), index.dimensions)
+    : undefined;
   const sizes = new Map<number, number>();
   let taken = 0;
-  while (taken < planned) {
+  while (taken < read.length) {
     const row = read[taken] as (typeof read)[number];
-    const vector = vectors[taken] as Float32Array;
-    const list = stored ? (listOf[taken] as number) : -1;
+    const vector = blobToVector(row.vector);
+    const list = stored ? assignList(stored, vector) : -1;
+    if (budget && !budget.admit(list)) break;
     insertVecRow(sql, index.tableName, { agentId, generation: build.generation, list: list + 1, seq: row.seq, vector });
     if (list >= 0) sizes.set(list, (sizes.get(list) ?? 0) + 1);
     if (estimate) observeVector(estimate.state, estimate.queries, row.seq, vector, list);
     taken++;
     if (!more()) break;
   }
-  untake(listSizes, listOf, taken, planned);
   const rows = read.slice(0, taken);
   addListSizes(sql, key, sizes);
   const last = rows.at(-1);
   if (last) {
     updateBuild(sql, build, { cursor: last.seq, ...(estimate ? { estimate: estimate.state } : {}) }, now);
-    if (stored) rememberListSizes(sql, { ...key, drainedSeq: last.seq }, listSizes);
+    if (budget) rememberListSizes(sql, { ...key, drainedSeq: last.seq }, budget.sizes);
     return { rows: rows.length, done: false };
   }
   // Every vector is in the new generation: switch.
@@ -321,33 +333,34 @@ export function drainBatch(
   const stored = cachedCentroids(sql, key, index.dimensions);
   if (!stored) return { rows: 0, done: true };
   const read = partitionVectorsAfter(sql, agentId, index.model, partition.drainedSeq, batch);
-  const vectors = read.map((row) => blobToVector(row.vector));
-  const listOf = vectors.map((vector) => assignList(stored, vector));
-  const listSizes = Int32Array.from(cachedListSizes(sql, { ...key, drainedSeq: partition.drainedSeq }));
-  const planned = rowsWithinChunkBudget(listOf, listSizes, index.dimensions);
+  const budget = new ChunkBudget(
+    Int32Array.from(cachedListSizes(sql, { ...key, drainedSeq: partition.drainedSeq })),
+    index.dimensions,
+  );
   const sizes = new Map<number, number>();
   let taken = 0;
-  while (taken < planned) {
+  while (taken < read.length) {
     const row = read[taken] as (typeof read)[number];
-    const list = listOf[taken] as number;
+    const vector = blobToVector(row.vector);
+    const list = assignList(stored, vector);
+    if (!budget.admit(list)) break;
     deleteVecRow(sql, index.tableName, partition.generation, row.seq);
     insertVecRow(sql, index.tableName, {
       agentId,
       generation: partition.generation,
       list: list + 1,
       seq: row.seq,
-      vector: vectors[taken] as Float32Array,
+      vector,
     });
     sizes.set(list, (sizes.get(list) ?? 0) + 1);
     taken++;
     if (!more()) break;
   }
-  untake(listSizes, listOf, taken, planned);
   const rows = read.slice(0, taken);
   addListSizes(sql, key, sizes);
   const complete = read.length < batch && rows.length === read.length;
   const seq = rows.at(-1)?.seq ?? partition.drainedSeq;
   setDrained(sql, key, { seq, moved: rows.length, complete }, now);
-  rememberListSizes(sql, { ...key, drainedSeq: seq }, listSizes);
+  rememberListSizes(sql, { ...key, drainedSeq: seq }, budget.sizes);
   return { rows: rows.length, done: complete };
 }
