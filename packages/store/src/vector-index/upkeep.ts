@@ -334,18 +334,21 @@ async function planBuild(
     if (control.signal?.aborted) return undefined;
     pacer.start();
     const t = performance.now();
+    let read = 0;
     store.read((sql) => {
       const slice = Math.min(pacer.size('sample'), wanted - seqs.length);
-      for (let i = 0; i < slice; i++, attempts++) {
+      const deadline = t + STEP_DEADLINE_FACTOR * options.stepMs;
+      for (let i = 0; i < slice && (i === 0 || performance.now() < deadline); i++, attempts++) {
         const seq = range.low + Math.floor(random.float() * (range.high - range.low + 1));
         const row = partitionVectorAtOrAfter(sql, partition.agentId, index.model, seq);
+        read++;
         if (!row || seen.has(row.seq)) continue;
         seen.add(row.seq);
         sample.set(blobToVector(row.vector).subarray(0, dims), seqs.length * dims);
         seqs.push(row.seq);
       }
     });
-    pacer.record('sample', Math.max(1, pacer.size('sample')), performance.now() - t);
+    pacer.record('sample', Math.max(1, read), performance.now() - t);
     await yieldToEventLoop();
   }
   const rows = sample.subarray(0, seqs.length * dims);
