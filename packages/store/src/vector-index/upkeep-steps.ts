@@ -80,10 +80,10 @@ export function rowsWithinChunkBudget(lists: readonly number[], sizes: Int32Arra
 
 /**
  * Asked after each row a step writes: false stops the step there (it commits the rows written so
- * far). A row's cost varies by where it lands (at a million vectors, a row whose list's chunk lies
- * deep in a long overflow chain cost ~2 ms against ~0.2 ms), so a step sized from the last step's
- * average can run several times its target; the caller's deadline bounds it. At least one row is
- * always written, so every step makes progress.
+ * far). A row's cost varies (at a million vectors one assign step of 27 rows took 59 ms where the
+ * steps' median was 7 ms), so a step sized from the last steps' average can run several times its
+ * target; the caller's deadline bounds it. At least one row is always written, so every step makes
+ * progress.
  */
 export type StepDeadline = () => boolean;
 
