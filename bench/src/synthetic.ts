@@ -221,3 +221,20 @@ export function createGenerator(seed: number) {
     },
   };
 }
+
+/** A write bench's inputs: the first `count` distinct memories of the generator seeded `seed`. */
+export function distinctMemories(
+  count: number,
+  seed = 42,
+): Array<{ content: string; type: string; who: string; project: string }> {
+  const gen = createGenerator(seed);
+  const seen = new Set<string>();
+  const inputs: Array<{ content: string; type: string; who: string; project: string }> = [];
+  while (inputs.length < count) {
+    const m = gen.memory();
+    if (seen.has(m.content)) continue;
+    seen.add(m.content);
+    inputs.push({ content: m.content, type: m.type, who: m.who, project: m.project });
+  }
+  return inputs;
+}

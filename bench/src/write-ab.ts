@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createDenseEmbedder } from './dense-embedder.js';
 import { fmt } from './stats.js';
-import { createGenerator } from './synthetic.js';
+import { distinctMemories } from './synthetic.js';
 import { embedFixture, replayEmbedder } from './vector-fixture.js';
 
 const { values } = parseArgs({
@@ -43,15 +43,7 @@ const rounds = Number(values.rounds);
 const per = Number(values.per ?? (mode === 'single' ? 150 : 1000));
 const warm = Number(values.warm);
 
-const gen = createGenerator(42);
-const seen = new Set<string>();
-const inputs: Array<{ content: string; type: string; who: string; project: string }> = [];
-while (inputs.length < rounds * per) {
-  const m = gen.memory();
-  if (seen.has(m.content)) continue;
-  seen.add(m.content);
-  inputs.push({ content: m.content, type: m.type, who: m.who, project: m.project });
-}
+const inputs = distinctMemories(rounds * per);
 const fixture = await embedFixture(
   createDenseEmbedder(384),
   inputs.map((i) => i.content),

@@ -27,7 +27,7 @@ import { openStore } from '@memory/store';
 import { textTerms } from '@memory/store/testing';
 import { createDenseEmbedder } from './dense-embedder.js';
 import { fmt } from './stats.js';
-import { createGenerator } from './synthetic.js';
+import { distinctMemories } from './synthetic.js';
 import { embedFixture, replayEmbedder, type VectorFixture } from './vector-fixture.js';
 
 const { values } = parseArgs({
@@ -41,15 +41,7 @@ const { values } = parseArgs({
 const total = Number(values.count);
 const singles = Math.min(Number(values.single), total);
 
-const gen = createGenerator(42);
-const seen = new Set<string>();
-const inputs: Array<{ content: string; type: string; who: string; project: string }> = [];
-while (inputs.length < total) {
-  const m = gen.memory();
-  if (seen.has(m.content)) continue;
-  seen.add(m.content);
-  inputs.push({ content: m.content, type: m.type, who: m.who, project: m.project });
-}
+const inputs = distinctMemories(total);
 // The floor stores what the engine stores: normalized content and its sha256 (computed up front; the
 // dedup index then sees random keys, as it does in the engine).
 const prepared = inputs.map((i) => {

@@ -10,7 +10,7 @@ import { createMemoryEngine } from '@memory/engine';
 import { openStore } from '@memory/store';
 import { textTerms } from '@memory/store/testing';
 import { createDenseEmbedder } from './dense-embedder.js';
-import { createGenerator } from './synthetic.js';
+import { distinctMemories } from './synthetic.js';
 import { embedFixture, replayEmbedder } from './vector-fixture.js';
 
 export type LoadKind = 'bulk' | 'single' | 'floor' | 'floor-single';
@@ -21,15 +21,7 @@ export async function runLoad(
   count: number,
   hooks: { ready: () => void; go: () => Promise<void> },
 ): Promise<void> {
-  const gen = createGenerator(42);
-  const seen = new Set<string>();
-  const inputs: Array<{ content: string; type: string; who: string; project: string }> = [];
-  while (inputs.length < count) {
-    const m = gen.memory();
-    if (seen.has(m.content)) continue;
-    seen.add(m.content);
-    inputs.push({ content: m.content, type: m.type, who: m.who, project: m.project });
-  }
+  const inputs = distinctMemories(count);
   const fixture = await embedFixture(
     createDenseEmbedder(384),
     inputs.map((i) => i.content),

@@ -19,7 +19,7 @@ import { prepareContent } from '@memory/store';
 import Database from 'better-sqlite3';
 import { createDenseEmbedder } from './dense-embedder.js';
 import { fmt } from './stats.js';
-import { createGenerator } from './synthetic.js';
+import { distinctMemories } from './synthetic.js';
 import { embedFixture, replayEmbedder } from './vector-fixture.js';
 
 const { values } = parseArgs({
@@ -36,15 +36,7 @@ const total = Number(values.count);
 const singles = Math.min(Number(values.single), total);
 const repeat = Math.max(1, Number(values.repeat));
 
-const gen = createGenerator(42);
-const seen = new Set<string>();
-const inputs: Array<{ content: string; type: string; who: string; project: string }> = [];
-while (inputs.length < total) {
-  const m = gen.memory();
-  if (seen.has(m.content)) continue;
-  seen.add(m.content);
-  inputs.push({ content: m.content, type: m.type, who: m.who, project: m.project });
-}
+const inputs = distinctMemories(total);
 const fixture = await embedFixture(
   createDenseEmbedder(384),
   inputs.map((i) => i.content),

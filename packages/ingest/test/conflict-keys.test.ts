@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { createManualClock, createSequentialIds, type EmbeddingProvider } from '@memory/core';
+import { createManualClock, createSequentialIds } from '@memory/core';
 import { createMemories, type MemoryWriteDeps, prepareContent, type Store } from '@memory/store';
 import { raw } from '@memory/store/sql';
 import { createTestStore } from '@memory/store/testing';
@@ -7,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictKeyIndex, keyHash } from '../src/conflict-keys.js';
 import { rememberMany } from '../src/remember.js';
 import type { MemoryWriter } from '../src/writer.js';
+import { bagOfWords } from './support/bag-of-words.js';
 import { T0, writerOver } from './support/memory-core-backends.js';
 
 // The key index takes the memories a rememberMany batch created without reading them back
@@ -16,25 +16,6 @@ import { T0, writerOver } from './support/memory-core-backends.js';
 // after the top row was purged, and a batch that rolled back (its rows are no candidates).
 
 const TYPES = ['decision', 'preference', 'fact'] as const;
-
-function bagOfWords(dimensions = 256): EmbeddingProvider {
-  return {
-    model: 'bow-test',
-    dimensions,
-    async embed(texts: readonly string[]): Promise<Float32Array[]> {
-      return texts.map((text) => {
-        const v = new Float32Array(dimensions);
-        for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-          const h = createHash('sha1').update(word).digest();
-          const bucket = h.readUInt32LE(0) % dimensions;
-          v[bucket] = (v[bucket] ?? 0) + ((h[4] ?? 0) % 2 === 0 ? 1 : -1);
-        }
-        const norm = Math.hypot(...v) || 1;
-        return v.map((x) => x / norm);
-      });
-    },
-  };
-}
 
 /** An index that runs `between` after each refresh, i.e. between a batch's refresh and its transaction. */
 class InterruptedIndex extends ConflictKeyIndex {
@@ -94,7 +75,7 @@ function insertElsewhere(
     content: prepareContent(content),
     type: 'decision' as const,
     importance: 0.5,
-    embedding: { model: 'bow-test', vector },
+    embedding: { model: 'bow', vector },
     audit: {},
   };
   const [created] = writer.store.write((sql) => createMemories(sql, deps, [memory], T0));

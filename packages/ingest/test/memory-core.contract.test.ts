@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { type EmbeddingProvider, MemoryError } from '@memory/core';
+import { MemoryError } from '@memory/core';
 import { conflictCandidateVectorsProgram, type PortableStore } from '@memory/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { embedStoredMemories } from '../src/embed-existing.js';
@@ -7,34 +6,12 @@ import { fillMissingVectors } from '../src/fill-vectors.js';
 import { forgetMemory, modifyMemory, recoverMemory } from '../src/lifecycle.js';
 import { getMemory, memoryHistory } from '../src/read.js';
 import { remember, rememberMany } from '../src/remember.js';
+import { bagOfWords } from './support/bag-of-words.js';
 import { BACKENDS, type CoreSetup, type WriterOptions } from './support/memory-core-backends.js';
 
 // The memory core's contract: remember, rememberMany, dedup, modify, forget, recover, conflict
 // detection, reads, history and vector fill-in behave the same on SQLite, PGlite and a real
 // PostgreSQL server. Each test works in its own agents and ids, so a backend's tests share one database.
-
-/** Similar texts get similar vectors (words hashed into buckets), as a real embedder's would. */
-function bagOfWords(dimensions = 256, model = 'bow'): EmbeddingProvider & { calls: number } {
-  const embedder = {
-    model,
-    dimensions,
-    calls: 0,
-    async embed(texts: readonly string[]): Promise<Float32Array[]> {
-      embedder.calls++;
-      return texts.map((text) => {
-        const v = new Float32Array(dimensions);
-        for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-          const h = createHash('sha1').update(word).digest();
-          const bucket = h.readUInt32LE(0) % dimensions;
-          v[bucket] = (v[bucket] ?? 0) + ((h[4] ?? 0) % 2 === 0 ? 1 : -1);
-        }
-        const norm = Math.hypot(...v) || 1;
-        return v.map((x) => x / norm);
-      });
-    },
-  };
-  return embedder;
-}
 
 const vectorModels = (store: PortableStore, agentId: string, id: string, model: string) =>
   store.db.read(() => conflictCandidateVectorsProgram(agentId, model, [id]));
