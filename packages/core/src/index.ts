@@ -30,6 +30,7 @@ export { createManualScheduler, createTimerScheduler } from './scheduler.js';
 export { STOP_WORDS } from './stop-words.js';
 export {
   contentHash,
+  foldStoredForHash,
   hashNormalized,
   isWellFormedText,
   normalizeForHash,

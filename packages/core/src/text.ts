@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The storage form of content: trimmed, with every run of whitespace collapsed to one space. */
 export function normalizeForStorage(text: string): string {
@@ -13,7 +13,15 @@ const TRAILING_PUNCTUATION = /[\s.,;:!?…。！？、"'”’»)\]]+$/u;
  * trailing punctuation removed. "Alice prefers tea." and "  alice   PREFERS tea" normalize alike.
  */
 export function normalizeForHash(text: string): string {
-  return normalizeForStorage(text).normalize('NFC').toLowerCase().replace(TRAILING_PUNCTUATION, '');
+  return foldStoredForHash(normalizeForStorage(text));
+}
+
+/**
+ * {@link normalizeForHash} of text already in {@link normalizeForStorage} form (which that form
+ * leaves as it is): writers that store the storage form fold it without normalizing it twice.
+ */
+export function foldStoredForHash(stored: string): string {
+  return stored.normalize('NFC').toLowerCase().replace(TRAILING_PUNCTUATION, '');
 }
 
 /** sha256 (hex) of the normalized form: the dedup key for content within one agent's scope. */
@@ -23,7 +31,8 @@ export function contentHash(text: string): string {
 
 /** sha256 (hex) of text already in {@link normalizeForHash} form (saves normalizing twice). */
 export function hashNormalized(normalized: string): string {
-  return createHash('sha256').update(normalized, 'utf8').digest('hex');
+  // One call (UTF-8 like `createHash().update(text, 'utf8')`, without a Hash object per text).
+  return hash('sha256', normalized, 'hex');
 }
 
 /** UTF-8 byte length of a string, for byte caps. */

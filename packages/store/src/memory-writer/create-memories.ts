@@ -1,4 +1,4 @@
-import { hashNormalized, MemoryError, type MemoryId, normalizeForHash, normalizeForStorage } from '@memory/core';
+import { foldStoredForHash, hashNormalized, MemoryError, type MemoryId, normalizeForStorage } from '@memory/core';
 import type { SqlExecutor } from '../internal/sql.js';
 import type { Program } from '../program/program.js';
 import { runSqliteProgram } from '../program/run-sqlite.js';
@@ -28,7 +28,7 @@ export interface PreparedContent {
  */
 export function prepareContent(content: string): PreparedContent {
   const stored = normalizeForStorage(content);
-  const normalized = normalizeForHash(stored);
+  const normalized = foldStoredForHash(stored);
   return { content: stored, normalized, hash: hashNormalized(normalized) };
 }
 
