@@ -311,6 +311,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       };
       try {
         if (guard.inWriteTransaction() || db.inTransaction) return inTransaction(checked, false);
+        executor.connection.outerWrites++;
         const result = guard.runWriting(() => inTransaction(checked, true));
         pacer?.committed();
         return result;

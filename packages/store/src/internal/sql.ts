@@ -37,6 +37,18 @@ export interface RunResult {
 
 const STATEMENT_CACHE_SIZE = 256;
 
+/** What every executor of one connection shares (tests may hold a second executor of a store's). */
+export interface ConnectionState {
+  /**
+   * Outermost store writes begun on this connection (`Store.write`): when it moves, every
+   * transaction before, with its savepoints, has committed or rolled back. Caches of committed
+   * rows compare it with the count when they last changed what they cache (see `findVectorIndex`).
+   */
+  outerWrites: number;
+}
+
+const connectionStates = new WeakMap<SqliteDatabase, ConnectionState>();
+
 /**
  * Runs compiled or raw queries synchronously. Prepared statements are cached by SQL text (Kysely
  * alone prepares on every call, about 2.7× slower on point queries).
@@ -45,8 +57,20 @@ export class SqlExecutor {
   readonly #db: SqliteDatabase;
   readonly #cache = new Map<string, SqliteStatement>();
 
+  /**
+   * The state every executor of this connection shares (an own field, so a wrapper spreading an
+   * executor keeps it).
+   */
+  readonly connection: ConnectionState;
+
   constructor(db: SqliteDatabase) {
     this.#db = db;
+    let state = connectionStates.get(db);
+    if (!state) {
+      state = { outerWrites: 0 };
+      connectionStates.set(db, state);
+    }
+    this.connection = state;
   }
 
   prepare(sql: string): SqliteStatement {
