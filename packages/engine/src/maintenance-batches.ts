@@ -7,6 +7,7 @@ import {
   findMaintenanceStateProgram,
   findMemoryHeadEntriesProgram,
   type Program,
+  type PurgeCandidate,
   type PurgeCounts,
   presentTablesProgram,
   pruneColdCopiesProgram,
@@ -29,7 +30,7 @@ const DAY_MS = 86_400_000;
 const PURGE_SLICE_MS = { sqlite: 10, postgres: 250 } as const;
 const ARCHIVE_ROWS = 500;
 
-type Ctx = Pick<EngineContext, 'dialect' | 'store' | 'portable' | 'config' | 'vector'>;
+type Ctx = Pick<EngineContext, 'dialect' | 'store' | 'portable' | 'config' | 'vector' | 'writer'>;
 
 /** Forgotten or expired at or before this time: due for purge. */
 export function purgeCutoff(config: MemoryConfig, now: number): number {
@@ -82,12 +83,13 @@ function* dropHeadEntries(agentId: string, refs: ReadonlySet<string>, now: numbe
 }
 
 /** One purge batch in one transaction: the rows, their derived data, heads, counters. */
-export function purgeBatch(ctx: Ctx): Promise<PurgeCounts | undefined> {
+export async function purgeBatch(ctx: Ctx): Promise<PurgeCounts | undefined> {
   const { store, config } = ctx;
+  let removed: readonly PurgeCandidate[] = [];
   const slice = PURGE_SLICE_MS[ctx.dialect];
   // No scope lock keys: the scopes are found inside the transaction, and a purge only deletes (no
   // memory or history row is added, so conflict detection's history marks cannot miss one).
-  return runWriterProgram(ctx.portable, { agentIds: [] }, function* (target) {
+  const counts = await runWriterProgram(ctx.portable, { agentIds: [] }, function* (target) {
     const now = store.clock.now();
     const due = yield* duePurgesProgram(purgeCutoff(config, now), config.retention.purgeBatchSize);
     if (due.length === 0) return undefined;
@@ -114,8 +116,12 @@ export function purgeBatch(ctx: Ctx): Promise<PurgeCounts | undefined> {
       if (heads) yield* dropHeadEntries(agentId, refs, now);
       yield* bumpLifecycleCountProgram(agentId, 'purged', refs.size, now);
     }
+    removed = purged;
     return counts;
   });
+  // Committed: a row inserted from now on may take a purged seq (see `ConflictKeyIndex.purged`).
+  ctx.writer.conflictKeys?.purged(removed);
+  return counts;
 }
 
 /** One reaping step: a bounded seq range, its matches expired, the cursor saved with them. */

@@ -126,7 +126,7 @@ function addCounts(total: PurgeCounts, batch: PurgeCounts): void {
 }
 
 /** What a maintenance run needs of the engine. */
-export type MaintenanceContext = Pick<EngineContext, 'dialect' | 'store' | 'portable' | 'config' | 'vector'>;
+export type MaintenanceContext = Pick<EngineContext, 'dialect' | 'store' | 'portable' | 'config' | 'vector' | 'writer'>;
 
 /**
  * Runs one task in bounded batches (at least one) until it has nothing left or `budgetMs` is spent;

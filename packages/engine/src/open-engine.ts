@@ -137,7 +137,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
   );
   background.register({ jobTypes: [TRANSCRIPT_IMPORT_JOB], handler: imports.run, name: 'transcript-import' }, true);
   background.register(
-    { jobTypes: [MAINTENANCE_JOB], handler: maintenanceHandler(lifecycle), name: 'maintenance' },
+    { jobTypes: [MAINTENANCE_JOB], handler: maintenanceHandler({ ...lifecycle, writer }), name: 'maintenance' },
     true,
   );
   // When an ingest or import job dies (whatever killed it), its document or import says `failed`.

@@ -1,3 +1,4 @@
+import { contentHash, normalizeForHash } from '@memory/core';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import { createBagOfWordsEmbedder, createTestEngine, T0 } from './helpers.js';
@@ -186,6 +187,57 @@ describe('purge after the recover window', () => {
       now.mockRestore();
     }
     expect(count(db, 'SELECT count(*) AS n FROM memory_tombstones')).toBe(10);
+    await engine.close();
+  });
+
+  it("lets conflict detection find a memory another path inserted at a purged top row's seq", async () => {
+    const db = new Database(':memory:');
+    const embedder = createBagOfWordsEmbedder(256);
+    const { engine, clock } = await createTestEngine({
+      database: { database: db },
+      embedder,
+      config: { remember: { conflict: { threshold: 0.5 } } },
+    });
+    await engine.remember({ agentId: 'a', content: 'The weekly standup is at 9:30 on Monday', type: 'decision' });
+    const gone = await engine.remember({
+      agentId: 'a',
+      content: 'Payroll runs at 8:00 on the last business day',
+      type: 'decision',
+    });
+    // An update of it (in place, no new row) has the key index read the scope through its seq.
+    const restated = await engine.remember({
+      agentId: 'a',
+      content: 'Payroll runs at 9:00 on the last business day',
+      type: 'decision',
+    });
+    expect(restated).toMatchObject({ id: gone.id, updated: true });
+    const seqOf = (id: string) => (db.prepare('SELECT seq FROM memories WHERE id = ?').get(id) as { seq: number }).seq;
+    const goneSeq = seqOf(gone.id);
+    await engine.forget({ agentId: 'a', id: gone.id, reason: 'cleanup' });
+    clock.advance(31 * DAY);
+    const [purge] = await engine.maintenance.run({ task: 'purge' });
+    expect(purge).toMatchObject({ purged: { memories: 1 } });
+    // Another path on the same connection (the host's handle, as an importer might) inserts a
+    // decision with its vector; it takes the purged row's seq, which the key index had read to.
+    const text = 'Invoices go out at 8:00 on the first business day';
+    const [vector] = await embedder.embed([text]);
+    const now = clock.now();
+    db.prepare(
+      `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, importance, tags,
+         linked_entities, embedding_model, created_at, updated_at)
+       VALUES ('elsewhere', 'a', 'decision', ?, ?, ?, 0.5, '[]', '[]', ?, ?, ?)`,
+    ).run(text, normalizeForHash(text), contentHash(text), embedder.model, now, now);
+    db.prepare(
+      `INSERT INTO embeddings (agent_id, source_type, source_id, content_hash, model, dimensions, vector, created_at)
+       VALUES ('a', 'memory', 'elsewhere', ?, ?, ?, ?, ?)`,
+    ).run(contentHash(text), embedder.model, embedder.dimensions, Buffer.from((vector as Float32Array).buffer), now);
+    expect(seqOf('elsewhere')).toBe(goneSeq);
+    const update = await engine.remember({
+      agentId: 'a',
+      content: 'Invoices go out at 9:00 on the first business day',
+      type: 'decision',
+    });
+    expect(update).toMatchObject({ id: 'elsewhere', updated: true });
     await engine.close();
   });
 

@@ -342,6 +342,21 @@ export class ConflictKeyIndex {
     return true;
   }
 
+  /**
+   * Memories purged on this connection (their rows deleted). SQLite gives a new row the highest seq
+   * plus one, so once a scope's top rows are gone a row inserted later (by any path) may take a seq
+   * at or below the one the scope's index has read to, which the catch-up (rows past that seq)
+   * would never read: the scope's seq goes back below the lowest purged one, and the next refresh
+   * reads the rows past it again (those it knows are taken as they are).
+   */
+  purged(memories: Iterable<{ readonly agentId: string; readonly seq: number }>): void {
+    for (const { agentId, seq } of memories) {
+      const scope = this.#scopes.get(agentId);
+      if (scope && seq <= scope.seq) scope.seq = seq - 1;
+    }
+    this.#top = undefined;
+  }
+
   /** The ids of the scope's memories that may share this key (judge each from its row). */
   candidates(agentId: string, hash: number): readonly string[] {
     const ids = this.#scopes.get(agentId)?.idsByKey.get(hash);

@@ -13,7 +13,8 @@ import { T0, writerOver } from './support/memory-core-backends.js';
 // (`ConflictKeyIndex.settle`: the `memories` top row before and after the batch's inserts). These
 // tests hold every row it did not write to being found all the same: rows another path inserted on
 // the connection (as imports do, without the writer's hook) before or during a batch, a seq reused
-// after the top row was purged, and a batch that rolled back (its rows are no candidates).
+// after the top row was purged (another scope's, or the scope's own: then the engine's purge tells
+// the index), and a batch that rolled back (its rows are no candidates).
 
 const TYPES = ['decision', 'preference', 'fact'] as const;
 
@@ -159,6 +160,25 @@ describe("the conflict key index's catch-up after rememberMany", () => {
     expect(elsewhere?.seq).toBe(top.seq);
     const [update] = await remember(writer, ['Invoices go out at 9:00 on the first business day']);
     expect(update).toMatchObject({ id: elsewhere?.id, updated: true });
+  });
+
+  it("finds a memory that took the seq of the scope's own top row after a purge", async () => {
+    const { writer, index, store } = await setup();
+    await remember(writer, ['The weekly standup is at 9:30 on Monday']);
+    const [gone] = await remember(writer, ['Payroll runs at 8:00 on the last business day']);
+    const seq = store.read((sql) => sql.get<{ seq: number }>(raw('SELECT seq FROM memories WHERE id = ?', gone?.id)))
+      ?.seq as number;
+    // The index has read the scope through the top row's seq.
+    expect(await candidates(writer, 'Payroll runs at 9:00 on the last business day')).toEqual([gone?.id]);
+    // A purge removes the top row (the engine's purge batch then tells the index) and the next
+    // insert, by another path, takes its seq: at the seq the index had read to, not past it.
+    store.write((sql) => sql.run(raw('DELETE FROM memories WHERE id = ?', gone?.id)));
+    index.purged([{ agentId: 'a', seq }]);
+    const text = 'Invoices go out at 8:00 on the first business day';
+    const elsewhere = insertElsewhere(writer, text, await vectorOf(text));
+    expect(elsewhere.seq).toBe(seq);
+    const [update] = await remember(writer, ['Invoices go out at 9:00 on the first business day']);
+    expect(update).toMatchObject({ id: elsewhere.id, updated: true });
   });
 
   it("finds a memory another path inserted inside the batch's transaction", async () => {
