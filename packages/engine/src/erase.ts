@@ -55,6 +55,8 @@ export async function eraseScope(ctx: EngineContext, input: unknown): Promise<Er
     state = await runWriterProgram(ctx.portable, { agentIds: [agentId] }, (target) =>
       eraseStepProgram(target, agentId, { limit: ERASE_BATCH, vectorAvailable, now: store.clock.now() }),
     );
+    // The step deleted rows of the scope: conflict detection's index of it is rebuilt on next use.
+    ctx.writer.conflictKeys?.dropScope(agentId);
     await slicer.yield();
   }
   await scrubDeletedText(ctx);

@@ -19,6 +19,25 @@ async function engineWithDb(config: Record<string, unknown> = {}) {
   return { engine, clock, db };
 }
 
+/** A decision and its vector inserted on the host's handle, by-passing the engine (as an importer might). */
+async function insertElsewhere(
+  db: Db,
+  embedder: ReturnType<typeof createBagOfWordsEmbedder>,
+  text: string,
+  now: number,
+): Promise<void> {
+  const [vector] = await embedder.embed([text]);
+  db.prepare(
+    `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, importance, tags,
+       linked_entities, embedding_model, created_at, updated_at)
+     VALUES ('elsewhere', 'a', 'decision', ?, ?, ?, 0.5, '[]', '[]', ?, ?, ?)`,
+  ).run(text, normalizeForHash(text), contentHash(text), embedder.model, now, now);
+  db.prepare(
+    `INSERT INTO embeddings (agent_id, source_type, source_id, content_hash, model, dimensions, vector, created_at)
+     VALUES ('a', 'memory', 'elsewhere', ?, ?, ?, ?, ?)`,
+  ).run(contentHash(text), embedder.model, embedder.dimensions, Buffer.from((vector as Float32Array).buffer), now);
+}
+
 describe('purge after the recover window', () => {
   it('removes forgotten and expired memories with everything derived, keeps tombstones and content-free history', async () => {
     const { engine, clock, db } = await engineWithDb();
@@ -219,19 +238,42 @@ describe('purge after the recover window', () => {
     expect(purge).toMatchObject({ purged: { memories: 1 } });
     // Another path on the same connection (the host's handle, as an importer might) inserts a
     // decision with its vector; it takes the purged row's seq, which the key index had read to.
-    const text = 'Invoices go out at 8:00 on the first business day';
-    const [vector] = await embedder.embed([text]);
-    const now = clock.now();
-    db.prepare(
-      `INSERT INTO memories (id, agent_id, type, content, normalized_content, content_hash, importance, tags,
-         linked_entities, embedding_model, created_at, updated_at)
-       VALUES ('elsewhere', 'a', 'decision', ?, ?, ?, 0.5, '[]', '[]', ?, ?, ?)`,
-    ).run(text, normalizeForHash(text), contentHash(text), embedder.model, now, now);
-    db.prepare(
-      `INSERT INTO embeddings (agent_id, source_type, source_id, content_hash, model, dimensions, vector, created_at)
-       VALUES ('a', 'memory', 'elsewhere', ?, ?, ?, ?, ?)`,
-    ).run(contentHash(text), embedder.model, embedder.dimensions, Buffer.from((vector as Float32Array).buffer), now);
+    await insertElsewhere(db, embedder, 'Invoices go out at 8:00 on the first business day', clock.now());
     expect(seqOf('elsewhere')).toBe(goneSeq);
+    const update = await engine.remember({
+      agentId: 'a',
+      content: 'Invoices go out at 9:00 on the first business day',
+      type: 'decision',
+    });
+    expect(update).toMatchObject({ id: 'elsewhere', updated: true });
+    await engine.close();
+  });
+
+  it("lets conflict detection find a memory another path inserted at an erased scope's seqs", async () => {
+    const db = new Database(':memory:');
+    const embedder = createBagOfWordsEmbedder(256);
+    const { engine, clock } = await createTestEngine({
+      database: { database: db },
+      embedder,
+      config: { remember: { conflict: { threshold: 0.5 } } },
+    });
+    const first = await engine.remember({
+      agentId: 'a',
+      content: 'Payroll runs at 8:00 on the last business day',
+      type: 'decision',
+    });
+    // An update in place has the key index read the scope through the row's seq.
+    const restated = await engine.remember({
+      agentId: 'a',
+      content: 'Payroll runs at 9:00 on the last business day',
+      type: 'decision',
+    });
+    expect(restated).toMatchObject({ id: first.id, updated: true });
+    const seqOf = (id: string) => (db.prepare('SELECT seq FROM memories WHERE id = ?').get(id) as { seq: number }).seq;
+    const firstSeq = seqOf(first.id);
+    await engine.erase({ agentId: 'a' });
+    await insertElsewhere(db, embedder, 'Invoices go out at 8:00 on the first business day', clock.now());
+    expect(seqOf('elsewhere')).toBeLessThanOrEqual(firstSeq);
     const update = await engine.remember({
       agentId: 'a',
       content: 'Invoices go out at 9:00 on the first business day',

@@ -357,6 +357,17 @@ export class ConflictKeyIndex {
     this.#top = undefined;
   }
 
+  /**
+   * Forgets a scope (its rows were erased): the next refresh builds it again from its rows, which
+   * an erased scope no longer has. Kept, its seq would hide rows inserted later at reused seqs, as
+   * after a purge (see {@link purged}).
+   */
+  dropScope(agentId: string): void {
+    this.#scopes.delete(agentId);
+    this.#touched.delete(agentId);
+    if (this.#top?.agentId === agentId) this.#top = undefined;
+  }
+
   /** The ids of the scope's memories that may share this key (judge each from its row). */
   candidates(agentId: string, hash: number): readonly string[] {
     const ids = this.#scopes.get(agentId)?.idsByKey.get(hash);
