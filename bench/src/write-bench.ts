@@ -36,6 +36,12 @@ const { values } = parseArgs({
     single: { type: 'string', default: '5000' },
     /** Skip the breakdown of the engine's bulk time. */
     quick: { type: 'boolean', default: false },
+    /**
+     * The floor's `wal_autocheckpoint` (frames). By default it keeps the store's (64,000): the floor
+     * commits outside `store.write`, so no background checkpoint is asked for and its WAL is copied
+     * into the file rarely; the engine pays its checkpoint worker's copies. 1000 is SQLite's default.
+     */
+    'floor-autocheckpoint': { type: 'string' },
   },
 });
 const total = Number(values.count);
@@ -72,6 +78,8 @@ function measure(count: number, started: number, cpuStarted: NodeJS.CpuUsage): R
 async function floor(count: number, perTransaction: number, withVec0: boolean, withPostings = true): Promise<Rate> {
   const store = await openStore({ path: freshPath() });
   const db = store.database;
+  if (values['floor-autocheckpoint'] !== undefined)
+    db.pragma(`wal_autocheckpoint = ${Number(values['floor-autocheckpoint'])}`);
   // The floor writes postings itself (or, for "rows only", none): the insert trigger would do it slower.
   db.exec('DROP TRIGGER memories_terms_ai');
   const scope = db
