@@ -83,6 +83,11 @@ export class SqlExecutor {
     return { changes: info.changes };
   }
 
+  /** Whether this connection is inside {@link withMemoryTextIndexDeferred} now. */
+  get memoryTextIndexDeferred(): boolean {
+    return textIndexDeferral(this.#db).deferred;
+  }
+
   /**
    * Runs `fn` with the memory triggers that follow a memory's text idle on this connection: the
    * insert trigger (text index and live count, migrations 20–21) and the text index's update
@@ -90,11 +95,6 @@ export class SqlExecutor {
    * text index rows of those it changes, itself (the memory writer does). Synchronous, so no other
    * write can land inside it.
    */
-  /** Whether this connection is inside {@link withMemoryTextIndexDeferred} now. */
-  get memoryTextIndexDeferred(): boolean {
-    return textIndexDeferral(this.#db).deferred;
-  }
-
   withMemoryTextIndexDeferred<T>(fn: () => T): T {
     const deferral = textIndexDeferral(this.#db);
     if (deferral.deferred) return fn();
