@@ -3,7 +3,10 @@
 // the same run times the scope-index walk health used before migration 17 (its maintained counts)
 // for the ratio. Then prices the counts' triggers on writes: the same `rememberMany` load into two
 // fresh files, one with the triggers dropped, alternating rounds; and plain row INSERTs with and
-// without them (the triggers' own cost, without the rest of a remember).
+// without them (the triggers' own cost, without the rest of a remember). Since migration 21 a live
+// insert is counted by the text index's insert trigger (raw INSERTs) or by the memory writer once per
+// batch (rememberMany), neither of which the `memory_counts_*` names below drop: sections 2 and 3
+// now price the expiring and forgotten triggers and the update and delete triggers only.
 //
 //   npm run bench:health                    # 100,000 memories (default)
 //   npm run bench:health -- --count 20000   # smaller run

@@ -36,6 +36,12 @@ const { values } = parseArgs({
     single: { type: 'string', default: '5000' },
     /** Skip the breakdown of the engine's bulk time. */
     quick: { type: 'boolean', default: false },
+    /**
+     * The floor's `wal_autocheckpoint` (frames). By default it keeps the store's (64,000): the floor
+     * commits outside `store.write`, so no background checkpoint is asked for and its WAL is copied
+     * into the file rarely; the engine pays its checkpoint worker's copies. 1000 is SQLite's default.
+     */
+    'floor-autocheckpoint': { type: 'string' },
   },
 });
 const total = Number(values.count);
@@ -72,6 +78,8 @@ function measure(count: number, started: number, cpuStarted: NodeJS.CpuUsage): R
 async function floor(count: number, perTransaction: number, withVec0: boolean, withPostings = true): Promise<Rate> {
   const store = await openStore({ path: freshPath() });
   const db = store.database;
+  if (values['floor-autocheckpoint'] !== undefined)
+    db.pragma(`wal_autocheckpoint = ${Number(values['floor-autocheckpoint'])}`);
   // The floor writes postings itself (or, for "rows only", none): the insert trigger would do it slower.
   db.exec('DROP TRIGGER memories_terms_ai');
   const scope = db
@@ -79,6 +87,12 @@ async function floor(count: number, perTransaction: number, withVec0: boolean, w
     .get() as { scope: number };
   const posting = db.prepare('INSERT INTO text_postings (scope, term, row, tf, len) VALUES (?, ?, ?, ?, ?)');
   const counts = db.prepare('UPDATE text_scopes SET docs = docs + ?, tokens = tokens + ? WHERE scope = ?');
+  // The live memory counts (migration 17), which the insert trigger no longer keeps for the writer's
+  // rows (migration 21): one upsert per transaction and day, as the engine's writer does.
+  const liveCount = db.prepare(
+    `INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n) VALUES ('bench', 'live', 'dense', 0, ?, ?)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + excluded.n`,
+  );
   if (withVec0)
     db.exec(
       'CREATE VIRTUAL TABLE floor_vec USING vec0(agent_id text partition key, cell integer partition key, embedding float[384] distance_metric=cosine, chunk_size=128)',
@@ -105,6 +119,7 @@ async function floor(count: number, perTransaction: number, withVec0: boolean, w
   for (let start = 0; start < count; start += perTransaction) {
     db.transaction(() => {
       const postings: Array<[string, number, number, number]> = [];
+      const days = new Map<number, number>();
       let tokens = 0;
       const end = Math.min(count, start + perTransaction);
       for (let i = start; i < end; i++) {
@@ -112,6 +127,8 @@ async function floor(count: number, perTransaction: number, withVec0: boolean, w
         const { normalized, hash, terms } = prepared[i] as (typeof prepared)[number];
         const id = ids.next();
         const now = Date.now();
+        const day = Math.trunc(now / 86_400_000);
+        days.set(day, (days.get(day) ?? 0) + 1);
         const row = memory.get(id, input.project, input.type, input.content, normalized, hash, input.who, now, now) as {
           seq: number;
         };
@@ -124,6 +141,7 @@ async function floor(count: number, perTransaction: number, withVec0: boolean, w
           tokens += terms.length;
         }
       }
+      for (const [day, n] of days) liveCount.run(day, n);
       if (!withPostings) return;
       postings.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
       for (const [term, row, tf, len] of postings) posting.run(scope.scope, term, row, tf, len);

@@ -60,6 +60,12 @@ export async function runLoad(
     );
     const posting = db.prepare('INSERT INTO text_postings (scope, term, row, tf, len) VALUES (?, ?, ?, ?, ?)');
     const counts = db.prepare('UPDATE text_scopes SET docs = docs + ?, tokens = tokens + ? WHERE scope = ?');
+    // The live memory counts (migration 17), which the insert trigger no longer keeps for the writer's
+    // rows (migration 21): one upsert per transaction and day, as the engine's writer does.
+    const liveCount = db.prepare(
+      `INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n) VALUES ('bench', 'live', 'dense', 0, ?, ?)
+     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + excluded.n`,
+    );
     const memory = db.prepare(
       `INSERT INTO memories (id, agent_id, project, type, content, normalized_content, content_hash, importance,
          tags, who, linked_entities, embedding_model, created_at, updated_at)
@@ -81,6 +87,7 @@ export async function runLoad(
     for (let start = 0; start < count; start += perTransaction) {
       db.transaction(() => {
         const postings: Array<[string, number, number, number]> = [];
+        const days = new Map<number, number>();
         let tokens = 0;
         const end = Math.min(count, start + perTransaction);
         for (let i = start; i < end; i++) {
@@ -88,6 +95,8 @@ export async function runLoad(
           const { normalized, hash, terms } = prepared[i] as (typeof prepared)[number];
           const id = ids.next();
           const now = Date.now();
+          const day = Math.trunc(now / 86_400_000);
+          days.set(day, (days.get(day) ?? 0) + 1);
           const row = memory.get(
             id,
             input.project,
@@ -111,6 +120,7 @@ export async function runLoad(
         postings.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
         for (const [term, row, tf, len] of postings) posting.run(scope.scope, term, row, tf, len);
         counts.run(end - start, tokens, scope.scope);
+        for (const [day, n] of days) liveCount.run(day, n);
       }).immediate();
     }
     store.close();

@@ -19,6 +19,27 @@ const op = fc.oneof(
     expires: fc.boolean(),
     backdate: fc.integer({ min: 0, max: 200 }),
   }),
+  // One call of many (the writer counts its rows per scope, model and day; migration 21), with
+  // repeats within the call and of earlier memories.
+  fc.record({
+    kind: fc.constant('rememberMany' as const),
+    scope: fc.constantFrom(...SCOPES),
+    items: fc.array(
+      fc.record({
+        word: fc.integer({ min: 0, max: 40 }),
+        expires: fc.boolean(),
+        backdate: fc.integer({ min: 0, max: 200 }),
+      }),
+      { minLength: 1, maxLength: 12 },
+    ),
+  }),
+  // Another insert path (as an import's): counted by the insert trigger.
+  fc.record({
+    kind: fc.constant('raw' as const),
+    scope: fc.constantFrom(...SCOPES),
+    word: fc.integer({ min: 0, max: 40 }),
+    backdate: fc.integer({ min: 0, max: 200 }),
+  }),
   fc.record({ kind: fc.constant('forget' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('recover' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('modify' as const), pick: fc.nat(), word: fc.integer({ min: 41, max: 80 }) }),
@@ -51,6 +72,7 @@ describe('maintained memory counts', () => {
             id: string;
             agentId: string;
           }>;
+        let rawIds = 0;
         for (const o of ops) {
           if (o.kind === 'remember') {
             await engine.remember({
@@ -59,6 +81,21 @@ describe('maintained memory counts', () => {
               createdAt: clock.now() - o.backdate * DAY,
               ...(o.expires ? { expiresAt: clock.now() + 10 * DAY } : {}),
             });
+          } else if (o.kind === 'rememberMany') {
+            await engine.rememberMany({
+              agentId: o.scope,
+              memories: o.items.map((m) => ({
+                content: `note about topic w${m.word} and its details`,
+                createdAt: clock.now() - m.backdate * DAY,
+                ...(m.expires ? { expiresAt: clock.now() + 10 * DAY } : {}),
+              })),
+            });
+          } else if (o.kind === 'raw') {
+            const at = clock.now() - o.backdate * DAY;
+            db.prepare(
+              `INSERT OR IGNORE INTO memories (id, agent_id, type, content, normalized_content, content_hash, created_at, updated_at)
+               VALUES (?, ?, 'fact', ?, ?, ?, ?, ?)`,
+            ).run(`raw${rawIds++}`, o.scope, `raw note w${o.word}`, `raw note w${o.word}`, `raw-${o.word}`, at, at);
           } else if (o.kind === 'forget' || o.kind === 'modify') {
             const live = ids(0);
             const m = live[o.pick % Math.max(1, live.length)];
@@ -109,6 +146,27 @@ describe('maintained memory counts', () => {
             },
           });
         }
+        // Row for row, the counts are those of the memory rows (what migration 17's backfill computes).
+        const kept = db
+          .prepare(
+            `SELECT agent_id || ' ' || kind || ' ' || model || ' ' || recalled || ' ' || day || ' ' || n AS k
+             FROM memory_counts WHERE n <> 0 ORDER BY k`,
+          )
+          .all();
+        const recount = db
+          .prepare(
+            `SELECT k FROM (
+               SELECT agent_id || ' live ' || coalesce(embedding_model, '') || ' ' || (last_accessed IS NOT NULL) || ' '
+                 || (coalesce(last_accessed, created_at) / 86400000) || ' ' || count(*) AS k
+               FROM memories WHERE is_deleted = 0 GROUP BY agent_id, coalesce(embedding_model, ''),
+                 (last_accessed IS NOT NULL), coalesce(last_accessed, created_at) / 86400000
+               UNION ALL SELECT agent_id || ' forgotten  0 0 ' || count(*) FROM memories WHERE is_deleted = 1 GROUP BY agent_id
+               UNION ALL SELECT agent_id || ' expiring  0 0 ' || count(*) FROM memories
+                 WHERE is_deleted = 0 AND expires_at IS NOT NULL GROUP BY agent_id
+             ) ORDER BY k`,
+          )
+          .all();
+        expect(kept).toEqual(recount);
         // No row of a count ever goes negative.
         expect(n(db, 'SELECT count(*) AS n FROM memory_counts WHERE n < 0')).toBe(0);
         await engine.close();

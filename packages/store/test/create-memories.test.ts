@@ -52,6 +52,7 @@ describe('createMemories', () => {
       audit: { actor: { id: 'ops', type: 'operator' }, sessionId: 's' },
     });
     const historyStatements: number[] = [];
+    const countStatements: number[] = [];
     const memoryStatements: number[] = [];
     const vectorStatements: number[] = [];
     const mirrorStatements: number[] = [];
@@ -67,9 +68,13 @@ describe('createMemories', () => {
           },
           arrays: (q) => sql.arrays(q),
           withMemoryTextIndexDeferred: (fn) => sql.withMemoryTextIndexDeferred(fn),
+          get memoryTextIndexDeferred() {
+            return sql.memoryTextIndexDeferred;
+          },
           run: (q) => {
             if (q.sql.includes('INSERT INTO memory_history')) historyStatements.push(q.parameters.length / 13);
             if (q.sql.startsWith('INSERT INTO vec_memory_')) mirrorStatements.push(q.parameters.length / 4);
+            if (q.sql.startsWith('INSERT INTO memory_counts')) countStatements.push(q.parameters.length / 4);
             return sql.run(q);
           },
         } as typeof sql,
@@ -86,6 +91,16 @@ describe('createMemories', () => {
     // 18 vectors (the even inputs up to the 35th): 16 + 2, and their vec0 rows alike.
     expect(vectorStatements).toEqual([16, 2]);
     expect(mirrorStatements).toEqual([16, 2]);
+    // The live counts: one upsert per model (all created today), not one per row (migration 21).
+    expect(countStatements).toEqual([1, 1]);
+    expect(
+      store.read((sql) =>
+        sql.all(raw("SELECT model, n FROM memory_counts WHERE agent_id = 'a' AND kind = 'live' ORDER BY model")),
+      ),
+    ).toEqual([
+      { model: '', n: 19 },
+      { model: 'toy', n: 18 },
+    ]);
     const rows = store.read((sql) =>
       sql.all<{ memory_id: string; event: string; new_content: string; changed_by: string; session_id: string | null }>(
         raw('SELECT memory_id, event, new_content, changed_by, session_id FROM memory_history ORDER BY seq'),

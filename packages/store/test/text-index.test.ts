@@ -1,7 +1,14 @@
 import { createSequentialIds } from '@memory/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMemories, prepareContent } from '../src/index.js';
+import {
+  changeMemoryProgram,
+  createMemories,
+  forgetMemoryProgram,
+  prepareContent,
+  recoverMemoryProgram,
+  runSqliteWriterProgram,
+} from '../src/index.js';
 import { raw } from '../src/sql.js';
 import { createTestStore } from '../src/testing.js';
 import { queryIndexTerms, textTerms } from '../src/text-terms.js';
@@ -26,7 +33,11 @@ type Op =
   | { kind: 'update'; index: number; text: string }
   | { kind: 'soft-delete'; index: number }
   | { kind: 'restore'; index: number }
-  | { kind: 'delete'; index: number };
+  | { kind: 'delete'; index: number }
+  // Through the memory writer, which moves the text index rows itself (the update trigger stays idle).
+  | { kind: 'change'; index: number; text: string }
+  | { kind: 'forget'; index: number }
+  | { kind: 'recover'; index: number };
 
 const WORDS = ['tea', 'teas', 'garden', 'gardening', 'dana', 'march'];
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 5 }).map((w) => w.join(' '));
@@ -41,7 +52,19 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('soft-delete' as const), index: fc.nat(30) }),
   fc.record({ kind: fc.constant('restore' as const), index: fc.nat(30) }),
   fc.record({ kind: fc.constant('delete' as const), index: fc.nat(30) }),
+  fc.record({ kind: fc.constant('change' as const), index: fc.nat(30), text }),
+  fc.record({ kind: fc.constant('forget' as const), index: fc.nat(30) }),
+  fc.record({ kind: fc.constant('recover' as const), index: fc.nat(30) }),
 );
+
+/** Runs a writer program as the engine does (triggers idle); a refused change (a clash) writes nothing. */
+function tryWriter(run: () => unknown): void {
+  try {
+    run();
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'CONFLICT')) throw error;
+  }
+}
 
 describe('the scoped text index follows every write (property)', () => {
   it('postings and per-agent counts always equal those recomputed from the live rows', async () => {
@@ -101,7 +124,26 @@ describe('the scoped text index follows every write (property)', () => {
             // OR IGNORE: the writer may have created the same content again since (the live row wins).
             else if (o.kind === 'restore')
               sql.run(raw('UPDATE OR IGNORE memories SET is_deleted = 0 WHERE id = ?', id));
-            else sql.run(raw('DELETE FROM memories WHERE id = ?', id));
+            else if (o.kind === 'change' || o.kind === 'forget' || o.kind === 'recover') {
+              const row = sql.get<{ agent_id: string; is_deleted: number }>(
+                raw('SELECT agent_id, is_deleted FROM memories WHERE id = ?', id),
+              ) as { agent_id: string; is_deleted: number };
+              const request = { agentId: row.agent_id, id, audit: {} };
+              if (o.kind === 'change' && row.is_deleted === 0)
+                tryWriter(() =>
+                  runSqliteWriterProgram(sql, (target) =>
+                    changeMemoryProgram(target, deps, { ...request, content: prepareContent(`${o.text} c`) }, 1),
+                  ),
+                );
+              else if (o.kind === 'forget' && row.is_deleted === 0)
+                runSqliteWriterProgram(sql, (target) => forgetMemoryProgram(target, deps, request, 1));
+              else if (o.kind === 'recover' && row.is_deleted === 1)
+                tryWriter(() =>
+                  runSqliteWriterProgram(sql, (target) =>
+                    recoverMemoryProgram(target, deps, { ...request, windowMs: 1e12 }, 1),
+                  ),
+                );
+            } else sql.run(raw('DELETE FROM memories WHERE id = ?', id));
           }
         });
         const live = store.read((sql) =>
@@ -130,6 +172,21 @@ describe('the scoped text index follows every write (property)', () => {
           ),
         );
         expect(new Map(scopes.map((s) => [s.agent_id, { docs: s.docs, tokens: s.tokens }]))).toEqual(counts);
+        // The live memory counts follow the same writes (the writer counts its own inserts, migration 21).
+        const liveCounts = store.read((sql) =>
+          sql.all<{ k: string }>(
+            raw(`SELECT agent_id || ' ' || model || ' ' || day || ' ' || n AS k FROM memory_counts
+                 WHERE kind = 'live' AND n <> 0 ORDER BY k`),
+          ),
+        );
+        const recount = store.read((sql) =>
+          sql.all<{ k: string }>(
+            raw(`SELECT agent_id || ' ' || coalesce(embedding_model, '') || ' ' || (created_at / 86400000) || ' ' || count(*) AS k
+                 FROM memories WHERE is_deleted = 0
+                 GROUP BY agent_id, coalesce(embedding_model, ''), created_at / 86400000 ORDER BY k`),
+          ),
+        );
+        expect(liveCounts).toEqual(recount);
         store.close();
       }),
       { numRuns: 60 },

@@ -107,10 +107,17 @@ export class SqlExecutor {
     return { changes: info.changes };
   }
 
+  /** Whether this connection is inside {@link withMemoryTextIndexDeferred} now. */
+  get memoryTextIndexDeferred(): boolean {
+    return textIndexDeferral(this.#db).deferred;
+  }
+
   /**
-   * Runs `fn` with the scoped text index's memory insert trigger idle on this connection: the
-   * caller indexes the memories it inserts itself, in one batch (the memory writer does). Synchronous,
-   * so no other write can land inside it.
+   * Runs `fn` with the memory triggers that follow a memory's text idle on this connection: the
+   * insert trigger (text index and live count, migrations 20–21) and the text index's update
+   * trigger (migration 21). The caller indexes and counts the memories it inserts, and moves the
+   * text index rows of those it changes, itself (the memory writer does). Synchronous, so no other
+   * write can land inside it.
    */
   withMemoryTextIndexDeferred<T>(fn: () => T): T {
     const deferral = textIndexDeferral(this.#db);

@@ -6,6 +6,8 @@ import { type EmbeddingToStore, insertFreshEmbeddingsProgram } from '../reposito
 import { insertHistoryRowsProgram } from '../repositories/history.js';
 import { type LinkRef, replaceMemoryLinksProgram } from '../repositories/links.js';
 import {
+  addLiveMemoryCountsProgram,
+  countDay,
   findLiveMemoryIdByHashProgram,
   insertMemoryRowsProgram,
   type NewLiveMemory,
@@ -88,6 +90,22 @@ function memoryRow(memory: NewMemory, id: MemoryId, now: number): NewLiveMemory 
   };
 }
 
+/** New live memories per scope, embedding model and day (the key of their `memory_counts` row). */
+class LiveCounts {
+  readonly #counts = new Map<string, { agentId: string; model: string; day: number; n: number }>();
+
+  add(agentId: string, model: string, day: number): void {
+    const key = `${agentId}\u0000${model}\u0000${day}`;
+    const count = this.#counts.get(key);
+    if (count) count.n++;
+    else this.#counts.set(key, { agentId, model, day, n: 1 });
+  }
+
+  values(): IterableIterator<{ agentId: string; model: string; day: number; n: number }> {
+    return this.#counts.values();
+  }
+}
+
 /** What follows a new memory's row: its text index rows, history, host links, mentions and hooks. */
 function* deriveCreated(
   session: WriteSession,
@@ -136,7 +154,9 @@ function* deriveCreated(
  * of the same call); the new memories' vectors and their index rows, many to a statement; then for
  * each new memory its host links, inline entity mentions and the host's derived work (hints). The history rows (in
  * the memories' order), the vector partitions' counts and the scoped text index are written last,
- * for the whole call at once (the text index's insert trigger stays idle meanwhile).
+ * for the whole call at once (the text index's insert trigger stays idle meanwhile). On SQLite inside
+ * `withMemoryTextIndexDeferred` it also counts its live rows in `memory_counts`, per scope, model and
+ * day, after their vectors (the same trigger counted each row before migration 21).
  */
 export function createMemories(
   sql: SqlExecutor,
@@ -171,6 +191,9 @@ export function* createMemoriesProgram(
   );
   const created: CreatedMemory[] = [];
   const vectors: EmbeddingToStore[] = [];
+  // The live counts of the new rows, when the insert trigger left them to this writer (SQLite,
+  // triggers idle; migration 21): one upsert per scope, model and day instead of one per row.
+  const counts = target.dialect === 'sqlite' && target.sql.memoryTextIndexDeferred ? new LiveCounts() : undefined;
   for (const [i, memory] of memories.entries()) {
     const id = ids[i] as MemoryId;
     if (!seqs.has(id)) {
@@ -183,6 +206,7 @@ export function* createMemoriesProgram(
       continue;
     }
     created.push({ id, deduped: false });
+    counts?.add(memory.agentId, memory.embedding?.model ?? '', countDay(memory.createdAt ?? now));
     if (!memory.embedding) continue;
     vectors.push({
       agentId: memory.agentId,
@@ -197,6 +221,7 @@ export function* createMemoriesProgram(
   }
   // The new memories' vectors, before any hook runs (the hooks may read them).
   yield* insertFreshEmbeddingsProgram(vectors, session.vectors);
+  if (counts) yield* addLiveMemoryCountsProgram(counts.values());
   const text = new TextIndexBatch();
   const history: Array<Omit<NewMemoryHistoryRow, 'seq'>> = [];
   for (const [i, memory] of memories.entries()) {

@@ -138,15 +138,18 @@ export function* dropDerived(session: WriteSession, row: Pick<MemoryRow, 'id' | 
 }
 
 /**
- * The memory's text index rows, where no trigger keeps them (PostgreSQL): `live` content is added,
- * content that stops being live is taken out. On SQLite the update triggers do this.
+ * The memory's text index rows, where no trigger keeps them: `live` content is added, content that
+ * stops being live is taken out. PostgreSQL has no such trigger; on SQLite the update trigger does
+ * this except while the writer's triggers are idle (`withMemoryTextIndexDeferred`, migration 21),
+ * where it would compute the terms through `text_terms` three times per update.
  */
 export function* followTextIndex(
   session: WriteSession,
   row: Pick<MemoryRow, 'seq' | 'agent_id'>,
   change: { readonly remove?: string | undefined; readonly add?: string | undefined },
 ): Program<void> {
-  if (session.dialect === 'sqlite') return;
+  const { target } = session;
+  if (target.dialect === 'sqlite' && !target.sql.memoryTextIndexDeferred) return;
   if (change.remove !== undefined)
     yield* unindexTextRowsProgram('memory', row.agent_id, [{ row: row.seq, text: change.remove }]);
   if (change.add !== undefined)

@@ -17,6 +17,7 @@ import { entityRegistry } from './0016-entity-registry.js';
 import { memoryCounts } from './0017-memory-counts.js';
 import { workspaceIndex } from './0018-workspace-index.js';
 import { writePath } from './0020-write-path.js';
+import { writerOwnRows } from './0021-writer-own-rows.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append only; never edit or reorder a released entry. */
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   memoryCounts,
   workspaceIndex,
   writePath,
+  writerOwnRows,
 ]);

@@ -83,6 +83,25 @@ export function* insertMemoryRowsProgram(
   return seqs;
 }
 
+const ADD_LIVE_COUNT = `INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n) VALUES (?, 'live', ?, 0, ?, ?)
+  ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + excluded.n`;
+
+/** The UTC day `memory_counts` files a never-recalled memory under, as SQLite computes it (`created_at / 86400000`). */
+export function countDay(createdAt: number): number {
+  return Number.isInteger(createdAt) ? Math.trunc(createdAt / 86_400_000) : createdAt / 86_400_000;
+}
+
+/**
+ * Counts new live, never-recalled memories in `memory_counts` (migration 17): `n` rows of one
+ * scope, embedding model ('' for none) and {@link countDay}. SQLite only: for the memory writer's
+ * own inserts, which the insert trigger leaves to it (migration 21).
+ */
+export function* addLiveMemoryCountsProgram(
+  counts: Iterable<{ readonly agentId: string; readonly model: string; readonly day: number; readonly n: number }>,
+): Program<void> {
+  for (const c of counts) yield* run(portable(ADD_LIVE_COUNT, c.agentId, c.model, c.day, c.n));
+}
+
 function memoryParameters(row: NewLiveMemory): unknown[] {
   return [
     row.id,

@@ -1165,25 +1165,31 @@ CREATE TRIGGER memories_terms_ai AFTER INSERT ON memories
       WHEN new.is_deleted = 0 AND text_index_deferred() = 0 BEGIN
   INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id;
   INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len)
-    SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len
-    FROM text_terms(new.content) AS t;
+    SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.content) AS t;
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.content)
     WHERE corpus = 'memory' AND agent_id = new.agent_id;
+  INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
+    SELECT new.agent_id, 'live', coalesce(new.embedding_model, ''), (new.last_accessed IS NOT NULL),
+      coalesce(new.last_accessed, new.created_at) / 86400000, 1 WHERE true
+    ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1;
 END;
 
 -- trigger memories_terms_au
 CREATE TRIGGER memories_terms_au AFTER UPDATE OF content, is_deleted ON memories
       WHEN (old.is_deleted = 0 OR new.is_deleted = 0)
-        AND (old.is_deleted IS NOT new.is_deleted OR old.content IS NOT new.content) BEGIN
+        AND (old.is_deleted IS NOT new.is_deleted OR old.content IS NOT new.content)
+        AND text_index_deferred() = 0 BEGIN
   DELETE FROM text_postings
-       WHERE old.is_deleted = 0 AND scope = (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = old.agent_id) AND term IN (SELECT term FROM text_terms(old.content)) AND row = old.seq;
+    WHERE old.is_deleted = 0 AND scope = (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = old.agent_id)
+      AND term IN (SELECT term FROM text_terms(old.content)) AND row = old.seq;
   UPDATE text_scopes SET docs = docs - 1, tokens = tokens - text_length(old.content)
-       WHERE old.is_deleted = 0 AND corpus = 'memory' AND agent_id = old.agent_id;
+    WHERE old.is_deleted = 0 AND corpus = 'memory' AND agent_id = old.agent_id;
   INSERT OR IGNORE INTO text_scopes (corpus, agent_id) SELECT 'memory', new.agent_id WHERE new.is_deleted = 0;
   INSERT OR IGNORE INTO text_postings (scope, term, row, tf, len)
-       SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.content) AS t WHERE new.is_deleted = 0;
+    SELECT (SELECT scope FROM text_scopes WHERE corpus = 'memory' AND agent_id = new.agent_id), t.term, new.seq, t.tf, t.len FROM text_terms(new.content) AS t
+    WHERE new.is_deleted = 0;
   UPDATE text_scopes SET docs = docs + 1, tokens = tokens + text_length(new.content)
-       WHERE new.is_deleted = 0 AND corpus = 'memory' AND agent_id = new.agent_id;
+    WHERE new.is_deleted = 0 AND corpus = 'memory' AND agent_id = new.agent_id;
 END;
 
 -- trigger memory_counts_expiring_delete
@@ -1235,12 +1241,6 @@ CREATE TRIGGER memory_counts_live_delete AFTER DELETE ON memories WHEN OLD.is_de
      BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
      SELECT OLD.agent_id, 'live', coalesce(OLD.embedding_model, ''), (OLD.last_accessed IS NOT NULL), coalesce(OLD.last_accessed, OLD.created_at) / 86400000, -1 WHERE OLD.is_deleted = 0
      ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + -1; END;
-
--- trigger memory_counts_live_insert
-CREATE TRIGGER memory_counts_live_insert AFTER INSERT ON memories WHEN NEW.is_deleted = 0
-     BEGIN INSERT INTO memory_counts (agent_id, kind, model, recalled, day, n)
-     SELECT NEW.agent_id, 'live', coalesce(NEW.embedding_model, ''), (NEW.last_accessed IS NOT NULL), coalesce(NEW.last_accessed, NEW.created_at) / 86400000, 1 WHERE NEW.is_deleted = 0
-     ON CONFLICT (agent_id, kind, model, recalled, day) DO UPDATE SET n = n + 1; END;
 
 -- trigger memory_counts_live_update
 CREATE TRIGGER memory_counts_live_update AFTER UPDATE OF agent_id, is_deleted, embedding_model, last_accessed, created_at ON memories
