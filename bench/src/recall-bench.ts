@@ -320,7 +320,6 @@ async function runOne(fixture: BenchFixture, queryTexts: readonly string[], tota
     replay.expect([], []);
     return (performance.now() - started) / 1000;
   });
-  if (!reuse) for (let row = 0; row < total; row++) if (stored[row] === 1) rowsOf[row % agents]?.push(row);
   if (values['load-only']) {
     const over = stallLog.filter((g) => g.phase === 'load' && (g.cpuMs ?? 0) > STALL_LOG_MS);
     const rss = mb(process.memoryUsage().rss);
@@ -336,6 +335,7 @@ async function runOne(fixture: BenchFixture, queryTexts: readonly string[], tota
     if (values['stall-log']) writeFileSync(values['stall-log'], JSON.stringify(stallLog));
     process.exit(0);
   }
+  if (!reuse) for (let row = 0; row < total; row++) if (stored[row] === 1) rowsOf[row % agents]?.push(row);
   const build = await withStallMonitor('build', async () => {
     const started = performance.now();
     for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
