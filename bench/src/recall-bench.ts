@@ -13,12 +13,14 @@
 //   npm run bench:recall -- --sizes 20000 --embedders hashing --layouts 1 --queries 100
 //   npm run bench:recall -- --lexical --sizes 100000        # the lexical channel alone (no embedder), real text
 //   npm run bench:recall -- --sizes 1000000 --embedders hashing --layouts 1 --db /tmp/1m.db   # keep (or reuse) the file
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { type EmbeddingProvider, type MemoryConfigInput, normalizeForStorage } from '@memory/core';
 import { createMemoryEngine, type RecallResponse } from '@memory/engine';
 import { createHashingEmbedder, createOfflineEmbedder } from '@memory/providers';
@@ -28,8 +30,48 @@ import { kthScore, neighbourRecall, scoreRows } from './exact-knn.js';
 import { type LoopGap, watchLoop } from './loop-watch.js';
 import { createProjectedEmbedder } from './projected-embedder.js';
 import { fmt, percentile } from './stats.js';
-import { createRealCorpus, createSyntheticCorpus, REAL_CORPUS_FILES, type TextCorpus } from './vector-corpus.js';
-import { embedFixture, replayEmbedder, type VectorFixture } from './vector-fixture.js';
+import {
+  createRealCorpus,
+  createSyntheticCorpus,
+  type PackedTexts,
+  packTexts,
+  REAL_CORPUS_FILES,
+  type TextCorpus,
+} from './vector-corpus.js';
+import { callReplayEmbedder, embedFixture, type VectorFixture } from './vector-fixture.js';
+
+/** The fixture of a run: its texts packed outside the heap (see `packTexts`). */
+type BenchFixture = Omit<VectorFixture, 'texts'> & { readonly texts: PackedTexts };
+
+// A full collection on demand, to read what the heap holds after a load (outside any measured phase).
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+/** MB of the JavaScript heap in use after a full collection. */
+function liveHeapMb(): number {
+  collectGarbage();
+  return getHeapStatistics().used_heap_size / 1024 / 1024;
+}
+/** This process's peak resident set (VmHWM), MB; NaN where /proc is not there. */
+function peakRssMb(): number {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Memory ids (the engine mints 36-character UUIDs) kept outside the heap, 36 bytes per row. Written
+ * as latin1, a copy: converting them to 16 bytes of hex (a pattern test, `replaceAll`, a hex write)
+ * took 18–45 ms per call of 10,000 on a loaded machine, inside the load's slices.
+ */
+const ID_BYTES = 36;
+function packId(ids: Buffer, row: number, id: string): void {
+  if (id.length !== ID_BYTES) throw new Error(`unexpected memory id ${id}`);
+  ids.write(id, row * ID_BYTES, ID_BYTES, 'latin1');
+}
+const unpackId = (ids: Buffer, row: number): string => ids.toString('latin1', row * ID_BYTES, (row + 1) * ID_BYTES);
 
 const { values } = parseArgs({
   options: {
@@ -201,19 +243,22 @@ async function waitForScanCache(ask: () => Promise<{ response: RecallResponse }>
 /** Questions asked before measuring (not among the measured ones). */
 const WARM_UP = 128;
 
-async function runOne(fixture: VectorFixture, queryTexts: readonly string[], total: number, agents: number) {
+async function runOne(fixture: BenchFixture, queryTexts: readonly string[], total: number, agents: number) {
   const dir = mkdtempSync(join(tmpdir(), 'memory-recall-bench-'));
   const path = values.db ?? join(dir, 'recall.db');
   const reuse = values.db !== undefined && existsSync(values.db);
   const dims = fixture.dims;
   const rssBefore = process.memoryUsage().rss;
+  const replay = callReplayEmbedder(fixture);
   const engine = await createMemoryEngine({
     database: { path },
-    embedder: replayEmbedder(fixture),
+    embedder: replay,
     config: merge(SEMANTIC_ONLY, extra),
   });
   const agentIds = Array.from({ length: agents }, (_, i) => `agent-${i}`);
   const rowsOf = agentIds.map(() => [] as number[]);
+  // A kept file's ids by row, read before the load; a loaded run's are unpacked after the engine
+  // closes (see `ids`).
   const rowOfId = new Map<string, number>();
 
   if (reuse) {
@@ -221,10 +266,10 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     // real texts keyed as given matched only some rows, and the rest scored as row 0. Where two
     // texts store alike the load kept the first (the second was a duplicate).
     const rowOfText = new Map<string, number>();
-    fixture.texts.forEach((t, i) => {
-      const stored = normalizeForStorage(t);
+    for (let i = 0; i < fixture.texts.length; i++) {
+      const stored = normalizeForStorage(fixture.texts.at(i));
       if (!rowOfText.has(stored)) rowOfText.set(stored, i);
-    });
+    }
     const agentOf = new Map(agentIds.map((id, i) => [id, i]));
     const kept = new Database(path, { readonly: true });
     for (const m of kept.prepare('SELECT id, agent_id, content FROM memories WHERE deleted_at IS NULL').iterate()) {
@@ -237,48 +282,60 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
     }
     kept.close();
   }
-  // What each call returned, read after the load: growing a million-entry Map between two calls
-  // rehashed it on the event loop (45 ms for one call's 10,000 ids on a quiet machine), and the
-  // load's slices counted it.
-  const loaded: Array<{ agent: number; rows: number[]; results: ReadonlyArray<{ id: string; deduped: boolean }> }> = [];
+  // The load streams its corpus: each call's texts are decoded from the packed corpus just before
+  // it, and what it returned is kept in typed arrays (a memory's id, 36 bytes, in `ids` at its row;
+  // `stored` marks rows written, not deduplicated). The bench's heap then stays the same size
+  // through the load, and a major collection's marking (on the main thread, inside the engine's
+  // batches) walks the engine's objects, not a million of the bench's texts and results.
+  const ids = Buffer.alloc(reuse ? 0 : total * ID_BYTES);
+  const stored = new Uint8Array(reuse ? 0 : total);
+  const heapBefore = values['load-only'] ? liveHeapMb() : Number.NaN;
   const load = await withStallMonitor('load', async () => {
     const started = performance.now();
     for (let done = reuse ? total : 0; done < total; ) {
       const n = Math.min(10_000, total - done);
-      const byAgent = new Map<number, number[]>();
-      for (let i = done; i < done + n; i++) {
-        const rows = byAgent.get(i % agents) ?? [];
-        rows.push(i);
-        byAgent.set(i % agents, rows);
-      }
-      for (const [a, rows] of byAgent) {
+      for (let a = 0; a < agents; a++) {
+        // Row r belongs to agent r % agents.
+        const rows: number[] = [];
+        for (let r = done + ((a - (done % agents) + agents) % agents); r < done + n; r += agents) rows.push(r);
+        if (rows.length === 0) continue;
+        const contents = rows.map((r) => fixture.texts.at(r));
+        replay.expect(contents, rows);
+        // The engine's call starts on its own turn, not on the one that read the last call's
+        // results and prepared this one (a host's calls come from separate requests).
+        await nextTurn();
         const results = await engine.rememberMany({
           agentId: agentIds[a] as string,
-          memories: rows.map((r) => ({ content: fixture.texts[r] as string })),
+          memories: contents.map((content) => ({ content })),
         });
-        loaded.push({ agent: a, rows, results });
+        results.forEach((result, i) => {
+          if (result.deduped) return;
+          const row = rows[i] as number;
+          packId(ids, row, result.id);
+          stored[row] = 1;
+        });
       }
       done += n;
     }
+    replay.expect([], []);
     return (performance.now() - started) / 1000;
   });
-  for (const { agent, rows, results } of loaded)
-    results.forEach((r, i) => {
-      if (r.deduped) return;
-      rowOfId.set(r.id, rows[i] as number);
-      rowsOf[agent]?.push(rows[i] as number);
-    });
-  loaded.length = 0;
   if (values['load-only']) {
     const over = stallLog.filter((g) => g.phase === 'load' && (g.cpuMs ?? 0) > STALL_LOG_MS);
+    const rss = mb(process.memoryUsage().rss);
+    const heapAfter = liveHeapMb();
     console.log(
       `  load only: ${fmt(load.value, 1)} s, longest stall ${fmt(load.stallMs, 0)} ms, longest slice ${fmt(load.sliceMs, 0)} ms CPU, ${over.length} slices over ${STALL_LOG_MS} ms CPU (${over.filter((g) => g.gcMs > 0).length} of them with a GC pause inside), longest GC ${fmt(load.gcMs, 0)} ms, load avg ${fmt(loadavg()[0] as number, 1)}`,
+    );
+    console.log(
+      `  memory: RSS ${fmt(rss, 0)} MB (peak ${fmt(peakRssMb(), 0)} MB), live heap ${fmt(heapBefore, 1)} MB before the load, ${fmt(heapAfter, 1)} MB after (full collections)`,
     );
     await engine.close();
     if (!values.db) rmSync(dir, { recursive: true, force: true });
     if (values['stall-log']) writeFileSync(values['stall-log'], JSON.stringify(stallLog));
     process.exit(0);
   }
+  if (!reuse) for (let row = 0; row < total; row++) if (stored[row] === 1) rowsOf[row % agents]?.push(row);
   const build = await withStallMonitor('build', async () => {
     const started = performance.now();
     for (let round = 0; round < 1000; round++) if ((await engine.runDue()).ran === 0) break;
@@ -327,6 +384,7 @@ async function runOne(fixture: VectorFixture, queryTexts: readonly string[], tot
   const bytes = Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
   db.close();
   rmSync(dir, { recursive: true, force: true });
+  if (!reuse) for (let row = 0; row < total; row++) if (stored[row] === 1) rowOfId.set(unpackId(ids, row), row);
 
   // Ground truth: the query vectors the engine searched with, against every vector of the agent.
   const queryVectors = await fixture.embedder.embed(queryTexts.slice(0, Math.min(queryCount, queryTexts.length)), {
@@ -465,7 +523,9 @@ for (const name of values.embedders.split(',')) {
   // content, so a text that normalizes differently missed the replay and was embedded again; the
   // dense embedder's per-text noise then gave it another vector than the truth's row (10% of the
   // 100k texts: an exact search measured 0.997).
-  const texts = [...new Set(corpus.texts(Math.ceil(biggest * 1.05)).map(normalizeForStorage))].slice(0, biggest);
+  const texts = packTexts(
+    [...new Set(corpus.texts(Math.ceil(biggest * 1.05)).map(normalizeForStorage))].slice(0, biggest),
+  );
   const fixture = await embedFixture(embedder, texts);
   const queryTexts = questionsOf(corpus);
   console.log(
@@ -475,7 +535,7 @@ for (const name of values.embedders.split(',')) {
     '  size       agents  per agent  recall@10  p50 ms  p95 ms  cpu p50/p95 ms  reported            layout (most queries)              load s (stall/slice ms)  build s (stall/slice ms)  query stall/slice ms  longest GC ms  RSS MB/100k  DB MB/100k  load avg',
   );
   for (const total of sizes) {
-    const sub: VectorFixture = { ...fixture, texts: fixture.texts.slice(0, total) };
+    const sub: BenchFixture = { ...fixture, texts: fixture.texts.head(total) };
     for (const agents of layouts) {
       const logged = stallLog.length;
       const r = await runOne(sub, queryTexts, Math.min(total, texts.length), agents);

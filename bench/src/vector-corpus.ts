@@ -106,3 +106,51 @@ export function createSyntheticCorpus(): TextCorpus {
     },
   };
 }
+
+/**
+ * Texts kept outside the JavaScript heap: one UTF-8 buffer and the offset of each text, decoded when
+ * asked for. A bench that loads a million memories holds its corpus this way so the garbage
+ * collector's marking (which walks every live string on the main thread) measures the engine's heap,
+ * not a million of the bench's own strings.
+ */
+export interface PackedTexts {
+  readonly length: number;
+  /** Text `i` (a new string each call). */
+  at(i: number): string;
+  /** Texts `start` to `end` (exclusive) as strings. */
+  slice(start: number, end?: number): string[];
+  /** The first `count` texts (sharing the buffers). */
+  head(count: number): PackedTexts;
+}
+
+export function packTexts(texts: readonly string[]): PackedTexts {
+  const offsets = new Float64Array(texts.length + 1);
+  let bytes = 0;
+  texts.forEach((t, i) => {
+    offsets[i] = bytes;
+    bytes += Buffer.byteLength(t, 'utf8');
+  });
+  offsets[texts.length] = bytes;
+  const buffer = Buffer.allocUnsafe(bytes);
+  texts.forEach((t, i) => {
+    buffer.write(t, offsets[i] as number, 'utf8');
+  });
+  return packedView(buffer, offsets, texts.length);
+}
+
+function packedView(buffer: Buffer, offsets: Float64Array, length: number): PackedTexts {
+  const at = (i: number) => {
+    if (i < 0 || i >= length) throw new RangeError(`text ${i} of ${length}`);
+    return buffer.toString('utf8', offsets[i] as number, offsets[i + 1] as number);
+  };
+  return {
+    length,
+    at,
+    slice(start, end = length) {
+      const out: string[] = [];
+      for (let i = Math.max(0, start); i < Math.min(end, length); i++) out.push(at(i));
+      return out;
+    },
+    head: (count) => packedView(buffer, offsets, Math.min(count, length)),
+  };
+}

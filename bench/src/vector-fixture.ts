@@ -13,7 +13,10 @@ export interface VectorFixture {
 }
 
 /** Embeds `texts` (distinct) in batches into one matrix. */
-export async function embedFixture(embedder: EmbeddingProvider, texts: readonly string[]): Promise<VectorFixture> {
+export async function embedFixture<T extends { readonly length: number; slice(start: number, end: number): string[] }>(
+  embedder: EmbeddingProvider,
+  texts: T,
+): Promise<Omit<VectorFixture, 'texts'> & { readonly texts: T }> {
   const dims = embedder.dimensions;
   const matrix = new Float32Array(texts.length * dims);
   for (let start = 0; start < texts.length; start += 2000) {
@@ -43,6 +46,39 @@ export function replayEmbedder(fixture: VectorFixture): EmbeddingProvider {
   return {
     model: embedder.model,
     dimensions: dims,
+    async embed(texts, options) {
+      const unknown = texts.filter((t) => !rowOf.has(t));
+      const fresh = unknown.length > 0 ? await embedder.embed(unknown, options) : [];
+      let next = 0;
+      return texts.map((t) => {
+        const row = rowOf.get(t);
+        if (row === undefined) return fresh[next++] as Float32Array;
+        return matrix.slice(row * dims, row * dims + dims);
+      });
+    },
+  };
+}
+
+/**
+ * A replay embedder that holds no map of every text: before each call the bench says which texts it
+ * writes and their rows (`expect`), and only those are looked up (a map of one call's texts,
+ * replaced at the next call). Other texts (queries, a call not announced) go to the real embedder.
+ * For loads of a million memories, where a map of every text keeps a million strings on the heap.
+ */
+export function callReplayEmbedder(
+  fixture: Omit<VectorFixture, 'texts'>,
+): EmbeddingProvider & { expect(texts: readonly string[], rows: readonly number[]): void } {
+  let rowOf = new Map<string, number>();
+  const { embedder, dims, matrix } = fixture;
+  return {
+    model: embedder.model,
+    dimensions: dims,
+    expect(texts, rows) {
+      rowOf = new Map();
+      texts.forEach((t, i) => {
+        rowOf.set(t, rows[i] as number);
+      });
+    },
     async embed(texts, options) {
       const unknown = texts.filter((t) => !rowOf.has(t));
       const fresh = unknown.length > 0 ? await embedder.embed(unknown, options) : [];
