@@ -3,10 +3,10 @@
 // statements each call runs, per SQL text (every run of a prepared statement; BEGIN and COMMIT,
 // run by the driver's transaction function, are not counted), or a V8 CPU profile of the calls
 // (main thread, sampled every 100 µs): self time by function, a native statement call named by the
-// JavaScript functions above it, then inclusive time by function. Profile `--root /work/main` and
+// JavaScript functions above it, then inclusive time by function. Profile `--root ../other-checkout` and
 // `--root .` one after the other to compare two checkouts.
 //   npm run bench:remember-profile -- --root .
-//   npm run bench:remember-profile -- --root /work/main --profile
+//   npm run bench:remember-profile -- --root ../other-checkout --profile
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';

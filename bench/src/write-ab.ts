@@ -4,7 +4,7 @@
 // move by more than a few percent between runs; alternating segments within one process lets the
 // load hit both sides alike. Each checkout must be set up (`scripts/setup.sh`); its engine source
 // is imported directly (run with `--conditions=@memory/source`, as `npm run` does).
-//   npm run bench:write-ab -- --base /work/main --branch /work/wt-x
+//   npm run bench:write-ab -- --base ../main-checkout --branch .
 //   npm run bench:write-ab -- --base ../main --branch . --mode bulk --rounds 20 --per 1000
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
