@@ -50,5 +50,5 @@ export async function buildBin(): Promise<{ bin: string; remove(): void }> {
       },
     ],
   });
-  return { bin: join(outDir, 'bin.js'), remove: () => rmSync(outDir, { recursive: true, force: true }) };
+  return { bin: join(outDir, 'bin.js'), remove: () => rmSync(outDir, { recursive: true, force: true, maxRetries: 5 }) };
 }

@@ -32,7 +32,7 @@ export function runBin(bin: string, args: readonly string[], env: NodeJS.Process
 
 export function tempDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'memory-cli-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }) };
 }
 
 /** Opens the test database in this process, runs `body`, closes it (the CLI then opens the file itself). */

@@ -183,7 +183,7 @@ describe('conflict detection in bulk', () => {
       expect(board[0]).toMatchObject({ id: standup.id, updated: true });
     } finally {
       for (const e of engines.splice(0)) await e.close();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 });

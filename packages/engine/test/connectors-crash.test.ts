@@ -30,7 +30,7 @@ describe('connector crash recovery', () => {
       expect(trial.crashed.liveChunks, context).toBe(trial.reference.liveChunks);
       expect(trial.crashed.digest, context).toBe(trial.reference.digest);
     } finally {
-      rmSync(work, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true, maxRetries: 5 });
     }
   }, 600_000);
 });

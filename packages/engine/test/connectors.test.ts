@@ -16,7 +16,7 @@ beforeEach(() => {
   root = join(work, 'root');
   mkdirSync(join(root, 'sub'), { recursive: true });
 });
-afterEach(() => rmSync(work, { recursive: true, force: true }));
+afterEach(() => rmSync(work, { recursive: true, force: true, maxRetries: 5 }));
 
 const write = (path: string, body: string | Uint8Array) => writeFileSync(join(root, path), body);
 

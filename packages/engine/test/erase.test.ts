@@ -12,7 +12,7 @@ const root = join(import.meta.dirname, '..', '..', '..');
 const child = join(import.meta.dirname, 'fixtures', 'erase-child.ts');
 const dirs: string[] = [];
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** Rows of the scope per table, as the erase selects them. */

@@ -7,7 +7,7 @@ import { collect, fillExportScope, records } from './support/fill-export-scope.j
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('engine.export and its import', () => {

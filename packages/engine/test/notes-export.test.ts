@@ -9,7 +9,7 @@ import { collect, createExportNotes, records } from './support/fill-export-scope
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('notes in export and erase', () => {

@@ -96,7 +96,7 @@ export async function controlResult(path: ReadPath): Promise<string[] | undefine
     return sorted(items);
   } finally {
     await env.engine.close();
-    rmSync(env.dir, { recursive: true, force: true });
+    rmSync(env.dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
@@ -125,7 +125,7 @@ export async function expectIsolated(
     expect(sorted(items), where).toEqual(control);
   } finally {
     await env.engine.close();
-    rmSync(env.dir, { recursive: true, force: true });
+    rmSync(env.dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

@@ -8,7 +8,7 @@ import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
 const DAY = 86_400_000;
 const dirs: string[] = [];
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 function tempPath(): string {

@@ -16,7 +16,7 @@ import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function collect(lines: AsyncIterable<string>): Promise<string[]> {

@@ -15,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'memory-onnx-'));
 const embedders: TransformersEmbedder[] = [];
 afterAll(async () => {
   await Promise.all(embedders.map((e) => e.close()));
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function embedderFor(modelPath: string): Promise<TransformersEmbedder> {

@@ -15,7 +15,7 @@ import { createBagOfWordsEmbedder, createTestEngine, T0 } from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const DAY = 86_400_000;

@@ -60,7 +60,7 @@ export async function startServer(
   cleanups.push(async () => {
     await server.close();
     await engine.close();
-    rmSync(spoolDirectory, { recursive: true, force: true });
+    rmSync(spoolDirectory, { recursive: true, force: true, maxRetries: 5 });
   });
   return {
     engine,

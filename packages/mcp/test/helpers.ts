@@ -12,7 +12,7 @@ export const NODE_ARGS = ['--conditions=@memory/source', '--import', 'tsx', BIN]
 
 export function tempDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'memory-mcp-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }) };
 }
 
 export function newClient(): Client {

@@ -28,7 +28,7 @@ const open = async (options: Parameters<typeof createTransformersEmbedder>[0]): 
 };
 afterAll(async () => {
   await Promise.all(embedders.map((e) => e.close()));
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 type Token = (typeof VOCAB)[number];

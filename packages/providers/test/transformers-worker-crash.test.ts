@@ -75,7 +75,7 @@ describe('transformers embedder whose worker dies', () => {
       code: 'PROVIDER_ERROR',
       details: { reason: 'model-changed' },
     });
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it('loads in-process when the worker dies while loading', async () => {

@@ -71,7 +71,7 @@ describe('postgres test support: where the server comes from', () => {
       const late = await postgresTestServer({ env, timeoutMs: 100 });
       expect(late).toEqual({ available: false, reason: 'the test server was not up after 100 ms' });
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 

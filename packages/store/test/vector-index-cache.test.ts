@@ -66,7 +66,7 @@ function rollsBack(write: () => void, message: string): void {
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('the ready vector indexes a connection keeps', () => {

@@ -98,7 +98,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+afterAll(() => rmSync(directory, { recursive: true, force: true, maxRetries: 5 }));
 
 describe.each(backends)('an engine.export of a SQLite scope imported on $name', (backend) => {
   afterEach(() => backend.cleanup());
