@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createDenseEmbedder } from './dense-embedder.js';
+import { onStatementRun } from './statement-runs.js';
 import { fmt } from './stats.js';
 import { distinctMemories } from './synthetic.js';
 import { embedFixture, replayEmbedder } from './vector-fixture.js';
@@ -52,18 +53,9 @@ const runs = new Map<string, number>();
 const counting = { on: false };
 if (!values.profile) {
   // Every prepared statement counts its runs by SQL text while `counting.on`.
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((source: string) => {
-    const statement = prepare(source);
-    for (const method of ['all', 'get', 'run', 'iterate'] as const) {
-      const call = statement[method].bind(statement) as (...parameters: unknown[]) => unknown;
-      (statement as unknown as Record<string, unknown>)[method] = (...parameters: unknown[]) => {
-        if (counting.on) runs.set(source, (runs.get(source) ?? 0) + 1);
-        return call(...parameters);
-      };
-    }
-    return statement;
-  }) as typeof db.prepare;
+  onStatementRun(db, (source) => {
+    if (counting.on) runs.set(source, (runs.get(source) ?? 0) + 1);
+  });
 }
 const engine = await module.createMemoryEngine({
   database: { database: db },

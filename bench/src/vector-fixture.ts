@@ -42,11 +42,17 @@ export function replayEmbedder(fixture: VectorFixture): EmbeddingProvider {
   fixture.texts.forEach((t, i) => {
     rowOf.set(t, i);
   });
+  return replaying(fixture, () => rowOf);
+}
+
+/** An embedder answering texts found in `rows()` from the fixture's matrix, others from its embedder. */
+function replaying(fixture: Omit<VectorFixture, 'texts'>, rows: () => ReadonlyMap<string, number>): EmbeddingProvider {
   const { embedder, dims, matrix } = fixture;
   return {
     model: embedder.model,
     dimensions: dims,
     async embed(texts, options) {
+      const rowOf = rows();
       const unknown = texts.filter((t) => !rowOf.has(t));
       const fresh = unknown.length > 0 ? await embedder.embed(unknown, options) : [];
       let next = 0;
@@ -69,24 +75,12 @@ export function callReplayEmbedder(
   fixture: Omit<VectorFixture, 'texts'>,
 ): EmbeddingProvider & { expect(texts: readonly string[], rows: readonly number[]): void } {
   let rowOf = new Map<string, number>();
-  const { embedder, dims, matrix } = fixture;
   return {
-    model: embedder.model,
-    dimensions: dims,
+    ...replaying(fixture, () => rowOf),
     expect(texts, rows) {
       rowOf = new Map();
       texts.forEach((t, i) => {
         rowOf.set(t, rows[i] as number);
-      });
-    },
-    async embed(texts, options) {
-      const unknown = texts.filter((t) => !rowOf.has(t));
-      const fresh = unknown.length > 0 ? await embedder.embed(unknown, options) : [];
-      let next = 0;
-      return texts.map((t) => {
-        const row = rowOf.get(t);
-        if (row === undefined) return fresh[next++] as Float32Array;
-        return matrix.slice(row * dims, row * dims + dims);
       });
     },
   };

@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { createDenseEmbedder } from './dense-embedder.js';
+import { onStatementRun } from './statement-runs.js';
 import { fmt } from './stats.js';
 import { distinctMemories } from './synthetic.js';
 import { embedFixture, replayEmbedder } from './vector-fixture.js';
@@ -70,18 +71,9 @@ const sides: Array<{
 /** A database whose prepared statements count their runs in `runs` while `runs.counting`. */
 function countingDatabase(path: string, runs: { n: number; counting: boolean }): Database.Database {
   const db = new Database(path);
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((source: string) => {
-    const statement = prepare(source);
-    for (const method of ['all', 'get', 'run', 'iterate'] as const) {
-      const call = statement[method].bind(statement) as (...parameters: unknown[]) => unknown;
-      (statement as unknown as Record<string, unknown>)[method] = (...parameters: unknown[]) => {
-        if (runs.counting) runs.n++;
-        return call(...parameters);
-      };
-    }
-    return statement;
-  }) as typeof db.prepare;
+  onStatementRun(db, () => {
+    if (runs.counting) runs.n++;
+  });
   return db;
 }
 for (const [name, root] of [
