@@ -12,13 +12,13 @@ const fixture = join(import.meta.dirname, 'fixtures', 'forgotten-engine.ts');
  * is undefined when it was still alive `graceMs` after that (it is then killed).
  */
 function runForgetful(
-  mode: 'plain' | 'hold',
+  mode: 'plain' | 'hold' | 'close',
   graceMs: number,
 ): Promise<{ exitedAfterMs?: number; code: number | null; stderr: string; stdout: string }> {
   const path = join(mkdtempSync(join(tmpdir(), 'memory-forgot-')), 'memory.db');
   const proc = spawn(
     process.execPath,
-    ['--conditions=@memory/source', '--import', 'tsx', fixture, path, ...(mode === 'hold' ? ['hold'] : [])],
+    ['--conditions=@memory/source', '--import', 'tsx', fixture, path, ...(mode === 'plain' ? [] : [mode])],
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -54,6 +54,16 @@ describe('a forgotten engine', () => {
     expect(run.stdout).toContain('document done');
     // Tear-down of the worker threads takes milliseconds; 20 s of grace absorbs a loaded machine
     // (the process that is kept alive, below, is never let go).
+    expect(run.exitedAfterMs).toBeDefined();
+  }, 180_000);
+
+  it('lets a host whose last act is `await engine.close()` exit, with the database files already free', async () => {
+    const run = await runForgetful('close', 20_000);
+    expect(run.stderr).toBe('');
+    // 13 would be an unsettled top-level await: close() waiting on a worker that let the process go.
+    expect(run.code).toBe(0);
+    // The directory was removed without retries right after close() resolved.
+    expect(run.stdout).toContain('closed');
     expect(run.exitedAfterMs).toBeDefined();
   }, 180_000);
 

@@ -92,8 +92,15 @@ export interface Store extends PortableStore {
   walBacklog(): Promise<void> | undefined;
   /** True once `close()` ran. */
   readonly closed: boolean;
-  /** Closes the database if the store opened it. Idempotent. */
-  close(): void;
+  /**
+   * Closes the database if the store opened it; usable synchronously: calls after it fail with
+   * `ENGINE_CLOSED` and this connection is closed when it returns. The promise resolves once no
+   * thread of this store holds the database file any more: the background checkpoint worker has
+   * closed its connection and exited (a worker that has not after 5 s is terminated, with a
+   * warning). Await it before deleting, moving or reopening the file elsewhere. Never rejects;
+   * idempotent (every call returns the same promise).
+   */
+  close(): Promise<void>;
   /**
    * Runs `listener` once when the store closes (at once when it is closed already): per-store
    * caches free their memory there.
@@ -186,7 +193,7 @@ function wrapStorageError(error: unknown, code: 'STORAGE_ERROR' | 'MIGRATION_FAI
  * ```ts
  * const store = await openStore({ path: ':memory:' });
  * store.write((sql) => sql.run(raw('DELETE FROM memories WHERE agent_id = ?', 'bot')));
- * store.close();
+ * await store.close();
  * ```
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
@@ -267,6 +274,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     }
   };
   let closed = false;
+  let closing: Promise<void> | undefined;
   const closeListeners: Array<() => void> = [];
   const assertOpen = (): void => {
     if (closed) throw new MemoryError('ENGINE_CLOSED', 'the store is closed');
@@ -328,10 +336,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       }
     },
     close() {
-      if (closed) return;
+      if (closing) return closing;
       closed = true;
-      checkpointer?.close();
+      // This connection first: the worker's is then the last one, and closing it runs SQLite's
+      // final checkpoint (and the WAL file's removal) on the worker thread, not on this one.
       if (owned && db.open) db.close();
+      closing = checkpointer?.close() ?? Promise.resolve();
       for (const listener of closeListeners.splice(0)) {
         try {
           listener();
@@ -339,6 +349,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
           logger.warn('a close listener failed', { error: String(error) });
         }
       }
+      return closing;
     },
     onClose(listener) {
       if (closed) listener();

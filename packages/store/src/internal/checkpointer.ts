@@ -14,23 +14,38 @@ export interface Checkpointer {
    * frame counts the checkpoint saw, or undefined if the worker is gone. Never rejects.
    */
   request(mode?: CheckpointMode): Promise<CheckpointResult | undefined>;
-  /** Stops the worker. Idempotent. */
-  close(): void;
+  /**
+   * Stops the worker: a request in flight resolves undefined at once, and the returned promise
+   * resolves once the worker thread has exited (its connection closed, so no thread of this process
+   * holds the database file). A worker that has not exited after `closeDeadlineMs` (a hung fsync) is
+   * terminated, with a warning, and the promise resolves then. Never rejects; every call returns
+   * the same promise.
+   */
+  close(): Promise<void>;
 }
+
+/** How long `close()` waits for the worker thread to exit before it terminates it. */
+export const CHECKPOINTER_CLOSE_DEADLINE_MS = 5_000;
 
 // Plain CommonJS: the worker is evaluated from this string, so it works the same from TypeScript
 // sources (tests) and from the bundled dist.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// Set by the host before it posts 'close': requests queued behind the one running are skipped, and
+// a worker that starts after the store closed never opens the file.
+const closing = new Int32Array(workerData.closing);
 const Database = require(workerData.driver);
-const db = new Database(workerData.path, { fileMustExist: true });
-db.pragma('busy_timeout = 1000');
+const db = Atomics.load(closing, 0) === 1 ? undefined : new Database(workerData.path, { fileMustExist: true });
+db?.pragma('busy_timeout = 1000');
 parentPort.on('message', (message) => {
   if (message === 'close') {
-    db.close();
+    // The last connection to close checkpoints the WAL into the file and deletes it; nothing else
+    // (no timer, no handle) is left, so the thread exits once the port is closed.
+    db?.close();
     parentPort.close();
     return;
   }
+  if (!db || Atomics.load(closing, 0) === 1) return;
   try {
     const [result] = db.pragma(message === 'truncate' ? 'wal_checkpoint(TRUNCATE)' : 'wal_checkpoint(PASSIVE)');
     parentPort.postMessage({ ok: true, result });
@@ -63,16 +78,31 @@ interface CheckpointReply {
  * Starts the checkpoint worker for a database file; returns undefined (and logs) if it cannot start.
  * `onStopped` runs if the worker dies later (the writer then has to checkpoint on its own).
  */
-export function startCheckpointer(path: string, logger: Logger, onStopped?: () => void): Checkpointer | undefined {
+export function startCheckpointer(
+  path: string,
+  logger: Logger,
+  onStopped?: () => void,
+  closeDeadlineMs: number = CHECKPOINTER_CLOSE_DEADLINE_MS,
+): Checkpointer | undefined {
   let worker: Worker;
+  const closingFlag = new SharedArrayBuffer(4);
   try {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver } });
+    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, closing: closingFlag } });
   } catch (error) {
     logger.warn('background checkpoints unavailable; SQLite checkpoints on commit instead', { error: String(error) });
     return undefined;
   }
+  // Whether requests are refused (close() ran, or the worker died), and close()'s promise.
   let closed = false;
+  let closing: Promise<void> | undefined;
+  let exited = false;
+  const exit = new Promise<void>((resolve) => {
+    worker.once('exit', () => {
+      exited = true;
+      resolve();
+    });
+  });
   let pending:
     | {
         promise: Promise<CheckpointResult | undefined>;
@@ -83,11 +113,13 @@ export function startCheckpointer(path: string, logger: Logger, onStopped?: () =
   const settle = (result: CheckpointResult | undefined): void => {
     const current = pending;
     pending = undefined;
-    // Idle again: an engine the host forgot to close must not keep its process alive.
-    worker.unref();
+    // Idle again: an engine the host forgot to close must not keep its process alive. (While
+    // closing it stays referenced, so a host awaiting close() is not cut off before the exit.)
+    if (!closing) worker.unref();
     current?.resolve(result);
   };
   worker.on('message', (reply: CheckpointReply) => {
+    if (closing) return;
     if (!reply.ok) logger.warn('background checkpoint failed', { error: reply.error ?? 'unknown' });
     settle(reply.result);
   });
@@ -118,11 +150,32 @@ export function startCheckpointer(path: string, logger: Logger, onStopped?: () =
       return promise;
     },
     close() {
-      if (closed) return;
-      closed = true;
-      worker.postMessage('close');
-      settle(undefined);
+      closing ??= stop();
+      return closing;
     },
+  };
+  const stop = (): Promise<void> => {
+    closed = true;
+    settle(undefined);
+    if (exited) return Promise.resolve();
+    Atomics.store(new Int32Array(closingFlag), 0, 1);
+    worker.postMessage('close');
+    // Referenced until it exits: a host whose last act is `await close()` must see it resolve
+    // (an unreferenced worker would let the process end with that await unsettled).
+    worker.ref();
+    return new Promise<void>((resolve) => {
+      const deadline = setTimeout(() => {
+        logger.warn('checkpoint worker did not exit after close; terminating it', { waitedMs: closeDeadlineMs });
+        worker.unref();
+        void worker.terminate().catch(() => undefined);
+        resolve();
+      }, closeDeadlineMs);
+      deadline.unref();
+      void exit.then(() => {
+        clearTimeout(deadline);
+        resolve();
+      });
+    });
   };
   return api;
 }
