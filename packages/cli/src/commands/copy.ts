@@ -43,7 +43,7 @@ export function registerCopyCommand(program: Command, runtime: CliRuntime): void
             await target.close();
           }
         } finally {
-          from.close();
+          await from.close();
         }
       }),
     );
