@@ -338,10 +338,13 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     close() {
       if (closing) return closing;
       closed = true;
-      // This connection first: the worker's is then the last one, and closing it runs SQLite's
-      // final checkpoint (and the WAL file's removal) on the worker thread, not on this one.
-      if (owned && db.open) db.close();
-      closing = checkpointer?.close() ?? Promise.resolve();
+      try {
+        // This connection first: the worker's is then the last one, and closing it runs SQLite's
+        // final checkpoint (and the WAL file's removal) on the worker thread, not on this one.
+        if (owned && db.open) db.close();
+      } finally {
+        closing = checkpointer?.close() ?? Promise.resolve();
+      }
       for (const listener of closeListeners.splice(0)) {
         try {
           listener();
