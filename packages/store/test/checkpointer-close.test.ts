@@ -190,6 +190,8 @@ describe('the checkpoint worker at close', () => {
     await expect(truncating).resolves.toBeUndefined();
     reader.exec('ROLLBACK');
     for (const db of [reader, probe, writer]) db.close();
+    // The terminated thread lets go of its connection only when its busy wait ends, which may
+    // remove the WAL file while this runs: here (only) retries are in order.
     rmSync(dir, { recursive: true, maxRetries: 5 });
   });
 });
