@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -27,6 +27,11 @@ function openFilesUnder(dir: string): string[] {
     }
   }
   return held.sort();
+}
+
+/** Threads of this process (Linux: /proc/self/status); a worker thread counts until it has exited. */
+function threads(): number {
+  return Number(/^Threads:\s+(\d+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
 }
 
 function recordingLogger(): Logger & { warnings: string[] } {
@@ -72,6 +77,7 @@ describe('closing a store with background checkpoints', () => {
     'resolves once the worker has closed its connection, with a checkpoint in flight resolved, not rejected',
     async () => {
       const dir = tempDir();
+      const threadsBefore = threads();
       const store = await openStore({ path: join(dir, 'c.db') });
       writeRows(store, 0, 300);
       // The worker is up and has checkpointed once.
@@ -86,6 +92,8 @@ describe('closing a store with background checkpoints', () => {
       expect(result === undefined || result.log >= 0).toBe(true);
       await closing;
       expect(openFilesUnder(dir)).toEqual([]);
+      // The worker's thread has exited.
+      expect(threads()).toBe(threadsBefore);
       // Every row reached the file (the last connection's close checkpointed the WAL and removed it).
       expect(readdirSync(dir)).toEqual(['c.db']);
       const reader = new Database(join(dir, 'c.db'), { readonly: true });
@@ -129,13 +137,15 @@ describe('the checkpoint worker at close', () => {
     const path = join(dir, 'c.db');
     walFile(path, 10).close();
     const logger = recordingLogger();
+    const threadsBefore = threads();
     const worker = startCheckpointer(path, logger);
-    expect(worker).toBeDefined();
+    expect(threads()).toBe(threadsBefore + 1);
     const request = worker?.request();
     await worker?.close();
     await expect(request).resolves.toBeUndefined();
     await expect(worker?.request()).resolves.toBeUndefined();
     expect(openFilesUnder(dir)).toEqual([]);
+    expect(threads()).toBe(threadsBefore);
     expect(logger.warnings).toEqual([]);
     rmSync(dir, { recursive: true });
   });
