@@ -5,6 +5,7 @@ import type { PortableQueue, Queue } from '@memory/queue';
 import type { AfterResponseWriter, Recall } from '@memory/recall';
 import type { Dialect, MemoryWriteDeps, PortableStore, Store, VectorSupport } from '@memory/store';
 import type { Background } from './background.js';
+import type { LoopTurns } from './loop-turns.js';
 
 /** What every engine operation needs: the parts `openEngine` wired together, and whether it is closed. */
 export interface EngineContext {
@@ -69,6 +70,8 @@ export interface EngineContext {
   readonly random: RandomSource;
   /** The engine's scheduler (the steward's resolver time limits). */
   readonly scheduler: Scheduler;
+  /** Lets the host's event loop turn between calls awaited back to back (see `createLoopTurns`). */
+  readonly turns: LoopTurns;
   readonly state: { closed: boolean; closing?: Promise<void> };
 }
 
@@ -78,11 +81,17 @@ export function assertOpen(ctx: EngineContext): void {
 }
 
 /**
- * Every public call goes through here: a closed engine refuses, and any synchronous throw becomes a
- * rejected promise, so callers see one error path.
+ * Every public call goes through here: a closed engine refuses, any synchronous throw becomes a
+ * rejected promise, so callers see one error path, and calls awaited back to back let the host's
+ * event loop turn every 10 ms of calls (`TURN_BUDGET_MS`, see `createLoopTurns`).
  */
 export async function call<T>(ctx: EngineContext, fn: () => T | Promise<T>): Promise<T> {
   assertOpen(ctx);
+  const turn = ctx.turns.due();
+  if (turn) {
+    await turn;
+    assertOpen(ctx);
+  }
   return fn();
 }
 

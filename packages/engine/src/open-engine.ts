@@ -19,6 +19,7 @@ import { type Background, createBackground } from './background.js';
 import type { EngineContext } from './context.js';
 import { createScheduledDreaming } from './dreaming.js';
 import { keyEmbedder } from './embedding-migration.js';
+import { createLoopTurns } from './loop-turns.js';
 import { MAINTENANCE_JOB, maintenanceHandler, maintenanceTasks } from './maintenance.js';
 import { createEngineWriter } from './memory-writer.js';
 import { openDatabase } from './open-database.js';
@@ -199,6 +200,7 @@ export async function openEngine(options: MemoryEngineOptions): Promise<EngineCo
     after,
     random,
     scheduler,
+    turns: createLoopTurns(),
     state: { closed: false },
   };
 }

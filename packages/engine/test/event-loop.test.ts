@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { chunkText, chunkTextSliced } from '../../ingest/src/documents/chunk-text.js';
@@ -6,6 +9,15 @@ import { DOCUMENT_PART_CHARS, DOCUMENT_ROW_MAX_CHARS } from '../../ingest/src/do
 import { hashText } from '../../ingest/src/documents/hash-text.js';
 import type { EmbeddingProvider } from '../src/index.js';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
+
+/** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL restarts. */
+function walRestarts(path: string): number {
+  const fd = openSync(`${path}-wal`, 'r');
+  const header = Buffer.alloc(16);
+  readSync(fd, header, 0, 16, 0);
+  closeSync(fd);
+  return header.readUInt32BE(12);
+}
 
 // Issue 11, item 13: big inputs never hold the event loop in one piece.
 
@@ -68,6 +80,46 @@ describe('rememberMany', () => {
       expect(turns).toBe(call + 1);
     }
   });
+});
+
+describe('remember, awaited back to back', () => {
+  it("lets the host's timers run all along, and the background checkpoint keeps the WAL restarting", async () => {
+    // An embedder that answers at once: each call resolves through microtasks alone. Without a
+    // turn of the event loop now and then, the host's interval never fired during the loop, the
+    // checkpoint worker's replies were never read, and the WAL grew to the writer's own checkpoint
+    // (64,000 frames, copied inside a COMMIT on the event loop).
+    const dir = mkdtempSync(join(tmpdir(), 'memory-turns-'));
+    const path = join(dir, 'engine.db');
+    try {
+      const { engine } = await createTestEngine({
+        database: { path },
+        embedder: createBagOfWordsEmbedder(),
+        config: { hints: { enabled: false } },
+      });
+      await engine.remember({ agentId: 'a', content: 'the first note opens the WAL' });
+      const restartsBefore = walRestarts(path);
+      let ticks = 0;
+      const timer = setInterval(() => {
+        ticks++;
+      }, 1);
+      const started = performance.now();
+      for (let i = 0; i < 1200; i++) {
+        await engine.remember({ agentId: 'a', content: `note ${i}: ${prose(160, i)} ${i * 7919}` });
+      }
+      const elapsed = performance.now() - started;
+      clearInterval(timer);
+      const highWater = Math.round((statSync(`${path}-wal`).size - 32) / (4096 + 24));
+      const restarts = walRestarts(path) - restartsBefore;
+      await engine.close();
+      // A turn at least every 50 ms of the loop (the budget is 10 ms of calls).
+      expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 50));
+      // The calls wrote well past the restart point (16,000 frames): the WAL started over behind them.
+      expect(restarts).toBeGreaterThanOrEqual(1);
+      expect(highWater).toBeLessThan(40_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    }
+  }, 60_000);
 });
 
 describe('rememberMany, its last transaction', () => {
