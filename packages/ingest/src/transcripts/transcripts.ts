@@ -7,6 +7,7 @@ import {
   findTranscriptProgram,
   ftsTokens,
   insertTurnsProgram,
+  isSqliteStore,
   listTranscriptsProgram,
   listTurnsProgram,
   type NewTurn,
@@ -130,6 +131,11 @@ export function createTranscripts(deps: { store: PortableStore; config: MemoryCo
         if (!isKept(turn.role) || !hasVisibleText(turn.content)) dropped++;
         else kept.push({ turnKey: turnKey(turn), role: turn.role, content: turn.content, at: turn.at ?? null });
       }
+      // A bot appends every turn as it happens: past the WAL's restart point the append waits for a
+      // checkpoint that covers every commit, as memory writes do (see `Store.walBacklog`), or a
+      // stream of appends kept the WAL growing to the writer's own checkpoint (64,000 frames).
+      const backlog = isSqliteStore(store) ? store.walBacklog() : undefined;
+      if (backlog) await backlog;
       const appended = await store.db.write(
         function* () {
           const now = store.clock.now();
