@@ -87,11 +87,9 @@ export function assertOpen(ctx: EngineContext): void {
  */
 export async function call<T>(ctx: EngineContext, fn: () => T | Promise<T>): Promise<T> {
   assertOpen(ctx);
+  // A call accepted here runs even if `close()` begins meanwhile: close waits for this turn.
   const turn = ctx.turns.due();
-  if (turn) {
-    await turn;
-    assertOpen(ctx);
-  }
+  if (turn) await turn;
   return fn();
 }
 
@@ -103,6 +101,8 @@ export function closeEngine(ctx: EngineContext): Promise<void> {
   ctx.state.closing ??= (async () => {
     ctx.state.closed = true;
     try {
+      // Calls accepted before close that wait for a turn of the event loop start first.
+      await ctx.turns.settled();
       await ctx.background.close();
       ctx.documents.close();
       // On PostgreSQL the deferred writes are a transaction to wait for before the pool ends.

@@ -19,12 +19,18 @@ export const TURN_BUDGET_MS = 10;
 export interface LoopTurns {
   /** Undefined, or a turn of the event loop the call awaits before its work. */
   due(): Promise<void> | undefined;
+  /**
+   * Resolves once the calls waiting for a turn have started their work: `close()` waits for it, so
+   * a call the engine accepted before `close()` runs as it did when nothing waited.
+   */
+  settled(): Promise<void>;
 }
 
 /**
  * Reads the monotonic `performance.now()`, not the injected clock: it measures time the event loop
  * was held, which a test's manual clock does not model. The marker is Node's own `setImmediate`
- * (not the global a test may fake).
+ * (not the global a test may fake). Under a test's fake timers `performance.now()` may stand still;
+ * then no call ever waits, as before.
  */
 export function createLoopTurns(budgetMs = TURN_BUDGET_MS): LoopTurns {
   // When the marker was queued; undefined once a turn of the loop ran it.
@@ -32,6 +38,8 @@ export function createLoopTurns(budgetMs = TURN_BUDGET_MS): LoopTurns {
   const turned = (): void => {
     armedAt = undefined;
   };
+  // The turn the waiting calls share; undefined when none waits.
+  let waiting: Promise<void> | undefined;
   return {
     due() {
       const now = performance.now();
@@ -40,7 +48,12 @@ export function createLoopTurns(budgetMs = TURN_BUDGET_MS): LoopTurns {
         setImmediate(turned);
         return undefined;
       }
-      return now - armedAt >= budgetMs ? yieldToEventLoop() : undefined;
+      if (now - armedAt < budgetMs) return undefined;
+      waiting ??= yieldToEventLoop().finally(() => {
+        waiting = undefined;
+      });
+      return waiting;
     },
+    settled: () => waiting ?? Promise.resolve(),
   };
 }

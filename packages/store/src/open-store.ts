@@ -97,7 +97,7 @@ export interface Store extends PortableStore {
    * `ENGINE_CLOSED` and this connection is closed when it returns. The promise resolves once no
    * thread of this store holds the database file any more: the background checkpoint worker has
    * closed its connection and exited (a worker that has not after 5 s is terminated, with a
-   * warning). Await it before deleting, moving or reopening the file elsewhere. Never rejects;
+   * warning, and the promise waits until the native call it was in returns). Await it before deleting, moving or reopening the file elsewhere. Never rejects;
    * idempotent (every call returns the same promise).
    */
   close(): Promise<void>;

@@ -17,9 +17,10 @@ export interface Checkpointer {
   /**
    * Stops the worker: a request in flight resolves undefined at once, and the returned promise
    * resolves once the worker thread has exited (its connection closed, so no thread of this process
-   * holds the database file). A worker that has not exited after `closeDeadlineMs` (a hung fsync) is
-   * terminated, with a warning, and the promise resolves then. Never rejects; every call returns
-   * the same promise.
+   * holds the database file). A worker that has not exited after `closeDeadlineMs` is terminated,
+   * with a warning; the promise still resolves only at its exit, once the native call it was in
+   * (a long final checkpoint, a slow fsync) has returned. Never rejects; every call returns the
+   * same promise.
    */
   close(): Promise<void>;
 }
@@ -31,8 +32,9 @@ export const CHECKPOINTER_CLOSE_DEADLINE_MS = 5_000;
 // sources (tests) and from the bundled dist.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-// Set by the host before it posts 'close': requests queued behind the one running are skipped, and
-// a worker that starts after the store closed never opens the file.
+// Set by the host before it posts 'close': passive checkpoints queued behind the one running are
+// skipped (a truncate still runs: it is what scrubs erased text out of the WAL), and a worker that
+// starts after the store closed never opens the file.
 const closing = new Int32Array(workerData.closing);
 const Database = require(workerData.driver);
 const db = Atomics.load(closing, 0) === 1 ? undefined : new Database(workerData.path, { fileMustExist: true });
@@ -45,7 +47,7 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
-  if (!db || Atomics.load(closing, 0) === 1) return;
+  if (!db || (message !== 'truncate' && Atomics.load(closing, 0) === 1)) return;
   try {
     const [result] = db.pragma(message === 'truncate' ? 'wal_checkpoint(TRUNCATE)' : 'wal_checkpoint(PASSIVE)');
     parentPort.postMessage({ ok: true, result });
@@ -164,11 +166,12 @@ export function startCheckpointer(
     // (an unreferenced worker would let the process end with that await unsettled).
     worker.ref();
     return new Promise<void>((resolve) => {
+      // Termination stops the worker's JavaScript, not a native call in progress (a long final
+      // checkpoint, a hung fsync): the thread holds the file until that call returns, so the
+      // promise still waits for its exit.
       const deadline = setTimeout(() => {
         logger.warn('checkpoint worker did not exit after close; terminating it', { waitedMs: closeDeadlineMs });
-        worker.unref();
         void worker.terminate().catch(() => undefined);
-        resolve();
       }, closeDeadlineMs);
       deadline.unref();
       void exit.then(() => {
