@@ -85,10 +85,16 @@ function insertElsewhere(
   return { id, seq: row?.seq ?? -1 };
 }
 
-async function candidates(writer: MemoryWriter, content: string): Promise<readonly string[]> {
+async function candidates(writer: MemoryWriter, content: string): Promise<ReadonlyArray<string | undefined>> {
   const index = writer.conflictKeys as ConflictKeyIndex;
   await index.refresh(writer.store, 'a', TYPES);
-  return index.candidates('a', keyHash('decision', content, []) as number);
+  // The index holds seqs: its candidates are named by the ids of the rows at them.
+  return index
+    .candidates('a', keyHash('decision', content, []) as number)
+    .map(
+      (seq) =>
+        writer.store.read((sql) => sql.get<{ id: string }>(raw('SELECT id FROM memories WHERE seq = ?', seq)))?.id,
+    );
 }
 
 const remember = (writer: MemoryWriter, contents: readonly string[]) =>
