@@ -4,11 +4,12 @@
 // of it marked by every major GC; typed arrays' contents are never scanned by the GC.
 //
 // Entries are packed at the front of two parallel arrays (seq, key; removing one moves the last
-// into its place), and two open-addressing tables with linear probing hold entry numbers plus one
+// into its place; seqs in 32 bits until one needs more, as PostgreSQL's bigint seqs may), and two open-addressing tables with linear probing hold entry numbers plus one
 // (0: empty), one placed by seq and one by key, so either side is found in a few probes. A key's
 // slots in the by-key table form one probe run: its seqs are read by walking the run. Deleting
 // from a table shifts the rest of the run back (no tombstones, so lookups never slow down with use).
-// Per entry: 12 bytes of arrays, and 2 × 4 bytes per table slot at a load of 3/8 to 3/4.
+// Per entry: 8 bytes of arrays (12 with wide seqs), and 2 × 4 bytes per table slot at a load of
+// 3/8 to 3/4.
 
 const MIN_ENTRIES = 8;
 const MIN_SLOTS = 16;
@@ -32,7 +33,8 @@ const seqBits = (seq: number): number => (seq >>> 0) ^ Math.imul(Math.floor(seq 
  * table.seqsOf(0xdeadbeef); // [7]
  */
 export class SeqKeyTable {
-  #seqs = new Float64Array(MIN_ENTRIES);
+  /** Widened to 64-bit floats by the first seq that is not a uint32. */
+  #seqs: Uint32Array | Float64Array = new Uint32Array(MIN_ENTRIES);
   #keys = new Uint32Array(MIN_ENTRIES);
   #size = 0;
   /** log2 of the tables' length. */
@@ -79,7 +81,9 @@ export class SeqKeyTable {
       this.#link(this.#byKey, this.#keyHome(entry), entry);
       return;
     }
-    if (this.#size === this.#seqs.length) this.#growEntries();
+    const wide = this.#seqs instanceof Float64Array;
+    if (!wide && seq !== seq >>> 0) this.#resizeEntries(this.#seqs.length, true);
+    if (this.#size === this.#seqs.length) this.#resizeEntries(this.#size * 2, this.#seqs instanceof Float64Array);
     if (this.#size + 1 > this.#bySeq.length * MAX_LOAD) this.#rehash(this.#bits + 1);
     const added = this.#size++;
     this.#seqs[added] = seq;
@@ -157,11 +161,12 @@ export class SeqKeyTable {
     table[hole] = 0;
   }
 
-  #growEntries(): void {
-    const seqs = new Float64Array(this.#seqs.length * 2);
+  /** Copies the entries into arrays of `length`, seqs as 64-bit floats when `wide`. */
+  #resizeEntries(length: number, wide: boolean): void {
+    const seqs = wide ? new Float64Array(length) : new Uint32Array(length);
     seqs.set(this.#seqs);
     this.#seqs = seqs;
-    const keys = new Uint32Array(this.#keys.length * 2);
+    const keys = new Uint32Array(length);
     keys.set(this.#keys);
     this.#keys = keys;
   }
