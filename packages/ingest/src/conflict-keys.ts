@@ -39,9 +39,9 @@ import { SeqKeyTable } from './seq-key-table.js';
 // backwards (rows purged), drop the index. It holds hashes, so two keys may share an entry: whatever
 // it returns is judged again from the row itself.
 //
-// Memories are held by their seq, not their id, in typed arrays (seq-key-table.ts: ~30 bytes each
-// and no JS object per memory, where a Map of id strings both ways took ~120 bytes of heap, all
-// marked by every major GC). A lookup returns seqs; the caller reads the candidates' rows by them.
+// Memories are held by their seq, not their id, in typed arrays (seq-key-table.ts: 25–32 bytes each
+// outside the JS heap and no JS object per memory, where two Maps of id strings took 103–115 bytes
+// of heap, all marked by every major GC). A lookup returns seqs; the caller reads the candidates' rows by them.
 // Ids name memories only on their way in (the writer's hook, what this engine wrote) until the
 // refresh reads their rows.
 //

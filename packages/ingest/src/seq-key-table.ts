@@ -1,13 +1,14 @@
 // The storage of conflict-keys.ts: for each memory (by its integer seq) the uint32 hash of its
-// conflict key, found by seq or by key. Held in typed arrays, with no JS object per memory: a Map of
-// id strings both ways cost ~120 bytes of heap per memory (~120 MB at 1M memories in one agent), all
-// of it marked by every major GC; typed arrays' contents are never scanned by the GC.
+// conflict key, found by seq or by key. Held in typed arrays, with no JS object per memory: two Maps
+// of id strings cost 103–115 bytes of heap per memory (98 MB at 1M memories in one agent), all of it
+// marked by every major GC; typed arrays' contents are never scanned (bench:conflict-keys-heap).
 //
 // Entries are packed at the front of two parallel arrays (seq, key; removing one moves the last
-// into its place; seqs in 32 bits until one needs more, as PostgreSQL's bigint seqs may), and two open-addressing tables with linear probing hold entry numbers plus one
-// (0: empty), one placed by seq and one by key, so either side is found in a few probes. A key's
-// slots in the by-key table form one probe run: its seqs are read by walking the run. Deleting
-// from a table shifts the rest of the run back (no tombstones, so lookups never slow down with use).
+// into its place; seqs in 32 bits until one needs more, as PostgreSQL's bigint seqs may), and two
+// open-addressing tables with linear probing hold entry numbers plus one (0: empty), one placed by
+// seq and one by key, so either side is found in a few probes. A key's entries all lie between its
+// home slot and the next empty one, so its seqs are read by walking that run. Deleting from a table
+// shifts the rest of the run back (no tombstones, so lookups never slow down with use).
 // Per entry: 8 bytes of arrays (12 with wide seqs), and 2 × 4 bytes per table slot at a load of
 // 3/8 to 3/4.
 
