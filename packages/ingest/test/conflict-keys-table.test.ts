@@ -105,6 +105,13 @@ describe('SeqKeyTable', () => {
     expect(table.keyOf(2 ** 53 - 1)).toBe(3);
   });
 
+  it('finds seqs past 2^32 after the tables grew around them', () => {
+    const table = new SeqKeyTable();
+    for (let i = 0; i < 2000; i++) table.set(2 ** 32 + i * 7, i % 13);
+    for (let i = 0; i < 2000; i++) expect(table.keyOf(2 ** 32 + i * 7)).toBe(i % 13);
+    expect(table.seqsOf(5)).toHaveLength(154);
+  });
+
   it('holds 100k pairs in about 30 bytes each, in typed arrays', () => {
     const table = new SeqKeyTable();
     for (let seq = 1; seq <= 100_000; seq++) table.set(seq, Math.imul(seq, 0x01000193) >>> 0);
