@@ -172,7 +172,7 @@ export async function commitWithConflicts(
         run.push(i);
         continue;
       }
-      const candidates = [...new Set([...stored, ...(written.get(group) ?? [])])];
+      const candidates = { seqs: stored, ids: [...(written.get(group) ?? [])] };
       const found = yield* bestStoredMatch(writer, item, embedding.vector, candidates, now);
       // An item waiting in the run that repeats the match's content is its duplicate (one by one it
       // came first): it is created (deduplicated) before the match takes the new content.

@@ -18,6 +18,7 @@ import {
 } from '@memory/store';
 import { conflictKey } from './conflict-rule.js';
 import { parseJsonColumn } from './memory-view.js';
+import { SeqKeyTable } from './seq-key-table.js';
 
 // Which stored memories an input may update, found by the conflict rule's key (conflict-rule.ts)
 // instead of a nearest-neighbour search per input: the rule merges only texts with equal keys, so
@@ -37,6 +38,12 @@ import { parseJsonColumn } from './memory-view.js';
 // memory of the scope again: seconds at 100k). Only a long backlog, or history seqs that went
 // backwards (rows purged), drop the index. It holds hashes, so two keys may share an entry: whatever
 // it returns is judged again from the row itself.
+//
+// Memories are held by their seq, not their id, in typed arrays (seq-key-table.ts: 25–32 bytes each
+// outside the JS heap and no JS object per memory, where two Maps of id strings took 103–115 bytes
+// of heap, all marked by every major GC). A lookup returns seqs; the caller reads the candidates' rows by them.
+// Ids name memories only on their way in (the writer's hook, what this engine wrote) until the
+// refresh reads their rows.
 //
 // On PostgreSQL there is no `data_version`, and other engines are the rule rather than the exception:
 // each scope keeps its own history mark, and every refresh reads the scope's history rows past it
@@ -62,9 +69,8 @@ interface ScopeKeys {
   seq: number;
   /** PostgreSQL: the highest `memory_history` seq accounted for in this scope. */
   historySeq: number;
-  /** One id, or several in the order they were added (most keys have one memory: no set each). */
-  readonly idsByKey: Map<number, string | string[]>;
-  readonly keyOfId: Map<string, number>;
+  /** The key hash of each indexed memory, by its seq. */
+  readonly keys: SeqKeyTable;
 }
 
 const isLinkArray = (v: unknown): v is Array<{ type?: unknown; refId?: unknown }> => Array.isArray(v);
@@ -137,7 +143,7 @@ export class ConflictKeyIndex {
   #use(agentId: string): ScopeKeys {
     let scope = this.#scopes.get(agentId);
     if (scope) this.#scopes.delete(agentId);
-    else scope = { seq: 0, historySeq: -1, idsByKey: new Map(), keyOfId: new Map() };
+    else scope = { seq: 0, historySeq: -1, keys: new SeqKeyTable() };
     this.#scopes.set(agentId, scope);
     for (const other of this.#scopes.keys()) {
       if (this.#scopes.size <= MAX_SCOPES) break;
@@ -169,16 +175,11 @@ export class ConflictKeyIndex {
       this.#top = paged || top === undefined ? undefined : { agentId, row: top };
       const touched = this.#touched.get(agentId);
       if (touched && touched.size > 0) {
-        // Content this engine wrote is known; anything else (or a write that rolled back) is read.
-        const unknown: string[] = [];
-        for (const id of touched) {
-          const written = this.#written.get(id);
-          if (written) this.#set(current, id, written.hash);
-          else unknown.push(id);
-        }
+        // Read by id for their seqs (a write that rolled back left nothing to find); the key of
+        // content this engine wrote is taken as noted when the row still holds it (`#index`).
+        const ids = [...touched];
         touched.clear();
-        for (const row of store.read((sql) => conflictSourcesOf(sql, agentId, unknown)))
-          if (types.includes(row.type)) this.#index(current, row);
+        for (const row of store.read((sql) => conflictSourcesOf(sql, agentId, ids))) this.#take(current, row, types);
       }
       this.#written.clear();
       return;
@@ -199,7 +200,7 @@ export class ConflictKeyIndex {
     if (this.#written.size === 0) {
       const rows = store.read((sql) => conflictSourcesAfter(sql, agentId, current.seq, PAGE_ROWS));
       for (const row of rows) {
-        if (types.includes(row.type)) this.#index(current, row);
+        this.#take(current, row, types);
         touched?.delete(row.id);
         current.seq = row.seq;
       }
@@ -210,14 +211,16 @@ export class ConflictKeyIndex {
     for (const head of heads) {
       touched?.delete(head.id);
       current.seq = head.seq;
-      if (!types.includes(head.type)) continue;
+      if (!types.includes(head.type)) {
+        this.#set(current, head.seq, undefined);
+        continue;
+      }
       const written = this.#written.get(head.id);
-      if (written && written.contentHash === head.contentHash) this.#set(current, head.id, written.hash);
+      if (written && written.contentHash === head.contentHash) this.#set(current, head.seq, written.hash);
       else unknown.push(head.id);
     }
     if (unknown.length > 0)
-      for (const row of store.read((sql) => conflictSourcesOf(sql, agentId, unknown)))
-        if (types.includes(row.type)) this.#index(current, row);
+      for (const row of store.read((sql) => conflictSourcesOf(sql, agentId, unknown))) this.#take(current, row, types);
     return heads.length;
   }
 
@@ -240,7 +243,7 @@ export class ConflictKeyIndex {
       const after = current.seq;
       rows = await store.db.read(() => conflictSourcesAfterProgram(agentId, after, PAGE_ROWS));
       for (const row of rows) {
-        if (types.includes(row.type)) this.#index(current, row);
+        this.#take(current, row, types);
         current.seq = Math.max(current.seq, row.seq);
         reread.delete(row.id);
       }
@@ -252,7 +255,7 @@ export class ConflictKeyIndex {
     for (let i = 0; i < ids.length; i += PAGE_ROWS) {
       const page = ids.slice(i, i + PAGE_ROWS);
       for (const row of await store.db.read(() => conflictSourcesOfProgram(agentId, page)))
-        if (types.includes(row.type)) this.#index(current, row);
+        this.#take(current, row, types);
     }
     this.#written.clear();
   }
@@ -313,7 +316,9 @@ export class ConflictKeyIndex {
    * kind; `hash` from {@link keyHash}, undefined for a kind not checked or a text without a key).
    * SQLite gives each new row the highest seq plus one, so when the top is still the row the
    * scope's last refresh saw and the write added exactly `created.length` seqs, the rows past the
-   * scope's seq are these and no others. Anything else (a refresh of another scope since, rows
+   * scope's seq are these and no others. `created` is in the order of the inserts (SQLite's writer
+   * inserts one row per statement in its input's order), so the i-th took seq `before.seq + 1 + i`;
+   * the last must be the top row `after`. Anything else (a refresh of another scope since, rows
    * another path or connection added, a purge that lowered the top, a write of several scopes)
    * returns false and changes nothing: the next refresh reads those rows. Call it only after the
    * write committed (a write that rolled back left no rows to take).
@@ -329,12 +334,13 @@ export class ConflictKeyIndex {
       top.row.seq !== before.seq ||
       top.row.id !== before.id ||
       after.seq - before.seq !== created.length ||
+      created[created.length - 1]?.id !== after.id ||
       created.some((memory) => memory.agentId !== agentId)
     )
       return false;
     const touched = this.#touched.get(agentId);
-    for (const memory of created) {
-      this.#set(scope, memory.id, memory.hash);
+    for (const [i, memory] of created.entries()) {
+      this.#set(scope, before.seq + 1 + i, memory.hash);
       touched?.delete(memory.id);
       this.#written.delete(memory.id);
     }
@@ -347,12 +353,15 @@ export class ConflictKeyIndex {
    * plus one, so once a scope's top rows are gone a row inserted later (by any path) may take a seq
    * at or below the one the scope's index has read to, which the catch-up (rows past that seq)
    * would never read: the scope's seq goes back below the lowest purged one, and the next refresh
-   * reads the rows past it again (those it knows are taken as they are).
+   * reads the rows past it again (those it knows are taken as they are). The purged seqs leave the
+   * index (a row that takes one later is read as new).
    */
   purged(memories: Iterable<{ readonly agentId: string; readonly seq: number }>): void {
     for (const { agentId, seq } of memories) {
       const scope = this.#scopes.get(agentId);
-      if (scope && seq <= scope.seq) scope.seq = seq - 1;
+      if (!scope) continue;
+      scope.keys.delete(seq);
+      if (seq <= scope.seq) scope.seq = seq - 1;
     }
     this.#top = undefined;
   }
@@ -368,49 +377,33 @@ export class ConflictKeyIndex {
     if (this.#top?.agentId === agentId) this.#top = undefined;
   }
 
-  /** The ids of the scope's memories that may share this key (judge each from its row). */
-  candidates(agentId: string, hash: number): readonly string[] {
-    const ids = this.#scopes.get(agentId)?.idsByKey.get(hash);
-    return ids === undefined ? [] : typeof ids === 'string' ? [ids] : [...ids];
+  /**
+   * The seqs of the scope's memories that may share this key, ascending (judge each from its row:
+   * read it by seq).
+   */
+  candidates(agentId: string, hash: number): readonly number[] {
+    return this.#scopes.get(agentId)?.keys.seqsOf(hash) ?? [];
+  }
+
+  /** Indexes a row read of the scope: its key when of a checked kind, none otherwise. */
+  #take(scope: ScopeKeys, row: ConflictSourceRow, types: readonly string[]): void {
+    if (types.includes(row.type)) this.#index(scope, row);
+    else this.#set(scope, row.seq, undefined);
   }
 
   #index(scope: ScopeKeys, row: ConflictSourceRow): void {
     const written = this.#written.get(row.id);
     this.#set(
       scope,
-      row.id,
+      row.seq,
       written && written.contentHash === row.contentHash
         ? written.hash
         : keyHash(row.type, row.content, rowLinks(row.linkedEntities)),
     );
   }
 
-  #set(scope: ScopeKeys, id: string, hash: number | undefined): void {
-    const before = scope.keyOfId.get(id);
-    if (before === hash) return;
-    if (before !== undefined) removeId(scope.idsByKey, before, id);
-    if (hash === undefined) {
-      scope.keyOfId.delete(id);
-      return;
-    }
-    scope.keyOfId.set(id, hash);
-    const ids = scope.idsByKey.get(hash);
-    if (ids === undefined) scope.idsByKey.set(hash, id);
-    else if (typeof ids === 'string') scope.idsByKey.set(hash, [ids, id]);
-    else ids.push(id);
+  #set(scope: ScopeKeys, seq: number, hash: number | undefined): void {
+    if (hash === undefined) scope.keys.delete(seq);
+    else scope.keys.set(seq, hash);
   }
-}
-
-/** Takes `id` out of the key's entry (it is there: `keyOfId` said so). */
-function removeId(idsByKey: Map<number, string | string[]>, hash: number, id: string): void {
-  const ids = idsByKey.get(hash);
-  if (ids === undefined) return;
-  if (typeof ids === 'string') {
-    if (ids === id) idsByKey.delete(hash);
-    return;
-  }
-  const at = ids.indexOf(id);
-  if (at >= 0) ids.splice(at, 1);
-  if (ids.length === 1) idsByKey.set(hash, ids[0] as string);
-  else if (ids.length === 0) idsByKey.delete(hash);
 }

@@ -54,26 +54,36 @@ export function itemKeyHash(item: Prepared): number | undefined {
   return keyHash(item.input.type, item.content, linksOf(item.input.linkedEntities ?? []));
 }
 
+/** The memories an input may update: by seq (the key index's candidates) and by id (a batch's own). */
+export interface ConflictCandidates {
+  readonly seqs: readonly number[];
+  readonly ids: readonly string[];
+}
+
 /**
- * A program (in a read, or in the batch's write): the stored memory among `ids` (its key's
- * candidates) this input restates or updates: same kind, not pinned or expired, cosine at the
- * embedder's threshold, and merged by the conflict rule. The highest cosine wins (on a tie, the
- * older memory).
+ * A program (in a read, or in the batch's write): the stored memory among `candidates` (its key's)
+ * this input restates or updates: same kind, not pinned or expired, cosine at the embedder's
+ * threshold, and merged by the conflict rule. The highest cosine wins (on a tie, the older memory).
  */
 export function* bestStoredMatch(
   writer: MemoryWriter<PortableStore>,
   item: Prepared,
   vector: Float32Array,
-  ids: readonly string[],
+  candidates: ConflictCandidates,
   now: number,
 ): Program<{ row: MemoryRow; cosine: number } | undefined> {
   const { config, embedder } = writer;
-  if (!embedder || ids.length === 0) return undefined;
+  const { ids, seqs } = candidates;
+  if (!embedder || (ids.length === 0 && seqs.length === 0)) return undefined;
   const threshold = embedder.conflictThreshold ?? config.remember.conflict.threshold;
   const { agentId, type } = item.input;
   const incoming = { content: item.content, links: linksOf(item.input.linkedEntities ?? []) };
   let best: { row: MemoryRow; cosine: number } | undefined;
-  for (const stored of yield* conflictCandidateVectorsProgram(agentId, embedder.model, ids)) {
+  const judged = new Set<string>();
+  for (const stored of yield* conflictCandidateVectorsProgram(agentId, embedder.model, ids, seqs)) {
+    // Named both by seq and by id (stored before the batch, then updated by it): judged once.
+    if (judged.has(stored.memoryId)) continue;
+    judged.add(stored.memoryId);
     const similarity = cosine(vector, blobToVector(stored.vector));
     if (!(similarity >= threshold) || (best && similarity < best.cosine)) continue;
     const row = yield* findMemoryProgram(agentId, stored.memoryId);
@@ -103,10 +113,10 @@ export async function findConflict(
   const { agentId } = item.input;
   const index = keyIndexOf(writer);
   await index.refresh(store, agentId, config.remember.conflict.types);
-  const ids = index.candidates(agentId, hash);
-  if (ids.length === 0) return undefined;
+  const seqs = index.candidates(agentId, hash);
+  if (seqs.length === 0) return undefined;
   const now = store.clock.now();
-  return store.db.read(() => bestStoredMatch(writer, item, vector, ids, now));
+  return store.db.read(() => bestStoredMatch(writer, item, vector, { seqs, ids: [] }, now));
 }
 
 /**

@@ -85,10 +85,16 @@ function insertElsewhere(
   return { id, seq: row?.seq ?? -1 };
 }
 
-async function candidates(writer: MemoryWriter, content: string): Promise<readonly string[]> {
+async function candidates(writer: MemoryWriter, content: string): Promise<ReadonlyArray<string | undefined>> {
   const index = writer.conflictKeys as ConflictKeyIndex;
   await index.refresh(writer.store, 'a', TYPES);
-  return index.candidates('a', keyHash('decision', content, []) as number);
+  // The index holds seqs: its candidates are named by the ids of the rows at them.
+  return index
+    .candidates('a', keyHash('decision', content, []) as number)
+    .map(
+      (seq) =>
+        writer.store.read((sql) => sql.get<{ id: string }>(raw('SELECT id FROM memories WHERE seq = ?', seq)))?.id,
+    );
 }
 
 const remember = (writer: MemoryWriter, contents: readonly string[]) =>
@@ -227,5 +233,49 @@ describe("the conflict key index's catch-up after rememberMany", () => {
     ]);
     expect(update).toMatchObject({ id: elsewhere.id, updated: true });
     expect(fresh?.updated).toBeUndefined();
+  });
+
+  it('takes created memories at the seqs they were inserted at, and refuses them out of insert order', async () => {
+    const { writer, index, store, read } = await setup();
+    await remember(writer, ['The weekly standup is at 9:30 on Monday']);
+    const top = () =>
+      store.read((sql) => sql.get<{ seq: number; id: string }>(raw('SELECT seq, id FROM memories ORDER BY seq DESC')));
+    const created = async (contents: readonly string[]) => {
+      const rows = [];
+      for (const content of contents) rows.push(insertElsewhere(writer, content, await vectorOf(content)));
+      return rows.map(({ id }, i) => ({ agentId: 'a', id, hash: keyHash('decision', contents[i] as string, []) }));
+    };
+    await index.refreshAll(store, ['a'], TYPES);
+    let before = top() as { seq: number; id: string };
+    const reversed = await created(['Invoices go out at 8:00 on Monday', 'Payroll runs at 8:00 on Friday']);
+    expect(index.settle('a', before, top() as { seq: number; id: string }, [...reversed].reverse())).toBe(false);
+    // Not taken: the next refresh reads them.
+    expect(await candidates(writer, 'Invoices go out at 9:00 on Monday')).toEqual([reversed[0]?.id]);
+    expect(await candidates(writer, 'Payroll runs at 9:00 on Friday')).toEqual([reversed[1]?.id]);
+
+    await index.refreshAll(store, ['a'], TYPES);
+    before = top() as { seq: number; id: string };
+    const inOrder = await created(['The board meeting is at 14:00 on Thursday', 'The retro is at 15:00 on Friday']);
+    expect(index.settle('a', before, top() as { seq: number; id: string }, inOrder)).toBe(true);
+    read.rows = 0;
+    expect(await candidates(writer, 'The board meeting is at 15:00 on Thursday')).toEqual([inOrder[0]?.id]);
+    expect(await candidates(writer, 'The retro is at 16:00 on Friday')).toEqual([inOrder[1]?.id]);
+    // Taken without reading them back.
+    expect(read.rows).toBe(0);
+  });
+
+  it('drops purged memories from the index', async () => {
+    const { writer, index, store } = await setup();
+    const [gone, kept] = await remember(writer, [
+      'Payroll runs at 8:00 on the last business day',
+      'The weekly standup is at 9:30 on Monday',
+    ]);
+    const seq = store.read((sql) => sql.get<{ seq: number }>(raw('SELECT seq FROM memories WHERE id = ?', gone?.id)))
+      ?.seq as number;
+    expect(await candidates(writer, 'Payroll runs at 9:00 on the last business day')).toEqual([gone?.id]);
+    store.write((sql) => sql.run(raw('DELETE FROM memories WHERE id = ?', gone?.id)));
+    index.purged([{ agentId: 'a', seq }]);
+    expect(await candidates(writer, 'Payroll runs at 9:00 on the last business day')).toEqual([]);
+    expect(await candidates(writer, 'The weekly standup is at 10:00 on Monday')).toEqual([kept?.id]);
   });
 });

@@ -115,23 +115,47 @@ const CANDIDATE_VECTORS = `SELECT e.source_id AS "memoryId", e.vector
   WHERE e.agent_id = ?`;
 const CANDIDATE_VECTORS_POSTGRES = portable(`SELECT e.source_id AS "memoryId", e.vector FROM embeddings AS e
   WHERE e.source_type = 'memory' AND e.source_id = ANY(?::text[]) AND e.model = ? AND e.agent_id = ?`).postgres.sql;
+// The same by the memories' seqs (what the key index holds): each a rowid (primary key) lookup.
+const CANDIDATE_VECTORS_AT = `SELECT m.id AS "memoryId", e.vector
+  FROM json_each(?) AS wanted
+  CROSS JOIN memories AS m ON m.seq = wanted.value
+  CROSS JOIN embeddings AS e ON e.source_type = 'memory' AND e.source_id = m.id AND e.model = ?
+  WHERE m.agent_id = ? AND e.agent_id = m.agent_id`;
+const CANDIDATE_VECTORS_AT_POSTGRES = portable(`SELECT m.id AS "memoryId", e.vector FROM memories AS m
+  JOIN embeddings AS e ON e.source_type = 'memory' AND e.source_id = m.id AND e.model = ? AND e.agent_id = m.agent_id
+  WHERE m.seq = ANY(?::bigint[]) AND m.agent_id = ?`).postgres.sql;
 
 /**
- * The `model` vectors of the candidate memories `ids` of `agentId` (unordered): what the conflict
- * rule compares an input's vector with. (Recall reads the same rows for its own purposes.)
+ * The `model` vectors of the candidate memories of `agentId` named by id (`ids`) or by seq (`seqs`,
+ * as the conflict key index holds them), unordered; a memory named both ways comes back twice. What
+ * the conflict rule compares an input's vector with. (Recall reads the same rows for its own purposes.)
  */
 export function* conflictCandidateVectorsProgram(
   agentId: string,
   model: string,
   ids: readonly string[],
+  seqs: readonly number[] = [],
 ): Program<Array<{ memoryId: string; vector: Buffer }>> {
-  if (ids.length === 0) return [];
-  return yield* all<{ memoryId: string; vector: Buffer }>(
-    perDialect(
-      { sql: CANDIDATE_VECTORS, parameters: [JSON.stringify(ids), model, agentId] },
-      { sql: CANDIDATE_VECTORS_POSTGRES, parameters: [[...ids], model, agentId] },
-    ),
-  );
+  const rows: Array<{ memoryId: string; vector: Buffer }> = [];
+  if (ids.length > 0)
+    rows.push(
+      ...(yield* all<{ memoryId: string; vector: Buffer }>(
+        perDialect(
+          { sql: CANDIDATE_VECTORS, parameters: [JSON.stringify(ids), model, agentId] },
+          { sql: CANDIDATE_VECTORS_POSTGRES, parameters: [[...ids], model, agentId] },
+        ),
+      )),
+    );
+  if (seqs.length > 0)
+    rows.push(
+      ...(yield* all<{ memoryId: string; vector: Buffer }>(
+        perDialect(
+          { sql: CANDIDATE_VECTORS_AT, parameters: [JSON.stringify(seqs), model, agentId] },
+          { sql: CANDIDATE_VECTORS_AT_POSTGRES, parameters: [model, [...seqs], agentId] },
+        ),
+      )),
+    );
+  return rows;
 }
 
 /** A memory a history row names: every change the memory writer makes writes one. */
