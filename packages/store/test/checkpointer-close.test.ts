@@ -203,4 +203,24 @@ describe('the checkpoint worker at close', () => {
     // close() resolved at the thread's exit, after its busy wait ended: nothing holds the file.
     rmSync(dir, { recursive: true });
   });
+  it('still runs a truncate asked for just before close, so erased text leaves the WAL', async () => {
+    const dir = tempDir();
+    const path = join(dir, 't.db');
+    // Another connection keeps the file open: the worker's is not the last one, so its close does not
+    // checkpoint and remove the WAL on its own.
+    const writer = walFile(path, 100);
+    const worker = startCheckpointer(path, recordingLogger());
+    expect((await worker?.request())?.checkpointed).toBeGreaterThan(0);
+    insert(writer, 100);
+    const walBytes = () => readFileSync(`${path}-wal`).length;
+    expect(walBytes()).toBeGreaterThan(0);
+    // The truncate is posted first, then close: the worker meets both after close has begun.
+    const truncating = worker?.request('truncate');
+    await worker?.close();
+    await truncating;
+    // The truncate ran before the worker closed: the WAL file is empty.
+    expect(walBytes()).toBe(0);
+    writer.close();
+    rmSync(dir, { recursive: true });
+  });
 });
