@@ -12,7 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createMemoryEngine, type EmbeddingProvider } from '@memory/engine';
+import { createMemoryEngine, type EmbeddingProvider, type MemoryConfigInput, type MemoryEngine } from '@memory/engine';
 import { createOfflineEmbedder } from '@memory/providers';
 import { watchLoop } from './loop-watch.js';
 import { fmt } from './stats.js';
@@ -108,88 +108,88 @@ const results: Array<{
 /** The 1-minute load average now, and the machine's core count: the context of every stall figure. */
 const load = (): string => `${os.loadavg()[0]?.toFixed(1)} on ${os.availableParallelism()} cores`;
 
-// 1. A 50 MB document, from documents.add to done.
-{
-  const text = prose(docBytes, 7);
+/**
+ * One scenario on its own engine and file: the loop is watched while `run` works; `detail` describes
+ * its outcome afterwards (outside the watch).
+ */
+async function scenario<T>(
+  name: string,
+  file: string,
+  config: MemoryConfigInput,
+  run: (engine: MemoryEngine) => Promise<T>,
+  detail: (engine: MemoryEngine, value: T) => Promise<string> | string,
+): Promise<void> {
   const engine = await createMemoryEngine({
-    database: { path: join(dir, 'document.db') },
+    database: { path: join(dir, file) },
     ...(embedder ? { embedder } : {}),
-    config: { documents: { maxBytes: 64 * 1024 * 1024 }, hints: { enabled: false } },
+    config,
   });
   const watch = watchLoop();
   const t0 = performance.now();
-  const { id } = await engine.documents.add({ agentId: 'bench', content: text, title: 'Planning handbook' });
-  await engine.runDue();
+  const value = await run(engine);
   const seconds = (performance.now() - t0) / 1000;
   const stall = watch.stop();
-  const doc = await engine.documents.get({ agentId: 'bench', id });
   results.push({
-    name: `document ${fmt(docBytes / 1e6, 0)} MB`,
+    name,
     stall,
     wait: watch.stallWait(),
     slice: watch.slice(),
     gc: watch.gc(),
     seconds,
     load: load(),
-    detail: `${doc?.chunkCount} chunks, status ${doc?.status}`,
+    detail: await detail(engine, value),
   });
   await engine.close();
+}
+
+// 1. A 50 MB document, from documents.add to done.
+{
+  const text = prose(docBytes, 7);
+  await scenario(
+    `document ${fmt(docBytes / 1e6, 0)} MB`,
+    'document.db',
+    { documents: { maxBytes: 64 * 1024 * 1024 }, hints: { enabled: false } },
+    async (engine) => {
+      const { id } = await engine.documents.add({ agentId: 'bench', content: text, title: 'Planning handbook' });
+      await engine.runDue();
+      return id;
+    },
+    async (engine, id) => {
+      const doc = await engine.documents.get({ agentId: 'bench', id });
+      return `${doc?.chunkCount} chunks, status ${doc?.status}`;
+    },
+  );
 }
 
 // 2. rememberMany with 1,000 items of 64 KiB.
 {
   const memories = Array.from({ length: items }, (_, i) => ({ content: prose(itemBytes, i + 1) }));
-  const engine = await createMemoryEngine({
-    database: { path: join(dir, 'remember.db') },
-    ...(embedder ? { embedder } : {}),
-    config: { hints: { enabled: false } },
-  });
-  const watch = watchLoop();
-  const t0 = performance.now();
-  const stored = await engine.rememberMany({ agentId: 'bench', memories });
-  const seconds = (performance.now() - t0) / 1000;
-  const stall = watch.stop();
-  results.push({
-    name: `rememberMany ${items} × ${fmt(itemBytes / 1024, 0)} KiB`,
-    stall,
-    wait: watch.stallWait(),
-    slice: watch.slice(),
-    gc: watch.gc(),
-    seconds,
-    load: load(),
-    detail: `${stored.length} stored`,
-  });
-  await engine.close();
+  await scenario(
+    `rememberMany ${items} × ${fmt(itemBytes / 1024, 0)} KiB`,
+    'remember.db',
+    { hints: { enabled: false } },
+    (engine) => engine.rememberMany({ agentId: 'bench', memories }),
+    (_engine, stored) => `${stored.length} stored`,
+  );
 }
+
 // 3. remember calls awaited back to back: each resolves through microtasks alone when the embedder
 // answers at once, so only the engine's own turns let the loop run (and read the WAL checkpoint
 // worker's replies: without them the WAL grew to the writer's own 64,000-frame checkpoint).
-{
-  const engine = await createMemoryEngine({
-    database: { path: join(dir, 'singles.db') },
-    ...(embedder ? { embedder } : {}),
-    config: { hints: { enabled: false } },
-  });
-  const watch = watchLoop();
-  const t0 = performance.now();
-  for (let i = 0; i < singles; i++) {
-    await engine.remember({ agentId: 'bench', content: `note ${i}: ${prose(200, i + 1)} ${i * 7919}` });
-  }
-  const seconds = (performance.now() - t0) / 1000;
-  const stall = watch.stop();
-  const walFrames = Math.round((statSync(join(dir, 'singles.db-wal')).size - 32) / (4096 + 24));
-  results.push({
-    name: `remember × ${singles}, one at a time`,
-    stall,
-    wait: watch.stallWait(),
-    slice: watch.slice(),
-    gc: watch.gc(),
-    seconds,
-    load: load(),
-    detail: `WAL high-water ${walFrames.toLocaleString('en-US')} frames`,
-  });
-  await engine.close();
-}
+await scenario(
+  `remember × ${singles}, one at a time`,
+  'singles.db',
+  { hints: { enabled: false } },
+  async (engine) => {
+    for (let i = 0; i < singles; i++) {
+      await engine.remember({ agentId: 'bench', content: `note ${i}: ${prose(200, i + 1)} ${i * 7919}` });
+    }
+  },
+  () => {
+    const frames = Math.round((statSync(join(dir, 'singles.db-wal')).size - 32) / (4096 + 24));
+    return `WAL high-water ${frames.toLocaleString('en-US')} frames`;
+  },
+);
 await (embedder as { close?: () => Promise<void> } | undefined)?.close?.();
 rmSync(dir, { recursive: true, force: true });
 const idle = await idleBaseline(3000);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,17 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { chunkText, chunkTextSliced } from '../../ingest/src/documents/chunk-text.js';
 import { DOCUMENT_PART_CHARS, DOCUMENT_ROW_MAX_CHARS } from '../../ingest/src/documents/document-text.js';
 import { hashText } from '../../ingest/src/documents/hash-text.js';
+import { walHighWater, walRestarts } from '../../store/test/support/wal-files.js';
 import type { EmbeddingProvider } from '../src/index.js';
 import { createBagOfWordsEmbedder, createTestEngine } from './helpers.js';
-
-/** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL restarts. */
-function walRestarts(path: string): number {
-  const fd = openSync(`${path}-wal`, 'r');
-  const header = Buffer.alloc(16);
-  readSync(fd, header, 0, 16, 0);
-  closeSync(fd);
-  return header.readUInt32BE(12);
-}
 
 // Issue 11, item 13: big inputs never hold the event loop in one piece.
 
@@ -108,7 +100,7 @@ describe('remember, awaited back to back', () => {
       }
       const elapsed = performance.now() - started;
       clearInterval(timer);
-      const highWater = Math.round((statSync(`${path}-wal`).size - 32) / (4096 + 24));
+      const highWater = walHighWater(path);
       const restarts = walRestarts(path) - restartsBefore;
       await engine.close();
       // A turn at least every 50 ms of the loop (the budget is 10 ms of calls).

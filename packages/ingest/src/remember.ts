@@ -124,7 +124,7 @@ async function writeBatch(
   pacer?: BatchPacer,
 ): Promise<RememberResult[]> {
   // Asked first, so the checkpoint it may wait for runs while this batch is read and embedded.
-  const backlog = walBacklog(writer);
+  const backlog = walBacklog(writer.store);
   // Conflict detection only when an item is of a checked kind (the plain path stays as it was).
   const checking = items.some((item) => conflictApplies(writer, item.input));
   const keys = checking ? batchKeys(writer, items) : undefined;

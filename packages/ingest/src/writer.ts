@@ -52,8 +52,7 @@ export interface MemoryWriter<S extends PortableStore = Store> {
  * (SQLite: see `Store.walBacklog`); never rejects. Writers that can wait call it, so the WAL restarts
  * at their next commit instead of growing until the writer checkpoints inside a COMMIT.
  */
-export function walBacklog(writer: MemoryWriter<PortableStore>): Promise<void> | undefined {
-  const { store } = writer;
+export function walBacklog(store: PortableStore): Promise<void> | undefined {
   return isSqliteStore(store) ? store.walBacklog() : undefined;
 }
 

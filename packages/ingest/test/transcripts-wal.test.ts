@@ -1,24 +1,13 @@
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { defaultConfig } from '@memory/core';
 import { openStore } from '@memory/store';
 import { describe, expect, it } from 'vitest';
+import { walHighWater, walRestarts } from '../../store/test/support/wal-files.js';
 import { createTranscriptSchemas } from '../src/transcripts/inputs.js';
 import { createTranscripts } from '../src/transcripts/transcripts.js';
-
-// A WAL frame: its 24-byte header and one 4 KiB page; the file starts with a 32-byte header.
-const FRAME_BYTES = 4096 + 24;
-
-/** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL restarts. */
-function walRestarts(path: string): number {
-  const fd = openSync(`${path}-wal`, 'r');
-  const header = Buffer.alloc(16);
-  readSync(fd, header, 0, 16, 0);
-  closeSync(fd);
-  return header.readUInt32BE(12);
-}
 
 describe('transcripts.append, one turn at a time', () => {
   it('waits at the WAL restart point, so a stream of appends keeps the WAL near it', async () => {
@@ -46,7 +35,7 @@ describe('transcripts.append, one turn at a time', () => {
         // The engine lets the event loop turn between calls; the worker's replies are read there.
         await nextTurn();
       }
-      const highWater = Math.round((statSync(`${path}-wal`).size - 32) / FRAME_BYTES);
+      const highWater = walHighWater(path);
       const restarts = walRestarts(path) - restartsBefore;
       const stored = store.database.prepare('SELECT count(*) AS n FROM session_transcript_turns').get();
       await store.close();

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -8,30 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import { startCheckpointer } from '../src/internal/checkpointer.js';
 import { raw } from '../src/sql.js';
+import { openFilesUnder, processThreads } from './support/wal-files.js';
 
 const onLinux = process.platform === 'linux';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'memory-ckpt-close-'));
-}
-
-/** Files under `dir` this process holds open (Linux: /proc/self/fd), one entry per descriptor. */
-function openFilesUnder(dir: string): string[] {
-  const held: string[] = [];
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      if (target.startsWith(`${dir}/`)) held.push(target.slice(dir.length + 1));
-    } catch {
-      // The descriptor readdirSync itself used is gone by now.
-    }
-  }
-  return held.sort();
-}
-
-/** Threads of this process (Linux: /proc/self/status); a worker thread counts until it has exited. */
-function threads(): number {
-  return Number(/^Threads:\s+(\d+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
 }
 
 function recordingLogger(): Logger & { warnings: string[] } {
@@ -77,7 +59,7 @@ describe('closing a store with background checkpoints', () => {
     'resolves once the worker has closed its connection, with a checkpoint in flight resolved, not rejected',
     async () => {
       const dir = tempDir();
-      const threadsBefore = threads();
+      const threadsBefore = processThreads();
       const store = await openStore({ path: join(dir, 'c.db') });
       writeRows(store, 0, 300);
       // The worker is up and has checkpointed once.
@@ -93,7 +75,7 @@ describe('closing a store with background checkpoints', () => {
       await closing;
       expect(openFilesUnder(dir)).toEqual([]);
       // The worker's thread has exited.
-      expect(threads()).toBe(threadsBefore);
+      expect(processThreads()).toBe(threadsBefore);
       // Every row reached the file (the last connection's close checkpointed the WAL and removed it).
       expect(readdirSync(dir)).toEqual(['c.db']);
       const reader = new Database(join(dir, 'c.db'), { readonly: true });
@@ -137,15 +119,15 @@ describe('the checkpoint worker at close', () => {
     const path = join(dir, 'c.db');
     walFile(path, 10).close();
     const logger = recordingLogger();
-    const threadsBefore = threads();
+    const threadsBefore = processThreads();
     const worker = startCheckpointer(path, logger);
-    expect(threads()).toBe(threadsBefore + 1);
+    expect(processThreads()).toBe(threadsBefore + 1);
     const request = worker?.request();
     await worker?.close();
     await expect(request).resolves.toBeUndefined();
     await expect(worker?.request()).resolves.toBeUndefined();
     expect(openFilesUnder(dir)).toEqual([]);
-    expect(threads()).toBe(threadsBefore);
+    expect(processThreads()).toBe(threadsBefore);
     expect(logger.warnings).toEqual([]);
     rmSync(dir, { recursive: true });
   });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -7,16 +7,10 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/index.js';
 import { raw } from '../src/sql.js';
+import { walHighWater } from './support/wal-files.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const child = join(import.meta.dirname, 'fixtures', 'wal-load-child.ts');
-// A WAL frame: its 24-byte header and one 4 KiB page; the file starts with a 32-byte header.
-const FRAME_BYTES = 4096 + 24;
-
-/** The most frames the WAL ever held: the file is never truncated here, so its size is its high-water mark. */
-function walHighWater(path: string): number {
-  return Math.round((statSync(`${path}-wal`).size - 32) / FRAME_BYTES);
-}
 
 function tempPath(): string {
   return join(mkdtempSync(join(tmpdir(), 'memory-wal-')), 'w.db');

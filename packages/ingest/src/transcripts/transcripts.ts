@@ -7,7 +7,6 @@ import {
   findTranscriptProgram,
   ftsTokens,
   insertTurnsProgram,
-  isSqliteStore,
   listTranscriptsProgram,
   listTurnsProgram,
   type NewTurn,
@@ -21,6 +20,7 @@ import {
   turnScopeLockKeys,
   upsertTranscriptProgram,
 } from '@memory/store';
+import { walBacklog } from '../writer.js';
 import { KEPT_ROLES, type TranscriptSchemas } from './inputs.js';
 
 export interface TranscriptTurn {
@@ -134,7 +134,7 @@ export function createTranscripts(deps: { store: PortableStore; config: MemoryCo
       // A bot appends every turn as it happens: past the WAL's restart point the append waits for a
       // checkpoint that covers every commit, as memory writes do (see `Store.walBacklog`), or a
       // stream of appends kept the WAL growing to the writer's own checkpoint (64,000 frames).
-      const backlog = isSqliteStore(store) ? store.walBacklog() : undefined;
+      const backlog = walBacklog(store);
       if (backlog) await backlog;
       const appended = await store.db.write(
         function* () {
