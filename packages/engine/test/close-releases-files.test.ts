@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openFilesUnder, processThreads } from '../../store/test/support/wal-files.js';
+import { openFilesUnder, processThreads, threadsSettledTo } from '../../store/test/support/wal-files.js';
 import { createTestEngine } from './helpers.js';
 
 describe('await engine.close()', () => {
@@ -34,7 +34,7 @@ describe('await engine.close()', () => {
         expect(openFilesUnder(dir)).toEqual([]);
         // The checkpoint worker's thread is gone (from the second round on: the first starts the
         // thread pools that stay).
-        if (round > 0) expect(processThreads()).toBe(threadsBefore);
+        if (round > 0) expect(await threadsSettledTo(threadsBefore)).toBe(threadsBefore);
         // No retries: nothing may create or delete a file in it any more.
         rmSync(dir, { recursive: true });
       }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import { startCheckpointer } from '../src/internal/checkpointer.js';
 import { raw } from '../src/sql.js';
-import { openFilesUnder, processThreads } from './support/wal-files.js';
+import { openFilesUnder, processThreads, threadsSettledTo } from './support/wal-files.js';
 
 const onLinux = process.platform === 'linux';
 
@@ -75,7 +75,7 @@ describe('closing a store with background checkpoints', () => {
       await closing;
       expect(openFilesUnder(dir)).toEqual([]);
       // The worker's thread has exited.
-      expect(processThreads()).toBe(threadsBefore);
+      expect(await threadsSettledTo(threadsBefore)).toBe(threadsBefore);
       // Every row reached the file (the last connection's close checkpointed the WAL and removed it).
       expect(readdirSync(dir)).toEqual(['c.db']);
       const reader = new Database(join(dir, 'c.db'), { readonly: true });
@@ -127,7 +127,7 @@ describe('the checkpoint worker at close', () => {
     await expect(request).resolves.toBeUndefined();
     await expect(worker?.request()).resolves.toBeUndefined();
     expect(openFilesUnder(dir)).toEqual([]);
-    expect(processThreads()).toBe(threadsBefore);
+    expect(await threadsSettledTo(threadsBefore)).toBe(threadsBefore);
     expect(logger.warnings).toEqual([]);
     rmSync(dir, { recursive: true });
   });

@@ -38,3 +38,20 @@ export function openFilesUnder(dir: string): string[] {
 export function processThreads(): number {
   return Number(/^Threads:\s+(\d+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
 }
+
+/**
+ * The thread count once threads that have exited are gone from it. A worker's 'exit' event fires
+ * when `pthread_join` returns, and the kernel wakes the joiner before it removes the thread from
+ * the process: on a busy machine the count still includes it for a moment (seen 9 times in 3,000
+ * worker exits at load 4). Waits up to `withinMs` for the count to fall to `expected`; a thread
+ * that is still running never leaves it, so the result then stays above.
+ */
+export async function threadsSettledTo(expected: number, withinMs = 2000): Promise<number> {
+  const deadline = Date.now() + withinMs;
+  let threads = processThreads();
+  while (threads > expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    threads = processThreads();
+  }
+  return threads;
+}
