@@ -20,7 +20,6 @@ import {
   turnScopeLockKeys,
   upsertTranscriptProgram,
 } from '@memory/store';
-import { walBacklog } from '../writer.js';
 import { KEPT_ROLES, type TranscriptSchemas } from './inputs.js';
 
 export interface TranscriptTurn {
@@ -131,11 +130,9 @@ export function createTranscripts(deps: { store: PortableStore; config: MemoryCo
         if (!isKept(turn.role) || !hasVisibleText(turn.content)) dropped++;
         else kept.push({ turnKey: turnKey(turn), role: turn.role, content: turn.content, at: turn.at ?? null });
       }
-      // A bot appends every turn as it happens: past the WAL's restart point the append waits for a
-      // checkpoint that covers every commit, as memory writes do (see `Store.walBacklog`), or a
-      // stream of appends kept the WAL growing to the writer's own checkpoint (64,000 frames).
-      const backlog = walBacklog(store);
-      if (backlog) await backlog;
+      // A bot appends every turn as it happens: past the WAL's restart point `db.write` waits for a
+      // checkpoint that covers every commit (see `sqliteDatabase`), or a stream of appends kept
+      // the WAL growing to the writer's own checkpoint (64,000 frames).
       const appended = await store.db.write(
         function* () {
           const now = store.clock.now();

@@ -45,7 +45,10 @@ export interface Database {
 /**
  * A SQLite store as a {@link Database}: each program runs synchronously in one `store.write` /
  * `store.read` call (so exactly as fast, and as atomic, as the synchronous code paths), and the
- * returned promise is already settled.
+ * returned promise is already settled, but for a write that finds the WAL past its restart point:
+ * it first waits for the background checkpoint (`Store.walBacklog`), as memory and transcript
+ * writes do, so a host's stream of note, registry or Dreaming writes restarts the WAL instead of
+ * growing it to the writer's own checkpoint (a copy and fsync inside a COMMIT on the event loop).
  */
 export function sqliteDatabase(store: Store): Database {
   const settle = <R>(work: () => R): Promise<R> => {
@@ -58,8 +61,11 @@ export function sqliteDatabase(store: Store): Database {
   return {
     dialect: 'sqlite',
     // A program's result is never a promise (it cannot await), which WriteCallback's type cannot see.
-    write: <R>(program: () => Program<R>) =>
-      settle(() => store.write<R>(((sql) => runSqliteProgram(sql, program())) as WriteCallback<R>)),
+    write: <R>(program: () => Program<R>) => {
+      const run = () => settle(() => store.write<R>(((sql) => runSqliteProgram(sql, program())) as WriteCallback<R>));
+      const backlog = store.walBacklog();
+      return backlog ? backlog.then(run) : run();
+    },
     read: (program) => settle(() => store.read((sql) => runSqliteProgram(sql, program()))),
   };
 }
