@@ -47,8 +47,7 @@ export interface WriterProgramScopes {
  *   whose rows only the trigger indexes: scope imports run in plain writes for that reason).
  * - PostgreSQL runs it SERIALIZABLE and re-runs it from the start on a serialization failure, so
  *   the program must have no JavaScript side effects that cannot happen twice. On SQLite it runs in
- *   one synchronous `store.write` (the returned promise is already settled, but for a write that
- *   first waits at the WAL's restart point: see `sqliteDatabase`).
+ *   one synchronous `store.write` (the returned promise is already settled).
  *
  * @example
  * ```ts
@@ -68,18 +67,12 @@ export function runWriterProgram<R>(
     return store.db.write(() => program(POSTGRES_WRITER), { lockKeys: memoryScopeLockKeys(scopes.agentIds) });
   if (!isSqliteStore(store))
     return Promise.reject(new MemoryError('INVALID_INPUT', 'a SQLite memory writer needs a store from openStore'));
-  const run = (): Promise<R> => {
-    try {
-      // A program's result is never a promise (it cannot await), which WriteCallback's type cannot see.
-      return Promise.resolve(store.write<R>(((sql) => runSqliteWriterProgram(sql, program)) as WriteCallback<R>));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
-  // Past the WAL's restart point it first waits for the background checkpoint, as every program
-  // write does (see `sqliteDatabase`): a host's loop of updates or forgets keeps the WAL restarting.
-  const backlog = store.walBacklog();
-  return backlog ? backlog.then(run) : run();
+  try {
+    // A program's result is never a promise (it cannot await), which WriteCallback's type cannot see.
+    return Promise.resolve(store.write<R>(((sql) => runSqliteWriterProgram(sql, program)) as WriteCallback<R>));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**

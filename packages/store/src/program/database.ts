@@ -77,7 +77,7 @@ export function sqliteDatabase(store: Store): Database {
  */
 export interface PortableStore {
   readonly dialect: Dialect;
-  /** Programs in, results out, asynchronously (on SQLite settled at once, but for a write waiting at the WAL's restart point). */
+  /** Programs in, results out, asynchronously (on SQLite the promise is already settled). */
   readonly db: Database;
   readonly clock: Clock;
   readonly ids: IdGenerator;
