@@ -22,14 +22,14 @@ const MIN_ENTRIES = 8;
 const MIN_SLOTS = 16;
 /**
  * A table starts growing once more than this fraction of its slots is taken (by key: 0.75, by seq:
- * 0.6). Growth then places {@link GROWTH_STEP} entries per `set`, so it ends within 1/32 of the
+ * 0.6). Growth then places {@link GROWTH_STEP} entries per `set`, so it ends within 1/31 of the
  * size it started at (by key at a load under 0.78).
  */
 const KEY_LOAD = 0.75;
 const SEQ_LOAD = 0.6;
 /** Entries each table's growth places per `set` (a few µs). */
 export const GROWTH_STEP = 32;
-/** A table this full finishes its growth at once (only a growth step under 4 gets here). */
+/** A table this full finishes its growth at once (only small growth steps get here: by key, 5 or fewer). */
 const FULL_LOAD = 0.9;
 const TWO_32 = 4_294_967_296;
 

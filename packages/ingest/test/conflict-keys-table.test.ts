@@ -141,7 +141,6 @@ describe('SeqKeyTable', () => {
       while ((sizes[started] as number) - (sizes[started - 1] as number) !== 2 * freed) started--;
       growths.push({ slots: freed / 4, sets: i - started, entries: started });
     }
-    // By seq from 16 slots to 2^19, by key to 2^18: 15 growths.
     // By seq from 16 slots to 2^19 and by key to 2^18: 29 growths, the first two of each over
     // fewer than GROWTH_STEP entries, so done in the set that started them (and not seen here).
     expect(growths).toHaveLength(25);
